@@ -1,0 +1,1 @@
+//! taflbot: the application.

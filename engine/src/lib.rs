@@ -1,0 +1,1 @@
+//! tafl-engine: rules, positions, moves, outcomes, notation, perft and AI for the hnefatafl family.

@@ -1,0 +1,1 @@
+//! Board renderer: tafl positions to PNG.

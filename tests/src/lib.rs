@@ -1,0 +1,1 @@
+//! Test harness for end-to-end tests (fake Discord, app launcher).
