@@ -1,1 +1,3 @@
-//! taflbot: the application.
+//! taflbot: the application (command line, service, front ends).
+
+pub mod cli;
