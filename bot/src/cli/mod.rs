@@ -1,5 +1,6 @@
 //! The `taflbot` command line: one file per subcommand.
 
+mod bestmove;
 mod game_source;
 mod legal;
 mod output;
@@ -38,6 +39,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Count move sequences of a given depth (perft).
     Perft(perft::PerftArgs),
+    /// The AI's best move for a position, as JSON (move, score, depth, nodes, time, pv).
+    Bestmove(bestmove::BestmoveArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -48,6 +51,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Legal(args) => legal::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Bestmove(args) => bestmove::run(args),
     }
 }
 
