@@ -1,1 +1,2 @@
 //! taflbot: the application.
+pub mod discord;
