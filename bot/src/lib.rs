@@ -1,2 +1,4 @@
-//! taflbot: the application.
+//! taflbot: the application (command line, service, front ends).
+
+pub mod cli;
 pub mod discord;
