@@ -4,6 +4,7 @@ mod game_source;
 mod legal;
 mod output;
 mod perft;
+mod render;
 mod replay;
 mod rules;
 
@@ -38,6 +39,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Count move sequences of a given depth (perft).
     Perft(perft::PerftArgs),
+    /// Draw a position as a PNG board image.
+    Render(render::RenderArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -48,6 +51,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Legal(args) => legal::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Render(args) => render::run(args),
     }
 }
 
