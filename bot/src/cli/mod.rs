@@ -5,6 +5,7 @@ mod game_source;
 mod legal;
 mod output;
 mod perft;
+mod render;
 mod replay;
 mod rules;
 
@@ -41,6 +42,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// The AI's best move for a position, as JSON (move, score, depth, nodes, time, pv).
     Bestmove(bestmove::BestmoveArgs),
+    /// Draw a position as a PNG board image.
+    Render(render::RenderArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -52,6 +55,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bestmove(args) => bestmove::run(args),
+        Command::Render(args) => render::run(args),
     }
 }
 
