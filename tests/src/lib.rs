@@ -1,1 +1,8 @@
-//! Test harness for end-to-end tests (fake Discord, app launcher).
+//! End-to-end test support for taflbot: a local fake Discord (REST + gateway) that the real bot
+//! connects to, and helpers to start the bot against it.
+
+// The fake's guild payload is one large `json!` literal.
+#![recursion_limit = "256"]
+
+pub mod bot;
+pub mod fake_discord;

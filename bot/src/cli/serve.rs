@@ -15,7 +15,12 @@ pub struct ServeArgs {
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
-    let config = Config::load(args.config.as_deref())?;
+    // Without a subcommand clap did not parse the flags: read the variable ourselves.
+    let path = args
+        .config
+        .clone()
+        .or_else(|| std::env::var_os("TAFLBOT_CONFIG").map(PathBuf::from));
+    let config = Config::load(path.as_deref())?;
     init_tracing(&config.log.filter);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {

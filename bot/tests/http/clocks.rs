@@ -10,7 +10,14 @@ async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
     let app = TestApp::start_with(|c| c.games.reminder_before_secs = 6 * 3600).await;
     let a = app.register("A").await;
     let b = app.register("B").await;
-    let game = app.start_game(&a, &b, "tablut", json!({ "kind": "per_move", "seconds": 86400 })).await;
+    let game = app
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "per_move", "seconds": 86400 }),
+        )
+        .await;
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["deadline_at"], T0 + DAY_MS);
     let mut events = app.service().subscribe();
@@ -48,7 +55,12 @@ async fn a_move_after_the_deadline_is_refused_and_ends_the_game() {
     let a = app.register("A").await;
     let b = app.register("B").await;
     let game = app
-        .start_game(&a, &b, "tablut", json!({ "kind": "bank", "bank_seconds": 600, "increment_seconds": 30 }))
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "bank", "bank_seconds": 600, "increment_seconds": 30 }),
+        )
         .await;
     app.clock.advance_ms(100_000);
     let played = app.play_line(game, &a, &b, &["d1-a1"]).await;
@@ -66,7 +78,13 @@ async fn a_move_after_the_deadline_is_refused_and_ends_the_game() {
             StatusCode::CONFLICT,
         )
         .await;
-    assert!(e["error"]["message"].as_str().unwrap().contains("ran out of time"), "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ran out of time"),
+        "{e}"
+    );
     assert_eq!(e["error"]["game"]["result"]["reason"], "timeout");
     assert_eq!(e["error"]["game"]["result"]["winner"], "attackers");
 }
@@ -77,13 +95,26 @@ async fn pending_challenges_expire() {
     let a = app.register("A").await;
     let b = app.register("B").await;
     let id = app
-        .call(Method::POST, "/challenges", Some(&a.token), Some(json!({ "opponent_id": b.id, "variant": "tablut" })), StatusCode::CREATED)
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&a.token),
+            Some(json!({ "opponent_id": b.id, "variant": "tablut" })),
+            StatusCode::CREATED,
+        )
         .await["challenge"]["id"]
         .as_i64()
         .unwrap();
     app.clock.advance_ms(3_600_000);
     // Expired even before the scheduler runs.
-    app.call(Method::POST, &format!("/challenges/{id}/accept"), Some(&b.token), None, StatusCode::CONFLICT).await;
+    app.call(
+        Method::POST,
+        &format!("/challenges/{id}/accept"),
+        Some(&b.token),
+        None,
+        StatusCode::CONFLICT,
+    )
+    .await;
     assert_eq!(app.service().run_due().await.unwrap().expired_challenges, 1);
     let lists = app.get("/challenges", &b.token).await;
     assert!(lists["incoming"].as_array().unwrap().is_empty());

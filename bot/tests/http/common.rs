@@ -2,10 +2,10 @@ use std::sync::Arc;
 
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{Value, json};
+use tafl_engine::{Game, Move};
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::service::{ManualClock, MovePicker};
-use tafl_engine::{Game, Move};
 
 /// Start of the fake clock: 2023-11-14.
 pub const T0: i64 = 1_700_000_000_000;
@@ -134,11 +134,13 @@ impl TestApp {
     }
 
     pub async fn get(&self, path: &str, token: &str) -> Value {
-        self.call(Method::GET, path, Some(token), None, StatusCode::OK).await
+        self.call(Method::GET, path, Some(token), None, StatusCode::OK)
+            .await
     }
 
     pub async fn post(&self, path: &str, token: &str, body: Value) -> Value {
-        self.call(Method::POST, path, Some(token), Some(body), StatusCode::OK).await
+        self.call(Method::POST, path, Some(token), Some(body), StatusCode::OK)
+            .await
     }
 
     pub async fn register(&self, name: &str) -> Player {
@@ -178,7 +180,13 @@ impl TestApp {
     }
 
     /// Plays `moves` alternately, starting with the side to move; returns the last answer.
-    pub async fn play_line(&self, game: i64, first: &Player, second: &Player, moves: &[&str]) -> Value {
+    pub async fn play_line(
+        &self,
+        game: i64,
+        first: &Player,
+        second: &Player,
+        moves: &[&str],
+    ) -> Value {
         let mut last = Value::Null;
         let start = self.get(&format!("/games/{game}"), &first.token).await["ply"]
             .as_u64()

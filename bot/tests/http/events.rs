@@ -42,7 +42,8 @@ async fn start_receiver(state: Arc<Mutex<Receiver>>) -> String {
                     return AxStatus::INTERNAL_SERVER_ERROR;
                 }
                 let id: i64 = headers[EVENT_ID_HEADER].to_str().unwrap().parse().unwrap();
-                s.accepted.push((id, serde_json::from_slice(&body).unwrap()));
+                s.accepted
+                    .push((id, serde_json::from_slice(&body).unwrap()));
                 AxStatus::OK
             }
         }),
@@ -74,10 +75,21 @@ async fn webhooks_get_signed_events_and_failures_are_retried() {
     }));
     let url = start_receiver(state.clone()).await;
     let hook = app
-        .call(Method::POST, "/webhooks", Some(&b.token), Some(json!({ "url": url, "secret": SECRET })), StatusCode::CREATED)
+        .call(
+            Method::POST,
+            "/webhooks",
+            Some(&b.token),
+            Some(json!({ "url": url, "secret": SECRET })),
+            StatusCode::CREATED,
+        )
         .await;
-    assert!(hook.get("secret").is_none(), "the secret is never shown back");
-    let game = app.start_game(&a, &b, "tablut", json!({ "kind": "unlimited" })).await;
+    assert!(
+        hook.get("secret").is_none(),
+        "the secret is never shown back"
+    );
+    let game = app
+        .start_game(&a, &b, "tablut", json!({ "kind": "unlimited" }))
+        .await;
     app.play_line(game, &a, &b, &["d1-a1"]).await;
     // challenge_created, challenge_accepted, game_started, move_played: the first two
     // deliveries are refused and retried after the backoff (fake clock).
@@ -97,7 +109,15 @@ async fn webhooks_get_signed_events_and_failures_are_retried() {
         .collect();
     kinds.sort();
     let kinds: Vec<&str> = kinds.iter().map(|(_, k)| k.as_str()).collect();
-    assert_eq!(kinds, ["challenge_created", "challenge_accepted", "game_started", "move_played"]);
+    assert_eq!(
+        kinds,
+        [
+            "challenge_created",
+            "challenge_accepted",
+            "game_started",
+            "move_played"
+        ]
+    );
 }
 
 async fn read_lines(resp: reqwest::Response, want: usize) -> Vec<Value> {
@@ -105,7 +125,12 @@ async fn read_lines(resp: reqwest::Response, want: usize) -> Vec<Value> {
     let mut buf = Vec::new();
     let mut lines = Vec::new();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    while lines.iter().filter(|l: &&Value| l.get("id").is_some()).count() < want {
+    while lines
+        .iter()
+        .filter(|l: &&Value| l.get("id").is_some())
+        .count()
+        < want
+    {
         let chunk = tokio::time::timeout_at(deadline, stream.next())
             .await
             .expect("stream timed out")
@@ -125,10 +150,14 @@ async fn the_event_stream_replays_from_an_id_then_goes_live() {
     let app = TestApp::start().await;
     let a = app.register("A").await;
     let b = app.register("B").await;
-    let game = app.start_game(&a, &b, "tablut", json!({ "kind": "unlimited" })).await;
+    let game = app
+        .start_game(&a, &b, "tablut", json!({ "kind": "unlimited" }))
+        .await;
     app.play_line(game, &a, &b, &["d1-a1", "d5-d1"]).await;
 
-    let resp = app.send(Method::GET, "/stream/events", Some(&a.token), None).await;
+    let resp = app
+        .send(Method::GET, "/stream/events", Some(&a.token), None)
+        .await;
     assert_eq!(resp.headers()["content-type"], "application/x-ndjson");
     let first = read_lines(resp, 5).await;
     let ids: Vec<i64> = first.iter().filter_map(|l| l["id"].as_i64()).collect();
@@ -137,7 +166,14 @@ async fn the_event_stream_replays_from_an_id_then_goes_live() {
     let third = ids[2];
 
     // Resume after the third: the fourth and fifth, then a live one.
-    let resp = app.send(Method::GET, &format!("/stream/events?since={third}"), Some(&a.token), None).await;
+    let resp = app
+        .send(
+            Method::GET,
+            &format!("/stream/events?since={third}"),
+            Some(&a.token),
+            None,
+        )
+        .await;
     let live = {
         let app_base = app.url(&format!("/games/{game}/moves"));
         let client = app.client.clone();
@@ -157,14 +193,23 @@ async fn the_event_stream_replays_from_an_id_then_goes_live() {
     let got: Vec<i64> = lines.iter().filter_map(|l| l["id"].as_i64()).collect();
     assert_eq!(&got[..2], &ids[3..5]);
     assert!(got[2] > ids[4]);
-    assert_eq!(lines.iter().filter(|l| l["id"].is_i64()).last().unwrap()["kind"], "move_played");
+    assert_eq!(
+        lines.iter().rfind(|l| l["id"].is_i64()).unwrap()["kind"],
+        "move_played"
+    );
     assert_eq!(live.await.unwrap().status(), StatusCode::OK);
 
     // Another player's stream holds none of these games' events.
     let c = app.register("C").await;
-    let resp = app.send(Method::GET, "/stream/events", Some(&c.token), None).await;
+    let resp = app
+        .send(Method::GET, "/stream/events", Some(&c.token), None)
+        .await;
     let mut stream = resp.bytes_stream();
-    let chunk = tokio::time::timeout(Duration::from_secs(3), stream.next()).await.unwrap().unwrap().unwrap();
+    let chunk = tokio::time::timeout(Duration::from_secs(3), stream.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
     let line: Value = serde_json::from_slice(&chunk[..chunk.len() - 1]).unwrap();
     assert_eq!(line["keepalive"], true);
 }

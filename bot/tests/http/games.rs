@@ -14,16 +14,25 @@ async fn whole_games_in_three_variants_end_with_the_engines_verdict() {
     let b = app.register("Bo").await;
     // (variant, moves from the start, winner, reason), found with the engine.
     let cases = [
-        ("tablut", &["d1-a1", "d5-d1", "a1-b1", "e5-d5", "b1-c1", "d5-d1"][..], "defenders", "king_escaped"),
+        (
+            "tablut",
+            &["d1-a1", "d5-d1", "a1-b1", "e5-d5", "b1-c1", "d5-d1"][..],
+            "defenders",
+            "king_escaped",
+        ),
         (
             "brandubh",
-            &["d1-b1", "d3-a3", "b1-c1", "d4-d3", "c1-b1", "d3-g3", "b1-c1", "g3-g1"][..],
+            &[
+                "d1-b1", "d3-a3", "b1-c1", "d4-d3", "c1-b1", "d3-g3", "b1-c1", "g3-g1",
+            ][..],
             "defenders",
             "king_escaped",
         ),
         (
             "copenhagen",
-            &["d1-b1", "f4-b4", "b1-c1", "b4-f4", "c1-b1", "f4-b4", "b1-c1", "b4-f4", "c1-b1"][..],
+            &[
+                "d1-b1", "f4-b4", "b1-c1", "b4-f4", "c1-b1", "f4-b4", "b1-c1", "b4-f4", "c1-b1",
+            ][..],
             "defenders",
             "repetition",
         ),
@@ -82,8 +91,12 @@ async fn a_game_against_the_ai_is_played_to_the_end() {
         if view["your_turn"] == true {
             let ply = view["ply"].as_u64().unwrap();
             let pick = greedy_king_move(&view);
-            app.post(&format!("/games/{game}/moves"), &me.token, json!({ "move": pick, "ply": ply }))
-                .await;
+            app.post(
+                &format!("/games/{game}/moves"),
+                &me.token,
+                json!({ "move": pick, "ply": ply }),
+            )
+            .await;
         } else {
             tokio::time::sleep(std::time::Duration::from_millis(5)).await;
         }
@@ -92,8 +105,18 @@ async fn a_game_against_the_ai_is_played_to_the_end() {
     let view = app.get(&format!("/games/{game}"), &me.token).await;
     let moves = view["moves"].as_array().unwrap();
     // The AI made every attackers' move.
-    assert!(moves.iter().filter(|m| m["side"] == "attackers").all(|m| m["played_by"].is_null()));
-    assert!(moves.iter().filter(|m| m["side"] == "defenders").all(|m| m["played_by"] == me.id));
+    assert!(
+        moves
+            .iter()
+            .filter(|m| m["side"] == "attackers")
+            .all(|m| m["played_by"].is_null())
+    );
+    assert!(
+        moves
+            .iter()
+            .filter(|m| m["side"] == "defenders")
+            .all(|m| m["played_by"] == me.id)
+    );
 }
 
 /// The test player's policy: a winning move if there is one, else the move that leaves the
@@ -104,7 +127,8 @@ fn greedy_king_move(view: &serde_json::Value) -> String {
     let dim = rules.dim();
     let mut game = Game::new(rules);
     for m in view["moves"].as_array().unwrap() {
-        game.play(Move::parse(m["move"].as_str().unwrap(), dim).unwrap()).unwrap();
+        game.play(Move::parse(m["move"].as_str().unwrap(), dim).unwrap())
+            .unwrap();
     }
     let me = game.side_to_move();
     let score = |mv: Move| {
@@ -115,7 +139,12 @@ fn greedy_king_move(view: &serde_json::Value) -> String {
         }
         let king = g.position().king().unwrap();
         let is_king = game.position().piece_at(mv.from) == Some(Piece::King);
-        let on_edge = king.file().min(dim - 1 - king.file()).min(king.rank()).min(dim - 1 - king.rank()) == 0;
+        let on_edge = king
+            .file()
+            .min(dim - 1 - king.file())
+            .min(king.rank())
+            .min(dim - 1 - king.rank())
+            == 0;
         i64::from(is_king) * 10 + i64::from(on_edge) * 100
     };
     game.legal_moves()
@@ -131,7 +160,9 @@ async fn of_two_racing_moves_exactly_one_wins() {
     let a = app.register("A").await;
     let b = app.register("B").await;
     let game = app.start_game(&a, &b, "copenhagen", unlimited()).await;
-    let legal = app.get(&format!("/games/{game}/legal-moves"), &a.token).await;
+    let legal = app
+        .get(&format!("/games/{game}/legal-moves"), &a.token)
+        .await;
     let moves: Vec<String> = legal["moves"]
         .as_array()
         .unwrap()
@@ -265,29 +296,51 @@ async fn resign_draw_and_abort_end_games_as_asked() {
     let b = app.register("B").await;
 
     let g1 = app.start_game(&a, &b, "tablut", unlimited()).await;
-    let v = app.post(&format!("/games/{g1}/abort"), &b.token, json!({})).await;
+    let v = app
+        .post(&format!("/games/{g1}/abort"), &b.token, json!({}))
+        .await;
     assert_eq!(v["status"], "aborted");
 
     let g2 = app.start_game(&a, &b, "tablut", unlimited()).await;
     app.play_line(g2, &a, &b, &["d1-a1", "d5-d1"]).await;
     let e = app
-        .call(Method::POST, &format!("/games/{g2}/abort"), Some(&a.token), None, StatusCode::CONFLICT)
+        .call(
+            Method::POST,
+            &format!("/games/{g2}/abort"),
+            Some(&a.token),
+            None,
+            StatusCode::CONFLICT,
+        )
         .await;
     assert_eq!(e["error"]["code"], "conflict");
-    app.post(&format!("/games/{g2}/draw/offer"), &a.token, json!({})).await;
-    // Only the other side can answer an offer.
-    app.call(Method::POST, &format!("/games/{g2}/draw/accept"), Some(&a.token), None, StatusCode::CONFLICT)
+    app.post(&format!("/games/{g2}/draw/offer"), &a.token, json!({}))
         .await;
-    let v = app.post(&format!("/games/{g2}/draw/decline"), &b.token, json!({})).await;
+    // Only the other side can answer an offer.
+    app.call(
+        Method::POST,
+        &format!("/games/{g2}/draw/accept"),
+        Some(&a.token),
+        None,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    let v = app
+        .post(&format!("/games/{g2}/draw/decline"), &b.token, json!({}))
+        .await;
     assert_eq!(v["draw_offer_by"], serde_json::Value::Null);
-    app.post(&format!("/games/{g2}/draw/offer"), &b.token, json!({})).await;
-    let v = app.post(&format!("/games/{g2}/draw/accept"), &a.token, json!({})).await;
+    app.post(&format!("/games/{g2}/draw/offer"), &b.token, json!({}))
+        .await;
+    let v = app
+        .post(&format!("/games/{g2}/draw/accept"), &a.token, json!({}))
+        .await;
     assert_eq!(v["status"], "finished");
     assert_eq!(v["result"]["winner"], serde_json::Value::Null);
     assert_eq!(v["result"]["reason"], "draw_agreed");
 
     let g3 = app.start_game(&a, &b, "brandubh", unlimited()).await;
-    let v = app.post(&format!("/games/{g3}/resign"), &a.token, json!({})).await;
+    let v = app
+        .post(&format!("/games/{g3}/resign"), &a.token, json!({}))
+        .await;
     assert_eq!(v["result"]["winner"], "defenders");
     assert_eq!(v["result"]["reason"], "resignation");
 }
@@ -299,12 +352,24 @@ async fn challenges_can_be_open_declined_cancelled_and_listed() {
     let b = app.register("B").await;
     let c = app.register("C").await;
     let to_b = app
-        .call(Method::POST, "/challenges", Some(&a.token), Some(json!({ "opponent_id": b.id, "variant": "tablut" })), StatusCode::CREATED)
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&a.token),
+            Some(json!({ "opponent_id": b.id, "variant": "tablut" })),
+            StatusCode::CREATED,
+        )
         .await["challenge"]["id"]
         .as_i64()
         .unwrap();
     let open = app
-        .call(Method::POST, "/challenges", Some(&a.token), Some(json!({ "variant": "brandubh", "side": "defenders" })), StatusCode::CREATED)
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&a.token),
+            Some(json!({ "variant": "brandubh", "side": "defenders" })),
+            StatusCode::CREATED,
+        )
         .await["challenge"]["id"]
         .as_i64()
         .unwrap();
@@ -313,29 +378,82 @@ async fn challenges_can_be_open_declined_cancelled_and_listed() {
     let lists = app.get("/challenges", &a.token).await;
     assert_eq!(lists["outgoing"].as_array().unwrap().len(), 2);
     // C may not decline or accept B's challenge, nor cancel A's.
-    app.call(Method::POST, &format!("/challenges/{to_b}/accept"), Some(&c.token), None, StatusCode::FORBIDDEN).await;
-    app.call(Method::POST, &format!("/challenges/{to_b}/cancel"), Some(&c.token), None, StatusCode::FORBIDDEN).await;
-    let declined = app.post(&format!("/challenges/{to_b}/decline"), &b.token, json!({})).await;
+    app.call(
+        Method::POST,
+        &format!("/challenges/{to_b}/accept"),
+        Some(&c.token),
+        None,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    app.call(
+        Method::POST,
+        &format!("/challenges/{to_b}/cancel"),
+        Some(&c.token),
+        None,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    let declined = app
+        .post(&format!("/challenges/{to_b}/decline"), &b.token, json!({}))
+        .await;
     assert_eq!(declined["status"], "declined");
     // Anyone but A may take the open challenge; A asked to defend.
-    let game = app.post(&format!("/challenges/{open}/accept"), &c.token, json!({})).await;
+    let game = app
+        .post(&format!("/challenges/{open}/accept"), &c.token, json!({}))
+        .await;
     assert_eq!(game["defenders"]["player_id"], a.id);
     assert_eq!(game["attackers"]["player_id"], c.id);
-    app.call(Method::POST, &format!("/challenges/{open}/accept"), Some(&b.token), None, StatusCode::CONFLICT).await;
+    app.call(
+        Method::POST,
+        &format!("/challenges/{open}/accept"),
+        Some(&b.token),
+        None,
+        StatusCode::CONFLICT,
+    )
+    .await;
     let again = app
-        .call(Method::POST, "/challenges", Some(&a.token), Some(json!({ "opponent_id": c.id, "variant": "tablut" })), StatusCode::CREATED)
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&a.token),
+            Some(json!({ "opponent_id": c.id, "variant": "tablut" })),
+            StatusCode::CREATED,
+        )
         .await["challenge"]["id"]
         .as_i64()
         .unwrap();
-    let cancelled = app.post(&format!("/challenges/{again}/cancel"), &a.token, json!({})).await;
+    let cancelled = app
+        .post(&format!("/challenges/{again}/cancel"), &a.token, json!({}))
+        .await;
     assert_eq!(cancelled["status"], "cancelled");
     // Bad requests name what was wrong.
     let e = app
-        .call(Method::POST, "/challenges", Some(&a.token), Some(json!({ "opponent_id": b.id, "variant": "chess" })), StatusCode::UNPROCESSABLE_ENTITY)
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&a.token),
+            Some(json!({ "opponent_id": b.id, "variant": "chess" })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
         .await;
     assert!(e["error"]["message"].as_str().unwrap().contains("chess"));
-    app.call(Method::POST, "/challenges", Some(&a.token), Some(json!({ "opponent_id": a.id })), StatusCode::UNPROCESSABLE_ENTITY).await;
-    app.call(Method::POST, "/challenges", Some(&a.token), Some(json!({ "opponent_id": 9999 })), StatusCode::NOT_FOUND).await;
+    app.call(
+        Method::POST,
+        "/challenges",
+        Some(&a.token),
+        Some(json!({ "opponent_id": a.id })),
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    app.call(
+        Method::POST,
+        "/challenges",
+        Some(&a.token),
+        Some(json!({ "opponent_id": 9999 })),
+        StatusCode::NOT_FOUND,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -343,12 +461,31 @@ async fn my_games_list_puts_my_turn_first_then_the_nearest_deadline() {
     let app = TestApp::start().await;
     let a = app.register("A").await;
     let b = app.register("B").await;
-    let slow = app.start_game(&a, &b, "tablut", json!({ "kind": "per_move", "seconds": 86400 * 3 })).await;
-    let fast = app.start_game(&a, &b, "tablut", json!({ "kind": "per_move", "seconds": 86400 })).await;
+    let slow = app
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "per_move", "seconds": 86400 * 3 }),
+        )
+        .await;
+    let fast = app
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "per_move", "seconds": 86400 }),
+        )
+        .await;
     let waiting = app.start_game(&a, &b, "tablut", unlimited()).await;
     app.play_line(waiting, &a, &b, &["d1-a1"]).await;
     let list = app.get("/games", &a.token).await;
-    let ids: Vec<i64> = list.as_array().unwrap().iter().map(|g| g["id"].as_i64().unwrap()).collect();
+    let ids: Vec<i64> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_i64().unwrap())
+        .collect();
     assert_eq!(ids, vec![fast, slow, waiting]);
     assert_eq!(list[0]["your_turn"], true);
     assert_eq!(list[2]["your_turn"], false);

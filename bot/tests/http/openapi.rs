@@ -8,7 +8,9 @@ use crate::common::TestApp;
 #[tokio::test]
 async fn the_openapi_document_lists_exactly_the_served_routes() {
     let app = TestApp::start().await;
-    let doc = app.call(Method::GET, "/openapi.json", None, None, StatusCode::OK).await;
+    let doc = app
+        .call(Method::GET, "/openapi.json", None, None, StatusCode::OK)
+        .await;
     let documented: BTreeSet<(String, String)> = doc["paths"]
         .as_object()
         .unwrap()
@@ -38,9 +40,16 @@ async fn the_openapi_document_lists_exactly_the_served_routes() {
         let status = r.status();
         let body = r.text().await.unwrap();
         assert_ne!(status, StatusCode::METHOD_NOT_ALLOWED, "{method} {path}");
-        assert!(!body.contains("\"no_route\""), "{method} {path} is documented but not served");
+        assert!(
+            !body.contains("\"no_route\""),
+            "{method} {path} is documented but not served"
+        );
     }
-    for (method, path) in [("GET", "/api/v1/players"), ("PUT", "/api/v1/games/1"), ("GET", "/api/v1/secret")] {
+    for (method, path) in [
+        ("GET", "/api/v1/players"),
+        ("PUT", "/api/v1/games/1"),
+        ("GET", "/api/v1/secret"),
+    ] {
         let r = app
             .client
             .request(method.parse().unwrap(), format!("{}{path}", app.base))
@@ -48,7 +57,10 @@ async fn the_openapi_document_lists_exactly_the_served_routes() {
             .await
             .unwrap();
         assert!(
-            matches!(r.status(), StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED),
+            matches!(
+                r.status(),
+                StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED
+            ),
             "{method} {path} is served but not documented"
         );
     }

@@ -1,0 +1,66 @@
+//! The `taflbot` command line: one file per subcommand.
+
+mod game_source;
+mod legal;
+mod output;
+mod perft;
+mod replay;
+mod rules;
+pub mod serve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub use game_source::{GameSource, PositionArgs, RulesSource};
+pub use output::is_broken_pipe;
+pub(crate) use output::outln;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "taflbot",
+    version,
+    about = "Tafl by correspondence: Discord bot, HTTP service and rules engine"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the named variants.
+    Variants,
+    /// Print a readable summary of a variant's rules (and its OpenTafl rules string).
+    Rules(rules::RulesArgs),
+    /// List legal moves of a position.
+    Legal(legal::LegalArgs),
+    /// Replay moves and print the referee's answer to each as a JSON line.
+    Replay(replay::ReplayArgs),
+    /// Count move sequences of a given depth (perft).
+    Perft(perft::PerftArgs),
+    /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
+    Serve(serve::ServeArgs),
+}
+
+/// Runs a subcommand; errors are input errors reported by the caller in one line.
+pub fn run(command: Command) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Variants => rules::list_variants(),
+        Command::Rules(args) => rules::run(args),
+        Command::Legal(args) => legal::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,86 @@
+//! `/help`: what the bot does and how to play.
+
+use poise::CreateReply;
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateEmbed};
+
+use crate::discord::components::ButtonAction;
+use crate::discord::{BotError, Context};
+
+/// Accent colour of the bot's embeds (a dark wood brown).
+pub const EMBED_COLOUR: u32 = 0x8B_5A_2B;
+
+/// One line per command, as shown by /help.
+const COMMANDS: &[(&str, &str)] = &[
+    (
+        "/challenge opponent variant side clock",
+        "challenge someone (or me, for a game against the AI)",
+    ),
+    (
+        "/play variant level side",
+        "play against the AI in this channel",
+    ),
+    (
+        "/move move",
+        "make a move, e.g. `e5-e8` (autocomplete lists the legal moves)",
+    ),
+    ("/board", "show the board of the game here"),
+    ("/resign", "give up the game"),
+    (
+        "/draw offer|accept|decline",
+        "offer, accept or decline a draw",
+    ),
+    ("/games", "your active games: where, whose turn, deadline"),
+    (
+        "/history",
+        "the moves so far, and the game as an OpenTafl .otg file",
+    ),
+    (
+        "/rules variant",
+        "the rules of a variant and its start position",
+    ),
+    (
+        "/token",
+        "a private API token to play the same games over HTTP",
+    ),
+    ("/help", "this message"),
+];
+
+/// What the bot does, and the list of commands
+#[poise::command(slash_command)]
+pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
+    let list: String = COMMANDS
+        .iter()
+        .map(|(usage, what)| format!("`{usage}` - {what}\n"))
+        .collect();
+    let embed = CreateEmbed::new()
+        .title("taflbot: tafl by correspondence")
+        .description(format!(
+            "Play hnefatafl and its cousins here, one move at a time; games can last days.\n\n{list}"
+        ))
+        .colour(EMBED_COLOUR);
+    let button = CreateButton::new(ButtonAction::HowToPlay.custom_id())
+        .label("How to play")
+        .style(ButtonStyle::Secondary);
+    let reply = CreateReply::default()
+        .embed(embed)
+        .components(vec![CreateActionRow::Buttons(vec![button])])
+        .ephemeral(true);
+    ctx.send(reply).await?;
+    Ok(())
+}
+
+/// The short rules primer behind the "How to play" button.
+pub fn how_to_play_embed() -> CreateEmbed {
+    CreateEmbed::new()
+        .title("How to play tafl")
+        .description(
+            "Two unequal sides: the attackers surround the board; the defenders guard their king in the middle.\n\
+             - Every piece moves like a rook: any distance in a straight line, never jumping.\n\
+             - Capture a piece by trapping it between two of yours (custodial capture).\n\
+             - The defenders win when the king escapes (to a corner or the edge, by variant).\n\
+             - The attackers win by capturing the king.\n\
+             \"Raichi!\" means the king has one open road to escape, \"Tuichu!\" two: block them!\n\
+             Use `/rules` for the exact rules of a variant.",
+        )
+        .colour(EMBED_COLOUR)
+}

@@ -1,0 +1,17 @@
+//! The Discord front end: poise slash commands and buttons over the games service.
+//!
+//! Thin by design: each command parses its options, calls the service, and formats the answer.
+//! [`start`] connects to Discord (or to a local fake, through `discord.api_base`).
+
+mod commands;
+mod components;
+mod connection;
+mod data;
+mod error;
+
+pub use connection::{DiscordSettings, RunningBot, api_origin, start};
+pub use data::Data;
+pub use error::{BotError, DiscordError};
+
+/// The poise context every command receives.
+pub type Context<'a> = poise::Context<'a, Data, BotError>;

@@ -1,0 +1,237 @@
+//! A game: the rules, the current position and its history. Adds to the referee what needs the
+//! past: threefold repetition and draw forts.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::capture::Captures;
+use crate::error::{MoveError, PlayError};
+use crate::movegen;
+use crate::moves::{Move, canonical_notation};
+use crate::outcome::{DrawReason, Outcome, WinReason};
+use crate::position::Position;
+use crate::referee;
+use crate::rules::{Repetition, Rules};
+use crate::side::{Piece, Side};
+use crate::square::Square;
+use crate::warning::{Warning, escape_warning};
+use crate::zobrist;
+
+/// The referee's answer to one move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveReport {
+    /// 1-based ply number of this move.
+    pub ply: u32,
+    pub side: Side,
+    pub piece: Piece,
+    #[serde(rename = "move")]
+    pub mv: Move,
+    pub captures: Vec<Square>,
+    /// Canonical notation with captures, `e5-e8xe9/f8`.
+    pub notation: String,
+    /// Raichi or tuichu after the move.
+    pub warning: Option<Warning>,
+    /// Set when this move ended the game.
+    pub outcome: Option<Outcome>,
+    /// Hash of the position after the move.
+    #[serde(skip)]
+    pub hash: u64,
+}
+
+/// Minimum defending soldiers for the draw-fort rule (file 003 §8b: "king plus five men").
+const DRAW_FORT_MIN_MEN: u32 = 5;
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    start: Position,
+    position: Position,
+    history: Vec<MoveReport>,
+    outcome: Option<Outcome>,
+    seen: HashMap<u64, u32>,
+    /// Defenders' arrangements after their moves since the last capture.
+    fort_seen: HashMap<u64, u32>,
+}
+
+impl Game {
+    /// A game from the rules' start position.
+    pub fn new(rules: Rules) -> Game {
+        let start = rules.start_position();
+        Game::from_position(rules, start)
+    }
+
+    /// A game from any position of the right size.
+    pub fn from_position(rules: Rules, position: Position) -> Game {
+        let mut game = Game {
+            rules,
+            start: position,
+            position,
+            history: Vec::new(),
+            outcome: None,
+            seen: HashMap::new(),
+            fort_seen: HashMap::new(),
+        };
+        game.seen.insert(position.hash(), 1);
+        if !movegen::has_legal_move(&game.rules, &position) {
+            game.outcome = Some(Outcome::Win {
+                winner: position.side_to_move().opponent(),
+                reason: WinReason::NoLegalMoves,
+            });
+        }
+        game
+    }
+
+    /// Replays `moves` from `start`; stops at the first illegal one with its index.
+    pub fn replay(
+        rules: Rules,
+        start: Position,
+        moves: &[Move],
+    ) -> Result<Game, (usize, MoveError)> {
+        let mut game = Game::from_position(rules, start);
+        for (i, &mv) in moves.iter().enumerate() {
+            game.play(mv).map_err(|e| (i, e))?;
+        }
+        Ok(game)
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn start_position(&self) -> &Position {
+        &self.start
+    }
+
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    pub fn side_to_move(&self) -> Side {
+        self.position.side_to_move()
+    }
+
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Number of moves played.
+    pub fn ply(&self) -> u32 {
+        self.history.len() as u32
+    }
+
+    pub fn history(&self) -> &[MoveReport] {
+        &self.history
+    }
+
+    /// Legal moves of the side to move; none once the game is over.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        movegen::legal_moves(&self.rules, &self.position)
+    }
+
+    pub fn legal_moves_from(&self, from: Square) -> Vec<Move> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        movegen::legal_moves_from(&self.rules, &self.position, from)
+    }
+
+    /// Why `mv` is illegal, if it is.
+    pub fn check(&self, mv: Move) -> Result<Piece, MoveError> {
+        if self.is_over() {
+            return Err(MoveError::GameOver);
+        }
+        movegen::check_move(&self.rules, &self.position, mv)
+    }
+
+    /// The warning for the current position.
+    pub fn warning(&self) -> Option<Warning> {
+        escape_warning(&self.rules, &self.position)
+    }
+
+    /// Reads and plays a move.
+    pub fn play_str(&mut self, text: &str) -> Result<MoveReport, PlayError> {
+        let mv = Move::parse(text, self.rules.dim())?;
+        Ok(self.play(mv)?)
+    }
+
+    /// Plays a move, or says why it is illegal (the game is then unchanged).
+    pub fn play(&mut self, mv: Move) -> Result<MoveReport, MoveError> {
+        let piece = self.check(mv)?;
+        let side = piece.side();
+        let mut captures = Captures::default();
+        let mut outcome = referee::apply(&self.rules, &mut self.position, mv, piece, &mut captures);
+        let hash = self.position.hash();
+        let occurrences = {
+            let count = self.seen.entry(hash).or_insert(0);
+            *count += 1;
+            *count
+        };
+        if outcome.is_none() && occurrences >= 3 {
+            outcome = match self.rules.repetition {
+                Repetition::Ignore => None,
+                Repetition::Draw => Some(Outcome::Draw {
+                    reason: DrawReason::Repetition,
+                }),
+                Repetition::MoverLoses => Some(Outcome::Win {
+                    winner: side.opponent(),
+                    reason: WinReason::Repetition,
+                }),
+                Repetition::MoverWins => Some(Outcome::Win {
+                    winner: side,
+                    reason: WinReason::Repetition,
+                }),
+            };
+        }
+        if self.rules.draw_forts {
+            if !captures.is_empty() {
+                self.fort_seen.clear();
+            }
+            if side == Side::Defenders && outcome.is_none() {
+                let arrangement = defenders_arrangement(&self.position);
+                let count = self.fort_seen.entry(arrangement).or_insert(0);
+                *count += 1;
+                if *count >= 3 && self.position.count(Piece::Defender) >= DRAW_FORT_MIN_MEN {
+                    outcome = Some(Outcome::Win {
+                        winner: Side::Attackers,
+                        reason: WinReason::DrawFort,
+                    });
+                }
+            }
+        }
+        let captures = captures.as_slice().to_vec();
+        let report = MoveReport {
+            ply: self.ply() + 1,
+            side,
+            piece,
+            mv,
+            notation: canonical_notation(mv, &captures),
+            captures,
+            warning: if outcome.is_none() {
+                escape_warning(&self.rules, &self.position)
+            } else {
+                None
+            },
+            outcome,
+            hash,
+        };
+        self.outcome = outcome;
+        self.history.push(report.clone());
+        Ok(report)
+    }
+}
+
+/// Hash of where the defenders and the king stand, ignoring the attackers.
+fn defenders_arrangement(position: &Position) -> u64 {
+    position
+        .pieces()
+        .filter(|(_, piece)| piece.side() == Side::Defenders)
+        .fold(0, |hash, (sq, piece)| hash ^ zobrist::piece_key(piece, sq))
+}

@@ -1,0 +1,76 @@
+//! How a game ends.
+
+use serde::Serialize;
+
+use crate::side::Side;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum Outcome {
+    Win { winner: Side, reason: WinReason },
+    Draw { reason: DrawReason },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinReason {
+    /// The king reached a winning square.
+    KingEscaped,
+    /// The king was captured (and, where the rules allow a rescue, not freed).
+    KingCaptured,
+    /// The attackers enclosed the king and every defender.
+    Encirclement,
+    /// The loser had no legal move on their turn.
+    NoLegalMoves,
+    /// A threefold repetition decided the game.
+    Repetition,
+    /// The king stands in an unbreakable fort on the edge.
+    EdgeFort,
+    /// The defenders repeated a fort arrangement three times (file 003 §8b).
+    DrawFort,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawReason {
+    Repetition,
+}
+
+impl Outcome {
+    pub fn winner(&self) -> Option<Side> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw { .. } => None,
+        }
+    }
+
+    /// A sentence: "the defenders win: the king escaped".
+    pub fn describe(&self) -> String {
+        match self {
+            Outcome::Win { winner, reason } => format!("the {winner} win: {}", reason.describe()),
+            Outcome::Draw { reason } => format!("draw: {}", reason.describe()),
+        }
+    }
+}
+
+impl WinReason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            WinReason::KingEscaped => "the king escaped",
+            WinReason::KingCaptured => "the king was captured",
+            WinReason::Encirclement => "the king and all his defenders are encircled",
+            WinReason::NoLegalMoves => "the other side has no legal move",
+            WinReason::Repetition => "threefold repetition",
+            WinReason::EdgeFort => "the king is safe in an edge fort",
+            WinReason::DrawFort => "the defenders repeated a fort position three times",
+        }
+    }
+}
+
+impl DrawReason {
+    pub fn describe(self) -> &'static str {
+        match self {
+            DrawReason::Repetition => "threefold repetition",
+        }
+    }
+}

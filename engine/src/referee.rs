@@ -1,0 +1,131 @@
+//! Playing one move on a position: captures, then the outcomes that the position alone decides
+//! (escape, king capture and rescue, edge fort, encirclement, no legal move). Repetition and
+//! draw forts need the game's history and live in [`crate::game`].
+
+use crate::bitboard::Bitboard;
+use crate::capture::{self, Captures};
+use crate::movegen;
+use crate::moves::Move;
+use crate::outcome::{Outcome, WinReason};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::side::{Piece, Side};
+use crate::square::Square;
+
+/// Plays a move already known to be legal, made by `piece`. Fills `captures` and returns the
+/// outcome if the move ended the game. The position's side to move is passed to the opponent.
+#[inline]
+pub fn apply(
+    rules: &Rules,
+    position: &mut Position,
+    mv: Move,
+    piece: Piece,
+    captures: &mut Captures,
+) -> Option<Outcome> {
+    let side = piece.side();
+    position.shift(mv.from, mv.to, piece);
+    capture::soldier_captures(rules, position, mv.to, piece, captures);
+    capture::remove_captured(position, captures);
+    position.set_side_to_move(side.opponent());
+
+    if piece == Piece::King && rules.is_escape_square(mv.to) {
+        position.set_king_awaits_rescue(false);
+        return Some(win(Side::Defenders, WinReason::KingEscaped));
+    }
+    match side {
+        Side::Attackers => {
+            if capture::king_captured(rules, position, Some(mv.to)) {
+                if rules.king_rescue {
+                    position.set_king_awaits_rescue(true);
+                } else {
+                    return Some(win(Side::Attackers, WinReason::KingCaptured));
+                }
+            }
+            if rules.encirclement && encircled(position) {
+                return Some(win(Side::Attackers, WinReason::Encirclement));
+            }
+        }
+        Side::Defenders => {
+            if position.king_awaits_rescue() {
+                if capture::king_captured(rules, position, None) {
+                    return Some(win(Side::Attackers, WinReason::KingCaptured));
+                }
+                position.set_king_awaits_rescue(false);
+            }
+            if rules.edge_fort_escape && in_edge_fort(rules, position) {
+                return Some(win(Side::Defenders, WinReason::EdgeFort));
+            }
+        }
+    }
+    if !position.king_awaits_rescue() && !movegen::has_legal_move(rules, position) {
+        return Some(win(side, WinReason::NoLegalMoves));
+    }
+    None
+}
+
+fn win(winner: Side, reason: WinReason) -> Outcome {
+    Outcome::Win { winner, reason }
+}
+
+/// File 003 §7b: "If the attackers surround the king and ALL remaining defenders, then they
+/// win": no defender can reach the edge through squares free of attackers.
+pub fn encircled(position: &Position) -> bool {
+    let dim = position.dim();
+    let defenders = position.pieces_of(Side::Defenders);
+    if defenders.is_empty() {
+        return false;
+    }
+    !capture::flood_reaches(dim, &defenders, position.attackers(), &Bitboard::edge(dim))
+}
+
+/// Copenhagen exit fort (OpenTafl `efe`): the king is on the edge, can move, and stands in a
+/// region closed by defenders and the edge that holds no attacker, and no defender of its wall
+/// can ever be captured (each has, along both lines through it, a neighbour that is the edge,
+/// the inside of the fort, or another wall defender).
+pub fn in_edge_fort(rules: &Rules, position: &Position) -> bool {
+    let dim = position.dim();
+    let Some(king) = position.king() else {
+        return false;
+    };
+    if !king.is_edge(dim) {
+        return false;
+    }
+    let mut king_moves = 0;
+    movegen::for_each_destination(rules, position, king, Piece::King, |_| king_moves += 1);
+    if king_moves == 0 {
+        return false;
+    }
+    // The inside: everything reachable from the king without crossing a defending soldier.
+    let mut inside = Bitboard::EMPTY;
+    inside.insert(king);
+    let mut stack = vec![king];
+    while let Some(sq) = stack.pop() {
+        for n in sq.neighbours(dim) {
+            if inside.contains(n) || position.defenders().contains(n) {
+                continue;
+            }
+            if position.attackers().contains(n) {
+                return false;
+            }
+            inside.insert(n);
+            stack.push(n);
+        }
+    }
+    let mut wall = Bitboard::EMPTY;
+    for sq in inside.squares() {
+        for n in sq.neighbours(dim) {
+            if position.defenders().contains(n) {
+                wall.insert(n);
+            }
+        }
+    }
+    let safe_side = |sq: Option<Square>| match sq {
+        None => true,
+        Some(sq) => inside.contains(sq) || wall.contains(sq),
+    };
+    wall.squares().all(|w| {
+        use crate::square::Direction::{Down, Left, Right, Up};
+        (safe_side(w.step(Left, dim)) || safe_side(w.step(Right, dim)))
+            && (safe_side(w.step(Up, dim)) || safe_side(w.step(Down, dim)))
+    })
+}

@@ -1,0 +1,442 @@
+//! A local fake of Discord for end-to-end tests: REST under `/api/v10/...` and a WebSocket
+//! gateway, on 127.0.0.1 with a free port.
+//!
+//! The bot under test is pointed at [`FakeDiscord::api_base`]. The fake answers what serenity
+//! and poise ask during start-up, records every REST request (JSON and multipart attachments) in
+//! a [`Recorder`], and lets a test inject `INTERACTION_CREATE` events (slash commands,
+//! autocomplete, button clicks) as a given user. Every payload it sends is first checked against
+//! serenity's own types, because serenity silently drops events it cannot read: a gap in a
+//! payload becomes a loud error here instead of a test that waits forever.
+
+mod gateway;
+pub mod payloads;
+pub mod recorder;
+mod rest;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio::task::JoinHandle;
+
+pub use payloads::{CommandOption, FakeUser};
+pub use recorder::{Recorded, RecordedAttachment, Recorder, RouteKind, WaitTimeout};
+
+/// What can go wrong while driving the fake.
+#[derive(Debug, thiserror::Error)]
+pub enum FakeError {
+    #[error("cannot start the fake Discord: {0}")]
+    Start(#[from] std::io::Error),
+    #[error("no bot is connected to the fake gateway (was it started, did it IDENTIFY?)")]
+    NotConnected,
+    #[error("the fake built a {what} that serenity cannot read: {error}\npayload: {payload}")]
+    Unreadable {
+        what: String,
+        error: String,
+        payload: String,
+    },
+    #[error(transparent)]
+    Timeout(#[from] WaitTimeout),
+    #[error("the bot never registered a command named {0:?}")]
+    UnknownCommand(String),
+}
+
+/// Checks that serenity can read `value` as a `T` (serenity drops what it cannot read).
+pub(crate) fn checked<T: DeserializeOwned>(what: &str, value: &Value) -> Result<(), FakeError> {
+    serde_json::from_value::<T>(value.clone())
+        .map(|_| ())
+        .map_err(|e| FakeError::Unreadable {
+            what: what.to_owned(),
+            error: e.to_string(),
+            // Enough to find the field; whole guilds are long.
+            payload: value.to_string().chars().take(1500).collect(),
+        })
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Now, in the RFC 3339 form Discord uses.
+pub(crate) fn now_rfc3339() -> String {
+    serenity::model::Timestamp::now().to_string()
+}
+
+/// An interaction the fake sent to the bot.
+#[derive(Debug, Clone)]
+pub struct SentInteraction {
+    pub id: u64,
+    pub token: String,
+    pub channel_id: u64,
+    /// When the event was handed to the gateway connection.
+    pub sent_at: Instant,
+}
+
+/// What the fake remembers about an interaction, to place its responses.
+#[derive(Debug, Clone)]
+pub(crate) struct InteractionInfo {
+    pub channel_id: u64,
+    pub original_message: Option<u64>,
+}
+
+pub(crate) struct FakeState {
+    pub base_url: String,
+    pub ws_url: String,
+    pub bot: FakeUser,
+    pub owner: FakeUser,
+    pub application_id: u64,
+    pub guild_id: u64,
+    pub recorder: Recorder,
+    next_id: AtomicU64,
+    pub channels: Mutex<Vec<(u64, String)>>,
+    pub members: Mutex<Vec<FakeUser>>,
+    pub commands: Mutex<Vec<Value>>,
+    pub interactions: Mutex<HashMap<String, InteractionInfo>>,
+    pub messages: Mutex<HashMap<u64, Value>>,
+    /// Payloads the fake produced that serenity could not read, or other protocol faults.
+    pub problems: Mutex<Vec<String>>,
+    pub gateway: gateway::GatewayHub,
+}
+
+impl FakeState {
+    /// A fresh snowflake, increasing like Discord's.
+    pub fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    pub fn problem(&self, text: String) {
+        tracing::error!("fake Discord: {text}");
+        eprintln!("FAKE DISCORD PROBLEM: {text}");
+        locked(&self.problems).push(text);
+    }
+
+    pub fn channel_name(&self, channel_id: u64) -> String {
+        locked(&self.channels)
+            .iter()
+            .find(|(id, _)| *id == channel_id)
+            .map(|(_, name)| name.clone())
+            .unwrap_or_else(|| format!("channel-{channel_id}"))
+    }
+}
+
+/// The running fake. Dropping it stops the server.
+pub struct FakeDiscord {
+    state: Arc<FakeState>,
+    default_channel: u64,
+    server: JoinHandle<()>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+impl FakeDiscord {
+    /// Starts the fake on 127.0.0.1 with a free port.
+    pub async fn start() -> Result<FakeDiscord, FakeError> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        // Snowflakes in Discord's range, so ids look and sort like real ones.
+        let first_id = 1_200_000_000_000_000_000u64;
+        let bot = FakeUser {
+            id: first_id + 1,
+            name: "taflbot".into(),
+            bot: true,
+        };
+        let owner = FakeUser {
+            id: first_id + 2,
+            name: "owner".into(),
+            bot: false,
+        };
+        let default_channel = first_id + 5;
+        let state = Arc::new(FakeState {
+            base_url: format!("http://{addr}"),
+            ws_url: format!("ws://{addr}/gateway"),
+            application_id: first_id + 3,
+            guild_id: first_id + 4,
+            bot: bot.clone(),
+            owner: owner.clone(),
+            recorder: Recorder::default(),
+            next_id: AtomicU64::new(first_id + 100),
+            channels: Mutex::new(vec![(default_channel, "tafl".into())]),
+            members: Mutex::new(vec![bot, owner]),
+            commands: Mutex::new(Vec::new()),
+            interactions: Mutex::new(HashMap::new()),
+            messages: Mutex::new(HashMap::new()),
+            problems: Mutex::new(Vec::new()),
+            gateway: gateway::GatewayHub::default(),
+        });
+        let app = axum::Router::new()
+            .route("/gateway", axum::routing::get(gateway::upgrade))
+            .fallback(rest::handle)
+            .with_state(Arc::clone(&state));
+        let server = tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                eprintln!("fake Discord server stopped: {e}");
+            }
+        });
+        Ok(FakeDiscord {
+            state,
+            default_channel,
+            server,
+        })
+    }
+
+    /// The value for the bot's `discord.api_base` setting.
+    pub fn api_base(&self) -> String {
+        format!("{}/api", self.state.base_url)
+    }
+
+    pub fn recorder(&self) -> &Recorder {
+        &self.state.recorder
+    }
+
+    pub fn bot_user(&self) -> &FakeUser {
+        &self.state.bot
+    }
+
+    pub fn application_id(&self) -> u64 {
+        self.state.application_id
+    }
+
+    pub fn guild_id(&self) -> u64 {
+        self.state.guild_id
+    }
+
+    /// The test guild's first text channel.
+    pub fn channel(&self) -> u64 {
+        self.default_channel
+    }
+
+    /// A new member of the test guild.
+    pub fn new_user(&self, name: &str) -> FakeUser {
+        let user = FakeUser {
+            id: self.state.next_id(),
+            name: name.into(),
+            bot: false,
+        };
+        locked(&self.state.members).push(user.clone());
+        user
+    }
+
+    /// A new text channel in the test guild (known to the bot after its next GUILD_CREATE).
+    pub fn new_channel(&self, name: &str) -> u64 {
+        let id = self.state.next_id();
+        locked(&self.state.channels).push((id, name.into()));
+        id
+    }
+
+    /// Everything that went wrong on the fake's side (unreadable payloads), plus unknown routes.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = locked(&self.state.problems).clone();
+        problems.extend(
+            self.state
+                .recorder
+                .unknown_routes()
+                .iter()
+                .map(|r| format!("unknown route {} {}", r.method, r.path)),
+        );
+        problems
+    }
+
+    /// How many gateway sessions have been made ready (one per bot start).
+    pub fn sessions(&self) -> u64 {
+        self.state.gateway.sessions()
+    }
+
+    /// Waits until `count` gateway sessions have received READY and GUILD_CREATE.
+    pub async fn wait_for_sessions(&self, count: u64, timeout: Duration) -> Result<(), FakeError> {
+        self.state
+            .gateway
+            .wait_for_sessions(count, timeout)
+            .await
+            .map_err(|seen| {
+                FakeError::Timeout(WaitTimeout {
+                    waited_for: format!("{count} gateway session(s) to be ready (saw {seen})"),
+                    after: timeout,
+                    recorded: vec![self.state.recorder.dump()],
+                })
+            })
+    }
+
+    /// Waits until the bot has registered its commands; returns their names.
+    pub async fn wait_for_commands(&self, timeout: Duration) -> Result<Vec<String>, FakeError> {
+        self.state
+            .recorder
+            .wait_for("application command registration", timeout, |r| {
+                r.kind == RouteKind::CommandRegistration && r.method == "PUT"
+            })
+            .await?;
+        Ok(self
+            .registered_commands()
+            .iter()
+            .filter_map(|c| c.get("name")?.as_str().map(str::to_owned))
+            .collect())
+    }
+
+    /// The command definitions the bot registered (as Discord answered them).
+    pub fn registered_commands(&self) -> Vec<Value> {
+        locked(&self.state.commands).clone()
+    }
+
+    fn command_id(&self, name: &str) -> Result<u64, FakeError> {
+        locked(&self.state.commands)
+            .iter()
+            .find(|c| c.get("name").and_then(Value::as_str) == Some(name))
+            .and_then(|c| c.get("id")?.as_str()?.parse().ok())
+            .ok_or_else(|| FakeError::UnknownCommand(name.to_owned()))
+    }
+
+    fn begin_interaction(&self, channel_id: u64) -> (u64, String) {
+        let id = self.state.next_id();
+        let token = format!("fake-token-{id}");
+        locked(&self.state.interactions).insert(
+            token.clone(),
+            InteractionInfo {
+                channel_id,
+                original_message: None,
+            },
+        );
+        (id, token)
+    }
+
+    fn send_interaction(
+        &self,
+        id: u64,
+        token: String,
+        channel_id: u64,
+        payload: Value,
+    ) -> Result<SentInteraction, FakeError> {
+        checked::<serenity::model::application::Interaction>("INTERACTION_CREATE", &payload)?;
+        let sent_at = Instant::now();
+        self.state.gateway.dispatch("INTERACTION_CREATE", payload)?;
+        Ok(SentInteraction {
+            id,
+            token,
+            channel_id,
+            sent_at,
+        })
+    }
+
+    /// `user` runs the slash command `/name` with `options` in `channel_id`.
+    pub fn slash(
+        &self,
+        user: &FakeUser,
+        channel_id: u64,
+        name: &str,
+        options: &[CommandOption],
+    ) -> Result<SentInteraction, FakeError> {
+        let command_id = self.command_id(name)?;
+        let (id, token) = self.begin_interaction(channel_id);
+        let now = now_rfc3339();
+        let channel_name = self.state.channel_name(channel_id);
+        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
+        let payload = payloads::slash_command(&ctx, command_id, name, options);
+        self.send_interaction(id, token, channel_id, payload)
+    }
+
+    /// `user` is typing in an option of `/name`: one of `options` is [`CommandOption::Focused`].
+    pub fn autocomplete(
+        &self,
+        user: &FakeUser,
+        channel_id: u64,
+        name: &str,
+        options: &[CommandOption],
+    ) -> Result<SentInteraction, FakeError> {
+        let command_id = self.command_id(name)?;
+        let (id, token) = self.begin_interaction(channel_id);
+        let now = now_rfc3339();
+        let channel_name = self.state.channel_name(channel_id);
+        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
+        let payload = payloads::autocomplete(&ctx, command_id, name, options);
+        self.send_interaction(id, token, channel_id, payload)
+    }
+
+    /// `user` clicks the button `custom_id` on a message the bot sent (the `message` of a
+    /// [`Recorded`] request).
+    pub fn click(
+        &self,
+        user: &FakeUser,
+        message: &Value,
+        custom_id: &str,
+    ) -> Result<SentInteraction, FakeError> {
+        let channel_id = message
+            .get("channel_id")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(self.default_channel);
+        let (id, token) = self.begin_interaction(channel_id);
+        let now = now_rfc3339();
+        let channel_name = self.state.channel_name(channel_id);
+        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
+        let payload = payloads::button_click(&ctx, message, custom_id);
+        self.send_interaction(id, token, channel_id, payload)
+    }
+
+    fn context<'a>(
+        &'a self,
+        id: u64,
+        token: &'a str,
+        channel_id: u64,
+        channel_name: &'a str,
+        user: &'a FakeUser,
+        now: &'a str,
+    ) -> payloads::InteractionContext<'a> {
+        payloads::InteractionContext {
+            id,
+            token,
+            application_id: self.state.application_id,
+            guild_id: self.state.guild_id,
+            channel_id,
+            channel_name,
+            user,
+            now,
+        }
+    }
+
+    /// The first request that answers `interaction` with something a person sees (not a bare
+    /// deferral).
+    pub async fn reply_to(
+        &self,
+        interaction: &SentInteraction,
+        timeout: Duration,
+    ) -> Result<Recorded, WaitTimeout> {
+        let token = interaction.token.clone();
+        self.state
+            .recorder
+            .wait_for(
+                &format!("a reply to interaction {}", interaction.id),
+                timeout,
+                move |r| r.answers(&token) && !matches!(r.callback_type(), Some(5) | Some(6)),
+            )
+            .await
+    }
+
+    /// The first request that answers `interaction` at all (a deferral counts).
+    pub async fn acknowledgement_of(
+        &self,
+        interaction: &SentInteraction,
+        timeout: Duration,
+    ) -> Result<Recorded, WaitTimeout> {
+        let token = interaction.token.clone();
+        self.state
+            .recorder
+            .wait_for(
+                &format!("any answer to interaction {}", interaction.id),
+                timeout,
+                move |r| r.answers(&token),
+            )
+            .await
+    }
+
+    /// The message the fake stored with this id (after all edits).
+    pub fn message(&self, id: u64) -> Option<Value> {
+        locked(&self.state.messages).get(&id).cloned()
+    }
+}
