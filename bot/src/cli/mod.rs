@@ -4,6 +4,7 @@ mod game_source;
 mod legal;
 mod output;
 mod perft;
+mod render;
 mod replay;
 mod rules;
 pub mod serve;
@@ -39,6 +40,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Count move sequences of a given depth (perft).
     Perft(perft::PerftArgs),
+    /// Draw a position as a PNG board image.
+    Render(render::RenderArgs),
     /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
     Serve(serve::ServeArgs),
 }
@@ -51,6 +54,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Legal(args) => legal::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
