@@ -8,6 +8,7 @@ mod perft;
 mod render;
 mod replay;
 mod rules;
+pub mod serve;
 
 use std::process::ExitCode;
 
@@ -44,6 +45,8 @@ pub enum Command {
     Bestmove(bestmove::BestmoveArgs),
     /// Draw a position as a PNG board image.
     Render(render::RenderArgs),
+    /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -56,6 +59,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(args),
         Command::Bestmove(args) => bestmove::run(args),
         Command::Render(args) => render::run(args),
+        Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 
