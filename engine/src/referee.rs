@@ -57,7 +57,11 @@ pub fn apply(
             }
         }
     }
-    if !position.king_awaits_rescue() && !movegen::has_legal_move(rules, position) {
+    if !movegen::has_legal_move(rules, position) {
+        // A captured king whose side cannot move at all cannot be rescued (file 001).
+        if position.king_awaits_rescue() {
+            return Some(win(Side::Attackers, WinReason::KingCaptured));
+        }
         return Some(win(side, WinReason::NoLegalMoves));
     }
     None
