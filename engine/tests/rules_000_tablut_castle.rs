@@ -6,9 +6,7 @@
 mod common;
 
 use common::*;
-use tafl_engine::{
-    MoveError, Piece, RestrictedAction, Side, WarningKind, WinReason, variants,
-};
+use tafl_engine::{MoveError, Piece, RestrictedAction, Side, WarningKind, WinReason, variants};
 
 const BOTH: [&str; 2] = ["tablut-castle", "tablut-castle-open"];
 
@@ -30,7 +28,11 @@ fn file_000_setup_9x9_king_on_castle_cross_of_eight_sixteen_attackers() {
             .map(|(s, _)| s.to_string())
             .collect();
         defenders.sort();
-        assert_eq!(defenders, ["c5", "d5", "e3", "e4", "e6", "e7", "f5", "g5"], "{id}");
+        assert_eq!(
+            defenders,
+            ["c5", "d5", "e3", "e4", "e6", "e7", "f5", "g5"],
+            "{id}"
+        );
         let mut attackers: Vec<String> = start
             .pieces()
             .filter(|(_, p)| *p == Piece::Attacker)
@@ -39,7 +41,10 @@ fn file_000_setup_9x9_king_on_castle_cross_of_eight_sixteen_attackers() {
         attackers.sort();
         assert_eq!(
             attackers,
-            ["a4", "a5", "a6", "b5", "d1", "d9", "e1", "e2", "e8", "e9", "f1", "f9", "h5", "i4", "i5", "i6"],
+            [
+                "a4", "a5", "a6", "b5", "d1", "d9", "e1", "e2", "e8", "e9", "f1", "f9", "h5", "i4",
+                "i5", "i6"
+            ],
             "{id}"
         );
         // "in direct contact with the Swedish cross": each group touches the cross.
@@ -58,7 +63,11 @@ fn file_000_swedes_win_if_king_escapes_to_any_edge_field() {
         for target in ["c1", "a3", "c9", "i3"] {
             let mut g = game(id, "Kc3 Tg7 tb8", D);
             let report = play(&mut g, &format!("c3-{target}"));
-            assert_eq!(win(&report), Some((D, WinReason::KingEscaped)), "{id} {target}");
+            assert_eq!(
+                win(&report),
+                Some((D, WinReason::KingEscaped)),
+                "{id} {target}"
+            );
             assert!(g.is_over());
         }
         // Short of the edge is no escape.
@@ -77,7 +86,11 @@ fn file_000_muscovites_win_by_capturing_the_king_between_two() {
         assert_eq!(win(&report), Some((A, WinReason::KingCaptured)), "{id}");
         // Sideways too.
         let mut g = game(id, "Kc3 tb3 ti3 Tg7", A);
-        assert_eq!(win(&play(&mut g, "i3-d3")), Some((A, WinReason::KingCaptured)), "{id}");
+        assert_eq!(
+            win(&play(&mut g, "i3-d3")),
+            Some((A, WinReason::KingCaptured)),
+            "{id}"
+        );
     }
 }
 
@@ -91,13 +104,22 @@ fn file_000_pieces_move_like_rooks_not_diagonally() {
         assert!(legal(&g, "b2-i2"), "{id}");
         assert!(legal(&g, "b2-b3"), "{id}");
         assert_eq!(g.legal_moves_from(sq("b2")).len(), 16, "{id}");
-        assert!(matches!(refused(&g, "b2-c3"), MoveError::NotStraight { .. }), "{id}");
-        assert!(matches!(refused(&g, "b2-d3"), MoveError::NotStraight { .. }), "{id}");
+        assert!(
+            matches!(refused(&g, "b2-c3"), MoveError::NotStraight { .. }),
+            "{id}"
+        );
+        assert!(
+            matches!(refused(&g, "b2-d3"), MoveError::NotStraight { .. }),
+            "{id}"
+        );
         // The king and the defenders too.
         let g = game(id, "tb2 Kg7 Th8", D);
         assert!(legal(&g, "g7-g1"), "{id}");
         assert!(legal(&g, "h8-a8"), "{id}");
-        assert!(matches!(refused(&g, "g7-h6"), MoveError::NotStraight { .. }), "{id}");
+        assert!(
+            matches!(refused(&g, "g7-h6"), MoveError::NotStraight { .. }),
+            "{id}"
+        );
     }
 }
 
@@ -106,10 +128,22 @@ fn file_000_pieces_move_like_rooks_not_diagonally() {
 fn file_000_no_piece_may_pass_over_another() {
     for id in BOTH {
         let g = game(id, "tb2 Tb5 Kg7 tg3", A);
-        assert_eq!(refused(&g, "b2-b8"), MoveError::Blocked { at: sq("b5") }, "{id}");
-        assert_eq!(refused(&g, "g3-g8"), MoveError::Blocked { at: sq("g7") }, "{id}");
+        assert_eq!(
+            refused(&g, "b2-b8"),
+            MoveError::Blocked { at: sq("b5") },
+            "{id}"
+        );
+        assert_eq!(
+            refused(&g, "g3-g8"),
+            MoveError::Blocked { at: sq("g7") },
+            "{id}"
+        );
         let g = game(id, "tb2 Tb5 Kg7 tg3", D);
-        assert_eq!(refused(&g, "g7-g1"), MoveError::Blocked { at: sq("g3") }, "{id}");
+        assert_eq!(
+            refused(&g, "g7-g1"),
+            MoveError::Blocked { at: sq("g3") },
+            "{id}"
+        );
     }
 }
 
@@ -259,21 +293,40 @@ fn file_000_closed_castle_cannot_be_entered_once_the_king_left() {
     play(&mut g, "i9-i8");
     assert_eq!(
         refused(&g, "b5-e5"),
-        MoveError::Restricted { square: sq("e5"), piece: Piece::King, action: RestrictedAction::ReEnter }
+        MoveError::Restricted {
+            square: sq("e5"),
+            piece: Piece::King,
+            action: RestrictedAction::ReEnter
+        }
     );
     assert_eq!(
         refused(&g, "b5-h5"),
-        MoveError::Restricted { square: sq("e5"), piece: Piece::King, action: RestrictedAction::PassThrough }
+        MoveError::Restricted {
+            square: sq("e5"),
+            piece: Piece::King,
+            action: RestrictedAction::PassThrough
+        }
     );
-    for (pieces, to_move, kind) in [("ta5 Kb8 Tc9", A, Piece::Attacker), ("Ta5 Kb8 tc9", D, Piece::Defender)] {
+    for (pieces, to_move, kind) in [
+        ("ta5 Kb8 Tc9", A, Piece::Attacker),
+        ("Ta5 Kb8 tc9", D, Piece::Defender),
+    ] {
         let g = game("tablut-castle", pieces, to_move);
         assert_eq!(
             refused(&g, "a5-e5"),
-            MoveError::Restricted { square: sq("e5"), piece: kind, action: RestrictedAction::StopOn }
+            MoveError::Restricted {
+                square: sq("e5"),
+                piece: kind,
+                action: RestrictedAction::StopOn
+            }
         );
         assert_eq!(
             refused(&g, "a5-i5"),
-            MoveError::Restricted { square: sq("e5"), piece: kind, action: RestrictedAction::PassThrough }
+            MoveError::Restricted {
+                square: sq("e5"),
+                piece: kind,
+                action: RestrictedAction::PassThrough
+            }
         );
         assert!(legal(&g, "a5-d5"));
     }
@@ -290,11 +343,18 @@ fn file_000_open_castle_king_reenters_all_pass_through_none_stop() {
     assert!(legal(&g, "b5-h5"));
     play(&mut g, "b5-e5");
     assert_eq!(g.position().king(), Some(sq("e5")));
-    for (pieces, to_move, kind) in [("ta5 Kb8 Tc9", A, Piece::Attacker), ("Ta5 Kb8 tc9", D, Piece::Defender)] {
+    for (pieces, to_move, kind) in [
+        ("ta5 Kb8 Tc9", A, Piece::Attacker),
+        ("Ta5 Kb8 tc9", D, Piece::Defender),
+    ] {
         let g = game("tablut-castle-open", pieces, to_move);
         assert_eq!(
             refused(&g, "a5-e5"),
-            MoveError::Restricted { square: sq("e5"), piece: kind, action: RestrictedAction::StopOn }
+            MoveError::Restricted {
+                square: sq("e5"),
+                piece: kind,
+                action: RestrictedAction::StopOn
+            }
         );
         assert!(legal(&g, "a5-i5"));
         assert!(legal(&g, "a5-f5"));
@@ -312,7 +372,11 @@ fn file_000_raichi_one_open_path_tuichu_two() {
         assert_eq!(warning.kind, WarningKind::Tuichu, "{id}");
         let mut paths = warning.paths.clone();
         paths.sort();
-        assert_eq!(paths, vec![vec![sq("b3"), sq("a3")], vec![sq("c2"), sq("c1")]], "{id}");
+        assert_eq!(
+            paths,
+            vec![vec![sq("b3"), sq("a3")], vec![sq("c2"), sq("c1")]],
+            "{id}"
+        );
 
         let mut g = game(id, "Kc4 td3 tc5 tb3 Tg7 ti9", D);
         let report = play(&mut g, "c4-c3");
@@ -352,7 +416,9 @@ fn file_000_warnings_in_every_variant() {
             ),
         };
         let g = tafl_engine::Game::from_position(rules.clone(), position_on(dim, &tuichu, D));
-        let warning = g.warning().unwrap_or_else(|| panic!("{}: no warning", v.id));
+        let warning = g
+            .warning()
+            .unwrap_or_else(|| panic!("{}: no warning", v.id));
         if expect_two {
             assert_eq!(warning.kind, WarningKind::Tuichu, "{}", v.id);
             assert_eq!(warning.paths.len(), 2, "{}", v.id);
@@ -360,7 +426,9 @@ fn file_000_warnings_in_every_variant() {
             assert_eq!(warning.kind, WarningKind::Raichi, "{}", v.id);
         }
         let g = tafl_engine::Game::from_position(rules, position_on(dim, &raichi, D));
-        let warning = g.warning().unwrap_or_else(|| panic!("{}: no warning", v.id));
+        let warning = g
+            .warning()
+            .unwrap_or_else(|| panic!("{}: no warning", v.id));
         assert_eq!(warning.kind, WarningKind::Raichi, "{}", v.id);
         assert_eq!(warning.paths.len(), 1, "{}", v.id);
     }

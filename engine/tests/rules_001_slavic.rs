@@ -14,7 +14,13 @@ const BOTH: [&str; 2] = ["slavic-9", "slavic-13"];
 /// The throne and the squares above, below, left and right of it, by name.
 fn throne(id: &str) -> (String, String, String, String, String) {
     let c = rules(id).dim() / 2;
-    (at(c, c), at(c, c + 1), at(c, c - 1), at(c - 1, c), at(c + 1, c))
+    (
+        at(c, c),
+        at(c, c + 1),
+        at(c, c - 1),
+        at(c - 1, c),
+        at(c + 1, c),
+    )
 }
 
 /// A defender and an attacker far from the action, so both sides can always move.
@@ -28,7 +34,10 @@ fn extras(id: &str) -> String {
 #[test]
 fn file_001_9x9_king_wins_on_a_corner_only() {
     let mut g = game("slavic-9", &format!("Kb1 {}", extras("slavic-9")), D);
-    assert_eq!(win(&play(&mut g, "b1-a1")), Some((D, WinReason::KingEscaped)));
+    assert_eq!(
+        win(&play(&mut g, "b1-a1")),
+        Some((D, WinReason::KingEscaped))
+    );
     let mut g = game("slavic-9", &format!("Kc3 {}", extras("slavic-9")), D);
     assert_eq!(win(&play(&mut g, "c3-c1")), None);
     let mut g = game("slavic-9", &format!("Kb3 {}", extras("slavic-9")), D);
@@ -47,14 +56,24 @@ fn file_001_13x13_king_wins_on_any_border_cell_but_fortresses() {
         assert!(!r.is_escape_square(sq(name)), "{name} is a fortress square");
     }
     let mut g = game("slavic-13", &format!("Kc3 {}", extras("slavic-13")), D);
-    assert_eq!(win(&play(&mut g, "c3-c1")), Some((D, WinReason::KingEscaped)));
+    assert_eq!(
+        win(&play(&mut g, "c3-c1")),
+        Some((D, WinReason::KingEscaped))
+    );
     let mut g = game("slavic-13", &format!("Kb3 {}", extras("slavic-13")), D);
-    assert_eq!(win(&play(&mut g, "b3-a3")), Some((D, WinReason::KingEscaped)));
+    assert_eq!(
+        win(&play(&mut g, "b3-a3")),
+        Some((D, WinReason::KingEscaped))
+    );
     // The king may not even step onto a border fortress square.
     let g = game("slavic-13", &format!("Ke2 {}", extras("slavic-13")), D);
     assert_eq!(
         refused(&g, "e2-e1"),
-        MoveError::Fortress { square: sq("e1"), piece: Piece::King, action: RestrictedAction::StopOn }
+        MoveError::Fortress {
+            square: sq("e1"),
+            piece: Piece::King,
+            action: RestrictedAction::StopOn
+        }
     );
 }
 
@@ -104,7 +123,10 @@ fn file_001_knights_move_like_rooks() {
         let g = game(id, &format!("Kc4 Td2 tb3 {x}"), D);
         assert!(legal(&g, "d2-d4"), "{id}");
         assert!(legal(&g, "d2-d8"), "{id}: no speed limit for knights");
-        assert!(matches!(refused(&g, "d2-c3"), MoveError::NotStraight { .. }), "{id}");
+        assert!(
+            matches!(refused(&g, "d2-c3"), MoveError::NotStraight { .. }),
+            "{id}"
+        );
         let g = game(id, &format!("Kc4 Td2 tb3 {x}"), A);
         assert!(legal(&g, "b3-b2"), "{id}");
         assert!(legal(&g, "b3-d3"), "{id}");
@@ -119,10 +141,17 @@ fn file_001_king_moves_at_most_three_cells() {
         assert!(legal(&g, "c2-c5"), "{id}");
         assert_eq!(
             refused(&g, "c2-c6"),
-            MoveError::SpeedLimit { piece: Piece::King, limit: 3, distance: 4 },
+            MoveError::SpeedLimit {
+                piece: Piece::King,
+                limit: 3,
+                distance: 4
+            },
             "{id}"
         );
-        assert!(!g.legal_moves_from(sq("c2")).contains(&tafl_engine::Move::new(sq("c2"), sq("c7"))));
+        assert!(
+            !g.legal_moves_from(sq("c2"))
+                .contains(&tafl_engine::Move::new(sq("c2"), sq("c7")))
+        );
     }
 }
 
@@ -133,7 +162,11 @@ fn file_001_nobody_jumps_over_pieces_or_the_throne() {
         let (t, up, down, left, _) = throne(id);
         let x = extras(id);
         let g = game(id, &format!("Kc2 Tc3 tb2 {x}"), D);
-        assert_eq!(refused(&g, "c2-c4"), MoveError::Blocked { at: sq("c3") }, "{id}");
+        assert_eq!(
+            refused(&g, "c2-c4"),
+            MoveError::Blocked { at: sq("c3") },
+            "{id}"
+        );
         // Over the empty throne, vertically: a defender and an attacker.
         let below2 = {
             let s = sq(&down);
@@ -146,20 +179,32 @@ fn file_001_nobody_jumps_over_pieces_or_the_throne() {
         let g = game(id, &format!("T{below2} t{left} Kc2 {x}"), D);
         assert_eq!(
             refused(&g, &format!("{below2}-{above2}")),
-            MoveError::Restricted { square: sq(&t), piece: Piece::Defender, action: RestrictedAction::PassThrough },
+            MoveError::Restricted {
+                square: sq(&t),
+                piece: Piece::Defender,
+                action: RestrictedAction::PassThrough
+            },
             "{id}"
         );
         let g = game(id, &format!("t{below2} T{left} Kc2 {x}"), A);
         assert_eq!(
             refused(&g, &format!("{below2}-{above2}")),
-            MoveError::Restricted { square: sq(&t), piece: Piece::Attacker, action: RestrictedAction::PassThrough },
+            MoveError::Restricted {
+                square: sq(&t),
+                piece: Piece::Attacker,
+                action: RestrictedAction::PassThrough
+            },
             "{id}"
         );
         // The king too, within his three squares.
         let g = game(id, &format!("K{down} {x}"), D);
         assert_eq!(
             refused(&g, &format!("{down}-{up}")),
-            MoveError::Restricted { square: sq(&t), piece: Piece::King, action: RestrictedAction::PassThrough },
+            MoveError::Restricted {
+                square: sq(&t),
+                piece: Piece::King,
+                action: RestrictedAction::PassThrough
+            },
             "{id}"
         );
     }
@@ -175,22 +220,37 @@ fn file_001_nobody_stops_on_the_throne_king_not_after_leaving() {
         let mut g = game(id, &format!("K{t} {x}"), D);
         play(&mut g, &format!("{t}-{down}"));
         let d = rules(id).dim();
-        play(&mut g, &format!("{}-{}", at(d - 3, d - 2), at(d - 3, d - 3)));
+        play(
+            &mut g,
+            &format!("{}-{}", at(d - 3, d - 2), at(d - 3, d - 3)),
+        );
         assert_eq!(
             refused(&g, &format!("{down}-{t}")),
-            MoveError::Restricted { square: sq(&t), piece: Piece::King, action: RestrictedAction::ReEnter },
+            MoveError::Restricted {
+                square: sq(&t),
+                piece: Piece::King,
+                action: RestrictedAction::ReEnter
+            },
             "{id}"
         );
         let g = game(id, &format!("T{down} Kc2 {x}"), D);
         assert_eq!(
             refused(&g, &format!("{down}-{t}")),
-            MoveError::Restricted { square: sq(&t), piece: Piece::Defender, action: RestrictedAction::StopOn },
+            MoveError::Restricted {
+                square: sq(&t),
+                piece: Piece::Defender,
+                action: RestrictedAction::StopOn
+            },
             "{id}"
         );
         let g = game(id, &format!("t{left} Kc2 {x}"), A);
         assert_eq!(
             refused(&g, &format!("{left}-{t}")),
-            MoveError::Restricted { square: sq(&t), piece: Piece::Attacker, action: RestrictedAction::StopOn },
+            MoveError::Restricted {
+                square: sq(&t),
+                piece: Piece::Attacker,
+                action: RestrictedAction::StopOn
+            },
             "{id}"
         );
     }
@@ -208,17 +268,29 @@ fn file_001_attackers_move_inside_their_fortress_but_never_return() {
     play(&mut g, "h8-h7");
     assert_eq!(
         refused(&g, "b4-a4"),
-        MoveError::Fortress { square: sq("a4"), piece: Piece::Attacker, action: RestrictedAction::ReEnter }
+        MoveError::Fortress {
+            square: sq("a4"),
+            piece: Piece::Attacker,
+            action: RestrictedAction::ReEnter
+        }
     );
     assert_eq!(
         refused(&g, "b4-b5"),
-        MoveError::Fortress { square: sq("b5"), piece: Piece::Attacker, action: RestrictedAction::ReEnter }
+        MoveError::Fortress {
+            square: sq("b5"),
+            piece: Piece::Attacker,
+            action: RestrictedAction::ReEnter
+        }
     );
     // Leaving one fortress for another is entering again too (a4 to i4 along an empty rank).
     let g = game("slavic-9", "ta4 Kc2 Th8 tg8", A);
     assert_eq!(
         refused(&g, "a4-i4"),
-        MoveError::Fortress { square: sq("i4"), piece: Piece::Attacker, action: RestrictedAction::ReEnter }
+        MoveError::Fortress {
+            square: sq("i4"),
+            piece: Piece::Attacker,
+            action: RestrictedAction::ReEnter
+        }
     );
     assert!(legal(&g, "a4-h4"));
     // 13x13: f2 and h2 belong to the southern fortress but g2 does not: going f2-h2 leaves it
@@ -228,7 +300,11 @@ fn file_001_attackers_move_inside_their_fortress_but_never_return() {
     assert!(legal(&g, "f2-g2"));
     assert_eq!(
         refused(&g, "f2-h2"),
-        MoveError::Fortress { square: sq("h2"), piece: Piece::Attacker, action: RestrictedAction::ReEnter }
+        MoveError::Fortress {
+            square: sq("h2"),
+            piece: Piece::Attacker,
+            action: RestrictedAction::ReEnter
+        }
     );
 }
 
@@ -239,31 +315,55 @@ fn file_001_nobody_else_enters_or_crosses_a_fortress() {
     let g = game("slavic-9", "Tb3 Kc1 th8 Th7", D);
     assert_eq!(
         refused(&g, "b3-b7"),
-        MoveError::Fortress { square: sq("b5"), piece: Piece::Defender, action: RestrictedAction::PassThrough }
+        MoveError::Fortress {
+            square: sq("b5"),
+            piece: Piece::Defender,
+            action: RestrictedAction::PassThrough
+        }
     );
     assert_eq!(
         refused(&g, "b3-b5"),
-        MoveError::Fortress { square: sq("b5"), piece: Piece::Defender, action: RestrictedAction::StopOn }
+        MoveError::Fortress {
+            square: sq("b5"),
+            piece: Piece::Defender,
+            action: RestrictedAction::StopOn
+        }
     );
     assert_eq!(
         refused(&g, "c1-e1"),
-        MoveError::Fortress { square: sq("d1"), piece: Piece::King, action: RestrictedAction::PassThrough }
+        MoveError::Fortress {
+            square: sq("d1"),
+            piece: Piece::King,
+            action: RestrictedAction::PassThrough
+        }
     );
     assert_eq!(
         refused(&g, "c1-d1"),
-        MoveError::Fortress { square: sq("d1"), piece: Piece::King, action: RestrictedAction::StopOn }
+        MoveError::Fortress {
+            square: sq("d1"),
+            piece: Piece::King,
+            action: RestrictedAction::StopOn
+        }
     );
     // An attacker from outside neither.
     let g = game("slavic-9", "tb3 Kc1 th8 Th7", A);
     assert_eq!(
         refused(&g, "b3-b7"),
-        MoveError::Fortress { square: sq("b5"), piece: Piece::Attacker, action: RestrictedAction::PassThrough }
+        MoveError::Fortress {
+            square: sq("b5"),
+            piece: Piece::Attacker,
+            action: RestrictedAction::PassThrough
+        }
     );
     // 13x13: the eastern fortress m5..m9.
     let g = game("slavic-13", "Tm3 Kc3 tl12 Tk12", D);
     assert_eq!(
         refused(&g, "m3-m11"),
-        MoveError::Fortress { square: sq("m5"), piece: Piece::Defender, action: RestrictedAction::PassThrough }
+        MoveError::Fortress {
+            square: sq("m5"),
+            piece: Piece::Defender,
+            action: RestrictedAction::PassThrough
+        }
     );
 }
 
@@ -275,17 +375,29 @@ fn file_001_only_the_king_moves_to_corners() {
         let g = game(id, &format!("tb1 Ta2 Kc3 {x}"), A);
         assert_eq!(
             refused(&g, "b1-a1"),
-            MoveError::Restricted { square: sq("a1"), piece: Piece::Attacker, action: RestrictedAction::StopOn },
+            MoveError::Restricted {
+                square: sq("a1"),
+                piece: Piece::Attacker,
+                action: RestrictedAction::StopOn
+            },
             "{id}"
         );
         let g = game(id, &format!("tb1 Ta2 Kc3 {x}"), D);
         assert_eq!(
             refused(&g, "a2-a1"),
-            MoveError::Restricted { square: sq("a1"), piece: Piece::Defender, action: RestrictedAction::StopOn },
+            MoveError::Restricted {
+                square: sq("a1"),
+                piece: Piece::Defender,
+                action: RestrictedAction::StopOn
+            },
             "{id}"
         );
         let mut g = game(id, &format!("Kb1 {x}"), D);
-        assert_eq!(win(&play(&mut g, "b1-a1")), Some((D, WinReason::KingEscaped)), "{id}");
+        assert_eq!(
+            win(&play(&mut g, "b1-a1")),
+            Some((D, WinReason::KingEscaped)),
+            "{id}"
+        );
     }
 }
 
@@ -342,9 +454,17 @@ fn file_001_knight_killed_against_the_empty_throne() {
         let x = extras(id);
         let from = at(below2.0 - 2, below2.1);
         let mut g = game(id, &format!("t{down} T{from} Kc2 {x}"), D);
-        assert_eq!(captured(&play(&mut g, &format!("{from}-{}", at(below2.0, below2.1)))), [down.clone()], "{id}");
+        assert_eq!(
+            captured(&play(&mut g, &format!("{from}-{}", at(below2.0, below2.1)))),
+            vec![down.clone()],
+            "{id}"
+        );
         let mut g = game(id, &format!("T{down} t{from} Kc2 {x}"), A);
-        assert_eq!(captured(&play(&mut g, &format!("{from}-{}", at(below2.0, below2.1)))), [down.clone()], "{id}");
+        assert_eq!(
+            captured(&play(&mut g, &format!("{from}-{}", at(below2.0, below2.1)))),
+            vec![down.clone()],
+            "{id}"
+        );
     }
 }
 
@@ -372,7 +492,10 @@ fn file_001_special_attack_on_the_knight_beside_the_king() {
     for id in BOTH {
         let x = extras(id);
         let mut g = game(id, &format!("tb3 td3 Kc4 Tc1 ta2 {x}"), D);
-        assert!(captured(&play(&mut g, "c1-c3")).is_empty(), "{id}: moved there itself");
+        assert!(
+            captured(&play(&mut g, "c1-c3")).is_empty(),
+            "{id}: moved there itself"
+        );
         let report = play(&mut g, "a2-c2");
         assert_eq!(captured(&report), ["c3"], "{id}");
         // Without the king on the third side there is no such capture.
@@ -417,7 +540,11 @@ fn file_001_king_beside_throne_needs_three() {
     for id in BOTH {
         let (_, _, down, _, _) = throne(id);
         let k = sq(&down);
-        let (l, r, b) = (at(k.file() - 1, k.rank()), at(k.file() + 1, k.rank()), at(k.file(), k.rank() - 1));
+        let (l, r, b) = (
+            at(k.file() - 1, k.rank()),
+            at(k.file() + 1, k.rank()),
+            at(k.file(), k.rank() - 1),
+        );
         let from = at(k.file() - 2, k.rank() - 1);
         let x = extras(id);
         let mut g = game(id, &format!("K{down} t{l} t{r} t{from} {x}"), A);
@@ -427,7 +554,11 @@ fn file_001_king_beside_throne_needs_three() {
         play(&mut g, &format!("{from}-{b}"));
         assert!(!g.position().king_awaits_rescue(), "{id}");
         // Two on opposite sides are not enough beside the throne.
-        let mut g = game(id, &format!("K{down} t{l} t{} {x}", at(k.file() + 1, k.rank() - 1)), A);
+        let mut g = game(
+            id,
+            &format!("K{down} t{l} t{} {x}", at(k.file() + 1, k.rank() - 1)),
+            A,
+        );
         play(&mut g, &format!("{}-{r}", at(k.file() + 1, k.rank() - 1)));
         assert!(!g.position().king_awaits_rescue(), "{id}");
     }

@@ -4,8 +4,8 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 use tafl_engine::{
-    Game, MoveError, MoveReport, Outcome, Piece, Position, Rules, Side, Square, WinReason,
-    WarningKind, variant,
+    Game, MoveError, MoveReport, Outcome, Piece, Position, Rules, Side, Square, WarningKind,
+    WinReason, variant,
 };
 
 pub const A: Side = Side::Attackers;
