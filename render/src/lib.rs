@@ -1,1 +1,30 @@
-//! Board renderer: tafl positions to PNG.
+//! Board renderer: tafl positions to anti-aliased PNG images.
+//!
+//! The core draws a [`Scene`] (pieces, special squares, last move, captures, the king's open
+//! lines, a caption) with a [`Style`] (size, theme, orientation). The static background and the
+//! piece images are cached per geometry and theme, so a picture costs a copy, a few blits and
+//! the PNG encoding.
+
+mod background;
+mod blit;
+mod canvas;
+mod caption;
+mod decorations;
+mod draw;
+mod encode;
+mod error;
+mod layout;
+mod palette;
+mod palette_image;
+mod scene;
+mod sprites;
+mod style;
+mod text;
+
+pub use draw::{draw_scene, render_scene};
+pub use error::RenderError;
+pub use layout::Layout;
+pub use scene::{
+    Caption, CaptionSide, Captured, Coord, MAX_DIM, MIN_DIM, Mark, MarkKind, Scene, ScenePiece,
+};
+pub use style::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, Style, Theme, ThemeParseError};
