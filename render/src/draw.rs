@@ -17,7 +17,8 @@ use crate::style::Style;
 
 /// Draws a scene and encodes it as PNG bytes.
 pub fn render_scene(scene: &Scene, style: &Style) -> Result<Vec<u8>, RenderError> {
-    encode_png(&draw_scene(scene, style)?)
+    let seeds = Palette::of(style.theme).seed_colours();
+    encode_png(&draw_scene(scene, style)?, &seeds)
 }
 
 /// Draws a scene into a pixmap (premultiplied RGBA, opaque).

@@ -12,11 +12,11 @@ use crate::palette_image::{PaletteImage, to_palette};
 /// and already stays far below the 80 KB budget.
 const DEFLATE_LEVEL: u8 = 1;
 
-/// Encodes an opaque pixmap as PNG.
-pub fn encode_png(pixmap: &Pixmap) -> Result<Vec<u8>, RenderError> {
+/// Encodes an opaque pixmap as PNG; `seeds` are colours a palette image must offer.
+pub fn encode_png(pixmap: &Pixmap, seeds: &[[u8; 3]]) -> Result<Vec<u8>, RenderError> {
     // Every picture starts from an opaque background, so premultiplied equals straight colour
     // and the alpha channel carries nothing.
-    match to_palette(pixmap.data(), pixmap.width() as usize) {
+    match to_palette(pixmap.data(), pixmap.width() as usize, seeds) {
         Some(indexed) => encode_indexed(&indexed, pixmap.width(), pixmap.height()),
         None => encode_rgb(pixmap),
     }

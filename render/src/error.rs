@@ -24,6 +24,8 @@ pub enum RenderError {
     },
     #[error("bad board diagram: {0}")]
     Diagram(String),
+    #[error("the position is {position}x{position} but the rules are for {rules}x{rules}")]
+    RulesMismatch { position: u8, rules: u8 },
     #[error("the embedded font could not be loaded")]
     Font,
     #[error("could not allocate a {width}x{height} canvas")]

@@ -1,9 +1,10 @@
 //! Board renderer: tafl positions to anti-aliased PNG images.
 //!
-//! The core draws a [`Scene`] (pieces, special squares, last move, captures, the king's open
-//! lines, a caption) with a [`Style`] (size, theme, orientation). The static background and the
-//! piece images are cached per geometry and theme, so a picture costs a copy, a few blits and
-//! the PNG encoding.
+//! [`render`] draws an engine position with its decorations (last move, captures, escape
+//! warning, caption). Underneath, it draws a [`Scene`] (pieces, special squares, last move,
+//! captures, the king's open lines, a caption) with a [`Style`] (size, theme, orientation).
+//! The static background and the piece images are cached per geometry and theme, so a picture
+//! costs a copy, a few blits and the PNG encoding.
 
 mod background;
 mod blit;
@@ -13,6 +14,7 @@ mod decorations;
 mod draw;
 mod encode;
 mod error;
+mod from_engine;
 mod layout;
 mod palette;
 mod palette_image;
@@ -23,6 +25,7 @@ mod text;
 
 pub use draw::{draw_scene, render_scene};
 pub use error::RenderError;
+pub use from_engine::{RenderOptions, render, scene_of};
 pub use layout::Layout;
 pub use scene::{
     Caption, CaptionSide, Captured, Coord, MAX_DIM, MIN_DIM, Mark, MarkKind, Scene, ScenePiece,

@@ -65,6 +65,56 @@ impl Palette {
             Theme::Dark => &DARK,
         }
     }
+
+    /// Colours a palette image must offer: the theme's solid colours, and shades between each
+    /// text colour and its background so that small anti-aliased text keeps its shape.
+    pub fn seed_colours(&self) -> Vec<[u8; 3]> {
+        let text_on_ground = [
+            (self.warning_text, self.warning),
+            (self.caption_text, self.caption_band),
+            (self.caption_muted, self.caption_band),
+            (self.label, self.canvas),
+            (self.warning, self.caption_band),
+        ];
+        let shades = text_on_ground.into_iter().flat_map(|(text, ground)| {
+            [0.2f32, 0.4, 0.6, 0.8].map(|t| {
+                let mix =
+                    |a: u8, b: u8| (f32::from(a) * t + f32::from(b) * (1.0 - t)).round() as u8;
+                [
+                    mix(text.0, ground.0),
+                    mix(text.1, ground.1),
+                    mix(text.2, ground.2),
+                ]
+            })
+        });
+        let pieces = [self.attacker, self.defender, self.king]
+            .into_iter()
+            .flat_map(|p| [p.face, p.side, p.outline, p.detail]);
+        [
+            self.canvas,
+            self.caption_band,
+            self.caption_text,
+            self.caption_muted,
+            self.frame,
+            self.square,
+            self.grid,
+            self.label,
+            self.throne,
+            self.corner,
+            self.fortress_attacker,
+            self.fortress_defender,
+            self.mark_symbol,
+            self.capture_cross,
+            self.warning,
+            self.warning_text,
+        ]
+        .into_iter()
+        .chain(pieces)
+        .filter(|c| c.3 == 255)
+        .map(|c| [c.0, c.1, c.2])
+        .chain(shades)
+        .collect()
+    }
 }
 
 static LIGHT: Palette = Palette {
@@ -114,19 +164,19 @@ static DARK: Palette = Palette {
     caption_text: Rgba::opaque(0xE8EAEE),
     caption_muted: Rgba::opaque(0x9AA3B2),
     frame: Rgba::opaque(0x0C0D10),
-    square: Rgba::opaque(0x3E4655),
-    grid: Rgba::opaque(0x2A303A),
+    square: Rgba::opaque(0x4A5366),
+    grid: Rgba::opaque(0x363D4C),
     label: Rgba::opaque(0x9AA3B2),
-    throne: Rgba::opaque(0x56617A),
-    corner: Rgba::opaque(0x5E6A84),
-    fortress_attacker: Rgba::opaque(0x343B48),
-    fortress_defender: Rgba::opaque(0x4D5668),
-    mark_symbol: Rgba::opaque(0xAEB8CA),
+    throne: Rgba::opaque(0x5F6B85),
+    corner: Rgba::opaque(0x6A7792),
+    fortress_attacker: Rgba::opaque(0x3E4657),
+    fortress_defender: Rgba::opaque(0x5A6479),
+    mark_symbol: Rgba::opaque(0xC3CBD9),
     shadow: Rgba(0, 0, 0, 120),
     attacker: PieceColors {
-        face: Rgba::opaque(0x22262D),
-        side: Rgba::opaque(0x08090B),
-        outline: Rgba::opaque(0x9AA3B2),
+        face: Rgba::opaque(0x1C1F25),
+        side: Rgba::opaque(0x07080A),
+        outline: Rgba::opaque(0xA3ACBB),
         detail: Rgba::opaque(0x4A505B),
     },
     defender: PieceColors {
@@ -141,9 +191,9 @@ static DARK: Palette = Palette {
         outline: Rgba::opaque(0x101216),
         detail: Rgba::opaque(0xC8961E),
     },
-    move_from: Rgba(255, 196, 0, 60),
-    move_to: Rgba(255, 196, 0, 110),
-    move_line: Rgba(255, 196, 0, 220),
+    move_from: Rgba(90, 170, 255, 70),
+    move_to: Rgba(90, 170, 255, 120),
+    move_line: Rgba(124, 192, 255, 230),
     capture_cross: Rgba::opaque(0xFF6B6B),
     warning: Rgba::opaque(0xE53935),
     warning_text: Rgba::opaque(0xFFFFFF),

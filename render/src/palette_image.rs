@@ -62,8 +62,9 @@ impl ColourTable {
 /// A pixel as one word; its byte order does not matter as long as `channels` agrees.
 fn pixel_key(pixel: &[u8]) -> u32 {
     match *pixel {
-        // Alpha is always 255 (opaque pictures), so it can stay in the key.
-        [r, g, b, a] => u32::from_le_bytes([r, g, b, a]),
+        // Alpha is always 255 (opaque pictures) and must stay out of the key: opaque white
+        // would otherwise be u32::MAX, the empty-slot marker.
+        [r, g, b, _] => u32::from_le_bytes([r, g, b, 0]),
         _ => 0,
     }
 }
@@ -94,9 +95,24 @@ fn push_runs(row: &[u8], out: &mut Vec<(u32, u32)>) {
     out.push((current, length));
 }
 
+fn nearest(palette: &[[i32; 3]], colour: [i32; 3]) -> usize {
+    palette
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, c)| {
+            c.iter()
+                .zip(colour)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<i32>()
+        })
+        .map_or(0, |(index, _)| index)
+}
+
 /// Indexes an opaque RGBA buffer `width` pixels wide, or `None` if it has too many colours for
-/// a faithful palette.
-pub fn to_palette(rgba: &[u8], width: usize) -> Option<PaletteImage> {
+/// a faithful palette. When the picture has more than 256 colours, the `seeds` (a theme's own
+/// colours and the in-between shades of its text) enter the palette first, however few pixels
+/// use them: small text must keep its colour and its anti-aliasing.
+pub fn to_palette(rgba: &[u8], width: usize, seeds: &[[u8; 3]]) -> Option<PaletteImage> {
     let row_bytes = width.max(1) * 4;
     let pixel_count = rgba.len() / 4;
     let mut table = ColourTable::new();
@@ -133,37 +149,46 @@ pub fn to_palette(rgba: &[u8], width: usize) -> Option<PaletteImage> {
         .map(|(slot, _)| (table.values.get(slot).copied().unwrap_or(0), slot))
         .collect();
     used.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let remapped: u64 = used
-        .iter()
-        .skip(256)
-        .map(|(count, _)| u64::from(*count))
-        .sum();
+    let mut kept_colours: Vec<[i32; 3]> = Vec::with_capacity(256);
+    if used.len() > 256 {
+        // Too many colours: the seeds go first so that they are exact and so that
+        // anti-aliased text finds its in-between shades.
+        for seed in seeds {
+            let colour = seed.map(i32::from);
+            if !kept_colours.contains(&colour) && kept_colours.len() < 256 {
+                kept_colours.push(colour);
+            }
+        }
+    }
+    let seeded = kept_colours.len();
+    for (_, slot) in &used {
+        if kept_colours.len() >= 256 {
+            break;
+        }
+        let colour = channels(*table.keys.get(*slot)?);
+        if !kept_colours[..seeded].contains(&colour) {
+            kept_colours.push(colour);
+        }
+    }
+    let mut remapped = 0u64;
+    for (count, slot) in &used {
+        let colour = channels(*table.keys.get(*slot)?);
+        let index = match kept_colours.iter().position(|c| *c == colour) {
+            Some(index) => index,
+            None => {
+                remapped += u64::from(*count);
+                nearest(&kept_colours, colour)
+            }
+        };
+        *table.values.get_mut(*slot)? = index as u32;
+    }
     if remapped as f32 > pixel_count as f32 * MAX_REMAPPED_FRACTION {
         return None;
     }
-    let kept = used.len().min(256);
-    let mut palette = Vec::with_capacity(kept * 3);
-    let mut kept_colours = Vec::with_capacity(kept);
-    for (index, (_, slot)) in used.iter().take(kept).enumerate() {
-        let colour = channels(*table.keys.get(*slot)?);
-        palette.extend(colour.iter().map(|c| *c as u8));
-        kept_colours.push(colour);
-        *table.values.get_mut(*slot)? = index as u32;
-    }
-    for (_, slot) in used.iter().skip(kept) {
-        let colour = channels(*table.keys.get(*slot)?);
-        let nearest = kept_colours
-            .iter()
-            .enumerate()
-            .min_by_key(|(_, c)| {
-                c.iter()
-                    .zip(colour)
-                    .map(|(a, b)| (a - b) * (a - b))
-                    .sum::<i32>()
-            })
-            .map_or(0, |(index, _)| index);
-        *table.values.get_mut(*slot)? = nearest as u32;
-    }
+    let palette: Vec<u8> = kept_colours
+        .iter()
+        .flat_map(|c| c.map(|v| v as u8))
+        .collect();
     let mut indices: Vec<u8> = Vec::with_capacity(pixel_count);
     let mut previous_row = None;
     for &(start, end) in &rows {
@@ -193,11 +218,19 @@ mod tests {
     }
 
     #[test]
+    fn white_is_a_colour_like_any_other() {
+        let colours = [[255, 255, 255], [0, 0, 0], [255, 255, 255]];
+        let indexed = to_palette(&rgba(&colours), 3, &[]).unwrap();
+        assert_eq!(indexed.palette.len(), 6);
+        assert_eq!(decoded(&indexed), colours.to_vec());
+    }
+
+    #[test]
     fn few_colours_are_kept_exactly() {
-        let image = rgba(&[[1, 2, 3], [1, 2, 3], [200, 100, 0], [1, 2, 3]]);
-        let indexed = to_palette(&image, 2).unwrap();
-        assert_eq!(indexed.palette, vec![1, 2, 3, 200, 100, 0]);
-        assert_eq!(indexed.indices, vec![0, 0, 1, 0]);
+        let colours = [[1, 2, 3], [1, 2, 3], [200, 100, 0], [1, 2, 3]];
+        let indexed = to_palette(&rgba(&colours), 2, &[]).unwrap();
+        assert_eq!(indexed.palette.len(), 6);
+        assert_eq!(decoded(&indexed), colours.to_vec());
     }
 
     #[test]
@@ -210,10 +243,52 @@ mod tests {
             }
         }
         colours.push([1, 254, 9]);
-        let indexed = to_palette(&rgba(&colours), 100).unwrap();
+        let indexed = to_palette(&rgba(&colours), 100, &[]).unwrap();
         assert_eq!(indexed.palette.len(), 256 * 3);
         let rare = *indexed.indices.last().unwrap() as usize;
         assert_eq!(&indexed.palette[rare * 3..rare * 3 + 3], &[1, 254, 7]);
+    }
+
+    fn decoded(indexed: &PaletteImage) -> Vec<[u8; 3]> {
+        indexed
+            .indices
+            .iter()
+            .map(|i| {
+                let at = usize::from(*i) * 3;
+                [
+                    indexed.palette[at],
+                    indexed.palette[at + 1],
+                    indexed.palette[at + 2],
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn seeds_enter_a_crowded_palette_even_when_rare() {
+        // 262 colours: one background, 260 used 100 times each, and one white pixel.
+        let mut colours = vec![[7, 7, 7]; 30_000];
+        for i in 0..260u32 {
+            for _ in 0..100 {
+                colours.push([i as u8, (i / 2) as u8, 0]);
+            }
+        }
+        colours.push([255, 255, 255]);
+        let without = to_palette(&rgba(&colours), 100, &[]).unwrap();
+        assert!(!without.palette.chunks(3).any(|c| c == [255, 255, 255]));
+        let with = to_palette(&rgba(&colours), 100, &[[255, 255, 255], [1, 2, 3]]).unwrap();
+        let white = *with.indices.last().unwrap() as usize;
+        assert_eq!(&with.palette[white * 3..white * 3 + 3], &[255, 255, 255]);
+        assert!(with.palette.chunks(3).any(|c| c == [1, 2, 3]));
+        assert_eq!(with.palette.len(), 256 * 3);
+    }
+
+    #[test]
+    fn seeds_are_not_added_when_every_colour_fits() {
+        let image = rgba(&[[1, 2, 3], [9, 9, 9]]);
+        let indexed = to_palette(&image, 2, &[[255, 255, 255]]).unwrap();
+        assert_eq!(indexed.palette.len(), 6);
+        assert_eq!(decoded(&indexed), vec![[1, 2, 3], [9, 9, 9]]);
     }
 
     #[test]
@@ -221,6 +296,6 @@ mod tests {
         let colours: Vec<[u8; 3]> = (0..20_000u32)
             .map(|i| [(i % 251) as u8, (i / 251 * 3) as u8, (i * 7 % 253) as u8])
             .collect();
-        assert!(to_palette(&rgba(&colours), 100).is_none());
+        assert!(to_palette(&rgba(&colours), 100, &[]).is_none());
     }
 }

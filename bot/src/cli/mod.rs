@@ -4,8 +4,10 @@ mod game_source;
 mod legal;
 mod output;
 mod perft;
+mod render;
 mod replay;
 mod rules;
+pub mod serve;
 
 use std::process::ExitCode;
 
@@ -38,6 +40,10 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Count move sequences of a given depth (perft).
     Perft(perft::PerftArgs),
+    /// Draw a position as a PNG board image.
+    Render(render::RenderArgs),
+    /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -48,6 +54,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Legal(args) => legal::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 
