@@ -1,4 +1,11 @@
 //! taflbot: the application (command line, service, front ends).
 
+pub mod ai_picker;
+pub mod app;
 pub mod cli;
+pub mod config;
 pub mod discord;
+pub mod http;
+pub mod notify;
+pub mod service;
+pub mod store;

@@ -7,10 +7,10 @@ use taflbot::cli::{Cli, is_broken_pipe, run};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let Some(command) = cli.command else {
-        eprintln!("error: no subcommand given; see taflbot --help");
-        return ExitCode::from(2);
-    };
+    // No subcommand: run the service.
+    let command = cli
+        .command
+        .unwrap_or_else(|| taflbot::cli::Command::Serve(Default::default()));
     match run(command) {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,

@@ -7,6 +7,7 @@ mod perft;
 mod render;
 mod replay;
 mod rules;
+pub mod serve;
 
 use std::process::ExitCode;
 
@@ -41,6 +42,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// Draw a position as a PNG board image.
     Render(render::RenderArgs),
+    /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
+    Serve(serve::ServeArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -52,6 +55,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Render(args) => render::run(args),
+        Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
     }
 }
 

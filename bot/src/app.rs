@@ -1,0 +1,158 @@
+//! Start-up and shutdown: open (create, migrate) the store, build the games service, serve
+//! HTTP, run the scheduler and the webhook outbox; on shutdown stop accepting, finish the
+//! requests in flight, and stop the background tasks.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+use crate::config::{Config, ConfigError};
+use crate::notify::DeliveryWorker;
+use crate::service::{Clock, GamesService, MovePicker, ServiceError, SystemClock};
+use crate::store::{Store, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("cannot open the database {path}: {source}")]
+    Store { path: String, source: StoreError },
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+}
+
+/// What tests (or embedders) may swap.
+pub struct AppOptions {
+    pub clock: Arc<dyn Clock>,
+    /// The AI; `None` refuses games against the AI.
+    pub picker: Option<Arc<dyn MovePicker>>,
+    /// Run the periodic scheduler (tests may call `run_due` by hand instead).
+    pub scheduler: bool,
+}
+
+impl Default for AppOptions {
+    fn default() -> Self {
+        AppOptions {
+            clock: Arc::new(SystemClock),
+            picker: crate::ai_picker::default_picker(),
+            scheduler: true,
+        }
+    }
+}
+
+pub struct RunningApp {
+    /// Where the HTTP API listens (None when HTTP is off).
+    pub addr: Option<SocketAddr>,
+    pub service: GamesService,
+    shutdown: watch::Sender<bool>,
+    server: Option<JoinHandle<()>>,
+    background: Vec<JoinHandle<()>>,
+}
+
+impl RunningApp {
+    pub async fn start(config: Config, options: AppOptions) -> Result<RunningApp, StartError> {
+        let db = &config.database;
+        let store = Store::open(
+            &db.path,
+            db.readers,
+            Duration::from_millis(db.busy_timeout_ms),
+            db.max_batch,
+        )
+        .map_err(|source| StartError::Store {
+            path: db.path.display().to_string(),
+            source,
+        })?;
+        let service = GamesService::new(store, options.clock, config.games.clone(), options.picker);
+        let (shutdown, shutdown_rx) = watch::channel(false);
+        let mut background = Vec::new();
+
+        if options.scheduler {
+            let s = service.clone();
+            let rx = shutdown_rx.clone();
+            let every = Duration::from_millis(config.games.scheduler_interval_ms);
+            background.push(tokio::spawn(
+                async move { s.run_scheduler(every, rx).await },
+            ));
+        }
+        if config.webhooks.enabled {
+            let worker = DeliveryWorker::new(service.clone(), config.webhooks.clone())?;
+            let rx = shutdown_rx.clone();
+            background.push(tokio::spawn(worker.run(rx)));
+        }
+
+        let (addr, server) = if config.http.enabled {
+            let wanted = config.http.listen_addr()?;
+            let listener = tokio::net::TcpListener::bind(wanted)
+                .await
+                .map_err(|source| StartError::Listen {
+                    addr: wanted.to_string(),
+                    source,
+                })?;
+            let addr = listener.local_addr().map_err(|source| StartError::Listen {
+                addr: wanted.to_string(),
+                source,
+            })?;
+            let router =
+                crate::http::router(service.clone(), config.http.clone(), shutdown_rx.clone());
+            let mut rx = shutdown_rx.clone();
+            let server = tokio::spawn(async move {
+                let stop = async move {
+                    let _ = rx.wait_for(|stop| *stop).await;
+                };
+                if let Err(e) = axum::serve(listener, router)
+                    .with_graceful_shutdown(stop)
+                    .await
+                {
+                    tracing::error!(error = %e, "HTTP server failed");
+                }
+            });
+            tracing::info!(%addr, "HTTP API listening on http://{addr}/api/v1");
+            (Some(addr), Some(server))
+        } else {
+            (None, None)
+        };
+
+        // The Discord front end starts here when a token is configured.
+        if config.discord.enabled_token().is_none() {
+            tracing::info!("no discord.token configured: Discord front end off");
+        }
+
+        Ok(RunningApp {
+            addr,
+            service,
+            shutdown,
+            server,
+            background,
+        })
+    }
+
+    /// `http://addr` of the HTTP API, if it runs.
+    pub fn base_url(&self) -> Option<String> {
+        self.addr.map(|a| format!("http://{a}"))
+    }
+
+    /// Tells long-lived tasks (streams, workers, front ends) that the app is stopping.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// Stops accepting connections, lets requests in flight finish, stops the workers.
+    pub async fn shutdown(self) {
+        let _ = self.shutdown.send(true);
+        if let Some(server) = self.server {
+            let _ = server.await;
+        }
+        for task in self.background {
+            let _ = task.await;
+        }
+        tracing::info!("stopped");
+    }
+}

@@ -1,0 +1,407 @@
+//! Settings of the whole application: read from a TOML file (see `config.example.toml`),
+//! then overridden by `TAFLBOT_<SECTION>_<KEY>` environment variables.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// Prefix of every environment variable that overrides a setting.
+pub const ENV_PREFIX: &str = "TAFLBOT_";
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the config file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the config file {path} is not valid TOML: {source}")]
+    Parse {
+        path: PathBuf,
+        source: Box<toml::de::Error>,
+    },
+    #[error("invalid setting: {0}")]
+    Invalid(String),
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub database: DatabaseConfig,
+    pub http: HttpConfig,
+    pub games: GamesConfig,
+    pub webhooks: WebhooksConfig,
+    pub discord: DiscordConfig,
+    pub log: LogConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// SQLite file; created when absent.
+    pub path: PathBuf,
+    /// Read-only connections kept for queries (the single writer is separate).
+    pub readers: usize,
+    /// How long a connection waits for a lock before giving up.
+    pub busy_timeout_ms: u64,
+    /// Most writes committed together in one durable transaction (group commit).
+    pub max_batch: usize,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct HttpConfig {
+    pub enabled: bool,
+    pub listen: String,
+    /// Whether `POST /api/v1/players` may register new players.
+    pub allow_registration: bool,
+    pub body_limit_bytes: usize,
+    /// Sustained requests per second allowed per API token.
+    pub rate_limit_per_second: f64,
+    /// Requests a token may make in a burst above the sustained rate.
+    pub rate_limit_burst: u32,
+    /// Rendered boards kept in memory.
+    pub board_cache_entries: usize,
+    /// Seconds between keep-alive lines on the event stream.
+    pub stream_keepalive_secs: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GamesConfig {
+    /// A pending challenge expires after this many seconds.
+    pub challenge_expiry_secs: u64,
+    /// A reminder is sent this many seconds before a player's deadline.
+    pub reminder_before_secs: u64,
+    /// How often the scheduler looks for timeouts, reminders and expired challenges.
+    pub scheduler_interval_ms: u64,
+    /// Highest AI level accepted in challenges.
+    pub max_ai_level: u8,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebhooksConfig {
+    pub enabled: bool,
+    /// Deliveries are given up after this many failed attempts.
+    pub max_attempts: u32,
+    /// Delay before the first retry; doubled after each failure.
+    pub initial_backoff_ms: u64,
+    pub max_backoff_ms: u64,
+    pub timeout_ms: u64,
+    /// How often the outbox is polled for due retries.
+    pub poll_interval_ms: u64,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiscordConfig {
+    /// Bot token; when absent or empty, the Discord front end stays off.
+    pub token: Option<String>,
+    /// Base URL of the Discord REST API (a local fake in tests).
+    pub api_base: String,
+    /// Register the slash commands in this guild only (instant) instead of globally.
+    pub guild_id: Option<u64>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct LogConfig {
+    /// tracing filter, e.g. "info" or "taflbot=debug,info".
+    pub filter: String,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        DatabaseConfig {
+            path: PathBuf::from("./taflbot.db"),
+            readers: 4,
+            busy_timeout_ms: 5_000,
+            max_batch: 256,
+        }
+    }
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            enabled: true,
+            listen: "127.0.0.1:8080".to_owned(),
+            allow_registration: true,
+            body_limit_bytes: 64 * 1024,
+            rate_limit_per_second: 20.0,
+            rate_limit_burst: 40,
+            board_cache_entries: 2_000,
+            stream_keepalive_secs: 15,
+        }
+    }
+}
+
+impl Default for GamesConfig {
+    fn default() -> Self {
+        GamesConfig {
+            challenge_expiry_secs: 7 * 24 * 3600,
+            reminder_before_secs: 12 * 3600,
+            scheduler_interval_ms: 5_000,
+            max_ai_level: 10,
+        }
+    }
+}
+
+impl Default for WebhooksConfig {
+    fn default() -> Self {
+        WebhooksConfig {
+            enabled: true,
+            max_attempts: 12,
+            initial_backoff_ms: 2_000,
+            max_backoff_ms: 3_600_000,
+            timeout_ms: 10_000,
+            poll_interval_ms: 1_000,
+        }
+    }
+}
+
+impl Default for DiscordConfig {
+    fn default() -> Self {
+        DiscordConfig {
+            token: None,
+            api_base: "https://discord.com/api".to_owned(),
+            guild_id: None,
+        }
+    }
+}
+
+impl Default for LogConfig {
+    fn default() -> Self {
+        LogConfig {
+            filter: "info".to_owned(),
+        }
+    }
+}
+
+impl DiscordConfig {
+    /// The token when the Discord front end should run.
+    pub fn enabled_token(&self) -> Option<&str> {
+        self.token
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+    }
+}
+
+impl HttpConfig {
+    pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
+        self.listen.parse().map_err(|e| {
+            ConfigError::Invalid(format!(
+                "http.listen {:?} is not an address like 127.0.0.1:8080: {e}",
+                self.listen
+            ))
+        })
+    }
+}
+
+impl Config {
+    /// Reads `path` (when given; a missing file is an error) and applies the process environment.
+    pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
+        let text = match path {
+            Some(path) => std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                path: path.to_owned(),
+                source,
+            })?,
+            None => String::new(),
+        };
+        let file = path.map(Path::to_owned).unwrap_or_default();
+        Config::from_toml_and_env(&text, &file, std::env::vars())
+    }
+
+    /// Parses TOML text and applies `TAFLBOT_<SECTION>_<KEY>` overrides from `env`.
+    pub fn from_toml_and_env(
+        text: &str,
+        file: &Path,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Config, ConfigError> {
+        let mut table: toml::Table = toml::from_str(text).map_err(|e| ConfigError::Parse {
+            path: file.to_owned(),
+            source: Box::new(e),
+        })?;
+        let defaults = toml::Table::try_from(Config::default())
+            .map_err(|e| ConfigError::Invalid(e.to_string()))?;
+        let overrides: BTreeMap<String, String> = env
+            .into_iter()
+            .filter(|(name, _)| name.starts_with(ENV_PREFIX))
+            .collect();
+        for (name, raw) in &overrides {
+            let rest = name[ENV_PREFIX.len()..].to_ascii_lowercase();
+            let Some((section, key)) = defaults
+                .keys()
+                .find_map(|s| rest.strip_prefix(&format!("{s}_")).map(|k| (s.clone(), k)))
+            else {
+                // Not a setting (e.g. TAFLBOT_CONFIG, read by the command line).
+                continue;
+            };
+            let template = defaults
+                .get(&section)
+                .and_then(|s| s.get(key))
+                .or_else(|| table.get(&section).and_then(|s| s.get(key)));
+            let value = env_value(name, raw, template)?;
+            let entry = table
+                .entry(section.clone())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+            match entry {
+                toml::Value::Table(t) => {
+                    t.insert(key.to_owned(), value);
+                }
+                _ => {
+                    return Err(ConfigError::Invalid(format!(
+                        "[{section}] in the config file must be a table"
+                    )));
+                }
+            }
+        }
+        let config: Config = toml::Value::Table(table).try_into().map_err(|e| {
+            ConfigError::Invalid(format!(
+                "{e} (in {} or a TAFLBOT_* variable)",
+                file.display()
+            ))
+        })?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    fn validate(&self) -> Result<(), ConfigError> {
+        self.http.listen_addr()?;
+        if self.database.readers == 0 {
+            return Err(ConfigError::Invalid(
+                "database.readers must be at least 1".into(),
+            ));
+        }
+        if self.database.max_batch == 0 {
+            return Err(ConfigError::Invalid(
+                "database.max_batch must be at least 1".into(),
+            ));
+        }
+        if self.http.rate_limit_per_second.is_nan() || self.http.rate_limit_per_second <= 0.0 {
+            return Err(ConfigError::Invalid(
+                "http.rate_limit_per_second must be above 0".into(),
+            ));
+        }
+        if self.webhooks.max_attempts == 0 {
+            return Err(ConfigError::Invalid(
+                "webhooks.max_attempts must be at least 1".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Turns an environment string into a TOML value of the setting's type.
+fn env_value(
+    name: &str,
+    raw: &str,
+    template: Option<&toml::Value>,
+) -> Result<toml::Value, ConfigError> {
+    let bad = |what: &str| ConfigError::Invalid(format!("{name}={raw:?} is not {what}"));
+    Ok(match template {
+        Some(toml::Value::Boolean(_)) => match raw.trim().to_ascii_lowercase().as_str() {
+            "1" | "true" | "yes" | "on" => toml::Value::Boolean(true),
+            "0" | "false" | "no" | "off" => toml::Value::Boolean(false),
+            _ => return Err(bad("a boolean (true/false)")),
+        },
+        Some(toml::Value::Integer(_)) => {
+            toml::Value::Integer(raw.trim().parse().map_err(|_| bad("an integer"))?)
+        }
+        Some(toml::Value::Float(_)) => {
+            toml::Value::Float(raw.trim().parse().map_err(|_| bad("a number"))?)
+        }
+        // Optional settings (absent from the defaults): integers stay integers.
+        None => match raw.trim().parse::<i64>() {
+            Ok(n) => toml::Value::Integer(n),
+            Err(_) => toml::Value::String(raw.to_owned()),
+        },
+        Some(_) => toml::Value::String(raw.to_owned()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_match_the_documented_ones() {
+        let c = Config::from_toml_and_env("", Path::new(""), env(&[])).unwrap();
+        assert_eq!(c.database.path, PathBuf::from("./taflbot.db"));
+        assert_eq!(c.http.listen, "127.0.0.1:8080");
+        assert!(c.discord.enabled_token().is_none());
+    }
+
+    #[test]
+    fn the_example_file_sets_every_key_and_parses() {
+        let text = include_str!("../../config.example.toml");
+        let c =
+            Config::from_toml_and_env(text, Path::new("config.example.toml"), env(&[])).unwrap();
+        // Every key of the defaults must be documented in the example.
+        let defaults = toml::Table::try_from(Config::default()).unwrap();
+        let example: toml::Table = toml::from_str(text).unwrap();
+        for (section, keys) in &defaults {
+            for key in keys.as_table().unwrap().keys() {
+                let documented = example.get(section).and_then(|s| s.get(key)).is_some()
+                    || text.contains(&format!("# {key} ="));
+                assert!(documented, "{section}.{key} is not in config.example.toml");
+            }
+        }
+        assert_eq!(c.http.listen, "127.0.0.1:8080");
+    }
+
+    #[test]
+    fn environment_overrides_file_with_typed_values() {
+        let text = "[http]\nlisten = \"0.0.0.0:9000\"\nallow_registration = true\n";
+        let c = Config::from_toml_and_env(
+            text,
+            Path::new("x.toml"),
+            env(&[
+                ("TAFLBOT_HTTP_ALLOW_REGISTRATION", "false"),
+                ("TAFLBOT_DATABASE_PATH", "/tmp/other.db"),
+                ("TAFLBOT_DISCORD_TOKEN", "abc"),
+                ("TAFLBOT_DISCORD_GUILD_ID", "1234"),
+                ("TAFLBOT_HTTP_RATE_LIMIT_PER_SECOND", "2.5"),
+                ("TAFLBOT_CONFIG", "ignored.toml"),
+            ]),
+        )
+        .unwrap();
+        assert_eq!(c.http.listen, "0.0.0.0:9000");
+        assert!(!c.http.allow_registration);
+        assert_eq!(c.database.path, PathBuf::from("/tmp/other.db"));
+        assert_eq!(c.discord.enabled_token(), Some("abc"));
+        assert_eq!(c.discord.guild_id, Some(1234));
+        assert_eq!(c.http.rate_limit_per_second, 2.5);
+    }
+
+    #[test]
+    fn bad_values_name_the_variable() {
+        let err = Config::from_toml_and_env(
+            "",
+            Path::new(""),
+            env(&[("TAFLBOT_HTTP_BODY_LIMIT_BYTES", "lots")]),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("TAFLBOT_HTTP_BODY_LIMIT_BYTES"),
+            "{err}"
+        );
+        let err = Config::from_toml_and_env("", Path::new(""), env(&[("TAFLBOT_HTTP_NOPE", "1")]))
+            .unwrap_err();
+        assert!(err.to_string().contains("nope"), "{err}");
+        let err = Config::from_toml_and_env("[http]\nlisten = \"here\"\n", Path::new(""), env(&[]))
+            .unwrap_err();
+        assert!(err.to_string().contains("http.listen"), "{err}");
+    }
+}

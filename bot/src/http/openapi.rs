@@ -1,0 +1,135 @@
+//! The OpenAPI 3.1 document, generated from the route table so it cannot drift.
+
+use serde_json::{Map, Value, json};
+
+use super::routes::{API_PREFIX, table};
+
+fn body_schemas() -> Value {
+    json!({
+        "NewPlayer": {
+            "type": "object", "required": ["name"],
+            "properties": { "name": { "type": "string", "maxLength": 64 } }
+        },
+        "NewChallenge": {
+            "type": "object",
+            "description": "Give opponent_id, or ai_level, or neither for an open challenge. Give variant or rules.",
+            "properties": {
+                "opponent_id": { "type": "integer" },
+                "ai_level": { "type": "integer", "minimum": 1 },
+                "variant": { "type": "string", "description": "a preset id from /variants" },
+                "rules": { "type": "string", "description": "an OpenTafl rules string" },
+                "side": { "type": "string", "enum": ["attackers", "defenders", "random"], "default": "random" },
+                "clock": { "$ref": "#/components/schemas/Clock" },
+                "context": { "type": "string" }
+            }
+        },
+        "Clock": {
+            "oneOf": [
+                { "type": "object", "required": ["kind"], "properties": { "kind": { "const": "unlimited" } } },
+                { "type": "object", "required": ["kind", "seconds"], "properties": { "kind": { "const": "per_move" }, "seconds": { "type": "integer" } } },
+                { "type": "object", "required": ["kind", "bank_seconds", "increment_seconds"], "properties": { "kind": { "const": "bank" }, "bank_seconds": { "type": "integer" }, "increment_seconds": { "type": "integer" } } }
+            ]
+        },
+        "NewMove": {
+            "type": "object", "required": ["move", "ply"],
+            "properties": {
+                "move": { "type": "string", "example": "e5-e8" },
+                "ply": { "type": "integer", "description": "the game's current ply (moves played so far)" }
+            }
+        },
+        "NewWebhook": {
+            "type": "object", "required": ["url", "secret"],
+            "properties": { "url": { "type": "string", "format": "uri" }, "secret": { "type": "string", "minLength": 8 } }
+        },
+        "Error": {
+            "type": "object", "required": ["error"],
+            "properties": { "error": { "type": "object", "required": ["code", "message"],
+                "properties": { "code": { "type": "string" }, "message": { "type": "string" } } } }
+        }
+    })
+}
+
+fn error_response(description: &str) -> Value {
+    json!({
+        "description": description,
+        "content": { "application/json": { "schema": { "$ref": "#/components/schemas/Error" } } }
+    })
+}
+
+pub fn openapi_document() -> Value {
+    let mut paths: Map<String, Value> = Map::new();
+    for (spec, _) in table() {
+        let mut responses = Map::new();
+        responses.insert(
+            spec.success.to_string(),
+            json!({ "description": "success", "content": { spec.produces: {} } }),
+        );
+        responses.insert("400".into(), error_response("malformed request"));
+        responses.insert("422".into(), error_response("invalid request"));
+        if spec.auth {
+            responses.insert("401".into(), error_response("missing or invalid token"));
+            responses.insert(
+                "403".into(),
+                error_response("not allowed (not your game, not your turn)"),
+            );
+            responses.insert(
+                "429".into(),
+                error_response("rate limited; see Retry-After"),
+            );
+        }
+        if spec.path.contains('{') {
+            responses.insert("404".into(), error_response("not found"));
+        }
+        if spec.path.contains("/games/") || spec.path.contains("/challenges/") {
+            responses.insert(
+                "409".into(),
+                error_response("conflict: stale ply or game over"),
+            );
+        }
+        let mut op = json!({
+            "summary": spec.summary,
+            "operationId": format!("{} {}", spec.method, spec.path),
+            "responses": responses,
+        });
+        let params: Vec<Value> = spec
+            .path
+            .split('/')
+            .filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+            .map(|name| json!({ "name": name, "in": "path", "required": true, "schema": { "type": "integer" } }))
+            .collect();
+        if let Some(obj) = op.as_object_mut() {
+            if !params.is_empty() {
+                obj.insert("parameters".into(), Value::Array(params));
+            }
+            if let Some(schema) = spec.body {
+                obj.insert(
+                    "requestBody".into(),
+                    json!({ "required": true, "content": { "application/json": {
+                        "schema": { "$ref": format!("#/components/schemas/{schema}") } } } }),
+                );
+            }
+            if spec.auth {
+                obj.insert("security".into(), json!([{ "bearer": [] }]));
+            }
+        }
+        let entry = paths
+            .entry(format!("{API_PREFIX}{}", spec.path))
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Some(methods) = entry.as_object_mut() {
+            methods.insert(spec.method.to_ascii_lowercase(), op);
+        }
+    }
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "taflbot",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Tafl by correspondence: challenges, games, moves, events and webhooks."
+        },
+        "paths": paths,
+        "components": {
+            "schemas": body_schemas(),
+            "securitySchemes": { "bearer": { "type": "http", "scheme": "bearer" } }
+        }
+    })
+}

@@ -1,0 +1,237 @@
+//! The one list of routes: the router and the OpenAPI document are both built from it.
+
+use axum::routing::{MethodRouter, delete, get, post};
+
+use super::AppState;
+use super::handlers::*;
+use super::stream::events_stream;
+
+pub const API_PREFIX: &str = "/api/v1";
+
+/// How a route is documented.
+#[derive(Debug, Clone, Copy)]
+pub struct RouteSpec {
+    pub method: &'static str,
+    /// Path under `/api/v1`, with `{param}` placeholders.
+    pub path: &'static str,
+    pub summary: &'static str,
+    pub auth: bool,
+    /// Name of the request body schema, if any.
+    pub body: Option<&'static str>,
+    /// Content type of a successful answer.
+    pub produces: &'static str,
+    pub success: u16,
+}
+
+const JSON: &str = "application/json";
+
+const fn spec(method: &'static str, path: &'static str, summary: &'static str) -> RouteSpec {
+    RouteSpec {
+        method,
+        path,
+        summary,
+        auth: true,
+        body: None,
+        produces: JSON,
+        success: 200,
+    }
+}
+
+impl RouteSpec {
+    const fn public(mut self) -> Self {
+        self.auth = false;
+        self
+    }
+    const fn body(mut self, schema: &'static str) -> Self {
+        self.body = Some(schema);
+        self
+    }
+    const fn produces(mut self, content_type: &'static str) -> Self {
+        self.produces = content_type;
+        self
+    }
+    const fn created(mut self) -> Self {
+        self.success = 201;
+        self
+    }
+}
+
+pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
+    vec![
+        (
+            spec("GET", "/health", "Liveness check").public(),
+            get(health),
+        ),
+        (
+            spec("GET", "/openapi.json", "This OpenAPI document").public(),
+            get(openapi_json),
+        ),
+        (
+            spec(
+                "POST",
+                "/players",
+                "Register a player; returns its API token (shown once)",
+            )
+            .public()
+            .body("NewPlayer")
+            .created(),
+            post(register_player),
+        ),
+        (spec("GET", "/me", "The player of this token"), get(me)),
+        (
+            spec(
+                "GET",
+                "/variants",
+                "Variants with rules summaries and start positions",
+            )
+            .public(),
+            get(list_variants),
+        ),
+        (
+            spec(
+                "POST",
+                "/challenges",
+                "Challenge a player, anyone (open) or the AI",
+            )
+            .body("NewChallenge")
+            .created(),
+            post(create_challenge),
+        ),
+        (
+            spec(
+                "GET",
+                "/challenges",
+                "My pending challenges, incoming and outgoing",
+            ),
+            get(list_challenges),
+        ),
+        (
+            spec(
+                "POST",
+                "/challenges/{id}/accept",
+                "Accept a challenge; starts the game",
+            ),
+            post(accept_challenge),
+        ),
+        (
+            spec(
+                "POST",
+                "/challenges/{id}/decline",
+                "Decline a challenge sent to me",
+            ),
+            post(decline_challenge),
+        ),
+        (
+            spec(
+                "POST",
+                "/challenges/{id}/cancel",
+                "Cancel a challenge I sent",
+            ),
+            post(cancel_challenge),
+        ),
+        (
+            spec(
+                "GET",
+                "/games",
+                "My games: my turn first, most urgent deadline first",
+            ),
+            get(list_games),
+        ),
+        (
+            spec(
+                "GET",
+                "/games/{id}",
+                "One game with position, moves and clock",
+            ),
+            get(get_game),
+        ),
+        (
+            spec(
+                "GET",
+                "/games/{id}/legal-moves",
+                "Legal moves, optionally from one square (?from=e5)",
+            ),
+            get(legal_moves),
+        ),
+        (
+            spec(
+                "POST",
+                "/games/{id}/moves",
+                "Make a move; 'ply' is the game's current ply (optional Idempotency-Key header)",
+            )
+            .body("NewMove"),
+            post(play_move),
+        ),
+        (spec("POST", "/games/{id}/resign", "Resign"), post(resign)),
+        (
+            spec(
+                "POST",
+                "/games/{id}/abort",
+                "Abort before both sides have moved",
+            ),
+            post(abort),
+        ),
+        (
+            spec("POST", "/games/{id}/draw/offer", "Offer a draw"),
+            post(offer_draw),
+        ),
+        (
+            spec(
+                "POST",
+                "/games/{id}/draw/accept",
+                "Accept the opponent's draw offer",
+            ),
+            post(accept_draw),
+        ),
+        (
+            spec(
+                "POST",
+                "/games/{id}/draw/decline",
+                "Decline the opponent's draw offer",
+            ),
+            post(decline_draw),
+        ),
+        (
+            spec(
+                "GET",
+                "/games/{id}/board.png",
+                "The board as PNG (?ply=&flip=&theme=), immutable per ply, with ETag",
+            )
+            .produces("image/png"),
+            get(super::handlers::board_png),
+        ),
+        (
+            spec(
+                "GET",
+                "/games/{id}/export",
+                "The game as an OpenTafl .otg record",
+            )
+            .produces("text/plain"),
+            get(export_game),
+        ),
+        (
+            spec(
+                "GET",
+                "/stream/events",
+                "My events as NDJSON from ?since=ID, then live, with keep-alive lines",
+            )
+            .produces("application/x-ndjson"),
+            get(events_stream),
+        ),
+        (
+            spec(
+                "POST",
+                "/webhooks",
+                "Register a webhook (url, secret) for my events",
+            )
+            .body("NewWebhook")
+            .created(),
+            post(add_webhook),
+        ),
+        (spec("GET", "/webhooks", "My webhooks"), get(list_webhooks)),
+        (
+            spec("DELETE", "/webhooks/{id}", "Remove a webhook"),
+            delete(remove_webhook),
+        ),
+    ]
+}

@@ -1,0 +1,129 @@
+//! `GET /stream/events?since=ID`: the player's stored events after ID, then live ones, as
+//! newline-delimited JSON, with a keep-alive line when nothing happens. A client that
+//! reconnects with the last id it saw misses nothing and sees nothing twice.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use tokio::sync::{broadcast, mpsc};
+use tokio_stream::wrappers::ReceiverStream;
+
+use crate::service::{Event, GamesService};
+use crate::store::rows::{EventId, PlayerId};
+
+use super::AppState;
+use super::auth::Authed;
+use super::error::ApiError;
+use super::extract::ApiQuery;
+
+#[derive(Deserialize)]
+pub struct StreamQuery {
+    since: Option<EventId>,
+}
+
+/// Stored events sent per query while catching up.
+const PAGE: u32 = 500;
+
+pub async fn events_stream(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiQuery(q): ApiQuery<StreamQuery>,
+) -> Result<Response, ApiError> {
+    let since = q.since.unwrap_or(0).max(0);
+    // Subscribe before reading the table, so nothing falls between the two.
+    let live = state.service.subscribe();
+    let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(64);
+    let keepalive = Duration::from_secs(state.config.stream_keepalive_secs.max(1));
+    tokio::spawn(pump(
+        state.service.clone(),
+        me,
+        since,
+        live,
+        tx,
+        keepalive,
+        state.shutdown.clone(),
+    ));
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/x-ndjson"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        Body::from_stream(ReceiverStream::new(rx)),
+    )
+        .into_response())
+}
+
+fn line(event: &Event) -> Bytes {
+    let mut text = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_owned());
+    text.push('\n');
+    Bytes::from(text)
+}
+
+/// Sends stored events after `last`; returns the new last id, or None when the client left.
+async fn catch_up(
+    service: &GamesService,
+    me: PlayerId,
+    mut last: EventId,
+    tx: &mpsc::Sender<Result<Bytes, Infallible>>,
+) -> Option<EventId> {
+    loop {
+        let page = service.events_for(me, last, PAGE).await.ok()?;
+        let full = page.len() as u32 == PAGE;
+        for e in page {
+            last = e.id;
+            tx.send(Ok(line(&e))).await.ok()?;
+        }
+        if !full {
+            return Some(last);
+        }
+    }
+}
+
+async fn pump(
+    service: GamesService,
+    me: PlayerId,
+    since: EventId,
+    mut live: broadcast::Receiver<Event>,
+    tx: mpsc::Sender<Result<Bytes, Infallible>>,
+    keepalive: Duration,
+    mut shutdown: tokio::sync::watch::Receiver<bool>,
+) {
+    let Some(mut last) = catch_up(&service, me, since, &tx).await else {
+        return;
+    };
+    let mut ticker = tokio::time::interval(keepalive);
+    ticker.reset();
+    loop {
+        tokio::select! {
+            received = live.recv() => match received {
+                Ok(e) => {
+                    if e.id > last && e.players.contains(&me) {
+                        last = e.id;
+                        if tx.send(Ok(line(&e))).await.is_err() {
+                            return;
+                        }
+                        ticker.reset();
+                    }
+                }
+                Err(broadcast::error::RecvError::Lagged(_)) => {
+                    let Some(l) = catch_up(&service, me, last, &tx).await else { return };
+                    last = l;
+                }
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+            _ = ticker.tick() => {
+                let ping = format!("{{\"keepalive\":true,\"last_id\":{last}}}\n");
+                if tx.send(Ok(Bytes::from(ping))).await.is_err() {
+                    return;
+                }
+            }
+            _ = shutdown.changed() => return,
+            () = tx.closed() => return,
+        }
+    }
+}

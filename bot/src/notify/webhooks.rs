@@ -1,0 +1,170 @@
+//! Delivers the outbox: each pending delivery is POSTed to its webhook, signed; a failure
+//! is retried with exponential backoff until `max_attempts`. A delivery is marked done only
+//! after a 2xx answer, so every event arrives at least once; receivers deduplicate by the
+//! stable event id in `X-Taflbot-Event-Id` (also the body's `id`).
+
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crate::config::WebhooksConfig;
+use crate::service::{GamesService, ServiceError};
+use crate::store::rows::{self, DueDelivery};
+
+use super::signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
+
+pub const EVENT_ID_HEADER: &str = "x-taflbot-event-id";
+
+/// Deliveries attempted per pass.
+const BATCH: u32 = 64;
+
+pub struct DeliveryWorker {
+    service: GamesService,
+    config: WebhooksConfig,
+    client: reqwest::Client,
+}
+
+impl DeliveryWorker {
+    pub fn new(
+        service: GamesService,
+        config: WebhooksConfig,
+    ) -> Result<DeliveryWorker, ServiceError> {
+        let client = reqwest::Client::builder()
+            .timeout(Duration::from_millis(config.timeout_ms.max(1)))
+            .user_agent(concat!("taflbot/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ServiceError::Internal(format!("cannot build the HTTP client: {e}")))?;
+        Ok(DeliveryWorker {
+            service,
+            config,
+            client,
+        })
+    }
+
+    /// Delivers until `shutdown` turns true.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
+        let signal = self.service.outbox_signal();
+        let poll = Duration::from_millis(self.config.poll_interval_ms.max(10));
+        loop {
+            match self.pass().await {
+                Ok(n) if n == BATCH as usize => continue,
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "webhook delivery pass failed"),
+            }
+            tokio::select! {
+                _ = signal.notified() => {}
+                _ = tokio::time::sleep(poll) => {}
+                _ = shutdown.changed() => return,
+            }
+        }
+    }
+
+    /// Attempts every due delivery once; returns how many were attempted.
+    pub async fn pass(&self) -> Result<usize, ServiceError> {
+        let now = self.service.now_ms();
+        let due = self
+            .service
+            .store()
+            .read(move |c| Ok::<_, ServiceError>(rows::due_deliveries(c, now, BATCH)?))
+            .await?;
+        let n = due.len();
+        let mut tasks = tokio::task::JoinSet::new();
+        for d in due {
+            let client = self.client.clone();
+            let service = self.service.clone();
+            let config = self.config.clone();
+            tasks.spawn(async move { deliver(&client, &service, &config, d).await });
+        }
+        while let Some(done) = tasks.join_next().await {
+            match done {
+                Ok(Err(e)) => tracing::warn!(error = %e, "recording a delivery failed"),
+                Err(e) => tracing::warn!(error = %e, "a delivery task failed"),
+                Ok(Ok(())) => {}
+            }
+        }
+        Ok(n)
+    }
+}
+
+fn backoff_ms(config: &WebhooksConfig, attempts_done: u32) -> i64 {
+    let factor = 1u64 << attempts_done.min(30);
+    let ms = config
+        .initial_backoff_ms
+        .saturating_mul(factor)
+        .min(config.max_backoff_ms);
+    i64::try_from(ms).unwrap_or(i64::MAX / 2)
+}
+
+async fn deliver(
+    client: &reqwest::Client,
+    service: &GamesService,
+    config: &WebhooksConfig,
+    d: DueDelivery,
+) -> Result<(), ServiceError> {
+    let event_id = d.event_id;
+    let event = service
+        .store()
+        .read(move |c| Ok::<_, ServiceError>(rows::event(c, event_id)?))
+        .await?;
+    let Some(event) = event else {
+        return record(service, d.id, Err("event missing".into()), None, 0).await;
+    };
+    let body = serde_json::to_vec(&event).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    let timestamp = service.now_ms() / 1000;
+    let outcome = client
+        .post(&d.url)
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .header(EVENT_ID_HEADER, event.id.to_string())
+        .header(TIMESTAMP_HEADER, timestamp.to_string())
+        .header(SIGNATURE_HEADER, sign(&d.secret, timestamp, &body))
+        .body(body)
+        .send()
+        .await;
+    let result = match outcome {
+        Ok(r) if r.status().is_success() => Ok(()),
+        Ok(r) => Err(format!("answered {}", r.status())),
+        Err(e) => Err(format!("request failed: {e}")),
+    };
+    let retry_at = (d.attempts + 1 < config.max_attempts)
+        .then(|| service.now_ms() + backoff_ms(config, d.attempts));
+    if let Err(e) = &result {
+        tracing::info!(delivery = d.id, url = %d.url, attempt = d.attempts + 1, error = %e, "webhook delivery failed");
+    }
+    record(service, d.id, result, retry_at, service.now_ms()).await
+}
+
+async fn record(
+    service: &GamesService,
+    id: i64,
+    result: Result<(), String>,
+    retry_at: Option<i64>,
+    now: i64,
+) -> Result<(), ServiceError> {
+    service
+        .store()
+        .write(move |c| match result {
+            Ok(()) => rows::delivery_succeeded(c, id, now),
+            Err(e) => rows::delivery_failed(c, id, &e, retry_at),
+        })
+        .await
+        .map_err(ServiceError::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let config = WebhooksConfig {
+            initial_backoff_ms: 100,
+            max_backoff_ms: 1000,
+            ..WebhooksConfig::default()
+        };
+        assert_eq!(backoff_ms(&config, 0), 100);
+        assert_eq!(backoff_ms(&config, 1), 200);
+        assert_eq!(backoff_ms(&config, 3), 800);
+        assert_eq!(backoff_ms(&config, 4), 1000);
+        assert_eq!(backoff_ms(&config, 40), 1000);
+    }
+}

@@ -1,0 +1,98 @@
+//! AI turns. The service asks a [`MovePicker`] for the AI's move on a blocking thread (the
+//! search must not stall the async runtime), then commits it like any player's move,
+//! guarded by the ply it thought about.
+
+use std::sync::Arc;
+
+use tafl_engine::{Game, Move};
+
+use crate::store::rows::{GameId, Seat};
+
+use super::game_state;
+use super::moves::Actor;
+use super::{GamesService, MoveRequest, Result, ServiceError};
+
+/// Chooses the AI's move. `level` is the seat's level (1 = beginner).
+/// Returns `None` only when the game is over or has no legal move.
+pub trait MovePicker: Send + Sync + 'static {
+    fn pick(&self, game: &Game, level: u8) -> Option<Move>;
+}
+
+impl GamesService {
+    /// Starts the AI's turn in `game_id` when it is the AI to move and no turn is running.
+    pub fn kick_ai(&self, game_id: GameId) {
+        let Some(picker) = self.inner.picker.clone() else {
+            return;
+        };
+        match self.inner.ai_running.lock() {
+            Ok(mut running) => {
+                if !running.insert(game_id) {
+                    return;
+                }
+            }
+            Err(_) => return,
+        }
+        let service = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = service.ai_turns(game_id, picker).await {
+                tracing::warn!(game_id, error = %e, "AI turn failed");
+            }
+            if let Ok(mut running) = service.inner.ai_running.lock() {
+                running.remove(&game_id);
+            }
+        });
+    }
+
+    /// Plays the AI's moves while it is the AI's turn (both seats may be AI).
+    async fn ai_turns(&self, game_id: GameId, picker: Arc<dyn MovePicker>) -> Result<()> {
+        loop {
+            let cache = self.inner.engines.clone();
+            let (game, level) = self
+                .read(move |c| {
+                    let row = game_state::load(c, game_id)?;
+                    if row.status != "active" {
+                        return Ok(None);
+                    }
+                    let side = game_state::parse_side(&row.side_to_move)?;
+                    match game_state::seat(&row, side) {
+                        Seat::Ai(level) => {
+                            Ok(Some((game_state::engine_game(c, &cache, &row)?, level)))
+                        }
+                        Seat::Player(_) => Ok(None),
+                    }
+                })
+                .await?
+                .map_or((None, 0), |(g, l)| (Some(g), l));
+            let Some(game) = game else { return Ok(()) };
+            let ply = game.ply();
+            let picker = picker.clone();
+            let picked = tokio::task::spawn_blocking(move || picker.pick(&game, level))
+                .await
+                .map_err(|e| ServiceError::Internal(format!("the AI crashed: {e}")))?;
+            let Some(mv) = picked else {
+                return Err(ServiceError::Internal(format!(
+                    "the AI found no move in game {game_id} at ply {ply}"
+                )));
+            };
+            let played = self
+                .play_as(
+                    Actor::Ai,
+                    game_id,
+                    MoveRequest {
+                        text: mv.to_string(),
+                        expected_ply: Some(ply),
+                        idempotency_key: None,
+                    },
+                )
+                .await;
+            match played {
+                Ok(p) if p.status == "active" => continue,
+                Ok(_) => return Ok(()),
+                // The game changed while the AI thought (resigned, timed out): look again.
+                Err(ServiceError::Conflict { .. }) => continue,
+                Err(ServiceError::GameOver) => return Ok(()),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}

@@ -1,0 +1,401 @@
+//! Challenges: to a player, open to anyone, or to the AI; accept, decline, cancel, expiry.
+
+use rusqlite::Connection;
+use serde_json::json;
+use tafl_engine::{Rules, Side};
+
+use crate::store::rows::{self, ChallengeId, ChallengeRow, GameRow, PlayerId, Seat};
+
+use super::events::kind;
+use super::game_state::{self, parse_rules, side_name};
+use super::views::{ChallengeCreated, ChallengeLists, ChallengeView, GameView};
+use super::{
+    ClockSpec, Emitter, GamesService, NewChallenge, Opponent, Result, RulesChoice, ServiceError,
+};
+
+const MAX_CONTEXT_CHARS: usize = 200;
+
+/// The rules of a challenge: (variant id, rules string).
+fn resolve_rules(choice: &RulesChoice) -> Result<(Option<String>, String, Rules)> {
+    match choice {
+        RulesChoice::Variant(id) => {
+            let v = tafl_engine::variant(id).ok_or_else(|| {
+                ServiceError::Invalid(format!(
+                    "unknown variant {id:?}; known: {}",
+                    tafl_engine::variants()
+                        .iter()
+                        .map(|v| v.id)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+            })?;
+            let rules = v.rules();
+            Ok((Some(v.id.to_owned()), rules.to_opentafl(), rules))
+        }
+        RulesChoice::Rules(text) => {
+            let rules = parse_rules(text)?;
+            Ok((None, rules.to_opentafl(), rules))
+        }
+    }
+}
+
+fn random_bit() -> Result<bool> {
+    let mut b = [0u8; 1];
+    getrandom::fill(&mut b)
+        .map_err(|e| ServiceError::Internal(format!("no randomness for the sides: {e}")))?;
+    Ok(b[0] & 1 == 1)
+}
+
+/// The challenger's side once `random` is decided.
+fn decide_side(choice: &str) -> Result<Side> {
+    Ok(match choice {
+        "attackers" => Side::Attackers,
+        "defenders" => Side::Defenders,
+        _ if random_bit()? => Side::Attackers,
+        _ => Side::Defenders,
+    })
+}
+
+pub(crate) fn challenge_view(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeView> {
+    let opponent = match (ch.opponent, ch.opponent_ai_level) {
+        (Some(p), _) => Some(game_state::seat_view(c, Seat::Player(p))?),
+        (None, Some(level)) => Some(game_state::seat_view(c, Seat::Ai(level))?),
+        (None, None) => None,
+    };
+    Ok(ChallengeView {
+        id: ch.id,
+        challenger: game_state::seat_view(c, Seat::Player(ch.challenger))?,
+        opponent,
+        variant: ch.variant.clone(),
+        rules: ch.rules.clone(),
+        challenger_side: ch.challenger_side.clone(),
+        clock: serde_json::from_str(&ch.clock).unwrap_or_default(),
+        status: ch.status.clone(),
+        game_id: ch.game_id,
+        context: ch.context.clone(),
+        created_at: ch.created_at,
+        expires_at: ch.expires_at,
+    })
+}
+
+/// Creates the game of an accepted challenge; returns its row.
+fn start_game(
+    c: &Connection,
+    e: &mut Emitter,
+    ch: &ChallengeRow,
+    opponent: Seat,
+) -> Result<GameRow> {
+    let rules = parse_rules(&ch.rules)?;
+    let challenger_side = decide_side(&ch.challenger_side)?;
+    let (attackers, defenders) = match challenger_side {
+        Side::Attackers => (Seat::Player(ch.challenger), opponent),
+        Side::Defenders => (opponent, Seat::Player(ch.challenger)),
+    };
+    let clock: ClockSpec = serde_json::from_str(&ch.clock).unwrap_or_default();
+    let start = rules.start_position();
+    let to_move = rules.first_to_move();
+    let bank = clock.initial_bank_ms();
+    let mut row = GameRow {
+        id: 0,
+        variant: ch.variant.clone(),
+        rules: ch.rules.clone(),
+        attackers,
+        defenders,
+        status: "active".into(),
+        winner: None,
+        result_reason: None,
+        ply: 0,
+        side_to_move: side_name(to_move).into(),
+        position: start.to_opentafl(),
+        clock: clock.to_row(),
+        attackers_bank_ms: bank,
+        defenders_bank_ms: bank,
+        turn_started_at: e.now(),
+        deadline_at: None,
+        reminded_ply: None,
+        draw_offer_by: None,
+        context: ch.context.clone(),
+        created_at: e.now(),
+        updated_at: e.now(),
+        finished_at: None,
+    };
+    row.deadline_at = match game_state::seat(&row, to_move) {
+        Seat::Player(_) => clock.deadline(e.now(), bank),
+        Seat::Ai(_) => None,
+    };
+    row.id = rows::insert_game(c, &row)?;
+    rows::resolve_challenge(c, ch.id, "accepted", Some(row.id), e.now())?;
+    e.emit(
+        c,
+        kind::GAME_STARTED,
+        Some(row.id),
+        Some(ch.id),
+        game_state::humans(&row),
+        json!({
+            "attackers": row.attackers,
+            "defenders": row.defenders,
+            "variant": row.variant,
+            "side_to_move": row.side_to_move,
+            "deadline_at": row.deadline_at,
+            "context": row.context,
+        }),
+    )?;
+    Ok(row)
+}
+
+fn load_challenge(c: &Connection, id: ChallengeId) -> Result<ChallengeRow> {
+    rows::challenge(c, id)?.ok_or_else(|| ServiceError::not_found(format!("challenge {id}")))
+}
+
+fn require_pending(ch: &ChallengeRow, now: i64) -> Result<()> {
+    if ch.status != "pending" {
+        return Err(ServiceError::Conflict {
+            message: format!("challenge {} is already {}", ch.id, ch.status),
+            game: None,
+        });
+    }
+    if ch.expires_at <= now {
+        return Err(ServiceError::Conflict {
+            message: format!("challenge {} has expired", ch.id),
+            game: None,
+        });
+    }
+    Ok(())
+}
+
+fn challenge_audience(ch: &ChallengeRow) -> Vec<PlayerId> {
+    std::iter::once(ch.challenger).chain(ch.opponent).collect()
+}
+
+impl GamesService {
+    /// Challenges a player, anyone, or the AI (whose game starts at once).
+    pub async fn create_challenge(
+        &self,
+        player: PlayerId,
+        request: NewChallenge,
+    ) -> Result<ChallengeCreated> {
+        let (variant, rules_text, _rules) = resolve_rules(&request.rules)?;
+        let clock = request.clock.validate()?;
+        let context = request
+            .context
+            .map(|c| c.chars().take(MAX_CONTEXT_CHARS).collect());
+        if let Opponent::Ai { level } = request.opponent {
+            if level == 0 || level > self.inner.config.max_ai_level {
+                return Err(ServiceError::Invalid(format!(
+                    "AI level must be between 1 and {}",
+                    self.inner.config.max_ai_level
+                )));
+            }
+            if self.inner.picker.is_none() {
+                return Err(ServiceError::Unavailable(
+                    "the AI is not available on this server".into(),
+                ));
+            }
+        }
+        if request.opponent == Opponent::Player(player) {
+            return Err(ServiceError::Invalid(
+                "you cannot challenge yourself".into(),
+            ));
+        }
+        let expiry_ms = i64::try_from(self.inner.config.challenge_expiry_secs)
+            .unwrap_or(i64::MAX / 2000)
+            .saturating_mul(1000);
+        let cache = self.inner.engines.clone();
+        let side = request.side;
+        let opponent = request.opponent;
+        let created = self
+            .commit(move |c, e| {
+                if let Opponent::Player(id) = opponent {
+                    rows::player(c, id)?
+                        .ok_or_else(|| ServiceError::not_found(format!("player {id}")))?;
+                }
+                let mut ch = ChallengeRow {
+                    id: 0,
+                    challenger: player,
+                    opponent: match opponent {
+                        Opponent::Player(id) => Some(id),
+                        _ => None,
+                    },
+                    opponent_ai_level: match opponent {
+                        Opponent::Ai { level } => Some(level),
+                        _ => None,
+                    },
+                    variant,
+                    rules: rules_text,
+                    challenger_side: side.as_str().into(),
+                    clock: serde_json::to_string(&clock)
+                        .map_err(|e| ServiceError::Internal(e.to_string()))?,
+                    status: "pending".into(),
+                    game_id: None,
+                    context,
+                    created_at: e.now(),
+                    expires_at: e.now().saturating_add(expiry_ms),
+                    resolved_at: None,
+                };
+                ch.id = rows::insert_challenge(c, &ch)?;
+                let game = match opponent {
+                    Opponent::Ai { level } => {
+                        let row = start_game(c, e, &ch, Seat::Ai(level))?;
+                        ch.status = "accepted".into();
+                        ch.game_id = Some(row.id);
+                        Some(game_state::game_view(c, &cache, &row, Some(player))?)
+                    }
+                    _ => {
+                        let view = challenge_view(c, &ch)?;
+                        e.emit(
+                            c,
+                            kind::CHALLENGE_CREATED,
+                            None,
+                            Some(ch.id),
+                            challenge_audience(&ch),
+                            serde_json::to_value(&view).unwrap_or_default(),
+                        )?;
+                        None
+                    }
+                };
+                Ok(ChallengeCreated {
+                    challenge: challenge_view(c, &ch)?,
+                    game,
+                })
+            })
+            .await?;
+        if let Some(game) = &created.game {
+            self.kick_ai(game.id);
+        }
+        Ok(created)
+    }
+
+    pub async fn challenge(&self, id: ChallengeId) -> Result<ChallengeView> {
+        self.read(move |c| challenge_view(c, &load_challenge(c, id)?))
+            .await
+    }
+
+    pub async fn list_challenges(&self, player: PlayerId) -> Result<ChallengeLists> {
+        let now = self.now_ms();
+        self.read(move |c| {
+            let (incoming, outgoing) = rows::pending_challenges_of(c, player)?;
+            let live = |v: Vec<ChallengeRow>| -> Result<Vec<ChallengeView>> {
+                v.iter()
+                    .filter(|ch| ch.expires_at > now)
+                    .map(|ch| challenge_view(c, ch))
+                    .collect()
+            };
+            Ok(ChallengeLists {
+                incoming: live(incoming)?,
+                outgoing: live(outgoing)?,
+            })
+        })
+        .await
+    }
+
+    /// Accepts a challenge sent to `player` (or an open one): the game starts.
+    pub async fn accept_challenge(&self, player: PlayerId, id: ChallengeId) -> Result<GameView> {
+        let cache = self.inner.engines.clone();
+        let view = self
+            .commit(move |c, e| {
+                let ch = load_challenge(c, id)?;
+                if ch.challenger == player {
+                    return Err(ServiceError::Forbidden(
+                        "you cannot accept your own challenge".into(),
+                    ));
+                }
+                if ch.opponent.is_some_and(|o| o != player) || ch.opponent_ai_level.is_some() {
+                    return Err(ServiceError::Forbidden(format!(
+                        "challenge {id} is not for you"
+                    )));
+                }
+                require_pending(&ch, e.now())?;
+                let mut accepted = ch.clone();
+                accepted.opponent = Some(player);
+                e.emit(
+                    c,
+                    kind::CHALLENGE_ACCEPTED,
+                    None,
+                    Some(ch.id),
+                    vec![ch.challenger, player],
+                    json!({ "by": player }),
+                )?;
+                let row = start_game(c, e, &accepted, Seat::Player(player))?;
+                game_state::game_view(c, &cache, &row, Some(player))
+            })
+            .await?;
+        self.kick_ai(view.id);
+        Ok(view)
+    }
+
+    /// Declines a challenge sent to `player`.
+    pub async fn decline_challenge(
+        &self,
+        player: PlayerId,
+        id: ChallengeId,
+    ) -> Result<ChallengeView> {
+        self.resolve(player, id, "declined", kind::CHALLENGE_DECLINED)
+            .await
+    }
+
+    /// Withdraws a challenge `player` sent.
+    pub async fn cancel_challenge(
+        &self,
+        player: PlayerId,
+        id: ChallengeId,
+    ) -> Result<ChallengeView> {
+        self.resolve(player, id, "cancelled", kind::CHALLENGE_CANCELLED)
+            .await
+    }
+
+    async fn resolve(
+        &self,
+        player: PlayerId,
+        id: ChallengeId,
+        status: &'static str,
+        event: &'static str,
+    ) -> Result<ChallengeView> {
+        self.commit(move |c, e| {
+            let mut ch = load_challenge(c, id)?;
+            let allowed = match status {
+                "cancelled" => ch.challenger == player,
+                _ => ch.opponent == Some(player),
+            };
+            if !allowed {
+                return Err(ServiceError::Forbidden(match status {
+                    "cancelled" => format!("only the challenger may cancel challenge {id}"),
+                    _ => format!("challenge {id} was not sent to you"),
+                }));
+            }
+            require_pending(&ch, e.now())?;
+            rows::resolve_challenge(c, id, status, None, e.now())?;
+            ch.status = status.into();
+            e.emit(
+                c,
+                event,
+                None,
+                Some(id),
+                challenge_audience(&ch),
+                json!({ "by": player }),
+            )?;
+            challenge_view(c, &ch)
+        })
+        .await
+    }
+
+    /// Marks one overdue challenge expired (scheduler).
+    pub(crate) async fn expire_challenge(&self, id: ChallengeId) -> Result<()> {
+        self.commit(move |c, e| {
+            let mut ch = load_challenge(c, id)?;
+            if ch.status == "pending" && ch.expires_at <= e.now() {
+                rows::resolve_challenge(c, id, "expired", None, e.now())?;
+                ch.status = "expired".into();
+                e.emit(
+                    c,
+                    kind::CHALLENGE_EXPIRED,
+                    None,
+                    Some(id),
+                    challenge_audience(&ch),
+                    json!({}),
+                )?;
+            }
+            Ok(())
+        })
+        .await
+    }
+}

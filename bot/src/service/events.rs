@@ -1,0 +1,72 @@
+//! Every change of the service is an event: appended to the `events` table inside the
+//! change's own transaction, then broadcast to live listeners once committed.
+
+use tokio::sync::broadcast;
+
+use crate::store::rows::{EventId, EventRow};
+
+/// An event, as stored and as sent to the stream, webhooks and front ends.
+pub type Event = EventRow;
+
+/// Names of the event kinds.
+pub mod kind {
+    pub const CHALLENGE_CREATED: &str = "challenge_created";
+    pub const CHALLENGE_ACCEPTED: &str = "challenge_accepted";
+    pub const CHALLENGE_DECLINED: &str = "challenge_declined";
+    pub const CHALLENGE_CANCELLED: &str = "challenge_cancelled";
+    pub const CHALLENGE_EXPIRED: &str = "challenge_expired";
+    pub const GAME_STARTED: &str = "game_started";
+    pub const MOVE_PLAYED: &str = "move_played";
+    pub const DRAW_OFFERED: &str = "draw_offered";
+    pub const DRAW_DECLINED: &str = "draw_declined";
+    pub const GAME_ENDED: &str = "game_ended";
+    pub const DEADLINE_REMINDER: &str = "deadline_reminder";
+}
+
+#[derive(Clone)]
+pub struct EventBus {
+    sender: broadcast::Sender<Event>,
+}
+
+impl EventBus {
+    pub fn new(capacity: usize) -> EventBus {
+        let (sender, _) = broadcast::channel(capacity.max(16));
+        EventBus { sender }
+    }
+
+    /// Live events from now on. A receiver that falls behind gets `Lagged` and should
+    /// catch up from the table with the last id it saw.
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.sender.subscribe()
+    }
+
+    pub(crate) fn publish(&self, events: Vec<Event>) {
+        for e in events {
+            // No listener is fine: the table keeps every event.
+            let _ = self.sender.send(e);
+        }
+    }
+}
+
+/// Builds an event to be inserted (its id is assigned by the store).
+pub(crate) fn new_event(
+    kind: &str,
+    game_id: Option<i64>,
+    challenge_id: Option<i64>,
+    players: Vec<i64>,
+    data: serde_json::Value,
+    now: i64,
+) -> Event {
+    let mut players = players;
+    players.dedup();
+    players.truncate(2);
+    EventRow {
+        id: 0 as EventId,
+        kind: kind.to_owned(),
+        game_id,
+        challenge_id,
+        players,
+        data,
+        created_at: now,
+    }
+}

@@ -1,0 +1,198 @@
+//! The games service: every rule of the service (who may act, turns, clocks, AI turns)
+//! in one place. It knows no front end: Discord and HTTP both call these async methods with
+//! the acting player's id and map the typed errors to their own replies.
+
+mod actions;
+mod ai;
+mod challenges;
+mod error;
+mod events;
+mod game_state;
+mod moves;
+mod queries;
+mod requests;
+mod scheduler;
+mod timing;
+mod views;
+mod webhooks;
+
+pub mod clock;
+pub mod players;
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, RwLock};
+
+use rusqlite::Connection;
+use tokio::sync::{Notify, broadcast};
+
+use crate::config::GamesConfig;
+use crate::store::Store;
+use crate::store::rows::{self, EventId, PlayerId};
+
+pub use ai::MovePicker;
+pub use clock::{Clock, ManualClock, SystemClock};
+pub use error::ServiceError;
+pub use events::{Event, EventBus, kind as event_kind};
+pub use queries::{BoardSnapshot, render_board};
+pub use requests::{MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
+pub use scheduler::SchedulerPass;
+pub use timing::ClockSpec;
+pub use views::*;
+
+pub type Result<T> = std::result::Result<T, ServiceError>;
+
+/// Cloneable handle on the games service.
+#[derive(Clone)]
+pub struct GamesService {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Store,
+    clock: Arc<dyn Clock>,
+    bus: EventBus,
+    config: GamesConfig,
+    /// SHA-256 of a token -> its player; tokens are never revoked while running.
+    tokens: RwLock<HashMap<[u8; 32], PlayerId>>,
+    /// Woken after every commit that wrote events, so webhook deliveries start at once.
+    outbox: Arc<Notify>,
+    /// Engine games by id at their last known ply.
+    engines: Arc<game_state::EngineCache>,
+    /// The AI; without one, challenges to the AI are refused.
+    picker: Option<Arc<dyn MovePicker>>,
+    /// Games whose AI turn is being computed.
+    ai_running: Mutex<HashSet<i64>>,
+}
+
+impl GamesService {
+    pub fn new(
+        store: Store,
+        clock: Arc<dyn Clock>,
+        config: GamesConfig,
+        picker: Option<Arc<dyn MovePicker>>,
+    ) -> GamesService {
+        GamesService {
+            inner: Arc::new(Inner {
+                store,
+                clock,
+                bus: EventBus::new(4096),
+                config,
+                tokens: RwLock::new(HashMap::new()),
+                outbox: Arc::new(Notify::new()),
+                engines: Arc::new(game_state::EngineCache::new(10_000)),
+                picker,
+                ai_running: Mutex::new(HashSet::new()),
+            }),
+        }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+
+    pub fn now_ms(&self) -> i64 {
+        self.inner.clock.now_ms()
+    }
+
+    pub fn config(&self) -> &GamesConfig {
+        &self.inner.config
+    }
+
+    /// Live events (every game). Front ends use this; on `Lagged`, catch up with
+    /// [`GamesService::events_after`].
+    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
+        self.inner.bus.subscribe()
+    }
+
+    /// Notified whenever events were committed (webhook outbox worker).
+    pub fn outbox_signal(&self) -> Arc<Notify> {
+        self.inner.outbox.clone()
+    }
+
+    /// Stored events concerning `player` after `since`, oldest first.
+    pub async fn events_for(
+        &self,
+        player: PlayerId,
+        since: EventId,
+        limit: u32,
+    ) -> Result<Vec<Event>> {
+        self.read(move |c| Ok(rows::events_for_player(c, player, since, limit)?))
+            .await
+    }
+
+    /// Every stored event after `since`, oldest first.
+    pub async fn events_after(&self, since: EventId, limit: u32) -> Result<Vec<Event>> {
+        self.read(move |c| Ok(rows::events_since(c, since, limit)?))
+            .await
+    }
+
+    /// Runs a query on a read-only connection.
+    pub(crate) async fn read<T, F>(&self, query: F) -> Result<T>
+    where
+        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        self.inner.store.read(query).await
+    }
+
+    /// Runs `job` in the writer; the events it pushes into its `Vec` are stored in the same
+    /// transaction and published once durable, in commit order.
+    pub(crate) async fn commit<T, F>(&self, job: F) -> Result<T>
+    where
+        F: FnOnce(&Connection, &mut Emitter) -> Result<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let bus = self.inner.bus.clone();
+        let outbox = self.inner.outbox.clone();
+        let now = self.now_ms();
+        let (value, events) = self
+            .inner
+            .store
+            .write_then(
+                move |c| {
+                    let mut emitter = Emitter {
+                        events: Vec::new(),
+                        now,
+                    };
+                    let value = job(c, &mut emitter)?;
+                    Ok::<_, ServiceError>((value, emitter.events))
+                },
+                move |(_, events): &(T, Vec<Event>)| {
+                    if !events.is_empty() {
+                        bus.publish(events.clone());
+                        outbox.notify_one();
+                    }
+                },
+            )
+            .await?;
+        drop(events);
+        Ok(value)
+    }
+}
+
+/// Collects the events of one write job.
+pub(crate) struct Emitter {
+    events: Vec<Event>,
+    now: i64,
+}
+
+impl Emitter {
+    pub(crate) fn now(&self) -> i64 {
+        self.now
+    }
+
+    pub(crate) fn emit(
+        &mut self,
+        c: &Connection,
+        kind: &str,
+        game_id: Option<i64>,
+        challenge_id: Option<i64>,
+        players: Vec<PlayerId>,
+        data: serde_json::Value,
+    ) -> Result<()> {
+        let mut event = events::new_event(kind, game_id, challenge_id, players, data, self.now);
+        rows::insert_event(c, &mut event)?;
+        self.events.push(event);
+        Ok(())
+    }
+}

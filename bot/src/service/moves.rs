@@ -1,0 +1,304 @@
+//! Moves: checked by the engine and committed in one transaction guarded by the ply, so of
+//! two racing moves exactly one wins. The AI's moves go through the same path.
+
+use rusqlite::Connection;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use tafl_engine::{Move, MoveReport, Side};
+
+use crate::store::rows::{self, GameId, GameRow, MoveRow, PlayerId, Seat};
+
+use super::events::kind;
+use super::game_state::{self, EngineCache, side_name};
+use super::views::MovePlayed;
+use super::{ClockSpec, Emitter, GamesService, MoveRequest, Result, ServiceError};
+
+/// Who is moving.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Actor {
+    Player(PlayerId),
+    Ai,
+}
+
+fn request_hash(game: GameId, text: &str, ply: Option<u32>) -> Vec<u8> {
+    Sha256::digest(format!("move\n{game}\n{}\n{text}", ply.map_or(-1, i64::from)).as_bytes())
+        .to_vec()
+}
+
+/// Ends `row` (not yet written back) with a result and emits `game_ended`.
+pub(crate) fn finish(
+    c: &Connection,
+    e: &mut Emitter,
+    row: &mut GameRow,
+    status: &str,
+    winner: Option<Side>,
+    reason: &str,
+) -> Result<()> {
+    row.status = status.into();
+    row.winner = winner.map(|w| side_name(w).to_owned());
+    row.result_reason = Some(reason.to_owned());
+    row.deadline_at = None;
+    row.draw_offer_by = None;
+    row.finished_at = Some(e.now());
+    row.updated_at = e.now();
+    rows::update_game(c, row)?;
+    e.emit(
+        c,
+        kind::GAME_ENDED,
+        Some(row.id),
+        None,
+        game_state::humans(row),
+        json!({
+            "status": row.status,
+            "winner": row.winner,
+            "reason": reason,
+            "ply": row.ply,
+            "context": row.context,
+        }),
+    )
+}
+
+/// Ends the game on time if the player to move is past their deadline. Returns whether it did.
+pub(crate) fn end_if_out_of_time(
+    c: &Connection,
+    e: &mut Emitter,
+    row: &mut GameRow,
+) -> Result<bool> {
+    match row.deadline_at {
+        Some(deadline) if row.status == "active" && deadline <= e.now() => {
+            let loser = game_state::parse_side(&row.side_to_move)?;
+            if let Some(bank) = match loser {
+                Side::Attackers => row.attackers_bank_ms.as_mut(),
+                Side::Defenders => row.defenders_bank_ms.as_mut(),
+            } {
+                *bank = 0;
+            }
+            finish(c, e, row, "finished", Some(loser.opponent()), "timeout")?;
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
+}
+
+/// Checks and applies one move inside the writer's transaction.
+/// The outer `Result` rolls back; the inner one is a refusal that keeps what was written
+/// (a game ended on time stays ended).
+pub(crate) fn apply_move(
+    c: &Connection,
+    e: &mut Emitter,
+    cache: &EngineCache,
+    actor: Actor,
+    game_id: GameId,
+    request: &MoveRequest,
+) -> Result<std::result::Result<MovePlayed, ServiceError>> {
+    let hash = request_hash(game_id, &request.text, request.expected_ply);
+    if let (Actor::Player(p), Some(key)) = (actor, &request.idempotency_key)
+        && let Some((stored_hash, answer)) = rows::idempotent_answer(c, p, key)?
+    {
+        if stored_hash != hash {
+            return Err(ServiceError::Invalid(
+                "this Idempotency-Key was already used for a different request".into(),
+            ));
+        }
+        return serde_json::from_str(&answer)
+            .map(Ok)
+            .map_err(|err| ServiceError::Internal(format!("stored answer unreadable: {err}")));
+    }
+    let mut row = game_state::load(c, game_id)?;
+    let my_side = match actor {
+        Actor::Player(p) => game_state::side_of(&row, p)
+            .ok_or_else(|| ServiceError::Forbidden(format!("you do not play in game {game_id}")))?,
+        Actor::Ai => game_state::parse_side(&row.side_to_move)?,
+    };
+    if row.status != "active" {
+        return Err(ServiceError::GameOver);
+    }
+    if end_if_out_of_time(c, e, &mut row)? {
+        return Ok(Err(ServiceError::Conflict {
+            message: format!(
+                "game {game_id} is over: {} ran out of time",
+                row.side_to_move
+            ),
+            game: Some(Box::new(game_state::game_view(
+                c,
+                cache,
+                &row,
+                actor_player(actor),
+            )?)),
+        }));
+    }
+    if let Some(expected) = request.expected_ply
+        && expected != row.ply
+    {
+        return Err(ServiceError::Conflict {
+            message: format!(
+                "the game has moved on: you sent ply {expected}, it is at ply {}",
+                row.ply
+            ),
+            game: Some(Box::new(game_state::game_view(
+                c,
+                cache,
+                &row,
+                actor_player(actor),
+            )?)),
+        });
+    }
+    if side_name(my_side) != row.side_to_move {
+        return Err(ServiceError::NotYourTurn(row.side_to_move.clone()));
+    }
+    if actor != Actor::Ai && matches!(game_state::seat(&row, my_side), Seat::Ai(_)) {
+        return Err(ServiceError::NotYourTurn("the AI".into()));
+    }
+    let mut game = game_state::engine_game(c, cache, &row)?;
+    let dim = game.rules().dim();
+    let mv = Move::parse(&request.text, dim).map_err(|err| {
+        ServiceError::IllegalMove(format!("{:?} is not a move: {err}", request.text))
+    })?;
+    let report = game
+        .play(mv)
+        .map_err(|err| ServiceError::IllegalMove(err.to_string()))?;
+    let played = record(c, e, &mut row, &report, actor, &game)?;
+    if let (Actor::Player(p), Some(key)) = (actor, &request.idempotency_key) {
+        let answer = serde_json::to_string(&played)
+            .map_err(|err| ServiceError::Internal(err.to_string()))?;
+        rows::store_idempotent_answer(c, p, key, &hash, &answer, e.now())?;
+    }
+    cache.put(game_id, game);
+    Ok(Ok(played))
+}
+
+fn actor_player(actor: Actor) -> Option<PlayerId> {
+    match actor {
+        Actor::Player(p) => Some(p),
+        Actor::Ai => None,
+    }
+}
+
+/// Writes an accepted move: the move row, the game's new state and clocks, the events.
+fn record(
+    c: &Connection,
+    e: &mut Emitter,
+    row: &mut GameRow,
+    report: &MoveReport,
+    actor: Actor,
+    game: &tafl_engine::Game,
+) -> Result<MovePlayed> {
+    let now = e.now();
+    let captures: Vec<String> = report.captures.iter().map(ToString::to_string).collect();
+    rows::insert_move(
+        c,
+        row.id,
+        &MoveRow {
+            ply: report.ply,
+            side: side_name(report.side).into(),
+            notation: report.notation.clone(),
+            mv: report.mv.to_string(),
+            captures: captures.clone(),
+            position_hash: report.hash,
+            played_by: actor_player(actor),
+            played_at: now,
+        },
+    )?;
+    let clock = ClockSpec::from_row(&row.clock);
+    let spent = now - row.turn_started_at;
+    match report.side {
+        Side::Attackers => {
+            row.attackers_bank_ms = clock.bank_after_move(row.attackers_bank_ms, spent)
+        }
+        Side::Defenders => {
+            row.defenders_bank_ms = clock.bank_after_move(row.defenders_bank_ms, spent)
+        }
+    }
+    let next = report.side.opponent();
+    row.ply = report.ply;
+    row.side_to_move = side_name(next).into();
+    row.position = game.position().to_opentafl();
+    row.turn_started_at = now;
+    row.reminded_ply = None;
+    row.draw_offer_by = None;
+    row.updated_at = now;
+    let next_bank = match next {
+        Side::Attackers => row.attackers_bank_ms,
+        Side::Defenders => row.defenders_bank_ms,
+    };
+    row.deadline_at = match game_state::seat(row, next) {
+        Seat::Player(_) => clock.deadline(now, next_bank),
+        Seat::Ai(_) => None,
+    };
+    let warning = report.warning.as_ref().map(game_state::warning_view);
+    e.emit(
+        c,
+        kind::MOVE_PLAYED,
+        Some(row.id),
+        None,
+        game_state::humans(row),
+        json!({
+            "ply": report.ply,
+            "side": side_name(report.side),
+            "move": report.mv.to_string(),
+            "notation": report.notation,
+            "captures": captures,
+            "warning": warning,
+            "by": actor_player(actor),
+            "side_to_move": report.outcome.is_none().then(|| side_name(next)),
+            "deadline_at": row.deadline_at,
+            "context": row.context,
+        }),
+    )?;
+    match &report.outcome {
+        Some(outcome) => {
+            let (winner, reason) = game_state::outcome_result(outcome);
+            let winner = winner.and_then(|w| w.parse::<Side>().ok());
+            finish(c, e, row, "finished", winner, &reason)?;
+        }
+        None => rows::update_game(c, row)?,
+    }
+    Ok(MovePlayed {
+        game_id: row.id,
+        ply: report.ply,
+        side: side_name(report.side).into(),
+        mv: report.mv.to_string(),
+        notation: report.notation.clone(),
+        captures,
+        warning,
+        status: row.status.clone(),
+        result: game_state::result_view(row),
+        side_to_move: (row.status == "active").then(|| row.side_to_move.clone()),
+        deadline_at: row.deadline_at,
+        position: row.position.clone(),
+    })
+}
+
+impl GamesService {
+    /// Plays `request` for `player` in game `game_id`.
+    pub async fn play_move(
+        &self,
+        player: PlayerId,
+        game_id: GameId,
+        request: MoveRequest,
+    ) -> Result<MovePlayed> {
+        if request.text.len() > 64 {
+            return Err(ServiceError::IllegalMove(
+                "that move text is too long".into(),
+            ));
+        }
+        let played = self
+            .play_as(Actor::Player(player), game_id, request)
+            .await?;
+        if played.status == "active" {
+            self.kick_ai(game_id);
+        }
+        Ok(played)
+    }
+
+    pub(crate) async fn play_as(
+        &self,
+        actor: Actor,
+        game_id: GameId,
+        request: MoveRequest,
+    ) -> Result<MovePlayed> {
+        let cache = self.inner.engines.clone();
+        self.commit(move |c, e| apply_move(c, e, &cache, actor, game_id, &request))
+            .await?
+    }
+}

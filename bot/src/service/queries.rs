@@ -1,0 +1,174 @@
+//! Reading games: lists, one game, legal moves, the .otg record, variants, board snapshots.
+
+use tafl_engine::{Game, Move, Position, Rules, Square, Warning};
+
+use crate::store::rows::{self, GameId, PlayerId};
+
+use super::game_state::{self, board_rows, side_name};
+use super::views::{GameSummary, GameView, VariantView};
+use super::{GamesService, Result, ServiceError};
+
+/// Finished games listed after the active ones.
+const RECENT_FINISHED: u32 = 20;
+
+/// What a board image shows: the position after `ply` moves.
+#[derive(Debug, Clone)]
+pub struct BoardSnapshot {
+    pub game_id: GameId,
+    pub ply: u32,
+    pub rules: Rules,
+    pub position: Position,
+    pub last_move: Option<Move>,
+    pub captures: Vec<Square>,
+    pub warning: Option<Warning>,
+}
+
+impl GamesService {
+    /// The preset variants.
+    pub fn variants(&self) -> Vec<VariantView> {
+        tafl_engine::variants()
+            .iter()
+            .map(|v| {
+                let rules = v.rules();
+                let start = rules.start_position();
+                VariantView {
+                    id: v.id.to_owned(),
+                    name: v.name.to_owned(),
+                    dim: rules.dim(),
+                    first_to_move: side_name(rules.first_to_move()).to_owned(),
+                    rules: rules.to_opentafl(),
+                    summary: rules.summary(),
+                    start_position: start.to_opentafl(),
+                    board: board_rows(&start),
+                }
+            })
+            .collect()
+    }
+
+    /// `player`'s games: active ones with their turn first, then by most urgent deadline;
+    /// then recently finished ones.
+    pub async fn list_games(&self, player: PlayerId) -> Result<Vec<GameSummary>> {
+        self.read(move |c| {
+            let mut list = rows::games_of_player(c, player, RECENT_FINISHED)?
+                .iter()
+                .map(|row| game_state::game_summary(c, row, player))
+                .collect::<Result<Vec<_>>>()?;
+            list.sort_by_key(|g| {
+                (
+                    g.status != "active",
+                    !g.your_turn,
+                    g.deadline_at.unwrap_or(i64::MAX),
+                    std::cmp::Reverse(g.updated_at),
+                )
+            });
+            Ok(list)
+        })
+        .await
+    }
+
+    /// Active games started in a front end's context (e.g. a Discord channel).
+    pub async fn games_in_context(
+        &self,
+        context: &str,
+        viewer: Option<PlayerId>,
+    ) -> Result<Vec<GameSummary>> {
+        let context = context.to_owned();
+        self.read(move |c| {
+            rows::active_games_in_context(c, &context)?
+                .iter()
+                .map(|row| game_state::game_summary(c, row, viewer.unwrap_or(0)))
+                .collect()
+        })
+        .await
+    }
+
+    /// One game, as `viewer` sees it (anyone may look at any game).
+    pub async fn game(&self, viewer: Option<PlayerId>, id: GameId) -> Result<GameView> {
+        let cache = self.inner.engines.clone();
+        self.read(move |c| game_state::game_view(c, &cache, &game_state::load(c, id)?, viewer))
+            .await
+    }
+
+    async fn engine(&self, id: GameId) -> Result<Game> {
+        let cache = self.inner.engines.clone();
+        self.read(move |c| game_state::engine_game(c, &cache, &game_state::load(c, id)?))
+            .await
+    }
+
+    /// Legal moves of the side to move, all or from one square.
+    pub async fn legal_moves(&self, id: GameId, from: Option<&str>) -> Result<Vec<String>> {
+        let game = self.engine(id).await?;
+        if game.outcome().is_some() {
+            return Ok(Vec::new());
+        }
+        let moves = match from {
+            Some(text) => {
+                let sq = Square::parse(text, game.rules().dim()).map_err(|e| {
+                    ServiceError::Invalid(format!("{text:?} is not a square of this board: {e}"))
+                })?;
+                game.legal_moves_from(sq)
+            }
+            None => game.legal_moves(),
+        };
+        Ok(moves.iter().map(ToString::to_string).collect())
+    }
+
+    /// The game as an OpenTafl .otg record.
+    pub async fn export_otg(&self, id: GameId) -> Result<String> {
+        let view = self.game(None, id).await?;
+        let game = self.engine(id).await?;
+        let mut tags = vec![
+            ("Event".to_owned(), format!("taflbot game {id}")),
+            ("Attackers".to_owned(), view.attackers.name.clone()),
+            ("Defenders".to_owned(), view.defenders.name.clone()),
+        ];
+        if let Some(v) = &view.variant {
+            tags.push(("Variant".to_owned(), v.clone()));
+        }
+        if let Some(r) = &view.result {
+            tags.push((
+                "Result".to_owned(),
+                format!("{} ({})", r.winner.as_deref().unwrap_or("none"), r.reason),
+            ));
+        }
+        let _ = (game, tags);
+        Err(ServiceError::Unavailable(
+            "game records are not available yet: the engine's .otg writer is not built in".into(),
+        ))
+    }
+
+    /// The position after `ply` moves (the current one when `None`), for drawing.
+    pub async fn board_snapshot(&self, id: GameId, ply: Option<u32>) -> Result<BoardSnapshot> {
+        self.read(move |c| {
+            let row = game_state::load(c, id)?;
+            let ply = ply.unwrap_or(row.ply);
+            if ply > row.ply {
+                return Err(ServiceError::NotFound(format!(
+                    "game {id} has only {} moves, not {ply}",
+                    row.ply
+                )));
+            }
+            let moves = rows::moves(c, id)?;
+            let game = game_state::replay(&row, &moves, Some(ply))?;
+            let last = game.history().last();
+            Ok(BoardSnapshot {
+                game_id: id,
+                ply,
+                rules: game.rules().clone(),
+                position: *game.position(),
+                last_move: last.map(|r| r.mv),
+                captures: last.map(|r| r.captures.clone()).unwrap_or_default(),
+                warning: game.warning(),
+            })
+        })
+        .await
+    }
+}
+
+/// Draws a snapshot as PNG off the async runtime.
+pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> Result<Vec<u8>> {
+    let _ = (snapshot, flip, theme);
+    Err(ServiceError::Unavailable(
+        "board images are not available yet: the renderer is not built into this server".into(),
+    ))
+}

@@ -1,0 +1,84 @@
+//! What callers ask the service for.
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::rows::PlayerId;
+
+use super::ClockSpec;
+
+/// Whom a challenge is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opponent {
+    Player(PlayerId),
+    /// Anyone may accept.
+    Open,
+    /// The game against the AI starts at once.
+    Ai {
+        level: u8,
+    },
+}
+
+/// The challenger's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SideChoice {
+    Attackers,
+    Defenders,
+    #[default]
+    Random,
+}
+
+impl SideChoice {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SideChoice::Attackers => "attackers",
+            SideChoice::Defenders => "defenders",
+            SideChoice::Random => "random",
+        }
+    }
+}
+
+impl std::str::FromStr for SideChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "attackers" | "attacker" | "a" => Ok(SideChoice::Attackers),
+            "defenders" | "defender" | "d" => Ok(SideChoice::Defenders),
+            "random" | "r" | "" => Ok(SideChoice::Random),
+            other => Err(format!(
+                "side {other:?}: say attackers, defenders or random"
+            )),
+        }
+    }
+}
+
+/// Which rules a game uses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RulesChoice {
+    /// A preset id (see `variants`).
+    Variant(String),
+    /// An OpenTafl rules string.
+    Rules(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewChallenge {
+    pub opponent: Opponent,
+    pub rules: RulesChoice,
+    pub side: SideChoice,
+    pub clock: ClockSpec,
+    /// Opaque place the game belongs to in a front end (e.g. "discord:channel:123").
+    pub context: Option<String>,
+}
+
+/// A move as a player sends it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MoveRequest {
+    /// Forgiving notation: "e5-e8", "E5 E8", "e5e8"...
+    pub text: String,
+    /// The ply the player saw (moves played so far). When given and the game has moved on,
+    /// the move is refused with a conflict carrying the current game.
+    pub expected_ply: Option<u32>,
+    /// A repeated request with the same key gets the first answer again.
+    pub idempotency_key: Option<String>,
+}

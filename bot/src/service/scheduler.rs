@@ -1,0 +1,120 @@
+//! Time-driven work, all derived from the database so it survives restarts: games that ran
+//! out of time, reminders before deadlines, expired challenges, and AI turns left pending.
+
+use std::time::Duration;
+
+use serde_json::json;
+use tokio::sync::watch;
+
+use crate::store::rows::{self, GameId, Seat};
+
+use super::events::kind;
+use super::game_state::{self};
+use super::moves::end_if_out_of_time;
+use super::{GamesService, Result};
+
+/// What one scheduler pass did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct SchedulerPass {
+    pub timeouts: usize,
+    pub reminders: usize,
+    pub expired_challenges: usize,
+}
+
+impl GamesService {
+    /// Does everything due at the service clock's now.
+    pub async fn run_due(&self) -> Result<SchedulerPass> {
+        let now = self.now_ms();
+        let before_ms = i64::try_from(self.inner.config.reminder_before_secs)
+            .unwrap_or(0)
+            .saturating_mul(1000);
+        let (late, remind, expired, ai) = self
+            .read(move |c| {
+                Ok::<_, super::ServiceError>((
+                    rows::games_past_deadline(c, now)?,
+                    rows::games_needing_reminder(c, now, before_ms)?,
+                    rows::expired_challenges(c, now)?,
+                    rows::games_awaiting_ai(c)?,
+                ))
+            })
+            .await?;
+        let mut pass = SchedulerPass::default();
+        for id in late {
+            if self.end_on_time(id).await? {
+                pass.timeouts += 1;
+            }
+        }
+        for id in remind {
+            if self.remind(id, before_ms).await? {
+                pass.reminders += 1;
+            }
+        }
+        for id in expired {
+            self.expire_challenge(id).await?;
+            pass.expired_challenges += 1;
+        }
+        for id in ai {
+            self.kick_ai(id);
+        }
+        Ok(pass)
+    }
+
+    async fn end_on_time(&self, id: GameId) -> Result<bool> {
+        self.commit(move |c, e| {
+            let mut row = game_state::load(c, id)?;
+            end_if_out_of_time(c, e, &mut row)
+        })
+        .await
+    }
+
+    async fn remind(&self, id: GameId, before_ms: i64) -> Result<bool> {
+        self.commit(move |c, e| {
+            let mut row = game_state::load(c, id)?;
+            let due = row.status == "active"
+                && row.reminded_ply != Some(row.ply)
+                && row
+                    .deadline_at
+                    .is_some_and(|d| d > e.now() && d <= e.now() + before_ms);
+            if !due {
+                return Ok(false);
+            }
+            let side = game_state::parse_side(&row.side_to_move)?;
+            let Seat::Player(player) = game_state::seat(&row, side) else {
+                return Ok(false);
+            };
+            row.reminded_ply = Some(row.ply);
+            rows::update_game(c, &row)?;
+            e.emit(
+                c,
+                kind::DEADLINE_REMINDER,
+                Some(id),
+                None,
+                vec![player],
+                json!({
+                    "player": player,
+                    "side": row.side_to_move,
+                    "ply": row.ply,
+                    "deadline_at": row.deadline_at,
+                    "context": row.context,
+                }),
+            )?;
+            Ok(true)
+        })
+        .await
+    }
+
+    /// Runs [`GamesService::run_due`] every `interval` until `shutdown` turns true.
+    pub async fn run_scheduler(&self, interval: Duration, mut shutdown: watch::Receiver<bool>) {
+        let mut ticker = tokio::time::interval(interval.max(Duration::from_millis(10)));
+        loop {
+            tokio::select! {
+                _ = ticker.tick() => {
+                    if let Err(e) = self.run_due().await {
+                        tracing::warn!(error = %e, "scheduler pass failed");
+                    }
+                }
+                _ = shutdown.changed() => return,
+            }
+        }
+    }
+}

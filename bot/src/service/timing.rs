@@ -1,0 +1,176 @@
+//! Clock settings of a game and the deadlines they give.
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::rows::ClockRow;
+
+use super::ServiceError;
+
+/// How much time players have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClockSpec {
+    /// No deadline.
+    #[default]
+    Unlimited,
+    /// Each move must be made within `seconds` of the previous one.
+    PerMove { seconds: u64 },
+    /// Each side has a bank of time, spent while it is their turn, topped up after each move.
+    Bank {
+        bank_seconds: u64,
+        increment_seconds: u64,
+    },
+}
+
+/// Longest clock accepted (a year), so deadlines never overflow.
+const MAX_SECONDS: u64 = 366 * 24 * 3600;
+
+impl ClockSpec {
+    pub fn days_per_move(days: u32) -> ClockSpec {
+        ClockSpec::PerMove {
+            seconds: u64::from(days) * 24 * 3600,
+        }
+    }
+
+    pub fn validate(self) -> Result<ClockSpec, ServiceError> {
+        match self {
+            ClockSpec::Unlimited => Ok(self),
+            ClockSpec::PerMove { seconds } if seconds == 0 || seconds > MAX_SECONDS => {
+                Err(ServiceError::Invalid(format!(
+                    "clock: seconds per move must be between 1 and {MAX_SECONDS}"
+                )))
+            }
+            ClockSpec::Bank {
+                bank_seconds,
+                increment_seconds,
+            } if bank_seconds == 0
+                || bank_seconds > MAX_SECONDS
+                || increment_seconds > MAX_SECONDS =>
+            {
+                Err(ServiceError::Invalid(format!(
+                    "clock: the bank must be between 1 and {MAX_SECONDS} seconds and the increment at most {MAX_SECONDS}"
+                )))
+            }
+            _ => Ok(self),
+        }
+    }
+
+    pub(crate) fn to_row(self) -> ClockRow {
+        match self {
+            ClockSpec::Unlimited => ClockRow {
+                kind: "unlimited".into(),
+                per_move_ms: None,
+                bank_ms: None,
+                increment_ms: None,
+            },
+            ClockSpec::PerMove { seconds } => ClockRow {
+                kind: "per_move".into(),
+                per_move_ms: Some(ms(seconds)),
+                bank_ms: None,
+                increment_ms: None,
+            },
+            ClockSpec::Bank {
+                bank_seconds,
+                increment_seconds,
+            } => ClockRow {
+                kind: "bank".into(),
+                per_move_ms: None,
+                bank_ms: Some(ms(bank_seconds)),
+                increment_ms: Some(ms(increment_seconds)),
+            },
+        }
+    }
+
+    pub(crate) fn from_row(row: &ClockRow) -> ClockSpec {
+        match row.kind.as_str() {
+            "per_move" => ClockSpec::PerMove {
+                seconds: secs(row.per_move_ms),
+            },
+            "bank" => ClockSpec::Bank {
+                bank_seconds: secs(row.bank_ms),
+                increment_seconds: secs(row.increment_ms),
+            },
+            _ => ClockSpec::Unlimited,
+        }
+    }
+
+    /// The bank each side starts with (bank clocks only).
+    pub(crate) fn initial_bank_ms(self) -> Option<i64> {
+        match self {
+            ClockSpec::Bank { bank_seconds, .. } => Some(ms(bank_seconds)),
+            _ => None,
+        }
+    }
+
+    /// The mover's bank after a move made `spent_ms` into their turn.
+    pub(crate) fn bank_after_move(self, bank_ms: Option<i64>, spent_ms: i64) -> Option<i64> {
+        match self {
+            ClockSpec::Bank {
+                increment_seconds, ..
+            } => bank_ms.map(|b| (b - spent_ms.max(0)).max(0) + ms(increment_seconds)),
+            _ => bank_ms,
+        }
+    }
+
+    /// When a turn that started at `turn_started` runs out, given the mover's bank.
+    pub(crate) fn deadline(self, turn_started: i64, mover_bank_ms: Option<i64>) -> Option<i64> {
+        match self {
+            ClockSpec::Unlimited => None,
+            ClockSpec::PerMove { seconds } => Some(turn_started.saturating_add(ms(seconds))),
+            ClockSpec::Bank { .. } => mover_bank_ms.map(|b| turn_started.saturating_add(b)),
+        }
+    }
+}
+
+fn ms(seconds: u64) -> i64 {
+    i64::try_from(seconds.min(MAX_SECONDS)).unwrap_or(0) * 1000
+}
+
+fn secs(ms: Option<i64>) -> u64 {
+    u64::try_from(ms.unwrap_or(0) / 1000).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_round_trip() {
+        for spec in [
+            ClockSpec::Unlimited,
+            ClockSpec::days_per_move(3),
+            ClockSpec::Bank {
+                bank_seconds: 3600,
+                increment_seconds: 60,
+            },
+        ] {
+            assert_eq!(ClockSpec::from_row(&spec.to_row()), spec);
+        }
+    }
+
+    #[test]
+    fn bank_is_spent_then_topped_up() {
+        let spec = ClockSpec::Bank {
+            bank_seconds: 100,
+            increment_seconds: 10,
+        };
+        let bank = spec.initial_bank_ms();
+        assert_eq!(bank, Some(100_000));
+        assert_eq!(spec.bank_after_move(bank, 30_000), Some(80_000));
+        assert_eq!(spec.deadline(5, Some(80_000)), Some(80_005));
+        assert_eq!(
+            ClockSpec::days_per_move(1).deadline(0, None),
+            Some(86_400_000)
+        );
+        assert_eq!(ClockSpec::Unlimited.deadline(0, None), None);
+    }
+
+    #[test]
+    fn json_form_is_tagged_and_checked() {
+        let spec: ClockSpec =
+            serde_json::from_str(r#"{"kind":"per_move","seconds":86400}"#).unwrap();
+        assert_eq!(spec, ClockSpec::days_per_move(1));
+        assert!(ClockSpec::PerMove { seconds: 0 }.validate().is_err());
+        assert!(serde_json::from_str::<ClockSpec>(r#"{"kind":"sometimes"}"#).is_err());
+    }
+}

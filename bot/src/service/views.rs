@@ -1,0 +1,188 @@
+//! What the service answers: plain data, serialisable as the HTTP API's JSON, and easy
+//! for any front end to format.
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::rows::{ChallengeId, GameId, MoveRow, PlayerId, PlayerRow};
+
+use super::timing::ClockSpec;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlayerView {
+    pub id: PlayerId,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discord_user_id: Option<u64>,
+}
+
+impl From<PlayerRow> for PlayerView {
+    fn from(p: PlayerRow) -> Self {
+        PlayerView {
+            id: p.id,
+            name: p.name,
+            discord_user_id: p.discord_user_id,
+        }
+    }
+}
+
+/// A new API token: shown once, only its hash is stored.
+#[derive(Debug, Clone, Serialize)]
+pub struct IssuedToken {
+    pub player: PlayerView,
+    pub token: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatView {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub player_id: Option<PlayerId>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discord_user_id: Option<u64>,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ai_level: Option<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultView {
+    /// "attackers", "defenders", or absent for a draw or an aborted game.
+    pub winner: Option<String>,
+    /// e.g. king_escaped, king_captured, resignation, timeout, draw_agreed, aborted.
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarningView {
+    /// "raichi" (one open path for the king) or "tuichu" (two or more).
+    pub kind: String,
+    pub paths: Vec<Vec<String>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct CapturedView {
+    /// Attacker pieces captured so far.
+    pub attackers: u32,
+    /// Defender pieces captured so far.
+    pub defenders: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameView {
+    pub id: GameId,
+    pub variant: Option<String>,
+    pub rules: String,
+    pub dim: u8,
+    pub attackers: SeatView,
+    pub defenders: SeatView,
+    /// "active", "finished" or "aborted".
+    pub status: String,
+    pub result: Option<ResultView>,
+    /// Moves played so far; send it back as `ply` with the next move.
+    pub ply: u32,
+    /// Whose turn it is (absent once the game is over).
+    pub side_to_move: Option<String>,
+    /// The side of the player who asked, if they play in this game.
+    pub your_side: Option<String>,
+    pub your_turn: bool,
+    /// OpenTafl position record, first row = rank 1.
+    pub position: String,
+    /// The board from the top rank down: '.' empty, 't' attacker, 'T' defender, 'K' king.
+    pub board: Vec<String>,
+    pub moves: Vec<MoveRow>,
+    pub captured: CapturedView,
+    pub warning: Option<WarningView>,
+    pub clock: ClockSpec,
+    /// When the player to move runs out of time (ms since the epoch).
+    pub deadline_at: Option<i64>,
+    pub attackers_bank_ms: Option<i64>,
+    pub defenders_bank_ms: Option<i64>,
+    pub draw_offer_by: Option<String>,
+    pub context: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// One line of "my games".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameSummary {
+    pub id: GameId,
+    pub variant: Option<String>,
+    pub attackers: SeatView,
+    pub defenders: SeatView,
+    pub status: String,
+    pub result: Option<ResultView>,
+    pub ply: u32,
+    pub side_to_move: Option<String>,
+    pub your_side: Option<String>,
+    pub your_turn: bool,
+    pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+    pub updated_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChallengeView {
+    pub id: ChallengeId,
+    pub challenger: SeatView,
+    /// Absent for an open challenge.
+    pub opponent: Option<SeatView>,
+    pub variant: Option<String>,
+    pub rules: String,
+    /// The challenger's side: attackers, defenders or random.
+    pub challenger_side: String,
+    pub clock: ClockSpec,
+    /// pending, accepted, declined, cancelled or expired.
+    pub status: String,
+    pub game_id: Option<GameId>,
+    pub context: Option<String>,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChallengeLists {
+    /// Sent to me, or open to anyone.
+    pub incoming: Vec<ChallengeView>,
+    pub outgoing: Vec<ChallengeView>,
+}
+
+/// The answer to a challenge: for the AI the game starts at once.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChallengeCreated {
+    pub challenge: ChallengeView,
+    pub game: Option<GameView>,
+}
+
+/// The answer to an accepted move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovePlayed {
+    pub game_id: GameId,
+    /// 1-based ply of this move.
+    pub ply: u32,
+    pub side: String,
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Canonical notation with captures, e.g. "e5-e8xe9/f8".
+    pub notation: String,
+    pub captures: Vec<String>,
+    pub warning: Option<WarningView>,
+    /// "active" or "finished".
+    pub status: String,
+    pub result: Option<ResultView>,
+    /// Whose turn it is now (absent once the game is over).
+    pub side_to_move: Option<String>,
+    pub deadline_at: Option<i64>,
+    pub position: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VariantView {
+    pub id: String,
+    pub name: String,
+    pub dim: u8,
+    pub first_to_move: String,
+    pub rules: String,
+    pub summary: String,
+    pub start_position: String,
+    pub board: Vec<String>,
+}

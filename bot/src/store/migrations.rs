@@ -1,0 +1,11 @@
+use rusqlite_migration::{M, Migrations};
+
+/// The schema files, in order. A newer binary applies the missing ones to an older file.
+const FILES: &[&str] = &[include_str!("../../../migrations/0001_initial.sql")];
+
+/// Schema version of a fully migrated database (SQLite `user_version`).
+pub const SCHEMA_VERSION: usize = FILES.len();
+
+pub fn migrations() -> Migrations<'static> {
+    Migrations::new(FILES.iter().map(|sql| M::up(sql)).collect())
+}

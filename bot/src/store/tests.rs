@@ -1,0 +1,121 @@
+use std::time::Duration;
+
+use super::rows::{self, EventRow};
+use super::*;
+
+fn open(dir: &tempfile::TempDir) -> Store {
+    Store::open(&dir.path().join("t.db"), 2, Duration::from_secs(5), 64).unwrap()
+}
+
+#[tokio::test]
+async fn creates_and_migrates_a_new_file_to_the_latest_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let (version, mode, fk): (i64, String, i64) = store
+        .read(|c| {
+            Ok::<_, StoreError>((
+                c.query_row("PRAGMA user_version", [], |r| r.get(0))?,
+                c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?,
+                c.query_row("PRAGMA foreign_keys", [], |r| r.get(0))?,
+            ))
+        })
+        .await
+        .unwrap();
+    assert_eq!(version as usize, SCHEMA_VERSION);
+    assert_eq!(mode, "wal");
+    assert_eq!(fk, 1);
+    // Opening again is a no-op migration.
+    drop(store);
+    let again = open(&dir);
+    let n: i64 = again
+        .read(|c| {
+            Ok::<_, StoreError>(c.query_row("SELECT COUNT(*) FROM players", [], |r| r.get(0))?)
+        })
+        .await
+        .unwrap();
+    assert_eq!(n, 0);
+}
+
+#[tokio::test]
+async fn a_failing_job_rolls_back_only_its_own_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let mut handles = Vec::new();
+    for i in 0..50 {
+        let store = store.clone();
+        handles.push(tokio::spawn(async move {
+            store
+                .write(move |c| {
+                    rows::insert_player(c, &format!("p{i}"), Some(i as u64), 0)?;
+                    if i % 5 == 0 {
+                        return Err(StoreError::Setup("refused".into()));
+                    }
+                    Ok(())
+                })
+                .await
+        }));
+    }
+    let mut failed = 0;
+    for h in handles {
+        if h.await.unwrap().is_err() {
+            failed += 1;
+        }
+    }
+    assert_eq!(failed, 10);
+    let n: i64 = store
+        .read(|c| {
+            Ok::<_, StoreError>(c.query_row("SELECT COUNT(*) FROM players", [], |r| r.get(0))?)
+        })
+        .await
+        .unwrap();
+    assert_eq!(n, 40);
+}
+
+#[tokio::test]
+async fn events_are_queued_for_the_webhooks_of_their_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let (a, b, other) = store
+        .write(|c| {
+            let a = rows::insert_player(c, "a", None, 0)?.id;
+            let b = rows::insert_player(c, "b", None, 0)?.id;
+            let other = rows::insert_player(c, "c", None, 0)?.id;
+            rows::insert_webhook(c, a, "http://a", "s", 0)?;
+            rows::insert_webhook(c, other, "http://c", "s", 0)?;
+            Ok::<_, StoreError>((a, b, other))
+        })
+        .await
+        .unwrap();
+    let id = store
+        .write(move |c| {
+            let mut e = EventRow {
+                id: 0,
+                kind: "test".into(),
+                game_id: None,
+                challenge_id: None,
+                players: vec![a, b],
+                data: serde_json::json!({"x": 1}),
+                created_at: 5,
+            };
+            rows::insert_event(c, &mut e)?;
+            Ok::<_, StoreError>(e.id)
+        })
+        .await
+        .unwrap();
+    let (due, mine, theirs) = store
+        .read(move |c| {
+            Ok::<_, StoreError>((
+                rows::due_deliveries(c, 10, 10)?,
+                rows::events_for_player(c, b, 0, 10)?,
+                rows::events_for_player(c, other, 0, 10)?,
+            ))
+        })
+        .await
+        .unwrap();
+    assert_eq!(due.len(), 1);
+    assert_eq!(due[0].url, "http://a");
+    assert_eq!(due[0].event_id, id);
+    assert_eq!(mine.len(), 1);
+    assert_eq!(mine[0].data["x"], 1);
+    assert!(theirs.is_empty());
+}

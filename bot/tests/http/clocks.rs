@@ -1,0 +1,121 @@
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+
+use crate::common::{T0, TestApp};
+
+const DAY_MS: i64 = 86_400_000;
+
+#[tokio::test]
+async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
+    let app = TestApp::start_with(|c| c.games.reminder_before_secs = 6 * 3600).await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let game = app
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "per_move", "seconds": 86400 }),
+        )
+        .await;
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["deadline_at"], T0 + DAY_MS);
+    let mut events = app.service().subscribe();
+
+    // Nothing is due at first.
+    let pass = app.service().run_due().await.unwrap();
+    assert_eq!((pass.timeouts, pass.reminders), (0, 0));
+    // 19 hours in: within 6 hours of the deadline, one reminder (not repeated).
+    app.clock.advance_ms(19 * 3600 * 1000);
+    assert_eq!(app.service().run_due().await.unwrap().reminders, 1);
+    assert_eq!(app.service().run_due().await.unwrap().reminders, 0);
+    let e = events.recv().await.unwrap();
+    assert_eq!(e.kind, "deadline_reminder");
+    assert_eq!(e.players, vec![a.id]);
+    assert_eq!(e.data["deadline_at"], T0 + DAY_MS);
+
+    // A move resets the deadline for the other player.
+    app.play_line(game, &a, &b, &["d1-a1"]).await;
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["deadline_at"], T0 + 19 * 3600 * 1000 + DAY_MS);
+
+    // The scheduler's pass after a restart still finds the overdue game.
+    let app = app.restart().await;
+    app.clock.advance_ms(DAY_MS);
+    assert_eq!(app.service().run_due().await.unwrap().timeouts, 1);
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["status"], "finished");
+    assert_eq!(view["result"]["winner"], "attackers");
+    assert_eq!(view["result"]["reason"], "timeout");
+}
+
+#[tokio::test]
+async fn a_move_after_the_deadline_is_refused_and_ends_the_game() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let game = app
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "bank", "bank_seconds": 600, "increment_seconds": 30 }),
+        )
+        .await;
+    app.clock.advance_ms(100_000);
+    let played = app.play_line(game, &a, &b, &["d1-a1"]).await;
+    // Defenders' bank is untouched: their deadline is a full 600 s away.
+    assert_eq!(played["deadline_at"], T0 + 100_000 + 600_000);
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["attackers_bank_ms"], 600_000 - 100_000 + 30_000);
+    app.clock.advance_ms(600_001);
+    let e = app
+        .call(
+            Method::POST,
+            &format!("/games/{game}/moves"),
+            Some(&b.token),
+            Some(json!({ "move": "d5-d1", "ply": 1 })),
+            StatusCode::CONFLICT,
+        )
+        .await;
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ran out of time"),
+        "{e}"
+    );
+    assert_eq!(e["error"]["game"]["result"]["reason"], "timeout");
+    assert_eq!(e["error"]["game"]["result"]["winner"], "attackers");
+}
+
+#[tokio::test]
+async fn pending_challenges_expire() {
+    let app = TestApp::start_with(|c| c.games.challenge_expiry_secs = 3600).await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let id = app
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&a.token),
+            Some(json!({ "opponent_id": b.id, "variant": "tablut" })),
+            StatusCode::CREATED,
+        )
+        .await["challenge"]["id"]
+        .as_i64()
+        .unwrap();
+    app.clock.advance_ms(3_600_000);
+    // Expired even before the scheduler runs.
+    app.call(
+        Method::POST,
+        &format!("/challenges/{id}/accept"),
+        Some(&b.token),
+        None,
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert_eq!(app.service().run_due().await.unwrap().expired_challenges, 1);
+    let lists = app.get("/challenges", &b.token).await;
+    assert!(lists["incoming"].as_array().unwrap().is_empty());
+}

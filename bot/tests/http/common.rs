@@ -1,0 +1,213 @@
+use std::sync::Arc;
+
+use reqwest::{Method, Response, StatusCode};
+use serde_json::{Value, json};
+use tafl_engine::{Game, Move};
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::config::Config;
+use taflbot::service::{ManualClock, MovePicker};
+
+/// Start of the fake clock: 2023-11-14.
+pub const T0: i64 = 1_700_000_000_000;
+
+/// A stand-in AI for tests: plays the first legal move, so games against it are
+/// reproducible. It is not the product's AI.
+pub struct FirstLegalMove;
+
+impl MovePicker for FirstLegalMove {
+    fn pick(&self, game: &Game, _level: u8) -> Option<Move> {
+        game.legal_moves().into_iter().next()
+    }
+}
+
+pub struct TestApp {
+    app: Option<RunningApp>,
+    pub base: String,
+    pub client: reqwest::Client,
+    pub clock: ManualClock,
+    pub config: Config,
+    _dir: Arc<tempfile::TempDir>,
+}
+
+pub struct Player {
+    pub id: i64,
+    pub token: String,
+}
+
+pub fn test_config(dir: &tempfile::TempDir) -> Config {
+    let mut config = Config::default();
+    config.database.path = dir.path().join("taflbot.db");
+    config.http.listen = "127.0.0.1:0".into();
+    config.http.rate_limit_per_second = 10_000.0;
+    config.http.rate_limit_burst = 10_000;
+    config.http.stream_keepalive_secs = 1;
+    config.webhooks.poll_interval_ms = 20;
+    config.webhooks.initial_backoff_ms = 1_000;
+    config.webhooks.timeout_ms = 2_000;
+    config
+}
+
+impl TestApp {
+    pub async fn start() -> TestApp {
+        TestApp::start_with(|_| {}).await
+    }
+
+    pub async fn start_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
+        let dir = Arc::new(tempfile::tempdir().unwrap());
+        let mut config = test_config(&dir);
+        tweak(&mut config);
+        TestApp::boot(config, ManualClock::new(T0), dir).await
+    }
+
+    async fn boot(config: Config, clock: ManualClock, dir: Arc<tempfile::TempDir>) -> TestApp {
+        let app = RunningApp::start(
+            config.clone(),
+            AppOptions {
+                clock: Arc::new(clock.clone()),
+                picker: Some(Arc::new(FirstLegalMove)),
+                scheduler: false,
+            },
+        )
+        .await
+        .unwrap();
+        TestApp {
+            base: app.base_url().unwrap(),
+            app: Some(app),
+            client: reqwest::Client::new(),
+            clock,
+            config,
+            _dir: dir,
+        }
+    }
+
+    pub fn service(&self) -> &taflbot::service::GamesService {
+        &self.app.as_ref().unwrap().service
+    }
+
+    /// Stops the app and starts a new one on the same database file.
+    pub async fn restart(mut self) -> TestApp {
+        self.app.take().unwrap().shutdown().await;
+        let mut config = self.config.clone();
+        config.http.listen = "127.0.0.1:0".into();
+        TestApp::boot(config, self.clock.clone(), self._dir.clone()).await
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}/api/v1{path}", self.base)
+    }
+
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> Response {
+        let mut req = self.client.request(method, self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        req.send().await.unwrap()
+    }
+
+    /// Sends and expects `status`; returns the JSON body.
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+        status: StatusCode,
+    ) -> Value {
+        let r = self.send(method.clone(), path, token, body).await;
+        let got = r.status();
+        let text = r.text().await.unwrap();
+        assert_eq!(got, status, "{method} {path} answered {got}: {text}");
+        if text.is_empty() {
+            Value::Null
+        } else {
+            serde_json::from_str(&text).unwrap_or(Value::String(text))
+        }
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Value {
+        self.call(Method::GET, path, Some(token), None, StatusCode::OK)
+            .await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> Value {
+        self.call(Method::POST, path, Some(token), Some(body), StatusCode::OK)
+            .await
+    }
+
+    pub async fn register(&self, name: &str) -> Player {
+        let v = self
+            .call(
+                Method::POST,
+                "/players",
+                None,
+                Some(json!({ "name": name })),
+                StatusCode::CREATED,
+            )
+            .await;
+        Player {
+            id: v["player"]["id"].as_i64().unwrap(),
+            token: v["token"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    /// `a` challenges `b` with `a` as attackers; `b` accepts. Returns the game id.
+    pub async fn start_game(&self, a: &Player, b: &Player, variant: &str, clock: Value) -> i64 {
+        let ch = self
+            .call(
+                Method::POST,
+                "/challenges",
+                Some(&a.token),
+                Some(json!({ "opponent_id": b.id, "variant": variant, "side": "attackers", "clock": clock })),
+                StatusCode::CREATED,
+            )
+            .await;
+        let id = ch["challenge"]["id"].as_i64().unwrap();
+        let game = self
+            .post(&format!("/challenges/{id}/accept"), &b.token, json!({}))
+            .await;
+        assert_eq!(game["attackers"]["player_id"], a.id);
+        assert_eq!(game["defenders"]["player_id"], b.id);
+        game["id"].as_i64().unwrap()
+    }
+
+    /// Plays `moves` alternately, starting with the side to move; returns the last answer.
+    pub async fn play_line(
+        &self,
+        game: i64,
+        first: &Player,
+        second: &Player,
+        moves: &[&str],
+    ) -> Value {
+        let mut last = Value::Null;
+        let start = self.get(&format!("/games/{game}"), &first.token).await["ply"]
+            .as_u64()
+            .unwrap();
+        for (i, mv) in moves.iter().enumerate() {
+            let who = if i % 2 == 0 { first } else { second };
+            last = self
+                .post(
+                    &format!("/games/{game}/moves"),
+                    &who.token,
+                    json!({ "move": mv, "ply": start + i as u64 }),
+                )
+                .await;
+        }
+        last
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        // Background tasks end with the test's runtime; nothing to wait for.
+        self.app.take();
+    }
+}

@@ -1,0 +1,215 @@
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, StatusCode as AxStatus};
+use axum::routing::post;
+use futures_util::StreamExt;
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+use taflbot::notify::{EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verify};
+
+use crate::common::TestApp;
+
+#[derive(Default)]
+struct Receiver {
+    /// (event id, body) of each accepted delivery.
+    accepted: Vec<(i64, Value)>,
+    refused: usize,
+    bad_signatures: usize,
+    /// Refuse this many deliveries first.
+    fail_first: usize,
+}
+
+const SECRET: &str = "webhook-secret-1";
+
+async fn start_receiver(state: Arc<Mutex<Receiver>>) -> String {
+    let app = axum::Router::new().route(
+        "/hook",
+        post(move |headers: HeaderMap, body: Bytes| {
+            let state = state.clone();
+            async move {
+                let ts: i64 = headers[TIMESTAMP_HEADER].to_str().unwrap().parse().unwrap();
+                let sig = headers[SIGNATURE_HEADER].to_str().unwrap();
+                let mut s = state.lock().unwrap();
+                if !verify(SECRET, ts, &body, sig) {
+                    s.bad_signatures += 1;
+                    return AxStatus::UNAUTHORIZED;
+                }
+                if s.fail_first > 0 {
+                    s.fail_first -= 1;
+                    s.refused += 1;
+                    return AxStatus::INTERNAL_SERVER_ERROR;
+                }
+                let id: i64 = headers[EVENT_ID_HEADER].to_str().unwrap().parse().unwrap();
+                s.accepted
+                    .push((id, serde_json::from_slice(&body).unwrap()));
+                AxStatus::OK
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}/hook")
+}
+
+async fn wait_until(mut done: impl FnMut() -> bool) {
+    for _ in 0..500 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("timed out waiting");
+}
+
+#[tokio::test]
+async fn webhooks_get_signed_events_and_failures_are_retried() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let state = Arc::new(Mutex::new(Receiver {
+        fail_first: 2,
+        ..Receiver::default()
+    }));
+    let url = start_receiver(state.clone()).await;
+    let hook = app
+        .call(
+            Method::POST,
+            "/webhooks",
+            Some(&b.token),
+            Some(json!({ "url": url, "secret": SECRET })),
+            StatusCode::CREATED,
+        )
+        .await;
+    assert!(
+        hook.get("secret").is_none(),
+        "the secret is never shown back"
+    );
+    let game = app
+        .start_game(&a, &b, "tablut", json!({ "kind": "unlimited" }))
+        .await;
+    app.play_line(game, &a, &b, &["d1-a1"]).await;
+    // challenge_created, challenge_accepted, game_started, move_played: the first two
+    // deliveries are refused and retried after the backoff (fake clock).
+    wait_until(|| state.lock().unwrap().refused == 2).await;
+    wait_until(|| state.lock().unwrap().accepted.len() == 2).await;
+    app.clock.advance_ms(2_000);
+    wait_until(|| state.lock().unwrap().accepted.len() == 4).await;
+    let s = state.lock().unwrap();
+    assert_eq!(s.bad_signatures, 0);
+    let mut kinds: Vec<(i64, String)> = s
+        .accepted
+        .iter()
+        .map(|(id, body)| {
+            assert_eq!(body["id"], *id, "the header id is the body's stable id");
+            (*id, body["kind"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    kinds.sort();
+    let kinds: Vec<&str> = kinds.iter().map(|(_, k)| k.as_str()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "challenge_created",
+            "challenge_accepted",
+            "game_started",
+            "move_played"
+        ]
+    );
+}
+
+async fn read_lines(resp: reqwest::Response, want: usize) -> Vec<Value> {
+    let mut stream = resp.bytes_stream();
+    let mut buf = Vec::new();
+    let mut lines = Vec::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    while lines
+        .iter()
+        .filter(|l: &&Value| l.get("id").is_some())
+        .count()
+        < want
+    {
+        let chunk = tokio::time::timeout_at(deadline, stream.next())
+            .await
+            .expect("stream timed out")
+            .expect("stream ended")
+            .unwrap();
+        buf.extend_from_slice(&chunk);
+        while let Some(pos) = buf.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = buf.drain(..=pos).collect();
+            lines.push(serde_json::from_slice(&line).unwrap());
+        }
+    }
+    lines
+}
+
+#[tokio::test]
+async fn the_event_stream_replays_from_an_id_then_goes_live() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let game = app
+        .start_game(&a, &b, "tablut", json!({ "kind": "unlimited" }))
+        .await;
+    app.play_line(game, &a, &b, &["d1-a1", "d5-d1"]).await;
+
+    let resp = app
+        .send(Method::GET, "/stream/events", Some(&a.token), None)
+        .await;
+    assert_eq!(resp.headers()["content-type"], "application/x-ndjson");
+    let first = read_lines(resp, 5).await;
+    let ids: Vec<i64> = first.iter().filter_map(|l| l["id"].as_i64()).collect();
+    assert_eq!(ids.len(), 5);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    let third = ids[2];
+
+    // Resume after the third: the fourth and fifth, then a live one.
+    let resp = app
+        .send(
+            Method::GET,
+            &format!("/stream/events?since={third}"),
+            Some(&a.token),
+            None,
+        )
+        .await;
+    let live = {
+        let app_base = app.url(&format!("/games/{game}/moves"));
+        let client = app.client.clone();
+        let token = a.token.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            client
+                .post(app_base)
+                .bearer_auth(token)
+                .json(&json!({ "move": "a1-b1", "ply": 2 }))
+                .send()
+                .await
+                .unwrap()
+        })
+    };
+    let lines = read_lines(resp, 3).await;
+    let got: Vec<i64> = lines.iter().filter_map(|l| l["id"].as_i64()).collect();
+    assert_eq!(&got[..2], &ids[3..5]);
+    assert!(got[2] > ids[4]);
+    assert_eq!(
+        lines.iter().rfind(|l| l["id"].is_i64()).unwrap()["kind"],
+        "move_played"
+    );
+    assert_eq!(live.await.unwrap().status(), StatusCode::OK);
+
+    // Another player's stream holds none of these games' events.
+    let c = app.register("C").await;
+    let resp = app
+        .send(Method::GET, "/stream/events", Some(&c.token), None)
+        .await;
+    let mut stream = resp.bytes_stream();
+    let chunk = tokio::time::timeout(Duration::from_secs(3), stream.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    let line: Value = serde_json::from_slice(&chunk[..chunk.len() - 1]).unwrap();
+    assert_eq!(line["keepalive"], true);
+}

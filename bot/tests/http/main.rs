@@ -1,0 +1,10 @@
+//! The HTTP API end to end: the real app on port 0, a temporary database file, reqwest.
+// Test helpers outside #[test] functions may unwrap too: a failure is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod auth;
+mod clocks;
+mod common;
+mod events;
+mod games;
+mod openapi;
