@@ -490,3 +490,39 @@ async fn my_games_list_puts_my_turn_first_then_the_nearest_deadline() {
     assert_eq!(list[0]["your_turn"], true);
     assert_eq!(list[2]["your_turn"], false);
 }
+
+#[tokio::test]
+async fn shutdown_finishes_requests_in_flight_and_loses_no_accepted_move() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let mut games = Vec::new();
+    for _ in 0..30 {
+        games.push(app.start_game(&a, &b, "tablut", unlimited()).await);
+    }
+    let mut sent = Vec::new();
+    for &game in &games {
+        let req = app
+            .client
+            .post(app.url(&format!("/games/{game}/moves")))
+            .bearer_auth(&a.token)
+            .json(&json!({ "move": "d1-a1", "ply": 0 }));
+        sent.push((game, tokio::spawn(async move { req.send().await.map(|r| r.status()) })));
+    }
+    tokio::task::yield_now().await;
+    let app = app.restart().await;
+    let mut accepted = 0;
+    for (game, answer) in sent {
+        let view = app.get(&format!("/games/{game}"), &a.token).await;
+        match answer.await.unwrap() {
+            Ok(StatusCode::OK) => {
+                accepted += 1;
+                assert_eq!(view["ply"], 1, "game {game}: an accepted move was lost");
+            }
+            Ok(other) => panic!("game {game}: {other}"),
+            // Refused at the door: the client retries (with an Idempotency-Key) later.
+            Err(_) => assert!(view["ply"] == 0 || view["ply"] == 1),
+        }
+    }
+    assert!(accepted > 0, "no request got in before the shutdown");
+}
