@@ -102,7 +102,8 @@ fn position_records_round_trip_and_report_what_is_wrong() {
             .to_opentafl(),
         empty19
     );
-    let cases: [(&str, fn(&PositionParseError) -> bool); 6] = [
+    type Check = fn(&PositionParseError) -> bool;
+    let cases: [(&str, Check); 6] = [
         ("3t3/3t3", |e| *e == PositionParseError::Shape),
         ("/3t3/", |e| *e == PositionParseError::BadSize(1)),
         ("/3t3/3t3/3T3/ttTKTtt/3T3/3t3/4t3/", |e| {
@@ -157,7 +158,7 @@ fn rules_strings_report_what_is_wrong() {
     let cases: Vec<(String, RulesParseError)> = vec![
         (String::new(), RulesParseError::MissingDim),
         (format!("ks:w {start}"), RulesParseError::MissingDim),
-        (format!("dim:7 ks:w"), RulesParseError::MissingStart),
+        ("dim:7 ks:w".to_string(), RulesParseError::MissingStart),
         (
             "dim:5 start:/5/5/5/5/5/".to_string(),
             RulesParseError::BadDim(5),
