@@ -42,6 +42,19 @@ pub enum FakeError {
     Timeout(#[from] WaitTimeout),
     #[error("the bot never registered a command named {0:?}")]
     UnknownCommand(String),
+    #[error("/{command} has no option {option:?} (registered: {registered})")]
+    UnknownOption {
+        command: String,
+        option: String,
+        registered: String,
+    },
+    #[error("/{command} option {option:?} has no choice {given:?} (choices: {choices})")]
+    UnknownChoice {
+        command: String,
+        option: String,
+        given: String,
+        choices: String,
+    },
 }
 
 /// Checks that serenity can read `value` as a `T` (serenity drops what it cannot read).
@@ -285,12 +298,104 @@ impl FakeDiscord {
         locked(&self.state.commands).clone()
     }
 
-    fn command_id(&self, name: &str) -> Result<u64, FakeError> {
+    fn command(&self, name: &str) -> Result<Value, FakeError> {
         locked(&self.state.commands)
             .iter()
             .find(|c| c.get("name").and_then(Value::as_str) == Some(name))
-            .and_then(|c| c.get("id")?.as_str()?.parse().ok())
+            .cloned()
             .ok_or_else(|| FakeError::UnknownCommand(name.to_owned()))
+    }
+
+    fn command_id(command: &Value) -> u64 {
+        command
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_default()
+    }
+
+    /// Checks the options against the registered definition, as Discord would, and turns a
+    /// choice given by name into its value (poise registers enum choices as integers).
+    fn shape_options(
+        command_name: &str,
+        definition: &Value,
+        options: &[CommandOption],
+    ) -> Result<Vec<CommandOption>, FakeError> {
+        let registered: Vec<Value> = definition
+            .get("options")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let names = || {
+            registered
+                .iter()
+                .filter_map(|o| o.get("name")?.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        options
+            .iter()
+            .map(|option| {
+                let name = option.name();
+                let Some(spec) = registered
+                    .iter()
+                    .find(|o| o.get("name").and_then(Value::as_str) == Some(name))
+                else {
+                    return Err(FakeError::UnknownOption {
+                        command: command_name.to_owned(),
+                        option: name.to_owned(),
+                        registered: names(),
+                    });
+                };
+                match option {
+                    CommandOption::SubCommand { name, options } => Ok(CommandOption::SubCommand {
+                        name: name.clone(),
+                        options: Self::shape_options(
+                            &format!("{command_name} {name}"),
+                            spec,
+                            options,
+                        )?,
+                    }),
+                    CommandOption::String { name, value } => {
+                        let choices = spec
+                            .get("choices")
+                            .and_then(Value::as_array)
+                            .cloned()
+                            .unwrap_or_default();
+                        let kind = spec.get("type").and_then(Value::as_u64);
+                        if choices.is_empty() {
+                            return Ok(option.clone());
+                        }
+                        let Some(choice) = choices.iter().find(|c| {
+                            c.get("name").and_then(Value::as_str) == Some(value.as_str())
+                        }) else {
+                            return Err(FakeError::UnknownChoice {
+                                command: command_name.to_owned(),
+                                option: name.clone(),
+                                given: value.clone(),
+                                choices: choices
+                                    .iter()
+                                    .filter_map(|c| c.get("name")?.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", "),
+                            });
+                        };
+                        match (kind, choice.get("value")) {
+                            (Some(4), Some(Value::Number(n))) => Ok(CommandOption::Integer {
+                                name: name.clone(),
+                                value: n.as_i64().unwrap_or_default(),
+                            }),
+                            (_, Some(Value::String(v))) => Ok(CommandOption::String {
+                                name: name.clone(),
+                                value: v.clone(),
+                            }),
+                            _ => Ok(option.clone()),
+                        }
+                    }
+                    _ => Ok(option.clone()),
+                }
+            })
+            .collect()
     }
 
     fn begin_interaction(&self, channel_id: u64) -> (u64, String) {
@@ -332,12 +437,13 @@ impl FakeDiscord {
         name: &str,
         options: &[CommandOption],
     ) -> Result<SentInteraction, FakeError> {
-        let command_id = self.command_id(name)?;
+        let command = self.command(name)?;
+        let options = Self::shape_options(name, &command, options)?;
         let (id, token) = self.begin_interaction(channel_id);
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
         let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
-        let payload = payloads::slash_command(&ctx, command_id, name, options);
+        let payload = payloads::slash_command(&ctx, Self::command_id(&command), name, &options);
         self.send_interaction(id, token, channel_id, payload)
     }
 
@@ -349,12 +455,13 @@ impl FakeDiscord {
         name: &str,
         options: &[CommandOption],
     ) -> Result<SentInteraction, FakeError> {
-        let command_id = self.command_id(name)?;
+        let command = self.command(name)?;
+        let options = Self::shape_options(name, &command, options)?;
         let (id, token) = self.begin_interaction(channel_id);
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
         let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
-        let payload = payloads::autocomplete(&ctx, command_id, name, options);
+        let payload = payloads::autocomplete(&ctx, Self::command_id(&command), name, &options);
         self.send_interaction(id, token, channel_id, payload)
     }
 

@@ -384,6 +384,17 @@ impl CommandOption {
         }
     }
 
+    pub fn name(&self) -> &str {
+        match self {
+            CommandOption::String { name, .. }
+            | CommandOption::Integer { name, .. }
+            | CommandOption::Boolean { name, .. }
+            | CommandOption::User { name, .. }
+            | CommandOption::SubCommand { name, .. }
+            | CommandOption::Focused { name, .. } => name,
+        }
+    }
+
     fn to_json(&self) -> Value {
         match self {
             CommandOption::String { name, value } => {
