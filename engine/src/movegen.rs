@@ -2,9 +2,10 @@
 //! that names the reason a move is refused. Both follow the same path rules:
 //! - no piece passes over another;
 //! - a special square may be passed only by the kinds in its `pass` list, or by a piece whose
-//!   move started on a square of the same kind (moving within its fortress, file 001);
-//! - a move may end on a special square only for kinds in its `stop` list, and, when it started
-//!   off squares of that kind, in its `reenter` list;
+//!   move started on a square of the same kind and has not left such squares yet (moving
+//!   within its fortress, file 001);
+//! - a move may end on a special square only for kinds in its `stop` list, and, when it did not
+//!   stay on squares of that kind all the way from its start, in its `reenter` list;
 //! - a piece moves at most its speed limit.
 
 use crate::bitboard::{BitIter, row_mask};
@@ -41,6 +42,9 @@ pub fn check_move(rules: &Rules, position: &Position, mv: Move) -> Result<Piece,
         to: mv.to,
     })?;
     let from_kind = rules.square_kind(mv.from);
+    // Still on squares of the starting kind (moving within one's fortress, file 001)? Once a
+    // move has left them, coming back onto that kind is entering again.
+    let mut inside = true;
     let mut sq = mv.from;
     while sq != mv.to {
         sq = sq
@@ -50,6 +54,7 @@ pub fn check_move(rules: &Rules, position: &Position, mv: Move) -> Result<Piece,
             return Err(MoveError::Blocked { at: sq });
         }
         let kind = rules.square_kind(sq);
+        inside = inside && kind == from_kind;
         let Some(square_rules) = rules.square_rules(kind) else {
             continue;
         };
@@ -75,10 +80,10 @@ pub fn check_move(rules: &Rules, position: &Position, mv: Move) -> Result<Piece,
             if !square_rules.stop.contains(piece) {
                 return Err(refuse(RestrictedAction::StopOn));
             }
-            if kind != from_kind && !square_rules.reenter.contains(piece) {
+            if !inside && !square_rules.reenter.contains(piece) {
                 return Err(refuse(RestrictedAction::ReEnter));
             }
-        } else if kind != from_kind && !square_rules.pass.contains(piece) {
+        } else if !inside && !square_rules.pass.contains(piece) {
             return Err(refuse(RestrictedAction::PassThrough));
         }
     }
@@ -221,6 +226,7 @@ fn slow_destinations(
     ] {
         let mut sq = from;
         let mut distance = 0;
+        let mut inside = true;
         while let Some(next) = sq.step(dir, dim) {
             sq = next;
             distance += 1;
@@ -228,15 +234,16 @@ fn slow_destinations(
                 break;
             }
             let kind = rules.square_kind(sq);
+            inside = inside && kind == from_kind;
             match rules.square_rules(kind) {
                 None => f(sq),
                 Some(square_rules) => {
                     let may_stop = square_rules.stop.contains(piece)
-                        && (kind == from_kind || square_rules.reenter.contains(piece));
+                        && (inside || square_rules.reenter.contains(piece));
                     if may_stop {
                         f(sq);
                     }
-                    if kind != from_kind && !square_rules.pass.contains(piece) {
+                    if !inside && !square_rules.pass.contains(piece) {
                         break;
                     }
                 }

@@ -57,7 +57,11 @@ pub fn apply(
             }
         }
     }
-    if !position.king_awaits_rescue() && !movegen::has_legal_move(rules, position) {
+    if !movegen::has_legal_move(rules, position) {
+        // A captured king whose side cannot move at all cannot be rescued (file 001).
+        if position.king_awaits_rescue() {
+            return Some(win(Side::Attackers, WinReason::KingCaptured));
+        }
         return Some(win(side, WinReason::NoLegalMoves));
     }
     None
@@ -80,8 +84,7 @@ pub fn encircled(position: &Position) -> bool {
 
 /// Copenhagen exit fort (OpenTafl `efe`): the king is on the edge, can move, and stands in a
 /// region closed by defenders and the edge that holds no attacker, and no defender of its wall
-/// can ever be captured (each has, along both lines through it, a neighbour that is the edge,
-/// the inside of the fort, or another wall defender).
+/// can ever be captured (the wall may lean on defenders outside it that are themselves safe).
 pub fn in_edge_fort(rules: &Rules, position: &Position) -> bool {
     let dim = position.dim();
     let Some(king) = position.king() else {
@@ -119,13 +122,29 @@ pub fn in_edge_fort(rules: &Rules, position: &Position) -> bool {
             }
         }
     }
-    let safe_side = |sq: Option<Square>| match sq {
-        None => true,
-        Some(sq) => inside.contains(sq) || wall.contains(sq),
-    };
-    wall.squares().all(|w| {
-        use crate::square::Direction::{Down, Left, Right, Up};
-        (safe_side(w.step(Left, dim)) || safe_side(w.step(Right, dim)))
-            && (safe_side(w.step(Up, dim)) || safe_side(w.step(Down, dim)))
-    })
+    // The defenders that can never be captured: the largest set in which each member has, along
+    // both lines through it, a neighbour that is the edge, the inside of the fort, or another
+    // member (a capture within the set would need some member taken first).
+    let mut safe = *position.defenders();
+    loop {
+        let mut changed = false;
+        let members: Vec<Square> = safe.squares().collect();
+        for w in members {
+            let holds = |sq: Option<Square>| match sq {
+                None => true,
+                Some(sq) => inside.contains(sq) || safe.contains(sq),
+            };
+            use crate::square::Direction::{Down, Left, Right, Up};
+            let firm = (holds(w.step(Left, dim)) || holds(w.step(Right, dim)))
+                && (holds(w.step(Up, dim)) || holds(w.step(Down, dim)));
+            if !firm {
+                safe.remove(w);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    wall.squares().all(|w| safe.contains(w))
 }

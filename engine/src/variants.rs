@@ -111,9 +111,11 @@ static VARIANTS: [Variant; 18] = [
     },
     Variant {
         id: "tablut-linnaeus-edge",
-        name: "Tablut (Linnaeus, king capturable against the edge)",
-        source: "002 (option: \"by three soldiers and a board edge\")",
-        rules_string: "dim:9 esc:e surf:n atkf:n tfr:d ka:n ks:m cor: cenh: cenhe:K cenp:tTK cens:K cenre: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+        name: "Tablut (Linnaeus, corner escape, king capturable against the edge)",
+        // The edge capture needs a king who can stand on the edge without having won, so this
+        // option plays with corner escape (with edge escape it could never apply).
+        source: "002 (option: \"by three soldiers and a board edge\", with corner escape)",
+        rules_string: "dim:9 esc:c surf:n atkf:n tfr:d ka:n ks:m corh: corp:K cors:K corre:tTK cenh: cenhe:K cenp:tTK cens:K cenre: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
     },
     Variant {
         id: "tablut-linnaeus-corner",
