@@ -13,7 +13,7 @@ use std::time::Duration;
 use tafl_engine::{Game, Move};
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
-use taflbot::service::{MovePicker, SystemClock};
+use taflbot::service::{Clock, ManualClock, MovePicker, SystemClock};
 
 use crate::bot::{FAKE_TOKEN, init_logging};
 use crate::fake_discord::FakeDiscord;
@@ -34,6 +34,9 @@ impl MovePicker for FirstLegalMove {
 pub struct World {
     pub fake: FakeDiscord,
     pub app: RunningApp,
+    /// The service's clock: tests move it to reach deadlines (then call `run_due`).
+    pub clock: Arc<ManualClock>,
+    tweak: fn(&mut Config),
     /// Keeps the temporary directory (and the database in it) alive.
     dir: tempfile::TempDir,
     pub http: reqwest::Client,
@@ -41,7 +44,7 @@ pub struct World {
 
 /// The app's settings for a test: a temporary database, HTTP on a free port, Discord pointed at
 /// the fake (as `taflbot serve` would be, through `discord.api_base`).
-fn config(fake: &FakeDiscord, db: PathBuf) -> Config {
+fn config(fake: &FakeDiscord, db: PathBuf, tweak: fn(&mut Config)) -> Config {
     let mut config = Config::default();
     config.discord.token = Some(FAKE_TOKEN.to_owned());
     config.discord.api_base = fake.api_base();
@@ -49,20 +52,24 @@ fn config(fake: &FakeDiscord, db: PathBuf) -> Config {
     config.database.path = db;
     config.http.listen = "127.0.0.1:0".to_owned();
     config.webhooks.enabled = false;
+    tweak(&mut config);
     config
 }
 
-fn options() -> AppOptions {
-    AppOptions {
-        clock: Arc::new(SystemClock),
+async fn start_app(
+    fake: &FakeDiscord,
+    db: PathBuf,
+    clock: Arc<ManualClock>,
+    tweak: fn(&mut Config),
+) -> RunningApp {
+    init_logging();
+    // The scheduler is off: tests run it by hand (`service.run_due()`) after moving the clock.
+    let options = AppOptions {
+        clock,
         picker: Some(Arc::new(FirstLegalMove)),
         scheduler: false,
-    }
-}
-
-async fn start_app(fake: &FakeDiscord, db: PathBuf) -> RunningApp {
-    init_logging();
-    RunningApp::start(config(fake, db), options())
+    };
+    RunningApp::start(config(fake, db, tweak), options)
         .await
         .expect("the app starts")
 }
@@ -70,9 +77,16 @@ async fn start_app(fake: &FakeDiscord, db: PathBuf) -> RunningApp {
 impl World {
     /// Starts the fake, the app on a new database and the bot; returns once commands are registered.
     pub async fn start() -> World {
+        World::start_with(|_| {}).await
+    }
+
+    /// Like [`World::start`], with some settings changed (kept across restarts).
+    pub async fn start_with(tweak: fn(&mut Config)) -> World {
+        let clock = Arc::new(ManualClock::new(SystemClock.now_ms()));
         let fake = FakeDiscord::start().await.expect("the fake Discord starts");
         let dir = tempfile::tempdir().expect("a temporary directory");
-        let app = start_app(&fake, dir.path().join("taflbot.db")).await;
+        let db = dir.path().join("taflbot.db");
+        let app = start_app(&fake, db, Arc::clone(&clock), tweak).await;
         fake.wait_for_sessions(1, WAIT)
             .await
             .expect("the bot connects to the gateway");
@@ -82,6 +96,8 @@ impl World {
         World {
             fake,
             app,
+            clock,
+            tweak,
             dir,
             http: reqwest::Client::new(),
         }
@@ -92,18 +108,23 @@ impl World {
         let World {
             fake,
             app,
+            clock,
+            tweak,
             dir,
             http,
         } = self;
         app.shutdown().await;
         let sessions = fake.sessions();
-        let app = start_app(&fake, dir.path().join("taflbot.db")).await;
+        let db = dir.path().join("taflbot.db");
+        let app = start_app(&fake, db, Arc::clone(&clock), tweak).await;
         fake.wait_for_sessions(sessions + 1, WAIT)
             .await
             .expect("the restarted bot connects again");
         World {
             fake,
             app,
+            clock,
+            tweak,
             dir,
             http,
         }

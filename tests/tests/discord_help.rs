@@ -81,13 +81,22 @@ async fn a_button_click_round_trips_and_an_unknown_button_gets_a_private_error()
     );
     assert!(answer.text().contains("Raichi"), "got: {}", answer.text());
 
+    let unknown = fake.click(&alice, &message, "mystery:1").unwrap();
+    let refusal = fake.reply_to(&unknown, WAIT).await.unwrap();
+    assert!(refusal.is_ephemeral());
+    assert!(
+        refusal.text().contains("no longer valid"),
+        "got: {}",
+        refusal.text()
+    );
+
     let stale = fake
         .click(&alice, &message, "challenge:accept:999")
         .unwrap();
     let refusal = fake.reply_to(&stale, WAIT).await.unwrap();
     assert!(refusal.is_ephemeral());
     assert!(
-        refusal.text().contains("no longer valid"),
+        refusal.text().contains("not found"),
         "got: {}",
         refusal.text()
     );
