@@ -383,3 +383,44 @@ async fn commands_without_a_game_here_get_a_private_explanation() {
     world.assert_clean();
     world.stop().await;
 }
+
+#[tokio::test]
+async fn starting_a_game_where_the_bot_cannot_post_images_is_refused_privately() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let read_only = world.fake.new_channel("read-only");
+    // VIEW_CHANNEL | SEND_MESSAGES, but not ATTACH_FILES.
+    world
+        .fake
+        .set_bot_permissions(read_only, (1 << 10) | (1 << 11));
+    let answer = slash(
+        &world,
+        &alice,
+        read_only,
+        "challenge",
+        &[Opt::user("opponent", &bob)],
+    )
+    .await;
+    assert!(answer.is_ephemeral(), "{}", answer.text());
+    assert!(
+        answer.text().to_lowercase().contains("permission"),
+        "{}",
+        answer.text()
+    );
+    assert!(
+        answer.text().to_lowercase().contains("attach"),
+        "names the missing permission: {}",
+        answer.text()
+    );
+    assert!(
+        world
+            .app
+            .service
+            .games_in_context(&format!("discord:channel:{read_only}"), None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    world.assert_clean();
+    world.stop().await;
+}

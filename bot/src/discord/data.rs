@@ -119,6 +119,28 @@ impl Data {
     /// The interaction to answer the AI's move in `game` with, if still within its window.
     pub fn take_ai_followup(&self, game: GameId) -> Option<PendingFollowup> {
         let pending = locked(&self.inner.followups).remove(&game)?;
-        (pending.since.elapsed() < FOLLOWUP_WINDOW).then_some(pending)
+        pending.is_fresh(Instant::now()).then_some(pending)
+    }
+}
+
+impl PendingFollowup {
+    /// Whether Discord still accepts follow-ups on this interaction at `now`.
+    pub fn is_fresh(&self, now: Instant) -> bool {
+        now.saturating_duration_since(self.since) < FOLLOWUP_WINDOW
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn follow_ups_stop_before_discords_fifteen_minutes() {
+        let start = Instant::now();
+        let pending = PendingFollowup { token: "t".into(), since: start };
+        assert!(pending.is_fresh(start + Duration::from_secs(60)));
+        assert!(pending.is_fresh(start + Duration::from_secs(13 * 60)));
+        assert!(!pending.is_fresh(start + Duration::from_secs(14 * 60)));
+        assert!(!pending.is_fresh(start + Duration::from_secs(15 * 60)));
     }
 }

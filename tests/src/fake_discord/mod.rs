@@ -107,6 +107,8 @@ pub(crate) struct FakeState {
     pub recorder: Recorder,
     next_id: AtomicU64,
     pub channels: Mutex<Vec<(u64, String)>>,
+    /// The bot's permissions per channel, where they are not all of them.
+    pub bot_permissions: Mutex<HashMap<u64, String>>,
     pub members: Mutex<Vec<FakeUser>>,
     pub commands: Mutex<Vec<Value>>,
     pub interactions: Mutex<HashMap<String, InteractionInfo>>,
@@ -178,6 +180,7 @@ impl FakeDiscord {
             recorder: Recorder::default(),
             next_id: AtomicU64::new(first_id + 100),
             channels: Mutex::new(vec![(default_channel, "tafl".into())]),
+            bot_permissions: Mutex::new(HashMap::new()),
             members: Mutex::new(vec![bot, owner]),
             commands: Mutex::new(Vec::new()),
             interactions: Mutex::new(HashMap::new()),
@@ -243,6 +246,12 @@ impl FakeDiscord {
         let id = self.state.next_id();
         locked(&self.state.channels).push((id, name.into()));
         id
+    }
+
+    /// Restricts what the bot may do in `channel_id` (Discord permission bits), as the
+    /// `app_permissions` of interactions there.
+    pub fn set_bot_permissions(&self, channel_id: u64, bits: u64) {
+        locked(&self.state.bot_permissions).insert(channel_id, bits.to_string());
     }
 
     /// Everything that went wrong on the fake's side (unreadable payloads), plus unknown routes.
@@ -442,7 +451,16 @@ impl FakeDiscord {
         let (id, token) = self.begin_interaction(channel_id);
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
-        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
+        let permissions = self.permissions_in(channel_id);
+        let ctx = self.context(
+            id,
+            &token,
+            channel_id,
+            &channel_name,
+            user,
+            &now,
+            &permissions,
+        );
         let payload = payloads::slash_command(&ctx, Self::command_id(&command), name, &options);
         self.send_interaction(id, token, channel_id, payload)
     }
@@ -460,7 +478,16 @@ impl FakeDiscord {
         let (id, token) = self.begin_interaction(channel_id);
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
-        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
+        let permissions = self.permissions_in(channel_id);
+        let ctx = self.context(
+            id,
+            &token,
+            channel_id,
+            &channel_name,
+            user,
+            &now,
+            &permissions,
+        );
         let payload = payloads::autocomplete(&ctx, Self::command_id(&command), name, &options);
         self.send_interaction(id, token, channel_id, payload)
     }
@@ -481,11 +508,31 @@ impl FakeDiscord {
         let (id, token) = self.begin_interaction(channel_id);
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
-        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
+        let permissions = self.permissions_in(channel_id);
+        let ctx = self.context(
+            id,
+            &token,
+            channel_id,
+            &channel_name,
+            user,
+            &now,
+            &permissions,
+        );
         let payload = payloads::button_click(&ctx, message, custom_id);
         self.send_interaction(id, token, channel_id, payload)
     }
 
+    fn permissions_in(&self, channel_id: u64) -> String {
+        locked(&self.state.bot_permissions)
+            .get(&channel_id)
+            .cloned()
+            .unwrap_or_else(|| payloads::ALL_PERMISSIONS.to_owned())
+    }
+
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one plain field each, all needed"
+    )]
     fn context<'a>(
         &'a self,
         id: u64,
@@ -494,9 +541,11 @@ impl FakeDiscord {
         channel_name: &'a str,
         user: &'a FakeUser,
         now: &'a str,
+        app_permissions: &'a str,
     ) -> payloads::InteractionContext<'a> {
         payloads::InteractionContext {
             id,
+            app_permissions,
             token,
             application_id: self.state.application_id,
             guild_id: self.state.guild_id,

@@ -12,6 +12,9 @@ use crate::service::{
     ChallengeView, ClockSpec, NewChallenge, Opponent, RulesChoice, ServiceError, SideChoice,
 };
 
+// Both start a game whose later moves (over HTTP, by the AI) the bot posts in this channel, so
+// it must be allowed to post there, with the board image.
+
 /// The variant when none is named.
 pub const DEFAULT_VARIANT: &str = "copenhagen";
 /// The clock of a challenge when none is given: three days per move.
@@ -81,7 +84,10 @@ fn challenge_text(challenge: &ChallengeView) -> String {
 }
 
 /// Challenge someone to a game here (challenge me for a game against the AI)
-#[poise::command(slash_command)]
+#[poise::command(
+    slash_command,
+    required_bot_permissions = "SEND_MESSAGES | ATTACH_FILES"
+)]
 pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Who to play"] opponent: User,
@@ -124,7 +130,10 @@ pub async fn challenge(
 }
 
 /// Play against the AI here
-#[poise::command(slash_command)]
+#[poise::command(
+    slash_command,
+    required_bot_permissions = "SEND_MESSAGES | ATTACH_FILES"
+)]
 pub async fn play(
     ctx: Context<'_>,
     #[description = "Which variant (default: copenhagen)"]
