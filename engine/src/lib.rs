@@ -20,6 +20,7 @@ mod variants;
 mod warning;
 mod zobrist;
 
+pub mod ai;
 pub mod perft;
 
 pub use bitboard::Bitboard;

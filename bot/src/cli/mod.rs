@@ -1,5 +1,6 @@
 //! The `taflbot` command line: one file per subcommand.
 
+mod bestmove;
 mod game_source;
 mod legal;
 mod output;
@@ -40,6 +41,8 @@ pub enum Command {
     Replay(replay::ReplayArgs),
     /// Count move sequences of a given depth (perft).
     Perft(perft::PerftArgs),
+    /// The AI's best move for a position, as JSON (move, score, depth, nodes, time, pv).
+    Bestmove(bestmove::BestmoveArgs),
     /// Draw a position as a PNG board image.
     Render(render::RenderArgs),
     /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
@@ -54,6 +57,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Legal(args) => legal::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
+        Command::Bestmove(args) => bestmove::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
     }

@@ -1,0 +1,339 @@
+//! The evaluation: a weighted sum of tafl features, each counted from the defenders' side.
+//!
+//! Being linear, it can be fitted to game results (Texel's method, see `taflbot tune`): the
+//! features of a position are a plain vector and the weights another.
+
+use crate::bitboard::{BitIter, Bitboard, row_mask};
+use crate::capture;
+use crate::movegen;
+use crate::position::Position;
+use crate::rules::{Escape, KingStrength, Rules};
+use crate::side::{Piece, Side};
+use crate::square::Square;
+
+/// Number of features.
+pub const FEATURES: usize = 12;
+
+/// Feature values of a position, from the defenders' point of view (before weighting).
+pub type Features = [i32; FEATURES];
+
+/// Names of the features, in order (for the tuner and the docs).
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "defenders",
+    "attackers",
+    "king_open_lines",
+    "king_routes",
+    "king_mobility",
+    "king_hostile_neighbours",
+    "king_guards",
+    "corner_guards",
+    "open_squares",
+    "king_distance",
+    "attacker_chains",
+    "tempo",
+];
+
+const DEFENDERS: usize = 0;
+const ATTACKERS: usize = 1;
+const KING_OPEN_LINES: usize = 2;
+const KING_ROUTES: usize = 3;
+const KING_MOBILITY: usize = 4;
+const KING_HOSTILE: usize = 5;
+const KING_GUARDS: usize = 6;
+const CORNER_GUARDS: usize = 7;
+const OPEN_SQUARES: usize = 8;
+const KING_DISTANCE: usize = 9;
+const ATTACKER_CHAINS: usize = 10;
+const TEMPO: usize = 11;
+
+/// What a captured king awaiting rescue costs the defenders (file 001).
+const KING_TAKEN: i32 = 2_000;
+
+/// Feature weights; the evaluation is their dot product with the features.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights(pub [i32; FEATURES]);
+
+impl Weights {
+    /// Corner-escape games on boards of 9x9 and up (Copenhagen, Fetlar, Slavic 9x9...).
+    /// Fitted by `taflbot tune` on self-play records; see README "AI".
+    pub const CORNER_LARGE: Weights = Weights([130, -90, 500, 60, 4, -45, 8, -22, 3, -10, -3, 12]);
+    /// Corner-escape games on 7x7 (Brandubh).
+    pub const CORNER_SMALL: Weights = Weights([110, -100, 500, 50, 5, -50, 6, -20, 4, -12, -2, 12]);
+    /// Edge-escape games (Tablut family, Ard Ri, Sea Battle...).
+    pub const EDGE: Weights = Weights([110, -100, 500, 70, 6, -50, 6, 0, 3, -18, -3, 12]);
+
+    /// The weights of the family a rule set belongs to.
+    pub fn for_rules(rules: &Rules) -> Weights {
+        let mut weights = match rules.escape {
+            Escape::Corner if rules.dim() <= 7 => Weights::CORNER_SMALL,
+            Escape::Corner => Weights::CORNER_LARGE,
+            Escape::Edge => Weights::EDGE,
+        };
+        // A king taken by two men is in danger from each hostile neighbour.
+        if rules.king_strength == KingStrength::Weak {
+            weights.0[KING_HOSTILE] *= 2;
+        }
+        weights
+    }
+}
+
+/// Precomputed per rule set: what the features need besides the position.
+#[derive(Clone, Debug)]
+pub(crate) struct Evaluator {
+    pub weights: Weights,
+    dim: u8,
+    escape_cols: Bitboard,
+    king_blocks_rows: Bitboard,
+    king_blocks_cols: Bitboard,
+    corner_guards: Bitboard,
+    /// Manhattan distance from each square to the nearest winning square.
+    distance: Vec<u8>,
+}
+
+impl Evaluator {
+    pub fn new(rules: &Rules) -> Evaluator {
+        Evaluator::with_weights(rules, Weights::for_rules(rules))
+    }
+
+    pub fn with_weights(rules: &Rules, weights: Weights) -> Evaluator {
+        let dim = rules.dim();
+        let escape = rules.escape_squares();
+        let king = Piece::King.index();
+        let mut corner_guards = Bitboard::EMPTY;
+        if rules.escape == Escape::Corner {
+            for corner in rules.corners.squares() {
+                let toward = |v: u8, d: u8| if v == 0 { d } else { v.saturating_sub(d) };
+                for (df, dr) in [(1, 1), (1, 2), (2, 1)] {
+                    let sq = Square::new(toward(corner.file(), df), toward(corner.rank(), dr));
+                    if sq.on_board(dim) {
+                        corner_guards.insert(sq);
+                    }
+                }
+            }
+        }
+        let targets: Vec<Square> = escape.squares().collect();
+        let mut distance =
+            vec![0u8; crate::square::MAX_DIM as usize * crate::square::MAX_DIM as usize];
+        for rank in 0..dim {
+            for file in 0..dim {
+                let sq = Square::new(file, rank);
+                let nearest = targets
+                    .iter()
+                    .map(|t| t.file().abs_diff(file) + t.rank().abs_diff(rank))
+                    .min()
+                    .unwrap_or(dim);
+                distance[sq.index()] = nearest;
+            }
+        }
+        Evaluator {
+            weights,
+            dim,
+            escape_cols: escape.transposed(dim),
+            king_blocks_rows: rules.tables.impassable_rows[king],
+            king_blocks_cols: rules.tables.impassable_cols[king],
+            corner_guards,
+            distance,
+        }
+    }
+
+    /// The score for the side to move.
+    #[inline]
+    pub fn evaluate(&self, rules: &Rules, position: &Position) -> i32 {
+        let f = self.features(rules, position);
+        let mut score: i32 = self
+            .weights
+            .0
+            .iter()
+            .zip(f.iter())
+            .map(|(w, x)| w * x)
+            .sum();
+        if position.king_awaits_rescue() || position.king().is_none() {
+            score -= KING_TAKEN;
+        }
+        match position.side_to_move() {
+            Side::Defenders => score,
+            Side::Attackers => -score,
+        }
+    }
+
+    /// Squares (the king's own excepted) from which the king would see a winning square along
+    /// an open line.
+    pub fn open_squares(&self, rules: &Rules, position: &Position) -> Bitboard {
+        let dim = self.dim;
+        let escape = rules.escape_squares();
+        let king_bit = |line: u8, along_rank: bool| -> u32 {
+            match position.king() {
+                Some(k) if along_rank && k.rank() == line => 1 << k.file(),
+                Some(k) if !along_rank && k.file() == line => 1 << k.rank(),
+                _ => 0,
+            }
+        };
+        let mut open = Bitboard::EMPTY;
+        for rank in 0..dim {
+            let targets = escape.row(rank);
+            if targets == 0 {
+                continue;
+            }
+            let occupied = position.occupied_row(rank) & !king_bit(rank, true);
+            let runs = runs_from(
+                targets,
+                occupied,
+                occupied | self.king_blocks_rows.row(rank),
+                dim,
+            );
+            open.set_row(rank, open.row(rank) | runs);
+        }
+        for file in 0..dim {
+            let targets = self.escape_cols.row(file);
+            if targets == 0 {
+                continue;
+            }
+            let occupied = position.occupied_col(file) & !king_bit(file, false);
+            let runs = runs_from(
+                targets,
+                occupied,
+                occupied | self.king_blocks_cols.row(file),
+                dim,
+            );
+            for rank in BitIter(runs) {
+                open.insert(Square::new(file, rank as u8));
+            }
+        }
+        open
+    }
+
+    /// The feature vector of a position (defenders' point of view).
+    pub fn features(&self, rules: &Rules, position: &Position) -> Features {
+        let mut f = [0i32; FEATURES];
+        f[DEFENDERS] = position.count(Piece::Defender) as i32;
+        f[ATTACKERS] = position.count(Piece::Attacker) as i32;
+        f[TEMPO] = match position.side_to_move() {
+            Side::Defenders => 1,
+            Side::Attackers => -1,
+        };
+        let attackers = position.attackers();
+        f[CORNER_GUARDS] = attackers.intersection(&self.corner_guards).count() as i32;
+        let mut chains = 0;
+        for rank in 0..self.dim.saturating_sub(1) {
+            let (low, high) = (attackers.row(rank), attackers.row(rank + 1));
+            chains += (low & (high << 1)).count_ones() + (low & (high >> 1)).count_ones();
+        }
+        f[ATTACKER_CHAINS] = chains as i32;
+        let Some(king) = position.king() else {
+            return f;
+        };
+        if position.king_awaits_rescue() {
+            return f;
+        }
+        let open = self.open_squares(rules, position);
+        f[OPEN_SQUARES] = open.count() as i32;
+        f[KING_DISTANCE] = self.distance[king.index()] as i32;
+        let escape = rules.escape_squares();
+        let (mut lines, mut routes, mut mobility) = (0, 0, 0);
+        movegen::for_each_destination(rules, position, king, Piece::King, |to| {
+            mobility += 1;
+            if escape.contains(to) {
+                lines += 1;
+            } else if open.contains(to) {
+                routes += 1;
+            }
+        });
+        f[KING_OPEN_LINES] = lines;
+        f[KING_ROUTES] = routes;
+        f[KING_MOBILITY] = mobility;
+        let (mut hostile, mut guards) = (0, 0);
+        for n in king.neighbours(self.dim) {
+            if capture::hostile_to_king(rules, position, n) {
+                hostile += 1;
+            } else if position.defenders().contains(n) {
+                guards += 1;
+            }
+        }
+        f[KING_HOSTILE] = hostile;
+        f[KING_GUARDS] = guards;
+        f
+    }
+}
+
+/// Along one line: the empty squares joined by empty squares to an empty target square.
+/// `occupied` holds the pieces, `blocked` also the squares the king may not cross.
+#[inline]
+fn runs_from(targets: u32, occupied: u32, blocked: u32, dim: u8) -> u32 {
+    let line = row_mask(dim);
+    let mut runs = 0;
+    for t in BitIter(targets & !occupied) {
+        let above = blocked & line & !((2u32 << t) - 1);
+        let end = if above == 0 {
+            dim as u32
+        } else {
+            above.trailing_zeros()
+        };
+        runs |= ((1u32 << end) - 1) & !((2u32 << t) - 1);
+        let below = blocked & ((1u32 << t) - 1);
+        let start = if below == 0 {
+            0
+        } else {
+            32 - below.leading_zeros()
+        };
+        runs |= ((1u32 << t) - 1) & !((1u32 << start) - 1);
+    }
+    runs & !targets
+}
+
+/// The features of a position under the rules' default evaluator (for tuning tools).
+pub fn features(rules: &Rules, position: &Position) -> Features {
+    Evaluator::new(rules).features(rules, position)
+}
+
+/// The static evaluation of a position for the side to move, with the rules' default weights.
+pub fn evaluate(rules: &Rules, position: &Position) -> i32 {
+    Evaluator::new(rules).evaluate(rules, position)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::variant;
+
+    fn rules(id: &str) -> Rules {
+        variant(id).unwrap().rules()
+    }
+
+    #[test]
+    fn start_positions_are_near_balance_and_symmetric_in_sign() {
+        for v in crate::variants::variants() {
+            let rules = v.rules();
+            let start = rules.start_position();
+            let a = evaluate(&rules, &start.with_side_to_move(Side::Attackers));
+            let d = evaluate(&rules, &start.with_side_to_move(Side::Defenders));
+            assert!(a.abs() < 2_000 && d.abs() < 2_000, "{}: {a} {d}", v.id);
+        }
+    }
+
+    #[test]
+    fn open_lines_to_a_corner_are_seen() {
+        let rules = rules("copenhagen");
+        // King on c1 (rank 1 reads first): open to a1 and, along rank 1, to k1.
+        let position =
+            Position::from_opentafl("/2K8/11/11/11/11/11/11/11/11/11/5t5/", Side::Attackers)
+                .unwrap();
+        let f = features(&rules, &position);
+        assert_eq!(f[KING_OPEN_LINES], 2);
+        let open = Evaluator::new(&rules).open_squares(&rules, &position);
+        assert!(open.contains(Square::new(1, 0)));
+        assert!(open.contains(Square::new(5, 0)));
+        assert!(open.contains(Square::new(0, 5)));
+        assert!(!open.contains(Square::new(5, 5)));
+        // An attacker on f11 closes nothing on rank 1, but the file f line to f11 is not an escape.
+        assert!(!open.contains(Square::new(5, 9)));
+    }
+
+    #[test]
+    fn more_attackers_around_the_king_is_worse_for_the_defenders() {
+        let rules = rules("tablut");
+        let free = Position::from_opentafl("/9/9/9/9/4K4/9/9/9/t8/", Side::Defenders).unwrap();
+        let hemmed =
+            Position::from_opentafl("/9/9/9/4t4/3tK4/4t4/9/9/9/", Side::Defenders).unwrap();
+        assert!(evaluate(&rules, &free) > evaluate(&rules, &hemmed));
+    }
+}

@@ -1,0 +1,714 @@
+//! Iterative-deepening principal-variation search.
+//!
+//! - Negamax alpha-beta with a null window for all but the first move of a node, a
+//!   transposition table, null-move pruning, reverse futility pruning near the leaves and
+//!   late-move reductions for quiet moves.
+//! - Tafl "checks": a side whose king has an open line wins on the spot if it is to move; an
+//!   attacker facing an open line is never left to stand pat (the search extends), and only
+//!   blocks or a capture of the king are tried at the horizon.
+//! - Quiescence: captures, landings that may take the king, and king moves that open a line.
+//! - Scores of won games count the plies to the end, so the shortest win is preferred.
+
+use std::sync::Arc;
+
+use crate::capture::Captures;
+use crate::game::Game;
+use crate::movegen;
+use crate::moves::Move;
+use crate::outcome::Outcome;
+use crate::position::Position;
+use crate::referee;
+use crate::rules::Rules;
+use crate::side::{Piece, Side};
+
+use super::clock::Clock;
+use super::eval::Evaluator;
+use super::limits::SearchLimits;
+use super::ordering::{
+    CAPTURE, Ordering, ScoredMove, TABLE_MOVE, THREAT, capture_squares, escape_paths,
+    king_can_escape, king_capture_squares,
+};
+use super::repetition::RepetitionTracker;
+use super::result::SearchResult;
+use super::rng::SplitMix;
+use super::tt::{Bound, Entry, SharedTable};
+use super::{MATE, MATE_BOUND};
+
+const MAX_PLY: usize = 96;
+const INFINITY: i32 = MATE + 1;
+/// Quiescence plies in which the defenders may look for king moves that open a line.
+const QUIET_THREAT_PLIES: i32 = 2;
+
+/// A search engine that keeps its transposition table, killers and history between searches.
+pub struct Searcher {
+    table: Arc<SharedTable>,
+    ordering: Ordering,
+    lists: Vec<Vec<ScoredMove>>,
+}
+
+/// One search with a fresh table of `limits.table_mib` MiB (deterministic under a node budget).
+pub fn search(game: &Game, limits: &SearchLimits) -> Option<SearchResult> {
+    Searcher::new(limits.table_mib).search(game, limits)
+}
+
+impl Searcher {
+    /// A searcher with its own table of `table_mib` MiB.
+    pub fn new(table_mib: usize) -> Searcher {
+        Searcher::with_table(Arc::new(SharedTable::new(table_mib)))
+    }
+
+    /// A searcher using a table that other searchers may share.
+    pub fn with_table(table: Arc<SharedTable>) -> Searcher {
+        Searcher {
+            table,
+            ordering: Ordering::new(MAX_PLY),
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+        }
+    }
+
+    pub fn table(&self) -> &Arc<SharedTable> {
+        &self.table
+    }
+
+    /// Forgets what earlier searches learnt (for reproducible results).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.ordering = Ordering::new(MAX_PLY);
+    }
+
+    /// The best move of the side to move, or `None` if the game is over.
+    pub fn search(&mut self, game: &Game, limits: &SearchLimits) -> Option<SearchResult> {
+        if game.is_over() {
+            return None;
+        }
+        let rules = game.rules();
+        let root = *game.position();
+        self.table.new_search();
+        self.ordering.age();
+        let mut ctx = Context {
+            rules,
+            eval: Evaluator::new(rules),
+            clock: Clock::start(limits),
+            nodes: 0,
+            table: &self.table,
+            ordering: &mut self.ordering,
+            lists: &mut self.lists,
+            repetition: RepetitionTracker::new(game),
+        };
+        ctx.iterate(&root, limits)
+    }
+}
+
+struct RootMove {
+    mv: Move,
+    piece: Piece,
+    score: i32,
+    /// The score is exact (not only a bound) in the last completed iteration.
+    exact: bool,
+}
+
+struct Context<'a> {
+    rules: &'a Rules,
+    eval: Evaluator,
+    clock: Clock,
+    nodes: u64,
+    table: &'a SharedTable,
+    ordering: &'a mut Ordering,
+    lists: &'a mut Vec<Vec<ScoredMove>>,
+    repetition: RepetitionTracker,
+}
+
+/// The score of a finished game for the side to move in it, `ply` plies from the root.
+#[inline]
+fn outcome_score(outcome: &Outcome, to_move: Side, ply: i32) -> i32 {
+    match outcome.winner() {
+        None => 0,
+        Some(winner) if winner == to_move => MATE - ply,
+        Some(_) => -(MATE - ply),
+    }
+}
+
+impl Context<'_> {
+    fn iterate(&mut self, root: &Position, limits: &SearchLimits) -> Option<SearchResult> {
+        let mut moves = Vec::new();
+        for (from, piece) in root.movers(root.side_to_move()) {
+            movegen::for_each_destination(self.rules, root, from, piece, |to| {
+                moves.push(RootMove {
+                    mv: Move::new(from, to),
+                    piece,
+                    score: -INFINITY,
+                    exact: false,
+                });
+            });
+        }
+        if moves.is_empty() {
+            return None;
+        }
+        // A move that wins at once is played at once, whatever the budget.
+        for m in &moves {
+            let mut child = *root;
+            let mut captures = Captures::default();
+            if let Some(outcome) =
+                referee::apply(self.rules, &mut child, m.mv, m.piece, &mut captures)
+                && outcome.winner() == Some(root.side_to_move())
+            {
+                return Some(SearchResult {
+                    best_move: m.mv,
+                    score: MATE - 1,
+                    mate_in: Some(1),
+                    depth: 1,
+                    nodes: moves.len() as u64,
+                    elapsed: self.clock.elapsed(),
+                    pv: vec![m.mv],
+                });
+            }
+        }
+        self.order_root(root, &mut moves);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 4)
+            .clamp(1, MAX_PLY as u32 - 4);
+        let margin = limits.random_margin.max(0);
+        let mut best_index = 0;
+        let mut best_score = -INFINITY;
+        let mut depth_done = 0;
+        for depth in 1..=max_depth as i32 {
+            if depth > 1 && !self.clock.may_start_iteration() {
+                break;
+            }
+            let (completed, iteration_best) = self.search_root(root, &mut moves, depth, margin);
+            if completed {
+                depth_done = depth as u32;
+                let best = iteration_best.unwrap_or(0);
+                best_score = moves[best].score;
+                // Best first, then the others by score: the next iteration's order.
+                let chosen = moves.remove(best);
+                moves.insert(0, chosen);
+                moves[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
+                best_index = 0;
+                if best_score.abs() > MATE_BOUND && margin == 0 {
+                    break;
+                }
+            } else {
+                // A better first move found in the unfinished iteration is still better.
+                if let Some(i) = iteration_best
+                    && moves[i].score > best_score
+                {
+                    best_index = i;
+                    best_score = moves[i].score;
+                }
+                break;
+            }
+        }
+        if depth_done == 0 && best_score == -INFINITY {
+            // Not even one iteration: the ordering's first move is the best guess.
+            best_score = self.eval.evaluate(self.rules, root);
+        }
+        if margin > 0 && depth_done > 0 && best_score.abs() < MATE_BOUND {
+            let candidates: Vec<usize> = (0..moves.len())
+                .filter(|&i| moves[i].exact && moves[i].score >= best_score - margin)
+                .collect();
+            if !candidates.is_empty() {
+                let mut rng = SplitMix::new(limits.seed ^ root.hash());
+                best_index = candidates[rng.below(candidates.len())];
+            }
+        }
+        let chosen = &moves[best_index];
+        let score = if best_index == 0 {
+            best_score
+        } else {
+            chosen.score.max(-INFINITY + 1)
+        };
+        let pv = self.principal_variation(root, chosen.mv, chosen.piece, depth_done.max(1));
+        let mate_in = (score.abs() > MATE_BOUND).then(|| {
+            let plies = MATE - score.abs();
+            if score > 0 { plies } else { -plies }
+        });
+        Some(SearchResult {
+            best_move: chosen.mv,
+            score,
+            mate_in,
+            depth: depth_done,
+            nodes: self.nodes,
+            elapsed: self.clock.elapsed(),
+            pv,
+        })
+    }
+
+    /// Table move, then captures and threats, then history.
+    fn order_root(&mut self, root: &Position, moves: &mut [RootMove]) {
+        let entry = self.table.probe(root.hash(), 0);
+        let captures = capture_squares(self.rules, root);
+        for m in moves.iter_mut() {
+            m.score = if entry.is_some_and(|e| e.mv == Some(m.mv)) {
+                TABLE_MOVE
+            } else if captures.contains(m.mv.to) {
+                CAPTURE
+            } else {
+                self.ordering.history(root.side_to_move(), m.mv)
+            };
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.score));
+    }
+
+    /// One iteration over the root moves. Returns whether it completed, and the index of the
+    /// best move it established.
+    fn search_root(
+        &mut self,
+        root: &Position,
+        moves: &mut [RootMove],
+        depth: i32,
+        margin: i32,
+    ) -> (bool, Option<usize>) {
+        let side = root.side_to_move();
+        let mut alpha = -INFINITY;
+        let beta = INFINITY;
+        let mut best: Option<usize> = None;
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..moves.len() {
+            let (mv, piece) = (moves[i].mv, moves[i].piece);
+            let mut child = *root;
+            let mut captures = Captures::default();
+            let outcome = referee::apply(self.rules, &mut child, mv, piece, &mut captures);
+            self.nodes += 1;
+            let outcome = outcome.or_else(|| self.repetition.outcome(child.hash(), side));
+            let (score, exact) = match outcome {
+                Some(outcome) => (-outcome_score(&outcome, child.side_to_move(), 1), true),
+                None => {
+                    // Moves within the random margin of the best get exact scores.
+                    let floor = if best.is_none() {
+                        -INFINITY
+                    } else {
+                        (alpha - margin).max(-INFINITY)
+                    };
+                    self.repetition.push(child.hash());
+                    let mut score = if best.is_none() {
+                        -self.negamax(&child, depth - 1, -beta, -floor, 1, true, true)
+                    } else {
+                        -self.negamax(&child, depth - 1, -floor - 1, -floor, 1, false, true)
+                    };
+                    if best.is_some() && score > floor && !self.clock.stopped() {
+                        score = -self.negamax(&child, depth - 1, -beta, -floor, 1, true, true);
+                    }
+                    self.repetition.pop();
+                    (score, score > floor)
+                }
+            };
+            if self.clock.stopped() {
+                return (false, best);
+            }
+            moves[i].score = score;
+            moves[i].exact = exact;
+            if best.is_none() || score > alpha {
+                alpha = alpha.max(score);
+                best = Some(i);
+                self.table.store(
+                    root.hash(),
+                    0,
+                    Entry {
+                        mv: Some(mv),
+                        score,
+                        depth,
+                        bound: Bound::Lower,
+                    },
+                );
+            }
+        }
+        (true, best)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        position: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: i32,
+        is_pv: bool,
+        allow_null: bool,
+    ) -> i32 {
+        if self.clock.must_stop(self.nodes) {
+            return 0;
+        }
+        let side = position.side_to_move();
+        // A king with an open line, his side to move: won next move.
+        if side == Side::Defenders && king_can_escape(self.rules, position) {
+            return MATE - ply - 1;
+        }
+        alpha = alpha.max(-(MATE - ply));
+        beta = beta.min(MATE - ply - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let threatened = match side {
+            Side::Attackers => king_can_escape(self.rules, position),
+            Side::Defenders => position.king_awaits_rescue(),
+        };
+        if depth <= 0 {
+            if !threatened || ply as usize >= MAX_PLY - 2 {
+                return self.quiesce(position, alpha, beta, ply, 0);
+            }
+            depth = 1;
+        }
+        if ply as usize >= MAX_PLY - 2 {
+            return self.eval.evaluate(self.rules, position);
+        }
+        let key = position.hash();
+        let entry = self.table.probe(key, ply);
+        let table_move = entry.and_then(|e| e.mv);
+        if let Some(e) = entry
+            && !is_pv
+            && e.depth >= depth
+        {
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => e.score >= beta,
+                Bound::Upper => e.score <= alpha,
+            };
+            if cut {
+                return e.score;
+            }
+        }
+        if !is_pv && !threatened && beta.abs() < MATE_BOUND {
+            let static_eval = self.eval.evaluate(self.rules, position);
+            // Reverse futility: far above beta near the leaves.
+            if depth <= 2 && static_eval - 150 * depth >= beta {
+                return static_eval;
+            }
+            if allow_null && depth >= 3 && static_eval >= beta {
+                let mut null = *position;
+                null.set_side_to_move(side.opponent());
+                let reduction = 2 + depth / 4;
+                let score = -self.negamax(
+                    &null,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    false,
+                );
+                if self.clock.stopped() {
+                    return 0;
+                }
+                if score >= beta && score < MATE_BOUND {
+                    return beta;
+                }
+            }
+        }
+
+        let mut list = std::mem::take(&mut self.lists[ply as usize]);
+        self.generate(position, &mut list, table_move, ply as usize, threatened);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for i in 0..list.len() {
+            pick_best(&mut list, i);
+            let ScoredMove {
+                mv,
+                piece,
+                score: order,
+            } = list[i];
+            let mut child = *position;
+            let mut captures = Captures::default();
+            let outcome = referee::apply(self.rules, &mut child, mv, piece, &mut captures);
+            self.nodes += 1;
+            let outcome = outcome.or_else(|| self.repetition.outcome(child.hash(), side));
+            let score = match outcome {
+                Some(outcome) => -outcome_score(&outcome, child.side_to_move(), ply + 1),
+                None => {
+                    self.repetition.push(child.hash());
+                    let quiet = order < THREAT && captures.is_empty();
+                    let score = if i == 0 {
+                        -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, is_pv, true)
+                    } else {
+                        let reduction = if quiet && !threatened && depth >= 3 && i >= 3 {
+                            1 + i32::from(depth >= 6 && i >= 12)
+                        } else {
+                            0
+                        };
+                        let mut s = -self.negamax(
+                            &child,
+                            depth - 1 - reduction,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            false,
+                            true,
+                        );
+                        if s > alpha && reduction > 0 {
+                            s = -self.negamax(
+                                &child,
+                                depth - 1,
+                                -alpha - 1,
+                                -alpha,
+                                ply + 1,
+                                false,
+                                true,
+                            );
+                        }
+                        if s > alpha && s < beta && is_pv {
+                            s = -self.negamax(
+                                &child,
+                                depth - 1,
+                                -beta,
+                                -alpha,
+                                ply + 1,
+                                true,
+                                true,
+                            );
+                        }
+                        s
+                    };
+                    self.repetition.pop();
+                    score
+                }
+            };
+            if self.clock.stopped() {
+                self.lists[ply as usize] = list;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        if order < THREAT && captures.is_empty() {
+                            self.ordering.reward(side, mv, ply as usize, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply as usize] = list;
+        if best_move.is_none() {
+            // No legal move: the side to move loses.
+            return -(MATE - ply);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            key,
+            ply,
+            Entry {
+                mv: best_move,
+                score: best_score,
+                depth,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    /// Every move of the side to move, scored for ordering.
+    fn generate(
+        &self,
+        position: &Position,
+        list: &mut Vec<ScoredMove>,
+        table_move: Option<Move>,
+        ply: usize,
+        threatened: bool,
+    ) {
+        list.clear();
+        let side = position.side_to_move();
+        let captures = capture_squares(self.rules, position);
+        let (threat_squares, threat_piece) = match side {
+            Side::Attackers => {
+                let mut squares = king_capture_squares(self.rules, position);
+                if threatened && let Some(king) = position.king() {
+                    squares = squares.union(&escape_paths(self.rules, position, king));
+                }
+                (squares, Piece::Attacker)
+            }
+            Side::Defenders => (self.eval.open_squares(self.rules, position), Piece::King),
+        };
+        let killers = self.ordering.killers(ply);
+        for (from, piece) in position.movers(side) {
+            movegen::for_each_destination(self.rules, position, from, piece, |to| {
+                let mv = Move::new(from, to);
+                let score = if Some(mv) == table_move {
+                    TABLE_MOVE
+                } else if captures.contains(to) {
+                    CAPTURE
+                } else if piece == threat_piece && threat_squares.contains(to) {
+                    THREAT
+                } else if killers[0] == Some(mv) {
+                    THREAT - 1
+                } else if killers[1] == Some(mv) {
+                    THREAT - 2
+                } else {
+                    self.ordering.history(side, mv).min(THREAT - 3)
+                };
+                list.push(ScoredMove { mv, piece, score });
+            });
+        }
+    }
+
+    /// Captures and threats only, standing pat on the evaluation unless a threat must be met.
+    fn quiesce(
+        &mut self,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        qply: i32,
+    ) -> i32 {
+        if self.clock.must_stop(self.nodes) {
+            return 0;
+        }
+        let side = position.side_to_move();
+        let king_open = king_can_escape(self.rules, position);
+        if side == Side::Defenders && king_open {
+            return MATE - ply - 1;
+        }
+        // Attackers facing an open line must block (or take the king); a captured king must
+        // be rescued: no standing pat then.
+        let must_answer = (side == Side::Attackers && king_open)
+            || (side == Side::Defenders && position.king_awaits_rescue());
+        let mut best = -INFINITY;
+        if !must_answer {
+            let stand = self.eval.evaluate(self.rules, position);
+            if stand >= beta || ply as usize >= MAX_PLY - 2 {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        } else if ply as usize >= MAX_PLY - 2 {
+            return self.eval.evaluate(self.rules, position);
+        }
+        let captures = capture_squares(self.rules, position);
+        let wanted = match side {
+            Side::Attackers => {
+                let mut wanted = captures.union(&king_capture_squares(self.rules, position));
+                if king_open && let Some(king) = position.king() {
+                    wanted = wanted.union(&escape_paths(self.rules, position, king));
+                }
+                wanted
+            }
+            Side::Defenders => captures,
+        };
+        let open = if side == Side::Defenders && qply < QUIET_THREAT_PLIES {
+            self.eval.open_squares(self.rules, position)
+        } else {
+            crate::bitboard::Bitboard::EMPTY
+        };
+        let rescue = side == Side::Defenders && position.king_awaits_rescue();
+        let mut list = std::mem::take(&mut self.lists[ply as usize]);
+        list.clear();
+        for (from, piece) in position.movers(side) {
+            movegen::for_each_destination(self.rules, position, from, piece, |to| {
+                let score = if captures.contains(to) {
+                    CAPTURE
+                } else if wanted.contains(to)
+                    || (piece == Piece::King && open.contains(to))
+                    || rescue
+                {
+                    THREAT
+                } else {
+                    return;
+                };
+                list.push(ScoredMove {
+                    mv: Move::new(from, to),
+                    piece,
+                    score,
+                });
+            });
+        }
+        for i in 0..list.len() {
+            pick_best(&mut list, i);
+            let ScoredMove {
+                mv,
+                piece,
+                score: order,
+            } = list[i];
+            let mut child = *position;
+            let mut taken = Captures::default();
+            let outcome = referee::apply(self.rules, &mut child, mv, piece, &mut taken);
+            self.nodes += 1;
+            let score = match outcome {
+                Some(outcome) => -outcome_score(&outcome, child.side_to_move(), ply + 1),
+                None => {
+                    if order == CAPTURE && taken.is_empty() && !must_answer && piece != Piece::King
+                    {
+                        // The quick test was wrong: not a capture after all.
+                        continue;
+                    }
+                    -self.quiesce(&child, -beta, -alpha, ply + 1, qply + 1)
+                }
+            };
+            if self.clock.stopped() {
+                self.lists[ply as usize] = list;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply as usize] = list;
+        if best == -INFINITY {
+            // A threat with no answer among the moves tried: lost next move.
+            return -(MATE - ply - 1);
+        }
+        best
+    }
+
+    /// The best move followed by the table's moves, as far as they stay legal and the game goes on.
+    fn principal_variation(
+        &self,
+        root: &Position,
+        mv: Move,
+        piece: Piece,
+        depth: u32,
+    ) -> Vec<Move> {
+        let mut pv = vec![mv];
+        let mut position = *root;
+        let mut captures = Captures::default();
+        if referee::apply(self.rules, &mut position, mv, piece, &mut captures).is_some() {
+            return pv;
+        }
+        let mut seen = vec![root.hash(), position.hash()];
+        while pv.len() < depth as usize {
+            let Some(next) = self.table.probe(position.hash(), 0).and_then(|e| e.mv) else {
+                break;
+            };
+            let Ok(piece) = movegen::check_move(self.rules, &position, next) else {
+                break;
+            };
+            pv.push(next);
+            let mut captures = Captures::default();
+            if referee::apply(self.rules, &mut position, next, piece, &mut captures).is_some()
+                || seen.contains(&position.hash())
+            {
+                break;
+            }
+            seen.push(position.hash());
+        }
+        pv
+    }
+}
+
+/// Selection sort step: brings the best-scored remaining move to `i`.
+#[inline]
+fn pick_best(list: &mut [ScoredMove], i: usize) {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].score > list[best].score {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+}

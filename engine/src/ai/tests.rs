@@ -1,0 +1,260 @@
+//! Behaviour of the search: wins taken, threats met, legality, bounds, determinism.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::*;
+use crate::{Game, Move, Outcome, Position, Side, Square, variant};
+
+fn game(variant_id: &str, record: &str, to_move: Side) -> Game {
+    let rules = variant(variant_id).unwrap().rules();
+    let position = Position::from_opentafl(record, to_move).unwrap();
+    Game::from_position(rules, position)
+}
+
+fn sq(text: &str, dim: u8) -> Square {
+    Square::parse(text, dim).unwrap()
+}
+
+/// The limits of every level above the lowest, with budgets cut so tests stay quick.
+fn quick_levels() -> Vec<(Level, SearchLimits)> {
+    Level::all()
+        .filter(|l| l.number() > 1)
+        .map(|l| {
+            let mut limits = l.limits();
+            limits.time = Some(Duration::from_millis(300));
+            limits.nodes = Some(limits.nodes.unwrap_or(u64::MAX).min(200_000));
+            limits.table_mib = 4;
+            (l, limits)
+        })
+        .collect()
+}
+
+fn assert_wins_at_once(game: &Game, expected: &[Move]) {
+    for (level, limits) in quick_levels() {
+        let result = search(game, &limits).unwrap();
+        let mut after = game.clone();
+        after.play(result.best_move).unwrap();
+        assert_eq!(
+            after.outcome().and_then(Outcome::winner),
+            Some(game.side_to_move()),
+            "level {level} played {} instead of a win among {expected:?}",
+            result.best_move
+        );
+        assert!(expected.contains(&result.best_move));
+        assert_eq!(result.mate_in, Some(1));
+    }
+}
+
+#[test]
+fn finds_an_immediate_escape_in_several_variants() {
+    // Copenhagen: king on c1 runs to the corner a1 or k1.
+    let g = game(
+        "copenhagen",
+        "/2K8/11/11/11/11/5t5/11/11/11/11/5t5/",
+        Side::Defenders,
+    );
+    assert_wins_at_once(
+        &g,
+        &[
+            Move::new(sq("c1", 11), sq("a1", 11)),
+            Move::new(sq("c1", 11), sq("k1", 11)),
+        ],
+    );
+    // Tablut (edge escape): king on e5 with the e file open upwards only.
+    let g = game(
+        "tablut",
+        "/4t4/3t1t3/9/t7t/tt2Kt1tt/t7t/9/9/9/",
+        Side::Defenders,
+    );
+    assert_wins_at_once(&g, &[Move::new(sq("e5", 9), sq("e9", 9))]);
+    // Brandubh: king on c1 runs to a1 or g1.
+    let g = game("brandubh", "/2K4/7/3t3/7/7/3t3/7/", Side::Defenders);
+    assert_wins_at_once(
+        &g,
+        &[
+            Move::new(sq("c1", 7), sq("a1", 7)),
+            Move::new(sq("c1", 7), sq("g1", 7)),
+        ],
+    );
+}
+
+#[test]
+fn finds_an_immediate_king_capture() {
+    // Ard Ri: the king is taken by two. King d4, attacker c4; e7-e4 takes him.
+    let g = game("ard-ri", "/t6/7/7/2tK3/7/7/4t2/", Side::Attackers);
+    assert_wins_at_once(&g, &[Move::new(sq("e7", 7), sq("e4", 7))]);
+    // Copenhagen: king c8 hemmed on three sides; e8-d8 closes the fourth.
+    let g = game(
+        "copenhagen",
+        "/11/11/11/11/11/11/2t8/1tK1t6/2t8/11/11/",
+        Side::Attackers,
+    );
+    assert_wins_at_once(&g, &[Move::new(sq("e8", 11), sq("d8", 11))]);
+}
+
+fn assert_blocks(game: &Game) {
+    for (level, limits) in quick_levels() {
+        let result = search(game, &limits).unwrap();
+        let mut after = game.clone();
+        after.play(result.best_move).unwrap();
+        assert!(
+            after.outcome().is_none(),
+            "level {level}: {} ended the game",
+            result.best_move
+        );
+        // After the reply, the king must have no open line (no immediate escape).
+        assert!(
+            !super::ordering::king_can_escape(after.rules(), after.position()),
+            "level {level} played {} and left the king an open line",
+            result.best_move
+        );
+    }
+}
+
+#[test]
+fn blocks_a_one_move_escape_threat() {
+    // Copenhagen: king a5 sees the corner a1; only e3-a3 (or another landing on a2..a4) blocks.
+    let g = game(
+        "copenhagen",
+        "/11/11/4t6/11/K10/11/11/t10/11/11/5t5/",
+        Side::Attackers,
+    );
+    assert_blocks(&g);
+    // Tablut: king d5 sees d1; e1-d1 or a landing on d2..d4 blocks.
+    let g = game("tablut", "/4t4/9/9/9/t2K4t/3t5/9/9/t8/", Side::Attackers);
+    assert_blocks(&g);
+    // Brandubh: king a3 sees the corner a1; d2-a2 blocks.
+    let g = game("brandubh", "/7/3t3/K6/3t3/t6/7/6t/", Side::Attackers);
+    assert_blocks(&g);
+}
+
+#[test]
+fn meets_a_one_move_capture_threat() {
+    // Ard Ri (weak king): king d4, attacker c4; an attacker on e7 could drop to e4 next move.
+    // The defenders to move must not leave e4 open with the king still on d4.
+    let g = game("ard-ri", "/7/1T5/7/2tK3/7/7/4t1t/", Side::Defenders);
+    for (level, limits) in quick_levels() {
+        let result = search(&g, &limits).unwrap();
+        let mut after = g.clone();
+        after.play(result.best_move).unwrap();
+        let replies = after.legal_moves();
+        for reply in replies {
+            let mut next = after.clone();
+            next.play(reply).unwrap();
+            assert_ne!(
+                next.outcome().and_then(Outcome::winner),
+                Some(Side::Attackers),
+                "level {level} played {} and allowed {reply}",
+                result.best_move
+            );
+        }
+    }
+}
+
+#[test]
+fn returns_none_when_the_game_is_over() {
+    let mut g = game("brandubh", "/2K4/7/3t3/7/7/3t3/7/", Side::Defenders);
+    g.play(Move::new(sq("c1", 7), sq("a1", 7))).unwrap();
+    assert!(g.is_over());
+    assert!(search(&g, &SearchLimits::nodes(1_000)).is_none());
+}
+
+#[test]
+fn node_budget_and_seed_make_it_deterministic() {
+    let g = Game::new(variant("copenhagen").unwrap().rules());
+    let limits = SearchLimits {
+        random_margin: 40,
+        ..SearchLimits::nodes(30_000).with_seed(42).with_table_mib(8)
+    };
+    let a = search(&g, &limits).unwrap();
+    let b = search(&g, &limits).unwrap();
+    assert_eq!(
+        (a.best_move, a.score, a.depth, a.nodes, &a.pv),
+        (b.best_move, b.score, b.depth, b.nodes, &b.pv)
+    );
+    let other_seed = search(&g, &limits.clone().with_seed(43)).unwrap();
+    assert_eq!(other_seed.nodes, a.nodes);
+    assert!(a.nodes <= 30_000 + 1_000);
+}
+
+#[test]
+fn respects_the_time_budget_and_the_stop_flag() {
+    let g = Game::new(variant("copenhagen").unwrap().rules());
+    let budget = Duration::from_millis(150);
+    let result = search(&g, &SearchLimits::time(budget).with_table_mib(8)).unwrap();
+    assert!(
+        result.elapsed <= budget.mul_f64(1.1) + Duration::from_millis(50),
+        "took {:?}",
+        result.elapsed
+    );
+    assert!(g.check(result.best_move).is_ok());
+    let stop = Arc::new(AtomicBool::new(true));
+    let limits = SearchLimits {
+        time: None,
+        ..SearchLimits::default().with_stop(stop).with_table_mib(1)
+    };
+    let result = search(&g, &limits).unwrap();
+    assert!(g.check(result.best_move).is_ok());
+}
+
+#[test]
+fn never_plays_an_illegal_move_in_self_play() {
+    for id in [
+        "copenhagen",
+        "brandubh",
+        "tablut",
+        "slavic-9",
+        "tablut-linnaeus",
+        "ard-ri",
+    ] {
+        let mut g = Game::new(variant(id).unwrap().rules());
+        let mut searcher = Searcher::new(4);
+        for ply in 0..60u64 {
+            let limits = SearchLimits {
+                random_margin: 60,
+                ..SearchLimits::nodes(1_500).with_seed(ply)
+            };
+            let Some(result) = searcher.search(&g, &limits) else {
+                assert!(g.is_over());
+                break;
+            };
+            assert!(
+                g.check(result.best_move).is_ok(),
+                "{id}: {}",
+                result.best_move
+            );
+            assert_eq!(result.pv.first(), Some(&result.best_move));
+            g.play(result.best_move).unwrap();
+            if g.is_over() {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn avoids_a_third_repetition_that_loses() {
+    // Brandubh: the player whose move makes a third occurrence loses (tfr:l).
+    let mut g = Game::new(variant("brandubh").unwrap().rules());
+    for mv in [
+        "a4-a3", "d3-c3", "a3-a4", "c3-d3", "a4-a3", "d3-c3", "a3-a4",
+    ] {
+        g.play_str(mv).unwrap();
+    }
+    let losing = Move::new(sq("c3", 7), sq("d3", 7));
+    let mut check = g.clone();
+    check.play(losing).unwrap();
+    assert_eq!(
+        check.outcome().and_then(Outcome::winner),
+        Some(Side::Attackers)
+    );
+    for (level, limits) in quick_levels() {
+        let result = search(&g, &limits).unwrap();
+        assert_ne!(
+            result.best_move, losing,
+            "level {level} repeated a third time"
+        );
+    }
+}
