@@ -194,27 +194,54 @@ async fn a_game_against_the_ai_is_deferred_then_answered_with_the_ais_moves() {
     assert_eq!(posts[1].png_attachments().count(), 1);
     let game = game_id_in(&posts[0].text());
 
-    // Alice answers; the AI answers her in turn, as a follow-up to her /move.
+    // Alice answers at once; the AI answers her in turn, as a follow-up to her /move.
     let mine = legal_moves(&world, game).await.into_iter().next().unwrap();
     let sent = world
         .fake
         .slash(&alice, channel, "move", &[Opt::string("move", &mine)])
         .unwrap();
+    let answer = reply(&world, &sent).await;
+    assert_eq!(
+        answer.callback_type(),
+        Some(4),
+        "the player's move is answered at once"
+    );
+    assert!(answer.text().contains(&mine), "{}", answer.text());
     let token = sent.token.clone();
-    let posts = world
+    let ai = world
         .fake
         .recorder()
-        .wait_for_count(0, 2, "alice's move and the AI's answer", WAIT, |r| {
+        .wait_for("the AI's answer as a follow-up", WAIT, |r| {
             r.answers(&token) && matches!(r.kind, RouteKind::Followup { .. })
         })
         .await
         .unwrap();
-    assert!(posts[0].text().contains(&mine), "{}", posts[0].text());
     assert!(
-        posts[1].text().contains("taflbot (AI level 1) played"),
+        ai.text().contains("taflbot (AI level 1) played"),
         "{}",
-        posts[1].text()
+        ai.text()
     );
+
+    // Mistakes stay private, even in a game against the AI.
+    let illegal = slash(
+        &world,
+        &alice,
+        channel,
+        "move",
+        &[Opt::string("move", "a1-a2")],
+    )
+    .await;
+    assert!(illegal.is_ephemeral(), "{}", illegal.text());
+    let bad_level = slash(
+        &world,
+        &alice,
+        channel,
+        "play",
+        &[Opt::integer("level", 99)],
+    )
+    .await;
+    assert!(bad_level.is_ephemeral(), "{}", bad_level.text());
+    assert!(bad_level.text().contains("level"), "{}", bad_level.text());
 
     world.assert_clean();
     world.stop().await;

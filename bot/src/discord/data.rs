@@ -137,7 +137,10 @@ mod tests {
     #[test]
     fn follow_ups_stop_before_discords_fifteen_minutes() {
         let start = Instant::now();
-        let pending = PendingFollowup { token: "t".into(), since: start };
+        let pending = PendingFollowup {
+            token: "t".into(),
+            since: start,
+        };
         assert!(pending.is_fresh(start + Duration::from_secs(60)));
         assert!(pending.is_fresh(start + Duration::from_secs(13 * 60)));
         assert!(!pending.is_fresh(start + Duration::from_secs(14 * 60)));

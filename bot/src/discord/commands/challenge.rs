@@ -157,8 +157,20 @@ async fn start_ai_game(
     level: u8,
     side: SideChoice,
 ) -> Result<(), BotError> {
-    ctx.defer().await?;
     let data = ctx.data();
+    // What the user can get wrong is checked before deferring, so the refusal stays private.
+    if tafl_engine::variant(variant.trim()).is_none() {
+        return Err(BotError::BadOption(format!(
+            "I do not know the variant {variant:?}; `/rules` lists them."
+        )));
+    }
+    let max_level = data.service.config().max_ai_level;
+    if level == 0 || level > max_level {
+        return Err(BotError::BadOption(format!(
+            "The AI level must be between 1 and {max_level}."
+        )));
+    }
+    ctx.defer().await?;
     let me = data.player_of(ctx.author()).await?;
     let request = NewChallenge {
         opponent: Opponent::Ai { level },

@@ -68,11 +68,9 @@ pub async fn move_piece(
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let summary = game_here(&ctx, me, game).await?;
+    // No deferral, even against the AI: the player's move is checked and answered at once (a
+    // refusal stays private); the AI thinks in the service and its move follows up later.
     let against_ai = is_ai_game(&summary);
-    if against_ai {
-        // The reply waits for the board; the AI's answer comes later, as a follow-up.
-        ctx.defer().await?;
-    }
     // Held until the reply is sent; the announcer takes it too, so it sees our claim and the
     // AI's answer is posted after our move.
     let lock = data.channel_lock(ctx.channel_id());
