@@ -248,6 +248,39 @@ async fn a_game_against_the_ai_is_deferred_then_answered_with_the_ais_moves() {
 }
 
 #[tokio::test]
+async fn challenging_the_bot_itself_starts_a_game_against_the_ai() {
+    let world = World::start().await;
+    let alice = world.fake.new_user("alice");
+    let channel = world.fake.new_channel("vs-bot");
+    let bot = world.fake.bot_user().clone();
+    let options = [
+        Opt::user("opponent", &bot),
+        Opt::string("variant", "brandubh"),
+        Opt::string("side", "attackers"),
+    ];
+    let sent = world
+        .fake
+        .slash(&alice, channel, "challenge", &options)
+        .unwrap();
+    let ack = world.fake.acknowledgement_of(&sent, WAIT).await.unwrap();
+    assert_eq!(ack.callback_type(), Some(5), "deferred at once");
+    let start = reply(&world, &sent).await;
+    assert!(start.text().contains("begins"), "{}", start.text());
+    assert!(
+        start.text().contains("Defenders taflbot (AI level"),
+        "{}",
+        start.text()
+    );
+    assert!(
+        start.button_ids().is_empty(),
+        "nothing to accept: {}",
+        start.text()
+    );
+    world.assert_clean();
+    world.stop().await;
+}
+
+#[tokio::test]
 async fn games_and_challenge_buttons_survive_a_restart() {
     let world = World::start().await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
