@@ -77,7 +77,7 @@ pub struct GamesConfig {
     pub reminder_before_secs: u64,
     /// How often the scheduler looks for timeouts, reminders and expired challenges.
     pub scheduler_interval_ms: u64,
-    /// Highest AI level accepted in challenges.
+    /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
     pub max_ai_level: u8,
 }
 
@@ -145,7 +145,7 @@ impl Default for GamesConfig {
             challenge_expiry_secs: 7 * 24 * 3600,
             reminder_before_secs: 12 * 3600,
             scheduler_interval_ms: 5_000,
-            max_ai_level: 10,
+            max_ai_level: 5,
         }
     }
 }

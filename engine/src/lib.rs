@@ -21,6 +21,7 @@ mod warning;
 mod zobrist;
 
 pub mod ai;
+pub mod otg;
 pub mod perft;
 
 pub use bitboard::Bitboard;
@@ -31,6 +32,7 @@ pub use error::{
 pub use game::{Game, MoveReport};
 pub use movegen::{check_move, count_legal_moves, has_legal_move, legal_moves, legal_moves_from};
 pub use moves::{Move, canonical_notation};
+pub use otg::OtgError;
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use piece_set::PieceSet;
 pub use position::Position;

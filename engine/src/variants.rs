@@ -111,7 +111,7 @@ static VARIANTS: [Variant; 18] = [
     },
     Variant {
         id: "tablut-linnaeus-edge",
-        name: "Tablut (Linnaeus, corner escape, king capturable against the edge)",
+        name: "Tablut (Linnaeus, corners, edge capture)",
         // The edge capture needs a king who can stand on the edge without having won, so this
         // option plays with corner escape (with edge escape it could never apply).
         source: "002 (option: \"by three soldiers and a board edge\", with corner escape)",

@@ -29,6 +29,36 @@ fn extras(id: &str) -> String {
     format!("T{} t{}", at(d - 2, d - 2), at(d - 3, d - 2))
 }
 
+/// 001: "Black knights defend their king (it is located in the central cell - 'throne')" and
+/// "White knights are in the 'fortresses' (colored in green) at the beginning of the game"
+/// (VARIANTS.md: the fortresses are the attackers' starting squares; attackers move first).
+#[test]
+fn file_001_setup_king_on_throne_white_knights_in_their_fortresses() {
+    for id in BOTH {
+        let r = rules(id);
+        let start = r.start_position();
+        let (t, ..) = throne(id);
+        assert_eq!(start.king(), Some(sq(&t)), "{id}");
+        assert!(r.is_throne(sq(&t)), "{id}");
+        let attackers: Vec<tafl_engine::Square> = start
+            .pieces()
+            .filter(|(_, p)| *p == Piece::Attacker)
+            .map(|(s, _)| s)
+            .collect();
+        let fortress: Vec<tafl_engine::Square> = r.attacker_fortresses.squares().collect();
+        let mut sorted = attackers.clone();
+        sorted.sort();
+        let mut fortress_sorted = fortress.clone();
+        fortress_sorted.sort();
+        assert_eq!(sorted, fortress_sorted, "{id}");
+        assert_eq!(start.side_to_move(), tafl_engine::Side::Attackers, "{id}");
+        assert!(
+            start.count(Piece::Defender) * 2 == start.count(Piece::Attacker),
+            "{id}"
+        );
+    }
+}
+
 /// 001: "Black win if they successfully move the king to one of 'rescue cells'" and
 /// "9 x 9 - Tablut ... The king should reach any corner cell to win"
 #[test]

@@ -11,7 +11,9 @@ const MAX_REMAPPED_FRACTION: f32 = 0.02;
 /// Past this many distinct colours the picture is not a flat-coloured board.
 const MAX_DISTINCT: usize = 8192;
 const TABLE_SIZE: usize = 4 * MAX_DISTINCT;
-const EMPTY: u32 = u32::MAX;
+/// Transparent black: never a pixel of an opaque picture.
+const EMPTY: u32 = 0;
+const UNASSIGNED: u16 = u16::MAX;
 
 /// An image as palette indices.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,8 +39,28 @@ impl ColourTable {
         }
     }
 
+    /// The slot holding `key`, if it was inserted.
+    fn find(&self, key: u32) -> Option<usize> {
+        let mask = TABLE_SIZE - 1;
+        let mut i = (key.wrapping_mul(0x9E37_79B1) >> 16) as usize & mask;
+        loop {
+            let found = *self.keys.get(i)?;
+            if found == key {
+                return Some(i);
+            }
+            if found == EMPTY {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// The slot of `key`, inserting it if absent; `None` when the table is full.
     fn slot(&mut self, key: u32) -> Option<usize> {
+        if key == EMPTY {
+            // Only a transparent pixel could look like this; such a buffer stays RGB.
+            return None;
+        }
         let mask = TABLE_SIZE - 1;
         let mut i = (key.wrapping_mul(0x9E37_79B1) >> 16) as usize & mask;
         loop {
@@ -62,9 +84,8 @@ impl ColourTable {
 /// A pixel as one word; its byte order does not matter as long as `channels` agrees.
 fn pixel_key(pixel: &[u8]) -> u32 {
     match *pixel {
-        // Alpha is always 255 (opaque pictures) and must stay out of the key: opaque white
-        // would otherwise be u32::MAX, the empty-slot marker.
-        [r, g, b, _] => u32::from_le_bytes([r, g, b, 0]),
+        // Pictures are opaque, so alpha is always 255 and no key is ever 0, the empty slot.
+        [r, g, b, a] => u32::from_le_bytes([r, g, b, a]),
         _ => 0,
     }
 }
@@ -149,36 +170,51 @@ pub fn to_palette(rgba: &[u8], width: usize, seeds: &[[u8; 3]]) -> Option<Palett
         .map(|(slot, _)| (table.values.get(slot).copied().unwrap_or(0), slot))
         .collect();
     used.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    // Palette index of each table slot that keeps its exact colour.
+    let mut assigned = vec![UNASSIGNED; TABLE_SIZE];
     let mut kept_colours: Vec<[i32; 3]> = Vec::with_capacity(256);
     if used.len() > 256 {
         // Too many colours: the seeds go first so that they are exact and so that
         // anti-aliased text finds its in-between shades.
-        for seed in seeds {
-            let colour = seed.map(i32::from);
-            if !kept_colours.contains(&colour) && kept_colours.len() < 256 {
-                kept_colours.push(colour);
+        for &[r, g, b] in seeds {
+            if kept_colours.len() >= 256 {
+                break;
+            }
+            let key = u32::from_le_bytes([r, g, b, 255]);
+            match table.find(key) {
+                Some(slot) => {
+                    let entry = assigned.get_mut(slot)?;
+                    if *entry == UNASSIGNED {
+                        *entry = kept_colours.len() as u16;
+                        kept_colours.push(channels(key));
+                    }
+                }
+                // Absent from the picture, yet a good match for its anti-aliased pixels.
+                None if !kept_colours.contains(&channels(key)) => {
+                    kept_colours.push(channels(key));
+                }
+                None => {}
             }
         }
     }
-    let seeded = kept_colours.len();
     for (_, slot) in &used {
         if kept_colours.len() >= 256 {
             break;
         }
-        let colour = channels(*table.keys.get(*slot)?);
-        if !kept_colours[..seeded].contains(&colour) {
-            kept_colours.push(colour);
+        let entry = assigned.get_mut(*slot)?;
+        if *entry == UNASSIGNED {
+            *entry = kept_colours.len() as u16;
+            kept_colours.push(channels(*table.keys.get(*slot)?));
         }
     }
     let mut remapped = 0u64;
     for (count, slot) in &used {
-        let colour = channels(*table.keys.get(*slot)?);
-        let index = match kept_colours.iter().position(|c| *c == colour) {
-            Some(index) => index,
-            None => {
+        let index = match *assigned.get(*slot)? {
+            UNASSIGNED => {
                 remapped += u64::from(*count);
-                nearest(&kept_colours, colour)
+                nearest(&kept_colours, channels(*table.keys.get(*slot)?))
             }
+            index => usize::from(index),
         };
         *table.values.get_mut(*slot)? = index as u32;
     }
@@ -289,6 +325,13 @@ mod tests {
         let indexed = to_palette(&image, 2, &[[255, 255, 255]]).unwrap();
         assert_eq!(indexed.palette.len(), 6);
         assert_eq!(decoded(&indexed), vec![[1, 2, 3], [9, 9, 9]]);
+    }
+
+    #[test]
+    fn transparent_pixels_are_refused() {
+        let mut image = rgba(&[[1, 2, 3], [4, 5, 6]]);
+        image.extend_from_slice(&[0, 0, 0, 0]);
+        assert!(to_palette(&image, 3, &[]).is_none());
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Text through the embedded DejaVu Sans Bold (licence in assets/DejaVuSans-LICENSE.txt).
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
-use ab_glyph::{Font, FontRef, GlyphId, OutlinedGlyph, PxScale, ScaleFont, point};
+use ab_glyph::{Font, FontRef, GlyphId, PxScale, ScaleFont, point};
 use tiny_skia::{Pixmap, PremultipliedColorU8};
 
 use crate::error::RenderError;
@@ -73,17 +74,18 @@ pub fn draw_text(
         Align::Center => x - width / 2.0,
         Align::Right => x - width,
     };
-    let scale = PxScale::from(px);
-    let scaled = font.as_scaled(scale);
+    let scaled = font.as_scaled(PxScale::from(px));
     let mut caret = start;
     let mut previous: Option<GlyphId> = None;
     for id in glyph_ids(font, text) {
         if let Some(prev) = previous {
             caret += scaled.kern(prev, id);
         }
-        let glyph = id.with_scale_and_position(scale, point(caret, baseline));
-        if let Some(outlined) = font.outline_glyph(glyph) {
-            blend_glyph(pixmap, &outlined, color);
+        if let Some(raster) = raster(font, id, px) {
+            // Whole-pixel placement lets one raster per glyph and size serve every picture.
+            let x = caret.round() as i64 + i64::from(raster.left);
+            let y = baseline.round() as i64 + i64::from(raster.top);
+            blend_raster(pixmap, &raster, x, y, color);
         }
         caret += scaled.h_advance(id);
         previous = Some(id);
@@ -91,27 +93,86 @@ pub fn draw_text(
     Ok(())
 }
 
-fn blend_glyph(pixmap: &mut Pixmap, glyph: &OutlinedGlyph, color: Rgba) {
-    let bounds = glyph.px_bounds();
-    let width = i64::from(pixmap.width());
-    let height = i64::from(pixmap.height());
-    let left = bounds.min.x as i64;
-    let top = bounds.min.y as i64;
-    let pixels = pixmap.pixels_mut();
-    let alpha = f32::from(color.3) / 255.0;
-    glyph.draw(|gx, gy, coverage| {
-        let x = left + i64::from(gx);
-        let y = top + i64::from(gy);
-        if x < 0 || y < 0 || x >= width || y >= height {
-            return;
-        }
-        let Ok(index) = usize::try_from(y * width + x) else {
-            return;
-        };
-        if let Some(pixel) = pixels.get_mut(index) {
-            *pixel = blend(*pixel, color, (coverage * alpha).clamp(0.0, 1.0));
+/// A glyph's coverage, rasterised once per size.
+#[derive(Debug)]
+struct GlyphRaster {
+    /// Offset of the top-left pixel from the pen position on the baseline.
+    left: i32,
+    top: i32,
+    width: usize,
+    coverage: Vec<u8>,
+}
+
+type RasterCache = Mutex<HashMap<(u16, u32), Option<Arc<GlyphRaster>>>>;
+
+/// Glyph sizes in use are few (labels, caption, badge per picture size); past this, start over.
+const RASTER_CACHE_LIMIT: usize = 4096;
+
+fn raster(font: &FontRef<'static>, id: GlyphId, px: f32) -> Option<Arc<GlyphRaster>> {
+    static CACHE: OnceLock<RasterCache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    let key = (id.0, px.to_bits());
+    if let Some(found) = cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .get(&key)
+    {
+        return found.clone();
+    }
+    let drawn = rasterise(font, id, px).map(Arc::new);
+    let mut map = cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if map.len() >= RASTER_CACHE_LIMIT {
+        map.clear();
+    }
+    map.insert(key, drawn.clone());
+    drawn
+}
+
+fn rasterise(font: &FontRef<'static>, id: GlyphId, px: f32) -> Option<GlyphRaster> {
+    let outlined =
+        font.outline_glyph(id.with_scale_and_position(PxScale::from(px), point(0.0, 0.0)))?;
+    let bounds = outlined.px_bounds();
+    let width = bounds.width().max(0.0) as usize;
+    let height = bounds.height().max(0.0) as usize;
+    let mut coverage = vec![0u8; width * height];
+    outlined.draw(|x, y, c| {
+        if let Some(cell) = coverage.get_mut(y as usize * width + x as usize) {
+            *cell = (c.clamp(0.0, 1.0) * 255.0).round() as u8;
         }
     });
+    Some(GlyphRaster {
+        left: bounds.min.x as i32,
+        top: bounds.min.y as i32,
+        width,
+        coverage,
+    })
+}
+
+fn blend_raster(pixmap: &mut Pixmap, raster: &GlyphRaster, left: i64, top: i64, color: Rgba) {
+    let width = i64::from(pixmap.width());
+    let height = i64::from(pixmap.height());
+    let pixels = pixmap.pixels_mut();
+    let alpha = f32::from(color.3) / 255.0;
+    for (row, line) in raster.coverage.chunks(raster.width.max(1)).enumerate() {
+        let y = top + row as i64;
+        if y < 0 || y >= height {
+            continue;
+        }
+        for (column, coverage) in line.iter().enumerate() {
+            let x = left + column as i64;
+            if *coverage == 0 || x < 0 || x >= width {
+                continue;
+            }
+            let Ok(index) = usize::try_from(y * width + x) else {
+                continue;
+            };
+            if let Some(pixel) = pixels.get_mut(index) {
+                *pixel = blend(*pixel, color, f32::from(*coverage) / 255.0 * alpha);
+            }
+        }
+    }
 }
 
 /// Source-over of a straight colour with opacity `a` onto a premultiplied pixel.

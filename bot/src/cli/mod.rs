@@ -1,5 +1,6 @@
 //! The `taflbot` command line: one file per subcommand.
 
+pub mod bench;
 mod bestmove;
 mod game_source;
 mod legal;
@@ -47,6 +48,8 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
     Serve(serve::ServeArgs),
+    /// Load tests of the service (`bench http`).
+    Bench(bench::BenchArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -60,6 +63,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Bestmove(args) => bestmove::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
+        Command::Bench(args) => bench::run(args),
     }
 }
 

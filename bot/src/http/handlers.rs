@@ -44,6 +44,16 @@ pub async fn register_player(
             "registration over HTTP is turned off here; ask the Discord bot for a token with /token",
         ));
     }
+    // Registration needs no token, so it shares one bucket for everyone.
+    if let Err(secs) = state.limiter.check([0u8; 32]) {
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("too many registrations; retry in {secs} s"),
+        );
+        e.retry_after_secs = Some(secs);
+        return Err(e);
+    }
     let issued = state.service.register_player(&body.name).await?;
     Ok((StatusCode::CREATED, Json(issued)).into_response())
 }

@@ -16,6 +16,11 @@ use super::{GamesService, MoveRequest, Result, ServiceError};
 /// Returns `None` only when the game is over or has no legal move.
 pub trait MovePicker: Send + Sync + 'static {
     fn pick(&self, game: &Game, level: u8) -> Option<Move>;
+
+    /// The strongest level it knows.
+    fn max_level(&self) -> u8 {
+        u8::MAX
+    }
 }
 
 impl GamesService {

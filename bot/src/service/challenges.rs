@@ -180,16 +180,16 @@ impl GamesService {
             .context
             .map(|c| c.chars().take(MAX_CONTEXT_CHARS).collect());
         if let Opponent::Ai { level } = request.opponent {
-            if level == 0 || level > self.inner.config.max_ai_level {
-                return Err(ServiceError::Invalid(format!(
-                    "AI level must be between 1 and {}",
-                    self.inner.config.max_ai_level
-                )));
-            }
-            if self.inner.picker.is_none() {
+            let Some(picker) = &self.inner.picker else {
                 return Err(ServiceError::Unavailable(
                     "the AI is not available on this server".into(),
                 ));
+            };
+            let max = self.inner.config.max_ai_level.min(picker.max_level());
+            if level == 0 || level > max {
+                return Err(ServiceError::Invalid(format!(
+                    "AI level must be between 1 and {max}"
+                )));
             }
         }
         if request.opponent == Opponent::Player(player) {

@@ -21,6 +21,10 @@ pub struct BoardSnapshot {
     pub last_move: Option<Move>,
     pub captures: Vec<Square>,
     pub warning: Option<Warning>,
+    /// "Attackers vs Defenders" names, for the caption.
+    pub players: String,
+    /// Whose turn it is at that ply (none once the game ended there).
+    pub to_move: Option<tafl_engine::Side>,
 }
 
 impl GamesService {
@@ -151,7 +155,17 @@ impl GamesService {
             let moves = rows::moves(c, id)?;
             let game = game_state::replay(&row, &moves, Some(ply))?;
             let last = game.history().last();
+            let players = format!(
+                "{} vs {}",
+                game_state::seat_view(c, row.attackers)?.name,
+                game_state::seat_view(c, row.defenders)?.name
+            );
+            // Only the moves decide the picture, so an image of a ply never changes
+            // (a later resignation or timeout does not redraw it).
+            let over = game.outcome().is_some();
             Ok(BoardSnapshot {
+                players,
+                to_move: (!over).then(|| game.side_to_move()),
                 game_id: id,
                 ply,
                 rules: game.rules().clone(),
@@ -167,8 +181,32 @@ impl GamesService {
 
 /// Draws a snapshot as PNG off the async runtime.
 pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> Result<Vec<u8>> {
-    let _ = (snapshot, flip, theme);
-    Err(ServiceError::Unavailable(
-        "board images are not available yet: the renderer is not built into this server".into(),
-    ))
+    use tafl_render::{Caption, CaptionSide, RenderOptions, Style, Theme};
+    let theme: Theme = theme
+        .parse()
+        .map_err(|e| ServiceError::Invalid(format!("theme: {e}")))?;
+    let s = snapshot.clone();
+    let options = RenderOptions {
+        style: Style {
+            theme,
+            flip,
+            ..Style::default()
+        },
+        last_move: s.last_move,
+        captured: s.captures.clone(),
+        warning: s.warning.clone(),
+        caption: Some(Caption {
+            players: Some(s.players.clone()),
+            move_number: Some(s.ply),
+            to_move: s.to_move.map(|side| match side {
+                tafl_engine::Side::Attackers => CaptionSide::Attackers,
+                tafl_engine::Side::Defenders => CaptionSide::Defenders,
+            }),
+            warning: None,
+        }),
+    };
+    tokio::task::spawn_blocking(move || tafl_render::render(&s.position, &s.rules, &options))
+        .await
+        .map_err(|e| ServiceError::Internal(format!("the renderer crashed: {e}")))?
+        .map_err(|e| ServiceError::Internal(format!("cannot draw game {}: {e}", s.game_id)))
 }

@@ -26,6 +26,7 @@ pub struct Store {
 struct Inner {
     writer: Writer,
     readers: Mutex<Vec<Connection>>,
+    max_readers: usize,
     path: std::path::PathBuf,
     busy_timeout: Duration,
 }
@@ -48,6 +49,7 @@ impl Store {
             inner: Arc::new(Inner {
                 writer: Writer::start(conn, max_batch.max(1))?,
                 readers: Mutex::new(pool),
+                max_readers: readers.max(1),
                 path: path.to_owned(),
                 busy_timeout,
             }),
@@ -107,7 +109,10 @@ impl Store {
             None => open_reader(&self.inner.path, self.inner.busy_timeout).map_err(E::from)?,
         };
         let result = query(&conn);
-        if let Ok(mut pool) = self.inner.readers.lock() {
+        // Keep at most the configured number; extra connections opened under load close.
+        if let Ok(mut pool) = self.inner.readers.lock()
+            && pool.len() < self.inner.max_readers
+        {
             pool.push(conn);
         }
         result

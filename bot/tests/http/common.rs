@@ -26,6 +26,7 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub clock: ManualClock,
     pub config: Config,
+    ai: Arc<dyn MovePicker>,
     _dir: Arc<tempfile::TempDir>,
 }
 
@@ -53,18 +54,30 @@ impl TestApp {
     }
 
     pub async fn start_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
+        TestApp::start_with_ai(tweak, Arc::new(FirstLegalMove)).await
+    }
+
+    pub async fn start_with_ai(
+        tweak: impl FnOnce(&mut Config),
+        ai: Arc<dyn MovePicker>,
+    ) -> TestApp {
         let dir = Arc::new(tempfile::tempdir().unwrap());
         let mut config = test_config(&dir);
         tweak(&mut config);
-        TestApp::boot(config, ManualClock::new(T0), dir).await
+        TestApp::boot(config, ManualClock::new(T0), dir, ai).await
     }
 
-    async fn boot(config: Config, clock: ManualClock, dir: Arc<tempfile::TempDir>) -> TestApp {
+    async fn boot(
+        config: Config,
+        clock: ManualClock,
+        dir: Arc<tempfile::TempDir>,
+        ai: Arc<dyn MovePicker>,
+    ) -> TestApp {
         let app = RunningApp::start(
             config.clone(),
             AppOptions {
                 clock: Arc::new(clock.clone()),
-                picker: Some(Arc::new(FirstLegalMove)),
+                picker: Some(ai.clone()),
                 scheduler: false,
             },
         )
@@ -76,6 +89,7 @@ impl TestApp {
             client: reqwest::Client::new(),
             clock,
             config,
+            ai,
             _dir: dir,
         }
     }
@@ -89,7 +103,13 @@ impl TestApp {
         self.app.take().unwrap().shutdown().await;
         let mut config = self.config.clone();
         config.http.listen = "127.0.0.1:0".into();
-        TestApp::boot(config, self.clock.clone(), self._dir.clone()).await
+        TestApp::boot(
+            config,
+            self.clock.clone(),
+            self._dir.clone(),
+            self.ai.clone(),
+        )
+        .await
     }
 
     pub fn url(&self, path: &str) -> String {

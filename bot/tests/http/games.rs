@@ -490,3 +490,97 @@ async fn my_games_list_puts_my_turn_first_then_the_nearest_deadline() {
     assert_eq!(list[0]["your_turn"], true);
     assert_eq!(list[2]["your_turn"], false);
 }
+
+#[tokio::test]
+async fn shutdown_finishes_requests_in_flight_and_loses_no_accepted_move() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let mut games = Vec::new();
+    for _ in 0..30 {
+        games.push(app.start_game(&a, &b, "tablut", unlimited()).await);
+    }
+    let mut sent = Vec::new();
+    for &game in &games {
+        let req = app
+            .client
+            .post(app.url(&format!("/games/{game}/moves")))
+            .bearer_auth(&a.token)
+            .json(&json!({ "move": "d1-a1", "ply": 0 }));
+        sent.push((
+            game,
+            tokio::spawn(async move { req.send().await.map(|r| r.status()) }),
+        ));
+    }
+    tokio::task::yield_now().await;
+    let app = app.restart().await;
+    let mut accepted = 0;
+    for (game, answer) in sent {
+        let view = app.get(&format!("/games/{game}"), &a.token).await;
+        match answer.await.unwrap() {
+            Ok(StatusCode::OK) => {
+                accepted += 1;
+                assert_eq!(view["ply"], 1, "game {game}: an accepted move was lost");
+            }
+            Ok(other) => panic!("game {game}: {other}"),
+            // Refused at the door: the client retries (with an Idempotency-Key) later.
+            Err(_) => assert!(view["ply"] == 0 || view["ply"] == 1),
+        }
+    }
+    assert!(accepted > 0, "no request got in before the shutdown");
+}
+
+#[tokio::test]
+async fn the_engines_ai_answers_in_several_games_at_once() {
+    let app = crate::common::TestApp::start_with_ai(
+        |_| {},
+        std::sync::Arc::new(taflbot::ai_picker::EngineAi),
+    )
+    .await;
+    let me = app.register("Me").await;
+    let mut games = Vec::new();
+    for variant in ["brandubh", "tablut", "copenhagen"] {
+        let created = app
+            .call(
+                Method::POST,
+                "/challenges",
+                Some(&me.token),
+                Some(json!({ "ai_level": 1, "variant": variant, "side": "defenders" })),
+                StatusCode::CREATED,
+            )
+            .await;
+        games.push(created["game"]["id"].as_i64().unwrap());
+    }
+    let e = app
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&me.token),
+            Some(json!({ "ai_level": 9 })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("between 1 and 5")
+    );
+    for game in games {
+        let mut view = serde_json::Value::Null;
+        for _ in 0..1000 {
+            view = app.get(&format!("/games/{game}"), &me.token).await;
+            if view["ply"] == 1 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        assert_eq!(view["ply"], 1, "the AI did not move in game {game}");
+        assert_eq!(view["your_turn"], true);
+        assert!(view["moves"][0]["played_by"].is_null());
+        let v = app
+            .post(&format!("/games/{game}/resign"), &me.token, json!({}))
+            .await;
+        assert_eq!(v["result"]["winner"], "attackers");
+    }
+}

@@ -1,0 +1,253 @@
+//! The engine subcommands of the `taflbot` binary: variants, rules, legal, replay, perft.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use tafl_engine::{Rules, variant, variants};
+
+fn taflbot(args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(args)
+        .env("RUST_LOG", "off")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    output
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+/// An input error: a non-zero exit and a single line on standard error.
+fn assert_input_error(args: &[&str], expected: &str) {
+    let output = taflbot(args);
+    assert!(!output.status.success(), "{args:?} succeeded");
+    let err = stderr(&output);
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.contains(expected), "{args:?}: {err}");
+}
+
+#[test]
+fn variants_lists_every_preset() {
+    let output = taflbot(&["variants"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    for v in variants() {
+        assert!(
+            text.lines().any(|l| l.starts_with(v.id)),
+            "{} missing:\n{text}",
+            v.id
+        );
+    }
+}
+
+#[test]
+fn rules_prints_a_summary_and_a_rules_string_that_reads_back() {
+    let output = taflbot(&["rules", "copenhagen"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("dim:11"))
+        .expect("a rules string");
+    assert_eq!(
+        Rules::from_opentafl(line).unwrap(),
+        variant("copenhagen").unwrap().rules()
+    );
+    assert_input_error(&["rules", "chess"], "unknown variant");
+    assert_input_error(&["rules", "--rules", "dim:5 start:/5/"], "bad --rules");
+}
+
+#[test]
+fn legal_lists_moves_of_a_position_or_a_square() {
+    let output = taflbot(&["legal", "--variant", "brandubh"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).lines().count(), 40);
+    let output = taflbot(&["legal", "--variant", "copenhagen"]);
+    assert_eq!(stdout(&output).lines().count(), 116);
+    let output = taflbot(&["legal", "--variant", "brandubh", "--from", "d2"]);
+    let text = stdout(&output);
+    assert!(text.lines().all(|l| l.starts_with("d2-")), "{text}");
+    assert_eq!(text.lines().count(), 6, "{text}");
+    // A position and a side to move.
+    let output = taflbot(&[
+        "legal",
+        "--variant",
+        "slavic-9",
+        "--position",
+        "/9/2K6/9/9/9/9/9/7T1/6t2/",
+        "--to-move",
+        "defenders",
+        "--from",
+        "c2",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let moves: Vec<String> = stdout(&output).lines().map(str::to_string).collect();
+    assert!(moves.contains(&"c2-c5".to_string()), "{moves:?}");
+    assert!(
+        !moves.contains(&"c2-c6".to_string()),
+        "the Slavic king moves at most 3: {moves:?}"
+    );
+    assert_input_error(
+        &["legal", "--variant", "brandubh", "--from", "z9"],
+        "bad --from",
+    );
+    assert_input_error(
+        &["legal", "--variant", "brandubh", "--position", "/3t3/"],
+        "bad --position",
+    );
+    assert_input_error(
+        &[
+            "legal",
+            "--variant",
+            "brandubh",
+            "--position",
+            "/9/9/9/9/9/9/9/9/9/",
+        ],
+        "rules are for 7x7",
+    );
+    assert_input_error(
+        &["legal", "--variant", "brandubh", "--to-move", "nobody"],
+        "bad --to-move",
+    );
+    assert_input_error(&["legal"], "--variant");
+}
+
+#[test]
+fn replay_prints_one_json_line_per_move() {
+    let rules = "dim:7 surf:n atkf:y ks:c cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    let output = taflbot(&[
+        "replay", "--rules", rules, "d2-e2", "c4-c5", "F4-F5", "c5 a5", "d6a6", "d5–a5",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[0]["move"], "d2-e2");
+    assert_eq!(lines[0]["side"], "attackers");
+    assert_eq!(lines[4]["move"], "d6-a6xa5");
+    assert_eq!(lines[4]["captures"], serde_json::json!(["a5"]));
+    assert_eq!(lines[5]["move"], "d5-a5xa6");
+    assert_eq!(lines[5]["outcome"], Value::Null);
+    assert!(lines[5]["position"].as_str().unwrap().starts_with('/'));
+    assert_eq!(lines[5]["to_move"], "attackers");
+}
+
+#[test]
+fn replay_reports_the_winner_and_warnings() {
+    let output = taflbot(&[
+        "replay",
+        "--variant",
+        "tablut",
+        "--position",
+        "/9/9/2K6/9/9/9/9/7T1/1t7/",
+        "--to-move",
+        "defenders",
+        "c3-c4",
+        "b9-b8",
+        "c4-c1",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["warning"]["kind"], "tuichu");
+    assert_eq!(lines[2]["outcome"]["result"], "win");
+    assert_eq!(lines[2]["outcome"]["winner"], "defenders");
+    assert_eq!(lines[2]["outcome"]["reason"], "king_escaped");
+}
+
+#[test]
+fn replay_stops_at_an_illegal_move_with_exit_status_2() {
+    let output = taflbot(&["replay", "--variant", "brandubh", "d2-e2", "d4-d1", "c4-c5"]);
+    assert_eq!(output.status.code(), Some(2));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2);
+    let error: Value = serde_json::from_str(lines[1]).unwrap();
+    assert_eq!(error["error"]["index"], 1);
+    assert_eq!(error["error"]["move"], "d4-d1");
+    assert!(
+        error["error"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("blocked"),
+        "{error}"
+    );
+    // Unreadable notation is reported the same way.
+    let output = taflbot(&["replay", "--variant", "brandubh", "hello"]);
+    assert_eq!(output.status.code(), Some(2));
+    let error: Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(error["error"]["index"], 0);
+    assert!(
+        error["error"]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("not a move"),
+        "{error}"
+    );
+    // A move after the end of the game.
+    let output = taflbot(&[
+        "replay",
+        "--variant",
+        "brandubh",
+        "--position",
+        "/7/1K5/7/7/7/5T1/5t1/",
+        "--to-move",
+        "defenders",
+        "b2-a2",
+        "f7-e7",
+        "a2-a1",
+        "f7-e7",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stdout(&output));
+    let last: Value = serde_json::from_str(stdout(&output).lines().last().unwrap()).unwrap();
+    assert_eq!(last["error"]["index"], 3);
+    assert!(
+        last["error"]["reason"].as_str().unwrap().contains("over"),
+        "{last}"
+    );
+}
+
+#[test]
+fn perft_counts_and_times() {
+    let output = taflbot(&["perft", "--variant", "copenhagen", "--depth", "2"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).trim(), "perft(2) = 6788");
+    assert!(stderr(&output).contains("leaves/s"), "{}", stderr(&output));
+    let output = taflbot(&["perft", "--variant", "brandubh", "--depth", "2", "--divide"]);
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 41, "{text}");
+    let split: u64 = text
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .map(|(_, n)| n.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(split, 960, "{text}");
+    assert!(text.ends_with("perft(2) = 960\n"), "{text}");
+    let output = taflbot(&[
+        "perft",
+        "--rules",
+        "dim:9 esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+        "--depth",
+        "3",
+    ]);
+    assert_eq!(stdout(&output).trim(), "perft(3) = 353200");
+    let output = taflbot(&["perft", "--variant", "copenhagen", "--depth", "9"]);
+    assert!(!output.status.success());
+    assert_input_error(
+        &["perft", "--variant", "nope", "--depth", "1"],
+        "unknown variant",
+    );
+}
