@@ -32,6 +32,7 @@ mod repetition;
 mod result;
 mod rng;
 mod search;
+pub mod selfplay;
 mod tt;
 
 pub use eval::{FEATURE_NAMES, Features, Weights, evaluate, features};
