@@ -18,6 +18,8 @@ use crate::store::{Store, StoreError};
 pub enum StartError {
     #[error(transparent)]
     Config(#[from] ConfigError),
+    #[error("cannot start the Discord front end: {0}")]
+    Discord(#[from] crate::discord::DiscordError),
     #[error("cannot open the database {path}: {source}")]
     Store { path: String, source: StoreError },
     #[error("cannot listen on {addr}: {source}")]
@@ -55,6 +57,8 @@ pub struct RunningApp {
     shutdown: watch::Sender<bool>,
     server: Option<JoinHandle<()>>,
     background: Vec<JoinHandle<()>>,
+    /// The Discord front end, when a token is configured.
+    discord: Option<crate::discord::RunningBot>,
 }
 
 impl RunningApp {
@@ -121,9 +125,21 @@ impl RunningApp {
         };
 
         // The Discord front end starts here when a token is configured.
-        if config.discord.enabled_token().is_none() {
-            tracing::info!("no discord.token configured: Discord front end off");
-        }
+        let discord = match config.discord.enabled_token() {
+            Some(token) => {
+                let settings = crate::discord::DiscordSettings {
+                    token: token.to_owned(),
+                    api_base: config.discord.api_base.clone(),
+                    guild_id: config.discord.guild_id,
+                };
+                let data = crate::discord::Data::new(service.clone());
+                Some(crate::discord::start(settings, data).await?)
+            }
+            None => {
+                tracing::info!("no discord.token configured: Discord front end off");
+                None
+            }
+        };
 
         Ok(RunningApp {
             addr,
@@ -131,6 +147,7 @@ impl RunningApp {
             shutdown,
             server,
             background,
+            discord,
         })
     }
 
@@ -146,6 +163,11 @@ impl RunningApp {
 
     /// Stops accepting connections, lets requests in flight finish, stops the workers.
     pub async fn shutdown(self) {
+        if let Some(discord) = self.discord
+            && let Err(e) = discord.shutdown().await
+        {
+            tracing::warn!("the Discord front end did not stop cleanly: {e}");
+        }
         let _ = self.shutdown.send(true);
         if let Some(server) = self.server {
             let _ = server.await;

@@ -5,6 +5,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod discord;
+pub mod engine_protocol;
 pub mod http;
 pub mod notify;
 pub mod service;

@@ -251,3 +251,48 @@ fn perft_counts_and_times() {
         "unknown variant",
     );
 }
+
+#[test]
+fn replay_reads_an_opentafl_game_record_then_more_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut game = tafl_engine::Game::new(variant("brandubh").unwrap().rules());
+    for mv in ["d2-e2", "c4-c5", "f4-f5", "c5-a5", "d6-a6"] {
+        game.play_str(mv).unwrap();
+    }
+    let path = dir.path().join("game.otg");
+    std::fs::write(
+        &path,
+        tafl_engine::otg::write(&game, &[("event".into(), "test".into())]),
+    )
+    .unwrap();
+    let path = path.to_str().unwrap();
+    let output = taflbot(&["replay", "--otg", path, "d5-a5"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 6);
+    assert_eq!(lines[4]["move"], "d6-a6xa5");
+    assert_eq!(lines[5]["index"], 5);
+    assert_eq!(lines[5]["move"], "d5-a5xa6");
+    // An illegal extra move is numbered after the record's moves.
+    let output = taflbot(&["replay", "--otg", path, "d5-d1"]);
+    assert_eq!(output.status.code(), Some(2));
+    let last: Value = serde_json::from_str(stdout(&output).lines().last().unwrap()).unwrap();
+    assert_eq!(last["error"]["index"], 5);
+    // A broken record or a missing file: one line, non-zero exit.
+    let broken = dir.path().join("broken.otg");
+    std::fs::write(
+        &broken,
+        "[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-d9\n",
+    )
+    .unwrap();
+    assert_input_error(
+        &["replay", "--otg", broken.to_str().unwrap()],
+        "bad game record",
+    );
+    assert_input_error(&["replay", "--otg", "/nonexistent/game.otg"], "cannot read");
+    let output = taflbot(&["replay", "--otg", path, "--variant", "brandubh"]);
+    assert!(!output.status.success());
+}

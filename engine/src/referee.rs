@@ -130,9 +130,14 @@ pub fn in_edge_fort(rules: &Rules, position: &Position) -> bool {
         let mut changed = false;
         let members: Vec<Square> = safe.squares().collect();
         for w in members {
+            // An empty square of the fort holds unless it is itself hostile (an empty throne).
             let holds = |sq: Option<Square>| match sq {
                 None => true,
-                Some(sq) => inside.contains(sq) || safe.contains(sq),
+                Some(sq) => {
+                    safe.contains(sq)
+                        || (inside.contains(sq)
+                            && !capture::hostile_to_soldier(rules, position, sq, Piece::Defender))
+                }
             };
             use crate::square::Direction::{Down, Left, Right, Up};
             let firm = (holds(w.step(Left, dim)) || holds(w.step(Right, dim)))

@@ -294,6 +294,8 @@ fn file_001_attackers_move_inside_their_fortress_but_never_return() {
     let mut g = game("slavic-9", "ta4 Kc2 Th8 tg8", A);
     assert!(legal(&g, "a4-a5"));
     assert!(legal(&g, "a4-a6"));
+    // Leaving over its own fortress squares (VARIANTS.md: only *other* pieces may not pass).
+    assert!(legal(&g, "a4-a7"));
     play(&mut g, "a4-b4");
     play(&mut g, "h8-h7");
     assert_eq!(

@@ -70,9 +70,9 @@ pub fn draw_caption(
         right -= text_width(&text, px)?;
         if let Some(side) = caption.to_move {
             let radius = px * 0.42;
-            let cx = right - pad * 0.5 - radius;
+            let cx = right - pad * 0.6 - radius * 1.3;
             draw_side_icon(pixmap, palette, side, cx, middle, radius);
-            right = cx - radius;
+            right = cx - radius * 1.3;
         }
         right -= pad;
     }
@@ -118,6 +118,17 @@ fn draw_side_icon(
         CaptionSide::Attackers => palette.attacker,
         CaptionSide::Defenders => palette.defender,
     };
+    // On a patch of board, so a dark piece stays visible on a dark caption strip.
+    let patch = r * 1.3;
+    fill_rounded_rect(
+        pixmap,
+        cx - patch,
+        cy - patch,
+        patch * 2.0,
+        patch * 2.0,
+        patch * 0.3,
+        palette.square,
+    );
     fill_circle(pixmap, cx, cy, r, &solid(colors.face));
     stroke_circle(pixmap, cx, cy, r - 0.6, 1.2, colors.outline);
     if side == CaptionSide::Defenders {

@@ -13,7 +13,8 @@ pub struct RenderOptions {
     pub style: Style,
     /// The move that led to the position: its squares are highlighted and joined by an arrow.
     pub last_move: Option<Move>,
-    /// Squares emptied by the last move's captures, drawn as faint ghosts under a cross.
+    /// Squares emptied by the last move's captures, drawn as faint ghosts under a cross. A
+    /// square that still holds a piece (a captured king stays on the board) gets only the cross.
     pub captured: Vec<Square>,
     /// The king's open lines (raichi / tuichu), drawn as dashed lines to the winning squares.
     pub warning: Option<Warning>,
@@ -77,7 +78,8 @@ pub fn scene_of(
         .iter()
         .map(|square| Captured {
             at: coord(*square),
-            piece: Some(ghost),
+            // A captured king stays on the board: it gets the cross but no ghost under it.
+            piece: position.piece_at(*square).is_none().then_some(ghost),
         })
         .collect();
     if let Some(warning) = &options.warning {

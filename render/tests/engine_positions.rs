@@ -153,3 +153,26 @@ fn flip_is_taken_from_the_options() {
     // Brandubh's start is symmetric, so only the coordinate labels tell the two apart.
     assert_ne!(decode(&normal), decode(&flipped));
 }
+
+#[test]
+fn a_captured_king_keeps_his_place_and_gets_only_the_cross() {
+    let rules = variant("brandubh").unwrap().rules();
+    let start = Position::from_opentafl("/2t4/7/7/7/7/tK5/7/", Side::Attackers).unwrap();
+    let mut game = Game::from_position(rules, start);
+    let report = game.play_str("c1-c6").unwrap();
+    assert!(
+        report.outcome.is_some(),
+        "the king between a6 and c6 is taken"
+    );
+    let king = game.position().king().unwrap();
+    let options = RenderOptions {
+        last_move: Some(report.mv),
+        captured: vec![king],
+        ..RenderOptions::default()
+    };
+    let scene = scene_of(game.position(), game.rules(), &options).unwrap();
+    assert_eq!(scene.captured.len(), 1);
+    assert_eq!(scene.captured[0].at, Coord::new(1, 5));
+    assert_eq!(scene.captured[0].piece, None);
+    assert_eq!(scene.piece_at(Coord::new(1, 5)), Some(ScenePiece::King));
+}

@@ -1,10 +1,6 @@
-//! Starting the real bot against a fake Discord.
+//! Test-side settings of the bot: its token and logging.
 
 use std::sync::Once;
-
-use taflbot::discord::{self, Data, DiscordError, DiscordSettings, RunningBot};
-
-use crate::fake_discord::FakeDiscord;
 
 /// The token the bot presents to the fake (the fake accepts any `Bot ...` token).
 pub const FAKE_TOKEN: &str = "fake-bot-token";
@@ -20,19 +16,4 @@ pub fn init_logging() {
             .with_test_writer()
             .try_init();
     });
-}
-
-/// The Discord settings that point the bot at `fake`, registering commands in its guild.
-pub fn settings_for(fake: &FakeDiscord) -> DiscordSettings {
-    DiscordSettings {
-        token: FAKE_TOKEN.into(),
-        api_base: fake.api_base(),
-        guild_id: Some(fake.guild_id()),
-    }
-}
-
-/// Starts the Discord front end against `fake`.
-pub async fn start_bot(fake: &FakeDiscord, data: Data) -> Result<RunningBot, DiscordError> {
-    init_logging();
-    discord::start(settings_for(fake), data).await
 }

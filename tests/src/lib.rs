@@ -6,3 +6,4 @@
 
 pub mod bot;
 pub mod fake_discord;
+pub mod world;

@@ -1,18 +1,23 @@
 //! The bot against the fake Discord: start-up, /help, and a button round trip.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failure must stop the test loudly"
+)]
+
 use std::time::Duration;
 
-use taflbot::discord::Data;
-use taflbot_e2e::bot::start_bot;
-use taflbot_e2e::fake_discord::{FakeDiscord, RouteKind};
+use taflbot_e2e::fake_discord::RouteKind;
+use taflbot_e2e::world::World;
 
 const WAIT: Duration = Duration::from_secs(20);
 
 #[tokio::test]
 async fn the_bot_connects_registers_its_commands_and_answers_help() {
-    let fake = FakeDiscord::start().await.unwrap();
-    let bot = start_bot(&fake, Data::new()).await.unwrap();
-    fake.wait_for_sessions(1, WAIT).await.unwrap();
+    let world = World::start().await;
+    let fake = &world.fake;
+    assert_eq!(fake.sessions(), 1);
     let names = fake.wait_for_commands(WAIT).await.unwrap();
     assert!(names.iter().any(|n| n == "help"), "registered: {names:?}");
     let registration = fake
@@ -48,19 +53,14 @@ async fn the_bot_connects_registers_its_commands_and_answers_help() {
     }
     assert_eq!(reply.button_ids(), vec!["help:howto".to_owned()]);
 
-    assert!(
-        fake.problems().is_empty(),
-        "fake Discord problems: {:#?}",
-        fake.problems()
-    );
-    bot.shutdown().await.unwrap();
+    world.assert_clean();
+    world.stop().await;
 }
 
 #[tokio::test]
 async fn a_button_click_round_trips_and_an_unknown_button_gets_a_private_error() {
-    let fake = FakeDiscord::start().await.unwrap();
-    let bot = start_bot(&fake, Data::new()).await.unwrap();
-    fake.wait_for_commands(WAIT).await.unwrap();
+    let world = World::start().await;
+    let fake = &world.fake;
     let alice = fake.new_user("alice");
 
     let help = fake.slash(&alice, fake.channel(), "help", &[]).unwrap();
@@ -81,10 +81,8 @@ async fn a_button_click_round_trips_and_an_unknown_button_gets_a_private_error()
     );
     assert!(answer.text().contains("Raichi"), "got: {}", answer.text());
 
-    let stale = fake
-        .click(&alice, &message, "challenge:accept:999")
-        .unwrap();
-    let refusal = fake.reply_to(&stale, WAIT).await.unwrap();
+    let unknown = fake.click(&alice, &message, "mystery:1").unwrap();
+    let refusal = fake.reply_to(&unknown, WAIT).await.unwrap();
     assert!(refusal.is_ephemeral());
     assert!(
         refusal.text().contains("no longer valid"),
@@ -92,10 +90,17 @@ async fn a_button_click_round_trips_and_an_unknown_button_gets_a_private_error()
         refusal.text()
     );
 
+    let stale = fake
+        .click(&alice, &message, "challenge:accept:999")
+        .unwrap();
+    let refusal = fake.reply_to(&stale, WAIT).await.unwrap();
+    assert!(refusal.is_ephemeral());
     assert!(
-        fake.problems().is_empty(),
-        "fake Discord problems: {:#?}",
-        fake.problems()
+        refusal.text().contains("not found"),
+        "got: {}",
+        refusal.text()
     );
-    bot.shutdown().await.unwrap();
+
+    world.assert_clean();
+    world.stop().await;
 }

@@ -2,14 +2,17 @@
 
 pub mod bench;
 mod bestmove;
+mod engine;
 mod game_source;
 mod legal;
+mod match_runner;
 mod output;
 mod perft;
 mod render;
 mod replay;
 mod rules;
 pub mod serve;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -44,6 +47,12 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// The AI's best move for a position, as JSON (move, score, depth, nodes, time, pv).
     Bestmove(bestmove::BestmoveArgs),
+    /// Speak the OpenTafl Engine Protocol on stdin/stdout (for OpenTafl and other hosts).
+    Engine(engine::EngineArgs),
+    /// Paired games between two players (levels or external engines), refereed by us.
+    Match(match_runner::MatchArgs),
+    /// Fit the AI's evaluation weights to self-play results (Texel's method).
+    Tune(tune::TuneArgs),
     /// Draw a position as a PNG board image.
     Render(render::RenderArgs),
     /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
@@ -61,6 +70,9 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bestmove(args) => bestmove::run(args),
+        Command::Engine(args) => engine::run(args),
+        Command::Match(args) => match_runner::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(args),

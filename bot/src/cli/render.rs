@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::Args;
-use tafl_engine::{Game, Move, Side};
+use tafl_engine::{Game, Move, Outcome, Side, WinReason};
 use tafl_render::{Caption, CaptionSide, RenderOptions, Style, Theme, render};
 
 use super::GameSource;
@@ -39,7 +39,16 @@ pub struct RenderArgs {
     pub output: PathBuf,
 }
 
-pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
+fn short_result(outcome: &Outcome) -> String {
+    match outcome.winner() {
+        Some(Side::Attackers) => "Attackers win".to_string(),
+        Some(Side::Defenders) => "Defenders win".to_string(),
+        None => "Draw".to_string(),
+    }
+}
+
+/// The position to draw (after --last, if it was played) and how to draw it.
+fn prepare(args: &RenderArgs) -> anyhow::Result<(Game, RenderOptions)> {
     let (rules, position) = args.game.load()?;
     let theme: Theme = args.theme.parse().context("bad --theme")?;
     let dim = rules.dim();
@@ -62,6 +71,15 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
                 .play(mv)
                 .with_context(|| format!("--last {mv} cannot be played from --position"))?;
             options.captured = report.captures;
+            // The captured king stays on the board; cross him out too.
+            if let Some(Outcome::Win {
+                reason: WinReason::KingCaptured,
+                ..
+            }) = report.outcome
+                && let Some(king) = game.position().king()
+            {
+                options.captured.push(king);
+            }
         }
         options.last_move = Some(mv);
     }
@@ -77,9 +95,15 @@ pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
                     Side::Defenders => CaptionSide::Defenders,
                 }),
             },
-            warning: None,
+            // A finished game says how it ended where the escape warning would be.
+            warning: game.outcome().map(short_result),
         });
     }
+    Ok((game, options))
+}
+
+pub fn run(args: RenderArgs) -> anyhow::Result<ExitCode> {
+    let (game, options) = prepare(&args)?;
     let png = render(game.position(), game.rules(), &options)?;
     if png.is_empty() {
         bail!("the renderer produced no image");
@@ -146,6 +170,57 @@ mod tests {
         let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
         assert_eq!(width, 800);
         assert!(height > 800);
+    }
+
+    #[test]
+    fn a_king_capture_crosses_the_king_out_and_names_the_winner() {
+        let given = args(
+            &[
+                "--variant",
+                "brandubh",
+                "--position",
+                "/2t4/7/7/7/7/tK5/7/",
+                "--to-move",
+                "attackers",
+                "--last",
+                "c1-c6",
+                "--caption",
+            ],
+            &temp_png("unused"),
+        );
+        let (game, options) = prepare(&given).unwrap();
+        let king = game.position().king().unwrap();
+        assert_eq!(options.captured, vec![king]);
+        let caption = options.caption.unwrap();
+        assert_eq!(caption.warning.as_deref(), Some("Attackers win"));
+        assert_eq!(caption.to_move, None);
+    }
+
+    #[test]
+    fn a_move_already_on_the_board_is_only_highlighted() {
+        // After a8-e8 from the Copenhagen start: e8 holds the attacker, a8 is empty.
+        let position = "/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/4tT4t/11/5t5/3ttttt3/";
+        let given = args(
+            &[
+                "--variant",
+                "copenhagen",
+                "--position",
+                position,
+                "--to-move",
+                "defenders",
+                "--last",
+                "a8-e8",
+            ],
+            &temp_png("unused"),
+        );
+        let (game, options) = prepare(&given).unwrap();
+        assert_eq!(game.ply(), 0);
+        assert_eq!(
+            options.last_move.map(|mv| mv.to_string()),
+            Some("a8-e8".into())
+        );
+        assert!(options.captured.is_empty());
+        assert!(options.caption.is_none());
     }
 
     #[test]

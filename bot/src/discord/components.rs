@@ -1,5 +1,5 @@
-//! Buttons: every button's custom id names what it does (and, for games, which challenge or
-//! game), so a click works after a restart with nothing kept in memory.
+//! Buttons: every button's custom id names what it does and which challenge it is about, so a
+//! click works after a restart with nothing kept in memory.
 
 use serenity::all::{
     ComponentInteraction, Context as SerenityContext, CreateInteractionResponse,
@@ -7,26 +7,44 @@ use serenity::all::{
 };
 
 use super::commands::help;
+use super::posts::{self, seat_label};
 use super::{BotError, Data};
+use crate::store::rows::ChallengeId;
 
 /// What a button does, read from its custom id.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ButtonAction {
     /// The "How to play" button under /help.
     HowToPlay,
+    /// Accept challenge #id.
+    Accept(ChallengeId),
+    /// Decline challenge #id.
+    Decline(ChallengeId),
 }
 
 impl ButtonAction {
     pub fn custom_id(&self) -> String {
         match self {
             ButtonAction::HowToPlay => "help:howto".to_owned(),
+            ButtonAction::Accept(id) => format!("challenge:accept:{id}"),
+            ButtonAction::Decline(id) => format!("challenge:decline:{id}"),
         }
     }
 
     pub fn parse(custom_id: &str) -> Result<ButtonAction, BotError> {
-        match custom_id {
-            "help:howto" => Ok(ButtonAction::HowToPlay),
-            other => Err(BotError::UnknownButton(other.to_owned())),
+        let unknown = || BotError::UnknownButton(custom_id.to_owned());
+        let parts: Vec<&str> = custom_id.split(':').collect();
+        match parts.as_slice() {
+            ["help", "howto"] => Ok(ButtonAction::HowToPlay),
+            ["challenge", verb, id] => {
+                let id: ChallengeId = id.parse().map_err(|_| unknown())?;
+                match *verb {
+                    "accept" => Ok(ButtonAction::Accept(id)),
+                    "decline" => Ok(ButtonAction::Decline(id)),
+                    _ => Err(unknown()),
+                }
+            }
+            _ => Err(unknown()),
         }
     }
 }
@@ -68,10 +86,29 @@ async fn on_button(ctx: &SerenityContext, press: &ComponentInteraction, data: &D
     }
 }
 
+/// Only the challenged player may answer a challenge (anyone but the challenger, if open).
+async fn check_may_answer(
+    press: &ComponentInteraction,
+    data: &Data,
+    id: ChallengeId,
+) -> Result<(), BotError> {
+    let challenge = data.service.challenge(id).await?;
+    let presser = press.user.id.get();
+    match &challenge.opponent {
+        Some(opponent) if opponent.discord_user_id != Some(presser) => {
+            Err(BotError::NotYourChallenge(seat_label(opponent)))
+        }
+        None if challenge.challenger.discord_user_id == Some(presser) => Err(BotError::BadOption(
+            "You cannot accept your own challenge.".into(),
+        )),
+        _ => Ok(()),
+    }
+}
+
 async fn run(
     ctx: &SerenityContext,
     press: &ComponentInteraction,
-    _data: &Data,
+    data: &Data,
     action: ButtonAction,
 ) -> Result<(), BotError> {
     match action {
@@ -81,6 +118,39 @@ async fn run(
                 .ephemeral(true);
             press
                 .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
+                .await?;
+        }
+        ButtonAction::Accept(id) => {
+            check_may_answer(press, data, id).await?;
+            let me = data.player_of(&press.user).await?;
+            let lock = data.channel_lock(press.channel_id);
+            let _posting = lock.lock().await;
+            let game = data.service.accept_challenge(me, id).await?;
+            let post = posts::start_post(data, &game).await;
+            let mut update = CreateInteractionResponseMessage::new()
+                .content(format!("Challenge #{id} accepted.\n{}", post.content))
+                .components(Vec::new());
+            if let Some(png) = post.png {
+                update =
+                    update.add_file(serenity::all::CreateAttachment::bytes(png, post.filename));
+            }
+            press
+                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
+                .await?;
+        }
+        ButtonAction::Decline(id) => {
+            check_may_answer(press, data, id).await?;
+            let me = data.player_of(&press.user).await?;
+            let challenge = data.service.decline_challenge(me, id).await?;
+            let update = CreateInteractionResponseMessage::new()
+                .content(format!(
+                    "Challenge #{id} from {} was declined by <@{}>.",
+                    seat_label(&challenge.challenger),
+                    press.user.id.get()
+                ))
+                .components(Vec::new());
+            press
+                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
                 .await?;
         }
     }
@@ -93,14 +163,28 @@ mod tests {
 
     #[test]
     fn custom_ids_round_trip() {
-        let action = ButtonAction::HowToPlay;
-        assert_eq!(ButtonAction::parse(&action.custom_id()).unwrap(), action);
+        for action in [
+            ButtonAction::HowToPlay,
+            ButtonAction::Accept(17),
+            ButtonAction::Decline(9_000_000_001),
+        ] {
+            assert_eq!(ButtonAction::parse(&action.custom_id()).unwrap(), action);
+        }
     }
 
     #[test]
-    fn unknown_custom_ids_are_refused() {
-        assert!(
-            matches!(ButtonAction::parse("nope:1"), Err(BotError::UnknownButton(id)) if id == "nope:1")
-        );
+    fn unknown_or_forged_custom_ids_are_refused() {
+        for id in [
+            "nope:1",
+            "challenge:accept:x",
+            "challenge:steal:1",
+            "challenge:accept",
+            "",
+        ] {
+            assert!(
+                matches!(ButtonAction::parse(id), Err(BotError::UnknownButton(got)) if got == id),
+                "{id}"
+            );
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serenity::all::{ClientBuilder, GatewayIntents, GuildId, HttpBuilder, ShardManager};
 use tokio::task::JoinHandle;
 
-use super::{Data, DiscordError, commands, components, error};
+use super::{Data, DiscordError, announcer, commands, components, error};
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
 const DISCORD_ORIGIN: &str = "https://discord.com";
@@ -54,11 +54,13 @@ fn http_client(settings: &DiscordSettings) -> Result<serenity::all::Http, Discor
 pub struct RunningBot {
     shard_manager: Arc<ShardManager>,
     task: JoinHandle<Result<(), serenity::Error>>,
+    announcer: JoinHandle<()>,
 }
 
 impl RunningBot {
     /// Closes the gateway connection and waits for the client to stop.
     pub async fn shutdown(self) -> Result<(), DiscordError> {
+        self.announcer.abort();
         self.shard_manager.shutdown_all().await;
         self.task.await??;
         Ok(())
@@ -66,7 +68,9 @@ impl RunningBot {
 
     /// Waits until the client stops by itself (a fatal gateway error, or never).
     pub async fn wait(self) -> Result<(), DiscordError> {
-        self.task.await??;
+        let result = self.task.await;
+        self.announcer.abort();
+        result??;
         Ok(())
     }
 }
@@ -88,6 +92,7 @@ pub async fn start(settings: DiscordSettings, data: Data) -> Result<RunningBot, 
         },
         ..Default::default()
     };
+    let announcer_data = data.clone();
     let framework = poise::Framework::builder()
         .options(options)
         .setup(move |ctx, _ready, framework| {
@@ -106,10 +111,13 @@ pub async fn start(settings: DiscordSettings, data: Data) -> Result<RunningBot, 
         .framework(framework)
         .await?;
     let shard_manager = Arc::clone(&client.shard_manager);
+    // Subscribed before the gateway connects, so no event of the service is missed.
+    let announcer = tokio::spawn(announcer::run(Arc::clone(&client.http), announcer_data));
     let task = tokio::spawn(async move { client.start().await });
     Ok(RunningBot {
         shard_manager,
         task,
+        announcer,
     })
 }
 

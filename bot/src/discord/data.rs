@@ -1,11 +1,149 @@
-//! State shared by every command and button handler.
+//! State shared by every command, button handler and the announcer.
 
-/// What the commands need to do their work; cloned cheaply into every handler.
-#[derive(Debug, Clone, Default)]
-pub struct Data {}
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serenity::all::{ChannelId, User};
+
+use crate::service::GamesService;
+use crate::store::rows::{GameId, PlayerId};
+
+use super::BotError;
+
+/// Board theme for Discord (most people use the dark client).
+pub const BOARD_THEME: &str = "dark";
+
+/// An interaction token stays usable for 15 minutes; leave a margin for slow networks.
+const FOLLOWUP_WINDOW: Duration = Duration::from_secs(14 * 60);
+
+/// Something a command already showed in its own reply, so the announcer must not post it again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Claim {
+    /// The move of this ply.
+    Move { game: GameId, ply: u32 },
+    /// The end of the game.
+    End { game: GameId },
+    /// A draw offer, or its refusal.
+    Draw { game: GameId },
+}
+
+/// Where to post the AI's reply to a command: the command's interaction, while it is fresh.
+#[derive(Debug, Clone)]
+pub struct PendingFollowup {
+    pub token: String,
+    pub since: Instant,
+}
+
+/// What the commands need: the games service, and a few small memories of this process.
+#[derive(Clone)]
+pub struct Data {
+    pub service: GamesService,
+    inner: Arc<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    players: Mutex<HashMap<u64, PlayerId>>,
+    claims: Mutex<HashSet<Claim>>,
+    followups: Mutex<HashMap<GameId, PendingFollowup>>,
+    channel_locks: Mutex<HashMap<ChannelId, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 impl Data {
-    pub fn new() -> Self {
-        Data {}
+    pub fn new(service: GamesService) -> Self {
+        Data {
+            service,
+            inner: Arc::new(Inner::default()),
+        }
+    }
+
+    /// The player of a Discord user (created on first use).
+    pub async fn player_of(&self, user: &User) -> Result<PlayerId, BotError> {
+        if let Some(id) = locked(&self.inner.players).get(&user.id.get()) {
+            return Ok(*id);
+        }
+        let name = user
+            .global_name
+            .clone()
+            .unwrap_or_else(|| user.name.clone());
+        let player = self
+            .service
+            .player_for_discord_user(user.id.get(), &name)
+            .await?;
+        locked(&self.inner.players).insert(user.id.get(), player.id);
+        Ok(player.id)
+    }
+
+    /// Marks `claim` as shown by a command; undo with [`Data::release`] if the action fails.
+    pub fn claim(&self, claim: Claim) {
+        locked(&self.inner.claims).insert(claim);
+    }
+
+    pub fn release(&self, claim: Claim) {
+        locked(&self.inner.claims).remove(&claim);
+    }
+
+    /// Whether a command showed this already (and forgets it: each is announced once).
+    pub fn take_claim(&self, claim: Claim) -> bool {
+        locked(&self.inner.claims).remove(&claim)
+    }
+
+    /// Held while posting about a channel's games, so posts there come out in order (a
+    /// command's reply before the AI's answer to it).
+    pub fn channel_lock(&self, channel: ChannelId) -> Arc<tokio::sync::Mutex<()>> {
+        Arc::clone(
+            locked(&self.inner.channel_locks)
+                .entry(channel)
+                .or_default(),
+        )
+    }
+
+    /// Remembers the interaction to answer with the AI's next move in `game`.
+    pub fn expect_ai_reply(&self, game: GameId, token: &str) {
+        locked(&self.inner.followups).insert(
+            game,
+            PendingFollowup {
+                token: token.to_owned(),
+                since: Instant::now(),
+            },
+        );
+    }
+
+    /// The interaction to answer the AI's move in `game` with, if still within its window.
+    pub fn take_ai_followup(&self, game: GameId) -> Option<PendingFollowup> {
+        let pending = locked(&self.inner.followups).remove(&game)?;
+        pending.is_fresh(Instant::now()).then_some(pending)
+    }
+}
+
+impl PendingFollowup {
+    /// Whether Discord still accepts follow-ups on this interaction at `now`.
+    pub fn is_fresh(&self, now: Instant) -> bool {
+        now.saturating_duration_since(self.since) < FOLLOWUP_WINDOW
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn follow_ups_stop_before_discords_fifteen_minutes() {
+        let start = Instant::now();
+        let pending = PendingFollowup {
+            token: "t".into(),
+            since: start,
+        };
+        assert!(pending.is_fresh(start + Duration::from_secs(60)));
+        assert!(pending.is_fresh(start + Duration::from_secs(13 * 60)));
+        assert!(!pending.is_fresh(start + Duration::from_secs(14 * 60)));
+        assert!(!pending.is_fresh(start + Duration::from_secs(15 * 60)));
     }
 }

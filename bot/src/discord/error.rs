@@ -2,6 +2,8 @@
 
 use poise::CreateReply;
 
+use crate::service::ServiceError;
+
 use super::Data;
 
 /// Why the Discord front end could not start or keep running.
@@ -23,6 +25,19 @@ pub enum BotError {
     /// A button whose custom id this bot does not know (an old message, or a forged click).
     #[error("This button is no longer valid.")]
     UnknownButton(String),
+    #[error("There is no game in this channel. Start one with `/challenge` or `/play`.")]
+    NoGameHere,
+    #[error("Several games are going on in this channel ({0}); pick one with the `game` option.")]
+    SeveralGames(String),
+    #[error("Game #{0} is not played in this channel.")]
+    GameNotHere(i64),
+    #[error("Only {0} can answer this challenge.")]
+    NotYourChallenge(String),
+    #[error("{0}")]
+    BadOption(String),
+    /// The games service refused (illegal move, not your turn...) or failed.
+    #[error("{0}")]
+    Service(#[from] ServiceError),
     /// Discord refused or failed a request.
     #[error("Discord error: {0}")]
     Discord(Box<serenity::Error>),
@@ -46,14 +61,28 @@ impl BotError {
     /// (the details go to the log).
     pub fn user_message(&self) -> String {
         match self {
-            BotError::UnknownButton(_) => self.to_string(),
-            BotError::Discord(_) => "Something went wrong on my side; please try again.".to_owned(),
+            BotError::Service(ServiceError::Internal(_)) | BotError::Discord(_) => {
+                "Something went wrong on my side; please try again.".to_owned()
+            }
+            BotError::Service(e) => capitalized(&e.to_string()),
+            other => other.to_string(),
         }
     }
 
     /// Whether the error is the user's to fix (not worth a warning in the log).
     pub fn is_user_error(&self) -> bool {
-        matches!(self, BotError::UnknownButton(_))
+        !matches!(
+            self,
+            BotError::Service(ServiceError::Internal(_)) | BotError::Discord(_)
+        )
+    }
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -71,6 +100,48 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
                 .ephemeral(true);
             if let Err(e) = ctx.send(reply).await {
                 tracing::warn!("could not send the error reply: {e}");
+            }
+        }
+        // poise only logs these; every interaction must still get an answer.
+        poise::FrameworkError::CommandStructureMismatch {
+            ctx, description, ..
+        } => {
+            tracing::warn!(command = %ctx.command().qualified_name, "options not understood: {description}");
+            let reply = CreateReply::default()
+                .content("I could not read this command's options; the command list may be out of date, try again in a minute.")
+                .ephemeral(true);
+            if let Err(e) = poise::Context::Application(ctx).send(reply).await {
+                tracing::warn!("could not send the error reply: {e}");
+            }
+        }
+        poise::FrameworkError::CommandCheckFailed { ctx, error, .. } => {
+            let text = error
+                .map(|e| e.user_message())
+                .unwrap_or_else(|| "You cannot use this command here.".to_owned());
+            if let Err(e) = ctx
+                .send(CreateReply::default().content(text).ephemeral(true))
+                .await
+            {
+                tracing::warn!("could not send the error reply: {e}");
+            }
+        }
+        poise::FrameworkError::UnknownInteraction {
+            framework,
+            interaction,
+            ..
+        } => {
+            tracing::warn!(command = %interaction.data.name, "interaction for an unknown command");
+            let reply = serenity::all::CreateInteractionResponseMessage::new()
+                .content(
+                    "I do not know this command (any more); the command list may be out of date.",
+                )
+                .ephemeral(true);
+            let response = serenity::all::CreateInteractionResponse::Message(reply);
+            if let Err(e) = interaction
+                .create_response(&framework.serenity_context.http, response)
+                .await
+            {
+                tracing::warn!("could not answer an unknown command: {e}");
             }
         }
         other => {

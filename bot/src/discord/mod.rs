@@ -3,11 +3,14 @@
 //! Thin by design: each command parses its options, calls the service, and formats the answer.
 //! [`start`] connects to Discord (or to a local fake, through `discord.api_base`).
 
+mod announcer;
 mod commands;
 mod components;
 mod connection;
 mod data;
 mod error;
+mod places;
+mod posts;
 
 pub use connection::{DiscordSettings, RunningBot, api_origin, start};
 pub use data::Data;

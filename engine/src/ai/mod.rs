@@ -32,7 +32,9 @@ mod repetition;
 mod result;
 mod rng;
 mod search;
+pub mod selfplay;
 mod tt;
+pub mod tune;
 
 pub use eval::{FEATURE_NAMES, Features, Weights, evaluate, features};
 pub use level::{Level, ParseLevelError};

@@ -258,3 +258,22 @@ fn avoids_a_third_repetition_that_loses() {
         );
     }
 }
+
+#[test]
+fn a_level_beats_the_level_below_it_in_a_small_paired_match() {
+    // Brandubh, deterministic node budgets: level 2 against level 1, each opening twice.
+    let rules = variant("brandubh").unwrap().rules();
+    let book = selfplay::opening_book(&rules, 2, 4, 11);
+    assert_eq!(book.len(), 4);
+    let weak = Level::from_number(1).unwrap().limits();
+    let strong = Level::from_number(2).unwrap().limits();
+    let mut score = 0.0;
+    for (i, opening) in book.iter().enumerate() {
+        let g = selfplay::play_game(&rules, opening, &strong, &weak, 150, i as u64);
+        score += selfplay::points(&g, Side::Attackers);
+        let g = selfplay::play_game(&rules, opening, &weak, &strong, 150, i as u64);
+        score += selfplay::points(&g, Side::Defenders);
+    }
+    let games = 2.0 * book.len() as f64;
+    assert!(score / games >= 0.65, "level 2 scored {score} of {games}");
+}

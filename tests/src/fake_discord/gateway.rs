@@ -87,7 +87,11 @@ async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
                 let Some(Ok(message)) = incoming else { break };
                 let text = match message {
                     Message::Text(text) => text.to_string(),
-                    Message::Close(_) => break,
+                    Message::Close(frame) => {
+                        // Answer the close handshake, as Discord does, so the bot shuts down cleanly.
+                        let _ = socket.send(Message::Close(frame)).await;
+                        break;
+                    }
                     _ => continue,
                 };
                 let Ok(frame) = serde_json::from_str::<Value>(&text) else {

@@ -42,6 +42,19 @@ pub enum FakeError {
     Timeout(#[from] WaitTimeout),
     #[error("the bot never registered a command named {0:?}")]
     UnknownCommand(String),
+    #[error("/{command} has no option {option:?} (registered: {registered})")]
+    UnknownOption {
+        command: String,
+        option: String,
+        registered: String,
+    },
+    #[error("/{command} option {option:?} has no choice {given:?} (choices: {choices})")]
+    UnknownChoice {
+        command: String,
+        option: String,
+        given: String,
+        choices: String,
+    },
 }
 
 /// Checks that serenity can read `value` as a `T` (serenity drops what it cannot read).
@@ -94,6 +107,8 @@ pub(crate) struct FakeState {
     pub recorder: Recorder,
     next_id: AtomicU64,
     pub channels: Mutex<Vec<(u64, String)>>,
+    /// The bot's permissions per channel, where they are not all of them.
+    pub bot_permissions: Mutex<HashMap<u64, String>>,
     pub members: Mutex<Vec<FakeUser>>,
     pub commands: Mutex<Vec<Value>>,
     pub interactions: Mutex<HashMap<String, InteractionInfo>>,
@@ -165,6 +180,7 @@ impl FakeDiscord {
             recorder: Recorder::default(),
             next_id: AtomicU64::new(first_id + 100),
             channels: Mutex::new(vec![(default_channel, "tafl".into())]),
+            bot_permissions: Mutex::new(HashMap::new()),
             members: Mutex::new(vec![bot, owner]),
             commands: Mutex::new(Vec::new()),
             interactions: Mutex::new(HashMap::new()),
@@ -232,6 +248,12 @@ impl FakeDiscord {
         id
     }
 
+    /// Restricts what the bot may do in `channel_id` (Discord permission bits), as the
+    /// `app_permissions` of interactions there.
+    pub fn set_bot_permissions(&self, channel_id: u64, bits: u64) {
+        locked(&self.state.bot_permissions).insert(channel_id, bits.to_string());
+    }
+
     /// Everything that went wrong on the fake's side (unreadable payloads), plus unknown routes.
     pub fn problems(&self) -> Vec<String> {
         let mut problems = locked(&self.state.problems).clone();
@@ -285,12 +307,104 @@ impl FakeDiscord {
         locked(&self.state.commands).clone()
     }
 
-    fn command_id(&self, name: &str) -> Result<u64, FakeError> {
+    fn command(&self, name: &str) -> Result<Value, FakeError> {
         locked(&self.state.commands)
             .iter()
             .find(|c| c.get("name").and_then(Value::as_str) == Some(name))
-            .and_then(|c| c.get("id")?.as_str()?.parse().ok())
+            .cloned()
             .ok_or_else(|| FakeError::UnknownCommand(name.to_owned()))
+    }
+
+    fn command_id(command: &Value) -> u64 {
+        command
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_default()
+    }
+
+    /// Checks the options against the registered definition, as Discord would, and turns a
+    /// choice given by name into its value (poise registers enum choices as integers).
+    fn shape_options(
+        command_name: &str,
+        definition: &Value,
+        options: &[CommandOption],
+    ) -> Result<Vec<CommandOption>, FakeError> {
+        let registered: Vec<Value> = definition
+            .get("options")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let names = || {
+            registered
+                .iter()
+                .filter_map(|o| o.get("name")?.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        options
+            .iter()
+            .map(|option| {
+                let name = option.name();
+                let Some(spec) = registered
+                    .iter()
+                    .find(|o| o.get("name").and_then(Value::as_str) == Some(name))
+                else {
+                    return Err(FakeError::UnknownOption {
+                        command: command_name.to_owned(),
+                        option: name.to_owned(),
+                        registered: names(),
+                    });
+                };
+                match option {
+                    CommandOption::SubCommand { name, options } => Ok(CommandOption::SubCommand {
+                        name: name.clone(),
+                        options: Self::shape_options(
+                            &format!("{command_name} {name}"),
+                            spec,
+                            options,
+                        )?,
+                    }),
+                    CommandOption::String { name, value } => {
+                        let choices = spec
+                            .get("choices")
+                            .and_then(Value::as_array)
+                            .cloned()
+                            .unwrap_or_default();
+                        let kind = spec.get("type").and_then(Value::as_u64);
+                        if choices.is_empty() {
+                            return Ok(option.clone());
+                        }
+                        let Some(choice) = choices.iter().find(|c| {
+                            c.get("name").and_then(Value::as_str) == Some(value.as_str())
+                        }) else {
+                            return Err(FakeError::UnknownChoice {
+                                command: command_name.to_owned(),
+                                option: name.clone(),
+                                given: value.clone(),
+                                choices: choices
+                                    .iter()
+                                    .filter_map(|c| c.get("name")?.as_str())
+                                    .collect::<Vec<_>>()
+                                    .join(", "),
+                            });
+                        };
+                        match (kind, choice.get("value")) {
+                            (Some(4), Some(Value::Number(n))) => Ok(CommandOption::Integer {
+                                name: name.clone(),
+                                value: n.as_i64().unwrap_or_default(),
+                            }),
+                            (_, Some(Value::String(v))) => Ok(CommandOption::String {
+                                name: name.clone(),
+                                value: v.clone(),
+                            }),
+                            _ => Ok(option.clone()),
+                        }
+                    }
+                    _ => Ok(option.clone()),
+                }
+            })
+            .collect()
     }
 
     fn begin_interaction(&self, channel_id: u64) -> (u64, String) {
@@ -332,12 +446,22 @@ impl FakeDiscord {
         name: &str,
         options: &[CommandOption],
     ) -> Result<SentInteraction, FakeError> {
-        let command_id = self.command_id(name)?;
+        let command = self.command(name)?;
+        let options = Self::shape_options(name, &command, options)?;
         let (id, token) = self.begin_interaction(channel_id);
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
-        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
-        let payload = payloads::slash_command(&ctx, command_id, name, options);
+        let permissions = self.permissions_in(channel_id);
+        let ctx = self.context(
+            id,
+            &token,
+            channel_id,
+            &channel_name,
+            user,
+            &now,
+            &permissions,
+        );
+        let payload = payloads::slash_command(&ctx, Self::command_id(&command), name, &options);
         self.send_interaction(id, token, channel_id, payload)
     }
 
@@ -349,12 +473,22 @@ impl FakeDiscord {
         name: &str,
         options: &[CommandOption],
     ) -> Result<SentInteraction, FakeError> {
-        let command_id = self.command_id(name)?;
+        let command = self.command(name)?;
+        let options = Self::shape_options(name, &command, options)?;
         let (id, token) = self.begin_interaction(channel_id);
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
-        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
-        let payload = payloads::autocomplete(&ctx, command_id, name, options);
+        let permissions = self.permissions_in(channel_id);
+        let ctx = self.context(
+            id,
+            &token,
+            channel_id,
+            &channel_name,
+            user,
+            &now,
+            &permissions,
+        );
+        let payload = payloads::autocomplete(&ctx, Self::command_id(&command), name, &options);
         self.send_interaction(id, token, channel_id, payload)
     }
 
@@ -374,11 +508,31 @@ impl FakeDiscord {
         let (id, token) = self.begin_interaction(channel_id);
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
-        let ctx = self.context(id, &token, channel_id, &channel_name, user, &now);
+        let permissions = self.permissions_in(channel_id);
+        let ctx = self.context(
+            id,
+            &token,
+            channel_id,
+            &channel_name,
+            user,
+            &now,
+            &permissions,
+        );
         let payload = payloads::button_click(&ctx, message, custom_id);
         self.send_interaction(id, token, channel_id, payload)
     }
 
+    fn permissions_in(&self, channel_id: u64) -> String {
+        locked(&self.state.bot_permissions)
+            .get(&channel_id)
+            .cloned()
+            .unwrap_or_else(|| payloads::ALL_PERMISSIONS.to_owned())
+    }
+
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one plain field each, all needed"
+    )]
     fn context<'a>(
         &'a self,
         id: u64,
@@ -387,9 +541,11 @@ impl FakeDiscord {
         channel_name: &'a str,
         user: &'a FakeUser,
         now: &'a str,
+        app_permissions: &'a str,
     ) -> payloads::InteractionContext<'a> {
         payloads::InteractionContext {
             id,
+            app_permissions,
             token,
             application_id: self.state.application_id,
             guild_id: self.state.guild_id,

@@ -384,6 +384,17 @@ impl CommandOption {
         }
     }
 
+    pub fn name(&self) -> &str {
+        match self {
+            CommandOption::String { name, .. }
+            | CommandOption::Integer { name, .. }
+            | CommandOption::Boolean { name, .. }
+            | CommandOption::User { name, .. }
+            | CommandOption::SubCommand { name, .. }
+            | CommandOption::Focused { name, .. } => name,
+        }
+    }
+
     fn to_json(&self) -> Value {
         match self {
             CommandOption::String { name, value } => {
@@ -421,6 +432,8 @@ impl CommandOption {
 /// Where an interaction happens and who sends it.
 pub struct InteractionContext<'a> {
     pub id: u64,
+    /// The bot's permissions in the channel (`app_permissions`), as Discord's decimal string.
+    pub app_permissions: &'a str,
     pub token: &'a str,
     pub application_id: u64,
     pub guild_id: u64,
@@ -442,7 +455,7 @@ fn interaction_base(kind: u8, ctx: &InteractionContext<'_>, data: Value) -> Valu
         "member": member(ctx.user, ctx.now),
         "token": ctx.token,
         "version": 1,
-        "app_permissions": ALL_PERMISSIONS,
+        "app_permissions": ctx.app_permissions,
         "locale": "en-US",
         "guild_locale": "en-US",
         "entitlements": [],

@@ -1,10 +1,27 @@
 //! The slash commands, one file per group.
 
+pub mod challenge;
+pub mod common;
+pub mod game;
 pub mod help;
+pub mod info;
+pub mod moves;
 
 use super::{BotError, Data};
 
 /// Every command the bot registers.
 pub fn all() -> Vec<poise::Command<Data, BotError>> {
-    vec![help::help()]
+    vec![
+        challenge::challenge(),
+        challenge::play(),
+        moves::move_piece(),
+        game::board(),
+        game::resign(),
+        game::draw(),
+        game::history(),
+        info::games(),
+        info::rules(),
+        info::token(),
+        help::help(),
+    ]
 }

@@ -1,0 +1,28 @@
+//! `taflbot engine`: our AI behind the OpenTafl Engine Protocol on standard input and output.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+
+use crate::engine_protocol::engine::OtepEngine;
+
+#[derive(Debug, Args)]
+pub struct EngineArgs {
+    /// Longest think per move in milliseconds (a fortieth of the clock is used when shorter).
+    #[arg(long, default_value_t = 2000)]
+    pub move_time_ms: u64,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash_mib: usize,
+}
+
+pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
+    let mut engine = OtepEngine::new(
+        Some(Duration::from_millis(args.move_time_ms)),
+        args.hash_mib,
+    );
+    let stdin = std::io::stdin();
+    engine.run(stdin.lock(), std::io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,218 @@
+//! `/challenge` and `/play`: starting games, against a person (with Accept/Decline buttons) or
+//! against the AI.
+
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, User};
+
+use super::common::{SideParam, autocomplete_variant, parse_clock};
+use crate::discord::components::ButtonAction;
+use crate::discord::places::channel_context;
+use crate::discord::posts::{self, discord_time};
+use crate::discord::{BotError, Context};
+use crate::service::{
+    ChallengeView, ClockSpec, NewChallenge, Opponent, RulesChoice, ServiceError, SideChoice,
+};
+
+// Both start a game whose later moves (over HTTP, by the AI) the bot posts in this channel, so
+// it must be allowed to post there, with the board image.
+
+/// The variant when none is named.
+pub const DEFAULT_VARIANT: &str = "copenhagen";
+/// The clock of a challenge when none is given: three days per move.
+pub const DEFAULT_CLOCK: &str = "3d";
+/// The AI level of `/challenge @taflbot` and of `/play` without a level.
+pub const DEFAULT_AI_LEVEL: u8 = 2;
+
+fn clock_text(clock: &ClockSpec) -> String {
+    let days_or_hours = |s: u64| {
+        if s.is_multiple_of(86_400) {
+            format!("{}d", s / 86_400)
+        } else {
+            format!("{}h", s / 3_600)
+        }
+    };
+    match clock {
+        ClockSpec::Unlimited => "no clock".to_owned(),
+        ClockSpec::PerMove { seconds } => format!("{} per move", days_or_hours(*seconds)),
+        ClockSpec::Bank {
+            bank_seconds,
+            increment_seconds,
+        } => {
+            format!(
+                "{} bank + {} per move",
+                days_or_hours(*bank_seconds),
+                days_or_hours(*increment_seconds)
+            )
+        }
+    }
+}
+
+/// The Accept and Decline buttons of a challenge; their ids carry the challenge id, so they
+/// work after a restart.
+pub fn challenge_buttons(challenge: i64) -> Vec<CreateActionRow> {
+    vec![CreateActionRow::Buttons(vec![
+        CreateButton::new(ButtonAction::Accept(challenge).custom_id())
+            .label("Accept")
+            .style(ButtonStyle::Success),
+        CreateButton::new(ButtonAction::Decline(challenge).custom_id())
+            .label("Decline")
+            .style(ButtonStyle::Danger),
+    ])]
+}
+
+fn challenge_text(challenge: &ChallengeView) -> String {
+    let challenger = posts::seat_label(&challenge.challenger);
+    let opponent = challenge
+        .opponent
+        .as_ref()
+        .map(posts::seat_label)
+        .unwrap_or_else(|| "anyone".to_owned());
+    let variant = challenge
+        .variant
+        .clone()
+        .unwrap_or_else(|| "custom rules".to_owned());
+    let side = match challenge.challenger_side.as_str() {
+        "attackers" => format!("{challenger} takes the attackers"),
+        "defenders" => format!("{challenger} takes the defenders"),
+        _ => "sides drawn at random".to_owned(),
+    };
+    format!(
+        "{opponent}, {challenger} challenges you to **{variant}** ({side}, {}). Challenge #{} expires {}.",
+        clock_text(&challenge.clock),
+        challenge.id,
+        discord_time(challenge.expires_at)
+    )
+}
+
+/// Challenge someone to a game here (challenge me for a game against the AI)
+#[poise::command(
+    slash_command,
+    required_bot_permissions = "SEND_MESSAGES | ATTACH_FILES"
+)]
+pub async fn challenge(
+    ctx: Context<'_>,
+    #[description = "Who to play"] opponent: User,
+    #[description = "Which variant (default: copenhagen)"]
+    #[autocomplete = "autocomplete_variant"]
+    variant: Option<String>,
+    #[description = "Your side (default: random)"] side: Option<SideParam>,
+    #[description = "Clock: unlimited, 3d or 12h per move, 7d+1d bank (default: 3d)"] clock: Option<
+        String,
+    >,
+) -> Result<(), BotError> {
+    let side = side.map(SideChoice::from).unwrap_or_default();
+    let variant = variant.unwrap_or_else(|| DEFAULT_VARIANT.to_owned());
+    if opponent.id == ctx.serenity_context().cache.current_user().id {
+        return start_ai_game(ctx, variant, DEFAULT_AI_LEVEL, side).await;
+    }
+    if opponent.bot {
+        return Err(BotError::BadOption(format!(
+            "{} is a bot; challenge a person, or me for the AI.",
+            opponent.name
+        )));
+    }
+    let clock = parse_clock(clock.as_deref().unwrap_or(DEFAULT_CLOCK))?;
+    let data = ctx.data();
+    let me = data.player_of(ctx.author()).await?;
+    let them = data.player_of(&opponent).await?;
+    let request = NewChallenge {
+        opponent: Opponent::Player(them),
+        rules: RulesChoice::Variant(variant),
+        side,
+        clock,
+        context: Some(channel_context(ctx.channel_id())),
+    };
+    let created = data.service.create_challenge(me, request).await?;
+    let reply = poise::CreateReply::default()
+        .content(challenge_text(&created.challenge))
+        .components(challenge_buttons(created.challenge.id));
+    ctx.send(reply).await?;
+    Ok(())
+}
+
+/// Play against the AI here
+#[poise::command(
+    slash_command,
+    required_bot_permissions = "SEND_MESSAGES | ATTACH_FILES"
+)]
+pub async fn play(
+    ctx: Context<'_>,
+    #[description = "Which variant (default: copenhagen)"]
+    #[autocomplete = "autocomplete_variant"]
+    variant: Option<String>,
+    #[description = "AI level, 1 (beginner) and up (default: 2)"]
+    #[min = 1]
+    level: Option<u8>,
+    #[description = "Your side (default: random)"] side: Option<SideParam>,
+) -> Result<(), BotError> {
+    let variant = variant.unwrap_or_else(|| DEFAULT_VARIANT.to_owned());
+    let side = side.map(SideChoice::from).unwrap_or_default();
+    start_ai_game(ctx, variant, level.unwrap_or(DEFAULT_AI_LEVEL), side).await
+}
+
+/// Starts a game against the AI: acknowledged at once (the AI may move first), then the start
+/// board; the AI's move follows through the announcer.
+async fn start_ai_game(
+    ctx: Context<'_>,
+    variant: String,
+    level: u8,
+    side: SideChoice,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    // What the user can get wrong is checked before deferring, so the refusal stays private.
+    if tafl_engine::variant(variant.trim()).is_none() {
+        return Err(BotError::BadOption(format!(
+            "I do not know the variant {variant:?}; `/rules` lists them."
+        )));
+    }
+    let max_level = data.service.config().max_ai_level;
+    if level == 0 || level > max_level {
+        return Err(BotError::BadOption(format!(
+            "The AI level must be between 1 and {max_level}."
+        )));
+    }
+    ctx.defer().await?;
+    let me = data.player_of(ctx.author()).await?;
+    let request = NewChallenge {
+        opponent: Opponent::Ai { level },
+        rules: RulesChoice::Variant(variant),
+        side,
+        clock: ClockSpec::Unlimited,
+        context: Some(channel_context(ctx.channel_id())),
+    };
+    // Held while posting, so the AI's first move is announced after the start board.
+    let lock = data.channel_lock(ctx.channel_id());
+    let _posting = lock.lock().await;
+    let created = data.service.create_challenge(me, request).await?;
+    let game = created
+        .game
+        .ok_or_else(|| ServiceError::Internal("the AI challenge started no game".into()))?;
+    if let poise::Context::Application(app) = ctx {
+        data.expect_ai_reply(game.id, &app.interaction.token);
+    }
+    let post = posts::start_post(data, &game).await;
+    ctx.send(post.reply()).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_described_for_people() {
+        assert_eq!(clock_text(&ClockSpec::Unlimited), "no clock");
+        assert_eq!(
+            clock_text(&ClockSpec::PerMove {
+                seconds: 3 * 86_400
+            }),
+            "3d per move"
+        );
+        assert_eq!(
+            clock_text(&ClockSpec::Bank {
+                bank_seconds: 7 * 86_400,
+                increment_seconds: 12 * 3_600
+            }),
+            "7d bank + 12h per move"
+        );
+    }
+}

@@ -1,0 +1,204 @@
+//! What several commands share: finding the game of this channel, the `game` and `variant`
+//! autocompletes, the side choice, clock parsing.
+
+use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, ResolvedValue};
+
+use crate::discord::places::channel_context;
+use crate::discord::{BotError, Context};
+use crate::service::{ClockSpec, GameSummary, SideChoice};
+use crate::store::rows::{GameId, PlayerId};
+
+/// Discord shows at most 25 autocomplete choices.
+pub const MAX_CHOICES: usize = 25;
+
+/// Which side the command's user wants.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum SideParam {
+    #[name = "attackers"]
+    Attackers,
+    #[name = "defenders"]
+    Defenders,
+    #[name = "random"]
+    Random,
+}
+
+impl From<SideParam> for SideChoice {
+    fn from(side: SideParam) -> Self {
+        match side {
+            SideParam::Attackers => SideChoice::Attackers,
+            SideParam::Defenders => SideChoice::Defenders,
+            SideParam::Random => SideChoice::Random,
+        }
+    }
+}
+
+/// The active games of this channel.
+pub async fn games_here(
+    ctx: &Context<'_>,
+    viewer: Option<PlayerId>,
+) -> Result<Vec<GameSummary>, BotError> {
+    let context = channel_context(ctx.channel_id());
+    Ok(ctx
+        .data()
+        .service
+        .games_in_context(&context, viewer)
+        .await?)
+}
+
+fn describe(game: &GameSummary) -> String {
+    format!(
+        "#{} {} vs {}",
+        game.id, game.attackers.name, game.defenders.name
+    )
+}
+
+/// The game a command in this channel is about: the `game` option if given, else the only
+/// game here (or the only one here that the player plays in).
+pub async fn game_here(
+    ctx: &Context<'_>,
+    player: PlayerId,
+    chosen: Option<GameId>,
+) -> Result<GameSummary, BotError> {
+    let games = games_here(ctx, Some(player)).await?;
+    if let Some(id) = chosen {
+        return games
+            .into_iter()
+            .find(|g| g.id == id)
+            .ok_or(BotError::GameNotHere(id));
+    }
+    let mine: Vec<&GameSummary> = games.iter().filter(|g| g.your_side.is_some()).collect();
+    match (games.len(), mine.len()) {
+        (0, _) => Err(BotError::NoGameHere),
+        (1, _) => Ok(games[0].clone()),
+        (_, 1) => Ok(mine[0].clone()),
+        _ => Err(BotError::SeveralGames(
+            games.iter().map(describe).collect::<Vec<_>>().join(", "),
+        )),
+    }
+}
+
+/// The value the user already gave for option `name` while typing another one (autocomplete).
+pub fn typed_option(ctx: &Context<'_>, name: &str) -> Option<String> {
+    let poise::Context::Application(app) = ctx else {
+        return None;
+    };
+    app.interaction
+        .data
+        .options()
+        .iter()
+        .find(|o| o.name == name)
+        .and_then(|o| match &o.value {
+            ResolvedValue::Integer(i) => Some(i.to_string()),
+            ResolvedValue::String(s) => Some((*s).to_owned()),
+            ResolvedValue::Autocomplete { value, .. } => Some((*value).to_owned()),
+            _ => None,
+        })
+}
+
+/// Autocomplete of the `game` option: the active games of this channel.
+pub async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let games = games_here(&ctx, None).await.unwrap_or_default();
+    let choices = games
+        .iter()
+        .filter(|g| {
+            partial.is_empty()
+                || g.id
+                    .to_string()
+                    .starts_with(partial.trim_start_matches('#'))
+        })
+        .take(MAX_CHOICES)
+        .map(|g| AutocompleteChoice::new(describe(g), g.id))
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Autocomplete of the `variant` option: the preset ids, filtered by what was typed.
+pub async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let typed = partial.trim().to_ascii_lowercase();
+    let choices = ctx
+        .data()
+        .service
+        .variants()
+        .into_iter()
+        .filter(|v| v.id.contains(&typed) || v.name.to_ascii_lowercase().contains(&typed))
+        .take(MAX_CHOICES)
+        .map(|v| AutocompleteChoice::new(format!("{} ({}x{})", v.name, v.dim, v.dim), v.id))
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Reads a clock: `unlimited`, `3d` or `12h` per move, or a bank plus increment `7d+1d`.
+pub fn parse_clock(text: &str) -> Result<ClockSpec, BotError> {
+    let text = text.trim().to_ascii_lowercase();
+    let bad = || {
+        BotError::BadOption(format!(
+            "I cannot read the clock {text:?}: say `unlimited`, `3d` or `12h` per move, or `7d+1d` (time bank plus increment)."
+        ))
+    };
+    if matches!(text.as_str(), "" | "unlimited" | "none" | "no") {
+        return Ok(ClockSpec::Unlimited);
+    }
+    let seconds = |part: &str| -> Result<u64, BotError> {
+        let part = part.trim();
+        let (number, unit) = part.split_at(
+            part.find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(part.len()),
+        );
+        let n: u64 = number.parse().map_err(|_| bad())?;
+        let scale = match unit.trim() {
+            "d" | "day" | "days" => 86_400,
+            "h" | "hour" | "hours" => 3_600,
+            "m" | "min" | "minutes" => 60,
+            _ => return Err(bad()),
+        };
+        n.checked_mul(scale).ok_or_else(bad)
+    };
+    let clock = match text.split_once('+') {
+        Some((bank, increment)) => ClockSpec::Bank {
+            bank_seconds: seconds(bank)?,
+            increment_seconds: seconds(increment)?,
+        },
+        None => ClockSpec::PerMove {
+            seconds: seconds(&text)?,
+        },
+    };
+    Ok(clock.validate()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_are_read_forgivingly() {
+        assert_eq!(parse_clock("unlimited").unwrap(), ClockSpec::Unlimited);
+        assert_eq!(
+            parse_clock(" 3d ").unwrap(),
+            ClockSpec::PerMove {
+                seconds: 3 * 86_400
+            }
+        );
+        assert_eq!(
+            parse_clock("12h").unwrap(),
+            ClockSpec::PerMove {
+                seconds: 12 * 3_600
+            }
+        );
+        assert_eq!(
+            parse_clock("7d+1d").unwrap(),
+            ClockSpec::Bank {
+                bank_seconds: 7 * 86_400,
+                increment_seconds: 86_400
+            }
+        );
+    }
+
+    #[test]
+    fn unreadable_clocks_say_what_is_accepted() {
+        for bad in ["soon", "3x", "d", "99999999999999999999d", "0d"] {
+            let error = parse_clock(bad).unwrap_err();
+            assert!(error.is_user_error(), "{bad}: {error}");
+            assert!(!error.user_message().is_empty());
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! Commands about the game of this channel: `/board`, `/resign`, `/draw`, `/history`.
+
+use serenity::all::CreateAttachment;
+
+use super::common::{autocomplete_game, game_here};
+use crate::discord::data::Claim;
+use crate::discord::posts;
+use crate::discord::{BotError, Context};
+use crate::service::GameView;
+use crate::store::rows::GameId;
+
+/// Discord refuses messages longer than 2000 characters.
+const MAX_CONTENT: usize = 1900;
+
+async fn my_game(
+    ctx: &Context<'_>,
+    game: Option<GameId>,
+) -> Result<(crate::store::rows::PlayerId, GameView), BotError> {
+    let data = ctx.data();
+    let me = data.player_of(ctx.author()).await?;
+    let summary = game_here(ctx, me, game).await?;
+    Ok((me, data.service.game(Some(me), summary.id).await?))
+}
+
+/// Show the board of this channel's game
+#[poise::command(slash_command)]
+pub async fn board(
+    ctx: Context<'_>,
+    #[description = "Which game, when this channel has several"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), BotError> {
+    let (_, view) = my_game(&ctx, game).await?;
+    let post = posts::board_post(ctx.data(), &view).await;
+    ctx.send(post.reply()).await?;
+    Ok(())
+}
+
+/// Give up this channel's game
+#[poise::command(slash_command)]
+pub async fn resign(
+    ctx: Context<'_>,
+    #[description = "Which game, when this channel has several"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let (me, view) = my_game(&ctx, game).await?;
+    let lock = data.channel_lock(ctx.channel_id());
+    let _posting = lock.lock().await;
+    let ended = data.service.resign(me, view.id).await?;
+    data.claim(Claim::End { game: ended.id });
+    let post = posts::end_post(data, &ended).await;
+    ctx.send(post.reply()).await?;
+    Ok(())
+}
+
+/// Offer, accept or decline a draw
+#[poise::command(
+    slash_command,
+    subcommands("draw_offer", "draw_accept", "draw_decline"),
+    subcommand_required
+)]
+pub async fn draw(_ctx: Context<'_>) -> Result<(), BotError> {
+    Ok(())
+}
+
+/// Offer a draw to your opponent
+#[poise::command(slash_command, rename = "offer")]
+pub async fn draw_offer(
+    ctx: Context<'_>,
+    #[description = "Which game, when this channel has several"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let (me, view) = my_game(&ctx, game).await?;
+    let lock = data.channel_lock(ctx.channel_id());
+    let _posting = lock.lock().await;
+    let after = data.service.offer_draw(me, view.id).await?;
+    data.claim(Claim::Draw { game: after.id });
+    let (mine, theirs) = match after.your_side.as_deref() {
+        Some("attackers") => (&after.attackers, &after.defenders),
+        _ => (&after.defenders, &after.attackers),
+    };
+    let text = format!(
+        "{} offers a draw in game #{}. {}: `/draw accept` or `/draw decline`.",
+        posts::seat_label(mine),
+        after.id,
+        posts::seat_label(theirs)
+    );
+    ctx.say(text).await?;
+    Ok(())
+}
+
+/// Accept the draw your opponent offered
+#[poise::command(slash_command, rename = "accept")]
+pub async fn draw_accept(
+    ctx: Context<'_>,
+    #[description = "Which game, when this channel has several"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let (me, view) = my_game(&ctx, game).await?;
+    let lock = data.channel_lock(ctx.channel_id());
+    let _posting = lock.lock().await;
+    let ended = data.service.accept_draw(me, view.id).await?;
+    data.claim(Claim::End { game: ended.id });
+    let post = posts::end_post(data, &ended).await;
+    ctx.send(post.reply()).await?;
+    Ok(())
+}
+
+/// Decline the draw your opponent offered
+#[poise::command(slash_command, rename = "decline")]
+pub async fn draw_decline(
+    ctx: Context<'_>,
+    #[description = "Which game, when this channel has several"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let (me, view) = my_game(&ctx, game).await?;
+    let lock = data.channel_lock(ctx.channel_id());
+    let _posting = lock.lock().await;
+    let after = data.service.decline_draw(me, view.id).await?;
+    data.claim(Claim::Draw { game: after.id });
+    ctx.say(format!("Draw declined in game #{}: play on.", after.id))
+        .await?;
+    Ok(())
+}
+
+/// Numbered move list: "1. e4-e6 d1-d3  2. ...".
+pub fn move_list(view: &GameView) -> String {
+    let mut text = String::new();
+    for (i, pair) in view.moves.chunks(2).enumerate() {
+        let notations: Vec<&str> = pair.iter().map(|m| m.notation.as_str()).collect();
+        text.push_str(&format!("{}. {}  ", i + 1, notations.join(" ")));
+    }
+    text.trim_end().to_owned()
+}
+
+/// The moves of this channel's game, and the game as an OpenTafl record (.otg)
+#[poise::command(slash_command)]
+pub async fn history(
+    ctx: Context<'_>,
+    #[description = "Which game, when this channel has several"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let (_, view) = my_game(&ctx, game).await?;
+    let mut moves = move_list(&view);
+    if moves.is_empty() {
+        moves = "no moves yet".to_owned();
+    }
+    if moves.chars().count() > MAX_CONTENT {
+        let skip = moves.chars().count() - MAX_CONTENT;
+        moves = format!("...{}", moves.chars().skip(skip).collect::<String>());
+    }
+    let mut reply = poise::CreateReply::default();
+    let mut content = format!("**Game #{}** ({} moves)\n{moves}", view.id, view.ply);
+    match data.service.export_otg(view.id).await {
+        Ok(record) => {
+            reply = reply.attachment(CreateAttachment::bytes(
+                record.into_bytes(),
+                format!("game-{}.otg", view.id),
+            ));
+        }
+        Err(e) => content.push_str(&format!("\n(The .otg record is not available: {e}.)")),
+    }
+    ctx.send(reply.content(content)).await?;
+    Ok(())
+}

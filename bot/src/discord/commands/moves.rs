@@ -1,0 +1,128 @@
+//! `/move`: play a move in this channel's game, with autocomplete of the legal moves.
+
+use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
+
+use super::common::{MAX_CHOICES, autocomplete_game, game_here, typed_option};
+use crate::discord::data::Claim;
+use crate::discord::posts::{self, MoveFacts};
+use crate::discord::{BotError, Context};
+use crate::service::{GameSummary, MoveRequest};
+
+/// Letters and digits only, lowercased: "E5 - e8" and "e5e8" compare equal.
+fn squash(text: &str) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// The legal moves that start like what was typed, at most [`MAX_CHOICES`].
+pub fn matching_moves(legal: &[String], typed: &str) -> Vec<String> {
+    let typed = squash(typed);
+    legal
+        .iter()
+        .filter(|m| squash(m).starts_with(&typed))
+        .take(MAX_CHOICES)
+        .cloned()
+        .collect()
+}
+
+fn is_ai_game(game: &GameSummary) -> bool {
+    game.attackers.ai_level.is_some() || game.defenders.ai_level.is_some()
+}
+
+/// Autocomplete of `move`: the legal moves of the game here, for the player to move.
+async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let data = ctx.data();
+    let chosen = typed_option(&ctx, "game").and_then(|g| g.trim_start_matches('#').parse().ok());
+    let legal = async {
+        let me = data.player_of(ctx.author()).await?;
+        let game = game_here(&ctx, me, chosen).await?;
+        Ok::<_, BotError>(data.service.legal_moves(game.id, None).await?)
+    };
+    let choices = match legal.await {
+        Ok(legal) => matching_moves(&legal, partial)
+            .into_iter()
+            .map(|m| AutocompleteChoice::new(m.clone(), m))
+            .collect(),
+        Err(e) => {
+            tracing::debug!("no move suggestions: {e}");
+            Vec::new()
+        }
+    };
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
+/// Make a move in this channel's game, e.g. e5-e8
+#[poise::command(slash_command, rename = "move")]
+pub async fn move_piece(
+    ctx: Context<'_>,
+    #[description = "The move, e.g. e5-e8 (start typing for the legal moves)"]
+    #[rename = "move"]
+    #[autocomplete = "autocomplete_move"]
+    mv: String,
+    #[description = "Which game, when this channel has several"]
+    #[autocomplete = "autocomplete_game"]
+    game: Option<i64>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let me = data.player_of(ctx.author()).await?;
+    let summary = game_here(&ctx, me, game).await?;
+    // No deferral, even against the AI: the player's move is checked and answered at once (a
+    // refusal stays private); the AI thinks in the service and its move follows up later.
+    let against_ai = is_ai_game(&summary);
+    // Held until the reply is sent; the announcer takes it too, so it sees our claim and the
+    // AI's answer is posted after our move.
+    let lock = data.channel_lock(ctx.channel_id());
+    let _posting = lock.lock().await;
+    let request = MoveRequest {
+        text: mv,
+        expected_ply: None,
+        idempotency_key: None,
+    };
+    let played = data.service.play_move(me, summary.id, request).await?;
+    data.claim(Claim::Move {
+        game: played.game_id,
+        ply: played.ply,
+    });
+    if played.status != "active" {
+        data.claim(Claim::End {
+            game: played.game_id,
+        });
+    }
+    let view = data.service.game(Some(me), played.game_id).await?;
+    let post = posts::move_post(data, &view, &MoveFacts::from(&played)).await;
+    if against_ai
+        && played.status == "active"
+        && let poise::Context::Application(app) = ctx
+    {
+        data.expect_ai_reply(played.game_id, &app.interaction.token);
+    }
+    ctx.send(post.reply()).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn legal(moves: &[&str]) -> Vec<String> {
+        moves.iter().map(|m| (*m).to_owned()).collect()
+    }
+
+    #[test]
+    fn suggestions_follow_what_was_typed_however_it_is_written() {
+        let moves = legal(&["e5-e8", "e5-e7", "e4-a4", "d4-d1"]);
+        assert_eq!(matching_moves(&moves, "e5"), legal(&["e5-e8", "e5-e7"]));
+        assert_eq!(matching_moves(&moves, "E5 e8"), legal(&["e5-e8"]));
+        assert_eq!(matching_moves(&moves, "e5-e"), legal(&["e5-e8", "e5-e7"]));
+        assert_eq!(matching_moves(&moves, ""), moves);
+        assert!(matching_moves(&moves, "z9").is_empty());
+    }
+
+    #[test]
+    fn at_most_25_suggestions() {
+        let many: Vec<String> = (0..40).map(|i| format!("a{}-b{}", i, i)).collect();
+        assert_eq!(matching_moves(&many, "a").len(), MAX_CHOICES);
+    }
+}

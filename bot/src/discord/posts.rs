@@ -1,0 +1,375 @@
+//! What the bot posts about a game: the board PNG and a few lines of text (the move, captures,
+//! escape warning, whose turn with a mention, the deadline, the end and its reason).
+//! The same post goes out as an interaction reply, a follow-up or a channel message.
+
+use poise::CreateReply;
+use serenity::all::{CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
+
+use crate::service::{GameView, MovePlayed, SeatView, render_board};
+use crate::store::rows::GameId;
+
+use super::Data;
+use super::data::BOARD_THEME;
+
+/// A message about a game, ready to send anywhere.
+#[derive(Debug, Clone)]
+pub struct Post {
+    pub content: String,
+    pub png: Option<Vec<u8>>,
+    pub filename: String,
+}
+
+impl Post {
+    fn attachment(&self) -> Option<CreateAttachment> {
+        self.png
+            .clone()
+            .map(|bytes| CreateAttachment::bytes(bytes, self.filename.clone()))
+    }
+
+    pub fn reply(&self) -> CreateReply {
+        let reply = CreateReply::default().content(self.content.clone());
+        match self.attachment() {
+            Some(file) => reply.attachment(file),
+            None => reply,
+        }
+    }
+
+    pub fn message(&self) -> CreateMessage {
+        let message = CreateMessage::new().content(self.content.clone());
+        match self.attachment() {
+            Some(file) => message.add_file(file),
+            None => message,
+        }
+    }
+
+    pub fn followup(&self) -> CreateInteractionResponseFollowup {
+        let followup = CreateInteractionResponseFollowup::new().content(self.content.clone());
+        match self.attachment() {
+            Some(file) => followup.add_file(file),
+            None => followup,
+        }
+    }
+}
+
+/// The facts of one move, from the service's answer or from its `move_played` event.
+#[derive(Debug, Clone)]
+pub struct MoveFacts {
+    pub ply: u32,
+    pub side: String,
+    pub notation: String,
+    pub captures: Vec<String>,
+    /// "raichi" or "tuichu".
+    pub warning: Option<String>,
+    pub deadline_at: Option<i64>,
+}
+
+impl From<&MovePlayed> for MoveFacts {
+    fn from(m: &MovePlayed) -> Self {
+        MoveFacts {
+            ply: m.ply,
+            side: m.side.clone(),
+            notation: m.notation.clone(),
+            captures: m.captures.clone(),
+            warning: m.warning.as_ref().map(|w| w.kind.clone()),
+            deadline_at: m.deadline_at,
+        }
+    }
+}
+
+impl MoveFacts {
+    /// Reads a `move_played` event's data; `None` if it lacks what a post needs.
+    pub fn from_event(data: &serde_json::Value) -> Option<MoveFacts> {
+        let text = |key: &str| data.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+        Some(MoveFacts {
+            ply: u32::try_from(data.get("ply")?.as_u64()?).ok()?,
+            side: text("side")?,
+            notation: text("notation").or_else(|| text("move"))?,
+            captures: data
+                .get("captures")
+                .and_then(|c| c.as_array())
+                .map(|list| {
+                    list.iter()
+                        .filter_map(|c| c.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            warning: data
+                .get("warning")
+                .and_then(|w| w.get("kind"))
+                .and_then(|k| k.as_str())
+                .map(str::to_owned),
+            deadline_at: data.get("deadline_at").and_then(|d| d.as_i64()),
+        })
+    }
+}
+
+/// How a seat is named in a post: a mention for a Discord user, so they are notified.
+pub fn seat_label(seat: &SeatView) -> String {
+    if let Some(id) = seat.discord_user_id {
+        return format!("<@{id}>");
+    }
+    if let Some(level) = seat.ai_level {
+        return format!("taflbot (AI level {level})");
+    }
+    seat.name.clone()
+}
+
+fn seat_of<'a>(game: &'a GameView, side: &str) -> &'a SeatView {
+    if side == "attackers" {
+        &game.attackers
+    } else {
+        &game.defenders
+    }
+}
+
+fn opponent_side(side: &str) -> &'static str {
+    if side == "attackers" {
+        "defenders"
+    } else {
+        "attackers"
+    }
+}
+
+fn side_title(side: &str) -> &'static str {
+    if side == "attackers" {
+        "Attackers"
+    } else {
+        "Defenders"
+    }
+}
+
+/// A Discord timestamp that each reader sees in their own time zone, relative to now.
+pub fn discord_time(ms: i64) -> String {
+    format!("<t:{}:R>", ms.div_euclid(1000))
+}
+
+fn reason_text(reason: &str) -> String {
+    match reason {
+        "king_escaped" => "the king escaped".into(),
+        "king_captured" => "the king was captured".into(),
+        "encirclement" => "the defenders are encircled".into(),
+        "no_legal_moves" => "no legal move was left".into(),
+        "resignation" => "resignation".into(),
+        "timeout" => "time ran out".into(),
+        "draw_agreed" => "a draw was agreed".into(),
+        "aborted" => "the game was aborted".into(),
+        other => other.replace('_', " "),
+    }
+}
+
+/// "**Game over** · Defenders (@bob) win: the king escaped."
+pub fn ending_line(game: &GameView) -> String {
+    let Some(result) = &game.result else {
+        return format!("**Game #{} is over.**", game.id);
+    };
+    let reason = reason_text(&result.reason);
+    match result.winner.as_deref() {
+        Some(winner) => format!(
+            "**Game over** · {} ({}) win: {reason}.",
+            side_title(winner),
+            seat_label(seat_of(game, winner))
+        ),
+        None if game.status == "aborted" => format!("**Game #{} aborted.**", game.id),
+        None => format!("**Game over** · Draw: {reason}."),
+    }
+}
+
+fn turn_line(game: &GameView, side: &str, deadline_at: Option<i64>) -> String {
+    let mut line = format!("{} ({}) to move", seat_label(seat_of(game, side)), side);
+    if let Some(deadline) = deadline_at {
+        line.push_str(&format!(" · deadline {}", discord_time(deadline)));
+    }
+    line
+}
+
+fn warning_line(kind: &str) -> Option<&'static str> {
+    match kind {
+        "raichi" => Some("**Raichi!** The king has an open road to escape."),
+        "tuichu" => Some("**Tuichu!** The king has two open roads to escape."),
+        _ => None,
+    }
+}
+
+/// The board of `game` after `ply` moves, as PNG; `None` (logged) if it cannot be drawn, so the
+/// text still goes out.
+pub async fn board_png(data: &Data, game: GameId, ply: Option<u32>) -> Option<Vec<u8>> {
+    let snapshot = match data.service.board_snapshot(game, ply).await {
+        Ok(snapshot) => snapshot,
+        Err(e) => {
+            tracing::warn!(game, "no board snapshot: {e}");
+            return None;
+        }
+    };
+    match render_board(&snapshot, false, BOARD_THEME).await {
+        Ok(png) => Some(png),
+        Err(e) => {
+            tracing::warn!(game, "board not drawn: {e}");
+            None
+        }
+    }
+}
+
+/// The start position of `rules`, drawn off the async runtime (for /rules: no game exists).
+pub async fn start_position_png(rules: tafl_engine::Rules) -> Result<Vec<u8>, String> {
+    let theme: tafl_render::Theme = BOARD_THEME.parse().map_err(|e| format!("{e}"))?;
+    let options = tafl_render::RenderOptions {
+        style: tafl_render::Style {
+            theme,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    tokio::task::spawn_blocking(move || {
+        tafl_render::render(&rules.start_position(), &rules, &options).map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| e.to_string())?
+}
+
+fn board_filename(game: GameId, ply: u32) -> String {
+    format!("game-{game}-ply-{ply}.png")
+}
+
+/// The post after a move: board, notation, captures, warning, whose turn or the end.
+pub async fn move_post(data: &Data, game: &GameView, facts: &MoveFacts) -> Post {
+    let mover = seat_label(seat_of(game, &facts.side));
+    let mut lines = vec![format!(
+        "**Game #{}** · move {}: {} {mover} played **{}**",
+        game.id,
+        facts.ply,
+        side_title(&facts.side),
+        facts.notation
+    )];
+    if !facts.captures.is_empty() {
+        lines.push(format!("Captured: {}", facts.captures.join(", ")));
+    }
+    if let Some(line) = facts.warning.as_deref().and_then(warning_line) {
+        lines.push(line.to_owned());
+    }
+    // The game may have moved on (an AI reply) since this move: only end it if this move did.
+    let ended_here = game.status != "active" && game.ply == facts.ply;
+    if ended_here {
+        lines.push(ending_line(game));
+    } else {
+        lines.push(turn_line(
+            game,
+            opponent_side(&facts.side),
+            facts.deadline_at,
+        ));
+    }
+    Post {
+        content: lines.join("\n"),
+        png: board_png(data, game.id, Some(facts.ply)).await,
+        filename: board_filename(game.id, facts.ply),
+    }
+}
+
+/// The post that opens a game: who plays which side, who moves first, the start board.
+pub async fn start_post(data: &Data, game: &GameView) -> Post {
+    let name = game
+        .variant
+        .clone()
+        .unwrap_or_else(|| "custom rules".to_owned());
+    let mut lines = vec![format!(
+        "**Game #{}** ({name}) begins: Attackers {} vs Defenders {}",
+        game.id,
+        seat_label(&game.attackers),
+        seat_label(&game.defenders)
+    )];
+    match game.side_to_move.as_deref() {
+        Some(side) => lines.push(turn_line(game, side, game.deadline_at)),
+        None => lines.push(ending_line(game)),
+    }
+    Post {
+        content: lines.join("\n"),
+        png: board_png(data, game.id, Some(game.ply)).await,
+        filename: board_filename(game.id, game.ply),
+    }
+}
+
+/// The current board of a game, with whose turn it is (for /board).
+pub async fn board_post(data: &Data, game: &GameView) -> Post {
+    let mut lines = vec![format!(
+        "**Game #{}** · Attackers {} vs Defenders {} · {} moves played",
+        game.id,
+        seat_label(&game.attackers),
+        seat_label(&game.defenders),
+        game.ply
+    )];
+    if let Some(line) = game.warning.as_ref().and_then(|w| warning_line(&w.kind)) {
+        lines.push(line.to_owned());
+    }
+    if let Some(side) = &game.draw_offer_by {
+        lines.push(format!(
+            "{} offer a draw (`/draw accept` or `/draw decline`).",
+            side_title(side)
+        ));
+    }
+    match game.side_to_move.as_deref() {
+        Some(side) => lines.push(turn_line(game, side, game.deadline_at)),
+        None => lines.push(ending_line(game)),
+    }
+    Post {
+        content: lines.join("\n"),
+        png: board_png(data, game.id, None).await,
+        filename: board_filename(game.id, game.ply),
+    }
+}
+
+/// A game that ended without a move (resignation, timeout, agreed draw).
+pub async fn end_post(data: &Data, game: &GameView) -> Post {
+    Post {
+        content: ending_line(game),
+        png: board_png(data, game.id, None).await,
+        filename: board_filename(game.id, game.ply),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_facts_are_read_from_a_move_played_event() {
+        let data = serde_json::json!({
+            "ply": 7, "side": "defenders", "move": "e5-e8", "notation": "e5-e8xe9",
+            "captures": ["e9"], "warning": {"kind": "raichi", "paths": []}, "deadline_at": 1_000_000
+        });
+        let facts = MoveFacts::from_event(&data).unwrap();
+        assert_eq!(facts.ply, 7);
+        assert_eq!(facts.notation, "e5-e8xe9");
+        assert_eq!(facts.captures, vec!["e9".to_owned()]);
+        assert_eq!(facts.warning.as_deref(), Some("raichi"));
+        assert!(MoveFacts::from_event(&serde_json::json!({"side": "attackers"})).is_none());
+    }
+
+    #[test]
+    fn seats_are_mentions_for_people_and_named_for_the_ai() {
+        let person = SeatView {
+            player_id: Some(1),
+            discord_user_id: Some(42),
+            name: "alice".into(),
+            ai_level: None,
+        };
+        let ai = SeatView {
+            player_id: None,
+            discord_user_id: None,
+            name: "AI".into(),
+            ai_level: Some(3),
+        };
+        let http = SeatView {
+            player_id: Some(2),
+            discord_user_id: None,
+            name: "bob".into(),
+            ai_level: None,
+        };
+        assert_eq!(seat_label(&person), "<@42>");
+        assert_eq!(seat_label(&ai), "taflbot (AI level 3)");
+        assert_eq!(seat_label(&http), "bob");
+    }
+
+    #[test]
+    fn deadlines_are_discord_timestamps_in_seconds() {
+        assert_eq!(discord_time(1_700_000_123_456), "<t:1700000123:R>");
+    }
+}

@@ -1,0 +1,226 @@
+//! A player in a refereed match: one of our levels, or an external engine.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use tafl_engine::ai::{Level, SearchLimits, Searcher};
+use tafl_engine::{Game, Move};
+
+use super::htp_client::HtpPlayer;
+use super::otep_client::OtepPlayer;
+
+/// Why a game with an external engine could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    /// The engine refused a move that our referee allowed (house rules differ).
+    #[error("{engine} refused {mv}, which our referee allows: {reply}")]
+    Refused {
+        engine: String,
+        mv: Move,
+        reply: String,
+    },
+    /// The engine broke the protocol, crashed or timed out.
+    #[error("{0}")]
+    Failed(#[from] anyhow::Error),
+}
+
+pub trait Player {
+    fn name(&self) -> String;
+    /// A game starts from `game` (its opening already played).
+    fn start(&mut self, game: &Game) -> Result<(), PlayerError>;
+    /// The opponent's move `mv`, already played in `game`.
+    fn opponent_moved(&mut self, game: &Game, mv: Move) -> Result<(), PlayerError>;
+    /// Our move in `game`.
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError>;
+    /// Our move was accepted; `game` is after it.
+    fn accepted(&mut self, _game: &Game) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    /// The game is over (or abandoned).
+    fn finish(&mut self, _game: &Game) {}
+}
+
+/// What a player is, from the command line: `3`, `level:3`, `otep:COMMAND` or `htp:COMMAND`.
+#[derive(Debug, Clone)]
+pub enum PlayerSpec {
+    Level(Level),
+    Otep(String),
+    Htp(String),
+}
+
+impl std::fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayerSpec::Level(level) => write!(f, "level {level}"),
+            PlayerSpec::Otep(command) => write!(f, "otep:{command}"),
+            PlayerSpec::Htp(command) => write!(f, "htp:{command}"),
+        }
+    }
+}
+
+impl std::str::FromStr for PlayerSpec {
+    type Err = anyhow::Error;
+
+    fn from_str(text: &str) -> anyhow::Result<PlayerSpec> {
+        let text = text.trim();
+        if let Some(command) = text.strip_prefix("otep:") {
+            return Ok(PlayerSpec::Otep(command.to_string()));
+        }
+        if let Some(command) = text.strip_prefix("htp:") {
+            return Ok(PlayerSpec::Htp(command.to_string()));
+        }
+        let level = text.strip_prefix("level:").unwrap_or(text);
+        Ok(PlayerSpec::Level(level.parse().with_context(|| {
+            format!("player {text:?}: expected a level (1-5), otep:COMMAND or htp:COMMAND")
+        })?))
+    }
+}
+
+/// Per-move budget overrides for a match.
+#[derive(Debug, Clone, Default)]
+pub struct MoveBudget {
+    pub time: Option<Duration>,
+    pub nodes: Option<u64>,
+    /// Multiplies a level's own node and time budgets (when no override is given).
+    pub scale: Option<f64>,
+}
+
+impl PlayerSpec {
+    pub fn build(&self, budget: &MoveBudget) -> anyhow::Result<Box<dyn Player>> {
+        Ok(match self {
+            PlayerSpec::Level(level) => Box::new(LevelPlayer::new(*level, budget)),
+            PlayerSpec::Otep(command) => Box::new(OtepPlayer::spawn(command, budget.time)?),
+            PlayerSpec::Htp(command) => Box::new(HtpPlayer::spawn(command, budget.time)?),
+        })
+    }
+}
+
+/// One of our levels.
+pub struct LevelPlayer {
+    level: Level,
+    limits: SearchLimits,
+    searcher: Searcher,
+    seed: u64,
+}
+
+impl LevelPlayer {
+    pub fn new(level: Level, budget: &MoveBudget) -> LevelPlayer {
+        let mut limits = level.limits();
+        if budget.time.is_some() || budget.nodes.is_some() {
+            limits.time = budget.time;
+            limits.nodes = budget.nodes;
+            limits.depth = None;
+        } else if let Some(scale) = budget.scale {
+            limits.time = limits.time.map(|t| t.mul_f64(scale));
+            limits.nodes = limits.nodes.map(|n| ((n as f64) * scale).max(100.0) as u64);
+        }
+        LevelPlayer {
+            level,
+            searcher: Searcher::new(limits.table_mib),
+            limits,
+            seed: 0,
+        }
+    }
+
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+    }
+}
+
+impl Player for LevelPlayer {
+    fn name(&self) -> String {
+        format!("taflbot level {}", self.level)
+    }
+
+    fn start(&mut self, game: &Game) -> Result<(), PlayerError> {
+        self.searcher.clear();
+        self.seed = self.seed.wrapping_add(u64::from(game.ply()) + 1);
+        Ok(())
+    }
+
+    fn opponent_moved(&mut self, _game: &Game, _mv: Move) -> Result<(), PlayerError> {
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+        let limits = self
+            .limits
+            .clone()
+            .with_seed(self.seed ^ u64::from(game.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        match self.searcher.search(game, &limits) {
+            Some(result) => Ok(result.best_move),
+            None => Err(PlayerError::Failed(anyhow::anyhow!(
+                "no move: the game is over"
+            ))),
+        }
+    }
+}
+
+/// An external program speaking a line protocol on its standard input and output.
+pub struct Process {
+    pub name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    pub fn spawn(command: &str) -> anyhow::Result<Process> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot start {command:?}"))?;
+        let stdin = child.stdin.take().context("no stdin")?;
+        let stdout = child.stdout.take().context("no stdout")?;
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process {
+            name: command.to_string(),
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    pub fn send(&mut self, line: &str) -> anyhow::Result<()> {
+        tracing::debug!(engine = %self.name, "> {line}");
+        writeln!(self.stdin, "{line}").with_context(|| format!("{} stopped reading", self.name))?;
+        self.stdin.flush()?;
+        Ok(())
+    }
+
+    /// The next line, waiting at most `timeout`.
+    pub fn receive(&mut self, timeout: Duration) -> anyhow::Result<String> {
+        let deadline = Instant::now() + timeout;
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => {
+                tracing::debug!(engine = %self.name, "< {line}");
+                Ok(line)
+            }
+            Err(RecvTimeoutError::Timeout) => bail!("{} said nothing for {timeout:?}", self.name),
+            Err(RecvTimeoutError::Disconnected) => bail!("{} exited", self.name),
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

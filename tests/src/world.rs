@@ -1,0 +1,151 @@
+//! The whole application (store, games service, HTTP API) plus the Discord front end, running
+//! against a fake Discord, on a temporary database file that survives restarts.
+// A test harness: when the app cannot even start, the test must stop there, loudly.
+#![allow(
+    clippy::expect_used,
+    reason = "test harness: a failed start fails the test with its reason"
+)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tafl_engine::{Game, Move};
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::config::Config;
+use taflbot::service::{Clock, ManualClock, MovePicker, SystemClock};
+
+use crate::bot::{FAKE_TOKEN, init_logging};
+use crate::fake_discord::FakeDiscord;
+
+/// How long a test waits for anything before failing loudly.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// A deterministic, instant AI for tests: the first legal move.
+pub struct FirstLegalMove;
+
+impl MovePicker for FirstLegalMove {
+    fn pick(&self, game: &Game, _level: u8) -> Option<Move> {
+        game.legal_moves().first().copied()
+    }
+}
+
+/// The app (with its Discord front end on), and the fake Discord it talks to.
+pub struct World {
+    pub fake: FakeDiscord,
+    pub app: RunningApp,
+    /// The service's clock: tests move it to reach deadlines (then call `run_due`).
+    pub clock: Arc<ManualClock>,
+    tweak: fn(&mut Config),
+    /// Keeps the temporary directory (and the database in it) alive.
+    dir: tempfile::TempDir,
+    pub http: reqwest::Client,
+}
+
+/// The app's settings for a test: a temporary database, HTTP on a free port, Discord pointed at
+/// the fake (as `taflbot serve` would be, through `discord.api_base`).
+fn config(fake: &FakeDiscord, db: PathBuf, tweak: fn(&mut Config)) -> Config {
+    let mut config = Config::default();
+    config.discord.token = Some(FAKE_TOKEN.to_owned());
+    config.discord.api_base = fake.api_base();
+    config.discord.guild_id = Some(fake.guild_id());
+    config.database.path = db;
+    config.http.listen = "127.0.0.1:0".to_owned();
+    config.webhooks.enabled = false;
+    tweak(&mut config);
+    config
+}
+
+async fn start_app(
+    fake: &FakeDiscord,
+    db: PathBuf,
+    clock: Arc<ManualClock>,
+    tweak: fn(&mut Config),
+) -> RunningApp {
+    init_logging();
+    // The scheduler is off: tests run it by hand (`service.run_due()`) after moving the clock.
+    let options = AppOptions {
+        clock,
+        picker: Some(Arc::new(FirstLegalMove)),
+        scheduler: false,
+    };
+    RunningApp::start(config(fake, db, tweak), options)
+        .await
+        .expect("the app starts")
+}
+
+impl World {
+    /// Starts the fake, the app on a new database and the bot; returns once commands are registered.
+    pub async fn start() -> World {
+        World::start_with(|_| {}).await
+    }
+
+    /// Like [`World::start`], with some settings changed (kept across restarts).
+    pub async fn start_with(tweak: fn(&mut Config)) -> World {
+        let clock = Arc::new(ManualClock::new(SystemClock.now_ms()));
+        let fake = FakeDiscord::start().await.expect("the fake Discord starts");
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let db = dir.path().join("taflbot.db");
+        let app = start_app(&fake, db, Arc::clone(&clock), tweak).await;
+        fake.wait_for_sessions(1, WAIT)
+            .await
+            .expect("the bot connects to the gateway");
+        fake.wait_for_commands(WAIT)
+            .await
+            .expect("the bot registers its commands");
+        World {
+            fake,
+            app,
+            clock,
+            tweak,
+            dir,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    /// Stops the bot and the app, then starts both again on the same database file.
+    pub async fn restart(self) -> World {
+        let World {
+            fake,
+            app,
+            clock,
+            tweak,
+            dir,
+            http,
+        } = self;
+        app.shutdown().await;
+        let sessions = fake.sessions();
+        let db = dir.path().join("taflbot.db");
+        let app = start_app(&fake, db, Arc::clone(&clock), tweak).await;
+        fake.wait_for_sessions(sessions + 1, WAIT)
+            .await
+            .expect("the restarted bot connects again");
+        World {
+            fake,
+            app,
+            clock,
+            tweak,
+            dir,
+            http,
+        }
+    }
+
+    /// The HTTP API's base URL, e.g. `http://127.0.0.1:4242/api/v1`.
+    pub fn api(&self) -> String {
+        format!("{}/api/v1", self.app.base_url().expect("the HTTP API runs"))
+    }
+
+    /// Fails the test if the fake saw anything it could not handle.
+    pub fn assert_clean(&self) {
+        let problems = self.fake.problems();
+        assert!(
+            problems.is_empty(),
+            "fake Discord problems: {problems:#?}\nrecorded:\n{}",
+            self.fake.recorder().dump()
+        );
+    }
+
+    pub async fn stop(self) {
+        self.app.shutdown().await;
+    }
+}

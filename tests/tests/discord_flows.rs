@@ -1,0 +1,486 @@
+//! The AI, autocomplete, restarts and HTTP moves, through the fake Discord.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failure must stop the test loudly"
+)]
+
+use std::collections::HashSet;
+
+use serde_json::{Value, json};
+use taflbot_e2e::fake_discord::{
+    CommandOption as Opt, FakeUser, Recorded, RouteKind, SentInteraction,
+};
+use taflbot_e2e::world::{WAIT, World};
+
+async fn reply(world: &World, sent: &SentInteraction) -> Recorded {
+    world.fake.reply_to(sent, WAIT).await.unwrap()
+}
+
+async fn slash(
+    world: &World,
+    who: &FakeUser,
+    channel: u64,
+    name: &str,
+    options: &[Opt],
+) -> Recorded {
+    let sent = world.fake.slash(who, channel, name, options).unwrap();
+    reply(world, &sent).await
+}
+
+/// `challenger` (attackers) and `opponent` start a brandubh game in `channel`; returns its id.
+async fn brandubh_game(
+    world: &World,
+    channel: u64,
+    challenger: &FakeUser,
+    opponent: &FakeUser,
+) -> i64 {
+    let challenge = slash(
+        world,
+        challenger,
+        channel,
+        "challenge",
+        &[
+            Opt::user("opponent", opponent),
+            Opt::string("variant", "brandubh"),
+            Opt::string("side", "attackers"),
+        ],
+    )
+    .await;
+    let accept = challenge
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("challenge:accept:"))
+        .expect("Accept");
+    let click = world
+        .fake
+        .click(opponent, challenge.message.as_ref().unwrap(), &accept)
+        .unwrap();
+    let accepted = reply(world, &click).await;
+    game_id_in(&accepted.text())
+}
+
+/// The number after "Game #" in a post.
+fn game_id_in(text: &str) -> i64 {
+    let rest = text
+        .split("Game #")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no game id in {text:?}"));
+    rest.chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap()
+}
+
+async fn legal_moves(world: &World, game: i64) -> Vec<String> {
+    world.app.service.legal_moves(game, None).await.unwrap()
+}
+
+#[tokio::test]
+async fn autocomplete_offers_at_most_25_legal_moves_filtered_by_what_was_typed() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.channel();
+    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    let legal: HashSet<String> = legal_moves(&world, game).await.into_iter().collect();
+    assert!(
+        legal.len() > 25,
+        "brandubh's first position has more than 25 moves: {}",
+        legal.len()
+    );
+
+    let sent = world
+        .fake
+        .autocomplete(&alice, channel, "move", &[Opt::focused("move", "")])
+        .unwrap();
+    let all = reply(&world, &sent).await;
+    assert_eq!(all.callback_type(), Some(8), "an autocomplete result");
+    assert_eq!(all.choices().len(), 25, "at most 25 choices");
+    assert!(
+        all.choices().iter().all(|(_, v)| legal.contains(v)),
+        "only legal moves: {:?}",
+        all.choices()
+    );
+
+    let sent = world
+        .fake
+        .autocomplete(&alice, channel, "move", &[Opt::focused("move", "D1")])
+        .unwrap();
+    let filtered = reply(&world, &sent).await.choices();
+    let expected: HashSet<String> = legal
+        .iter()
+        .filter(|m| m.starts_with("d1"))
+        .cloned()
+        .collect();
+    assert!(!expected.is_empty());
+    assert_eq!(
+        filtered
+            .iter()
+            .map(|(_, v)| v.clone())
+            .collect::<HashSet<_>>(),
+        expected
+    );
+
+    // The game option's autocomplete lists the games here.
+    let sent = world
+        .fake
+        .autocomplete(&alice, channel, "board", &[Opt::focused("game", "")])
+        .unwrap();
+    let games = reply(&world, &sent).await.choices();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].1, game.to_string());
+
+    world.assert_clean();
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_against_the_ai_is_deferred_then_answered_with_the_ais_moves() {
+    let world = World::start().await;
+    let alice = world.fake.new_user("alice");
+    let channel = world.fake.new_channel("ai-games");
+    // Brandubh: the attackers (the AI here) move first.
+    let sent = world
+        .fake
+        .slash(
+            &alice,
+            channel,
+            "play",
+            &[
+                Opt::string("variant", "brandubh"),
+                Opt::integer("level", 1),
+                Opt::string("side", "defenders"),
+            ],
+        )
+        .unwrap();
+    let ack = world.fake.acknowledgement_of(&sent, WAIT).await.unwrap();
+    assert_eq!(
+        ack.callback_type(),
+        Some(5),
+        "an AI game is acknowledged (deferred) at once"
+    );
+    let token = sent.token.clone();
+    let posts = world
+        .fake
+        .recorder()
+        .wait_for_count(
+            0,
+            2,
+            "the start board and the AI's first move as follow-ups",
+            WAIT,
+            |r| r.answers(&token) && matches!(r.kind, RouteKind::Followup { .. }),
+        )
+        .await
+        .unwrap();
+    assert!(
+        posts[0].text().contains("begins"),
+        "start post first: {}",
+        posts[0].text()
+    );
+    assert!(
+        posts[1].text().contains("taflbot (AI level 1)"),
+        "then the AI's move: {}",
+        posts[1].text()
+    );
+    assert!(
+        posts[1]
+            .text()
+            .contains(&format!("{} (defenders) to move", alice.mention())),
+        "{}",
+        posts[1].text()
+    );
+    assert_eq!(posts[1].png_attachments().count(), 1);
+    let game = game_id_in(&posts[0].text());
+
+    // Alice answers at once; the AI answers her in turn, as a follow-up to her /move.
+    let mine = legal_moves(&world, game).await.into_iter().next().unwrap();
+    let sent = world
+        .fake
+        .slash(&alice, channel, "move", &[Opt::string("move", &mine)])
+        .unwrap();
+    let answer = reply(&world, &sent).await;
+    assert_eq!(
+        answer.callback_type(),
+        Some(4),
+        "the player's move is answered at once"
+    );
+    assert!(answer.text().contains(&mine), "{}", answer.text());
+    let token = sent.token.clone();
+    let ai = world
+        .fake
+        .recorder()
+        .wait_for("the AI's answer as a follow-up", WAIT, |r| {
+            r.answers(&token) && matches!(r.kind, RouteKind::Followup { .. })
+        })
+        .await
+        .unwrap();
+    assert!(
+        ai.text().contains("taflbot (AI level 1) played"),
+        "{}",
+        ai.text()
+    );
+
+    // Mistakes stay private, even in a game against the AI.
+    let illegal = slash(
+        &world,
+        &alice,
+        channel,
+        "move",
+        &[Opt::string("move", "a1-a2")],
+    )
+    .await;
+    assert!(illegal.is_ephemeral(), "{}", illegal.text());
+    let bad_level = slash(
+        &world,
+        &alice,
+        channel,
+        "play",
+        &[Opt::integer("level", 99)],
+    )
+    .await;
+    assert!(bad_level.is_ephemeral(), "{}", bad_level.text());
+    assert!(bad_level.text().contains("level"), "{}", bad_level.text());
+
+    world.assert_clean();
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn challenging_the_bot_itself_starts_a_game_against_the_ai() {
+    let world = World::start().await;
+    let alice = world.fake.new_user("alice");
+    let channel = world.fake.new_channel("vs-bot");
+    let bot = world.fake.bot_user().clone();
+    let options = [
+        Opt::user("opponent", &bot),
+        Opt::string("variant", "brandubh"),
+        Opt::string("side", "attackers"),
+    ];
+    let sent = world
+        .fake
+        .slash(&alice, channel, "challenge", &options)
+        .unwrap();
+    let ack = world.fake.acknowledgement_of(&sent, WAIT).await.unwrap();
+    assert_eq!(ack.callback_type(), Some(5), "deferred at once");
+    let start = reply(&world, &sent).await;
+    assert!(start.text().contains("begins"), "{}", start.text());
+    assert!(
+        start.text().contains("Defenders taflbot (AI level"),
+        "{}",
+        start.text()
+    );
+    assert!(
+        start.button_ids().is_empty(),
+        "nothing to accept: {}",
+        start.text()
+    );
+    world.assert_clean();
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn games_and_challenge_buttons_survive_a_restart() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.channel();
+    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    let first = slash(
+        &world,
+        &alice,
+        channel,
+        "move",
+        &[Opt::string("move", "d1-b1")],
+    )
+    .await;
+    assert!(first.text().contains("d1-b1"));
+    // A second challenge, answered only after the restart.
+    let carol = world.fake.new_user("carol");
+    let other = world.fake.new_channel("other");
+    let challenge = slash(
+        &world,
+        &carol,
+        other,
+        "challenge",
+        &[
+            Opt::user("opponent", &alice),
+            Opt::string("variant", "brandubh"),
+        ],
+    )
+    .await;
+    let accept = challenge
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("challenge:accept:"))
+        .unwrap();
+    let challenge_message = challenge.message.clone().unwrap();
+
+    let world = world.restart().await;
+    fn not_deferred(r: &Recorded) -> bool {
+        r.callback_type() != Some(5)
+    }
+    let bob_moves = slash(
+        &world,
+        &bob,
+        channel,
+        "move",
+        &[Opt::string("move", "c4-c2")],
+    )
+    .await;
+    assert!(not_deferred(&bob_moves));
+    assert!(
+        bob_moves.text().contains(&format!("Game #{game}")),
+        "{}",
+        bob_moves.text()
+    );
+    assert!(
+        bob_moves.text().contains("move 2"),
+        "the game went on from where it was: {}",
+        bob_moves.text()
+    );
+    let click = world
+        .fake
+        .click(&alice, &challenge_message, &accept)
+        .unwrap();
+    let accepted = reply(&world, &click).await;
+    assert!(
+        accepted.text().contains("accepted"),
+        "the old button still works: {}",
+        accepted.text()
+    );
+
+    world.assert_clean();
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn a_move_made_over_http_shows_up_in_the_channel() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.channel();
+    let game = brandubh_game(&world, channel, &alice, &bob).await;
+
+    let issued = slash(&world, &alice, channel, "token", &[]).await;
+    assert!(issued.is_ephemeral(), "the token is private");
+    let token = issued
+        .content()
+        .split('`')
+        .nth(1)
+        .expect("the token in backticks")
+        .to_owned();
+
+    let mark = world.fake.recorder().mark();
+    let response = world
+        .http
+        .post(format!("{}/games/{game}/moves", world.api()))
+        .bearer_auth(&token)
+        .json(&json!({ "move": "d1-b1", "ply": 0 }))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status();
+    let body: Value = response.json().await.unwrap_or_default();
+    assert!(status.is_success(), "HTTP move refused: {status} {body}");
+
+    let posted = world
+        .fake
+        .recorder()
+        .wait_for_after(mark, "the HTTP move announced in the channel", WAIT, |r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+        })
+        .await
+        .unwrap();
+    assert!(posted.text().contains("d1-b1"), "{}", posted.text());
+    assert!(
+        posted
+            .text()
+            .contains(&format!("{} (defenders) to move", bob.mention())),
+        "{}",
+        posted.text()
+    );
+    assert_eq!(posted.png_attachments().count(), 1, "with the board");
+
+    world.assert_clean();
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn commands_without_a_game_here_get_a_private_explanation() {
+    let world = World::start().await;
+    let alice = world.fake.new_user("alice");
+    let empty = world.fake.new_channel("empty");
+    for (name, options) in [
+        ("move", vec![Opt::string("move", "e5-e8")]),
+        ("board", vec![]),
+        ("resign", vec![]),
+    ] {
+        let answer = slash(&world, &alice, empty, name, &options).await;
+        assert!(answer.is_ephemeral(), "/{name}: {}", answer.text());
+        assert!(
+            answer.text().contains("no game in this channel"),
+            "/{name}: {}",
+            answer.text()
+        );
+    }
+    let rules = slash(
+        &world,
+        &alice,
+        empty,
+        "rules",
+        &[Opt::string("variant", "no-such-variant")],
+    )
+    .await;
+    assert!(rules.is_ephemeral());
+    assert!(
+        rules.text().contains("brandubh"),
+        "lists the known variants: {}",
+        rules.text()
+    );
+    world.assert_clean();
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn starting_a_game_where_the_bot_cannot_post_images_is_refused_privately() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let read_only = world.fake.new_channel("read-only");
+    // VIEW_CHANNEL | SEND_MESSAGES, but not ATTACH_FILES.
+    world
+        .fake
+        .set_bot_permissions(read_only, (1 << 10) | (1 << 11));
+    let answer = slash(
+        &world,
+        &alice,
+        read_only,
+        "challenge",
+        &[Opt::user("opponent", &bob)],
+    )
+    .await;
+    assert!(answer.is_ephemeral(), "{}", answer.text());
+    assert!(
+        answer.text().to_lowercase().contains("permission"),
+        "{}",
+        answer.text()
+    );
+    assert!(
+        answer.text().to_lowercase().contains("attach"),
+        "names the missing permission: {}",
+        answer.text()
+    );
+    assert!(
+        world
+            .app
+            .service
+            .games_in_context(&format!("discord:channel:{read_only}"), None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    world.assert_clean();
+    world.stop().await;
+}
