@@ -12,6 +12,7 @@ mod render;
 mod replay;
 mod rules;
 pub mod serve;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -50,6 +51,8 @@ pub enum Command {
     Engine(engine::EngineArgs),
     /// Paired games between two players (levels or external engines), refereed by us.
     Match(match_runner::MatchArgs),
+    /// Fit the AI's evaluation weights to self-play results (Texel's method).
+    Tune(tune::TuneArgs),
     /// Draw a position as a PNG board image.
     Render(render::RenderArgs),
     /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
@@ -69,6 +72,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Bestmove(args) => bestmove::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Match(args) => match_runner::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(args),

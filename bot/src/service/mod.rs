@@ -152,14 +152,17 @@ impl GamesService {
                 move |c| {
                     let mut emitter = Emitter {
                         events: Vec::new(),
+                        deliveries: 0,
                         now,
                     };
                     let value = job(c, &mut emitter)?;
-                    Ok::<_, ServiceError>((value, emitter.events))
+                    Ok::<_, ServiceError>((value, emitter))
                 },
-                move |(_, events): &(T, Vec<Event>)| {
-                    if !events.is_empty() {
-                        bus.publish(events.clone());
+                move |(_, emitter): &(T, Emitter)| {
+                    if !emitter.events.is_empty() {
+                        bus.publish(emitter.events.clone());
+                    }
+                    if emitter.deliveries > 0 {
                         outbox.notify_one();
                     }
                 },
@@ -173,6 +176,8 @@ impl GamesService {
 /// Collects the events of one write job.
 pub(crate) struct Emitter {
     events: Vec<Event>,
+    /// Webhook deliveries queued by these events.
+    deliveries: usize,
     now: i64,
 }
 
@@ -191,7 +196,7 @@ impl Emitter {
         data: serde_json::Value,
     ) -> Result<()> {
         let mut event = events::new_event(kind, game_id, challenge_id, players, data, self.now);
-        rows::insert_event(c, &mut event)?;
+        self.deliveries += rows::insert_event(c, &mut event)?;
         self.events.push(event);
         Ok(())
     }

@@ -266,6 +266,7 @@ fn record(
         side_to_move: (row.status == "active").then(|| row.side_to_move.clone()),
         deadline_at: row.deadline_at,
         position: row.position.clone(),
+        ai_to_move: row.status == "active" && matches!(game_state::seat(row, next), Seat::Ai(_)),
     })
 }
 

@@ -173,6 +173,9 @@ pub struct MovePlayed {
     pub side_to_move: Option<String>,
     pub deadline_at: Option<i64>,
     pub position: String,
+    /// Whether the AI moves next (the service starts its turn).
+    #[serde(skip)]
+    pub ai_to_move: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -586,8 +586,9 @@ pub struct EventRow {
     pub created_at: i64,
 }
 
-/// Appends an event (its id is assigned) and queues it for the webhooks of its players.
-pub fn insert_event(c: &Connection, e: &mut EventRow) -> Result<()> {
+/// Appends an event (its id is assigned) and queues it for the webhooks of its players;
+/// returns how many deliveries were queued.
+pub fn insert_event(c: &Connection, e: &mut EventRow) -> Result<usize> {
     let payload =
         serde_json::to_string(&e.data).map_err(|err| StoreError::Corrupt(err.to_string()))?;
     c.prepare_cached(
@@ -604,13 +605,12 @@ pub fn insert_event(c: &Connection, e: &mut EventRow) -> Result<()> {
         e.created_at
     ])?;
     e.id = c.last_insert_rowid();
-    c.prepare_cached(
+    Ok(c.prepare_cached(
         "INSERT OR IGNORE INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
          SELECT id, ?1, 'pending', 0, ?2 FROM webhooks \
          WHERE active = 1 AND (player_id = ?3 OR player_id = ?4)",
     )?
-    .execute(params![e.id, e.created_at, e.players.first(), e.players.get(1)])?;
-    Ok(())
+    .execute(params![e.id, e.created_at, e.players.first(), e.players.get(1)])?)
 }
 
 fn event_from(r: &Row<'_>) -> rusqlite::Result<(EventRow, String)> {

@@ -512,7 +512,15 @@ async fn shutdown_finishes_requests_in_flight_and_loses_no_accepted_move() {
             tokio::spawn(async move { req.send().await.map(|r| r.status()) }),
         ));
     }
-    tokio::task::yield_now().await;
+    // Shut down while the moves are arriving: once the first is committed.
+    'wait: for _ in 0..2000 {
+        for &g in &games {
+            if app.service().game(None, g).await.unwrap().ply == 1 {
+                break 'wait;
+            }
+        }
+        tokio::task::yield_now().await;
+    }
     let app = app.restart().await;
     let mut accepted = 0;
     for (game, answer) in sent {

@@ -205,19 +205,37 @@ impl Evaluator {
     /// The feature vector of a position (defenders' point of view).
     pub fn features(&self, rules: &Rules, position: &Position) -> Features {
         let mut f = [0i32; FEATURES];
-        f[DEFENDERS] = position.count(Piece::Defender) as i32;
-        f[ATTACKERS] = position.count(Piece::Attacker) as i32;
         f[TEMPO] = match position.side_to_move() {
             Side::Defenders => 1,
             Side::Attackers => -1,
         };
         let attackers = position.attackers();
-        f[CORNER_GUARDS] = attackers.intersection(&self.corner_guards).count() as i32;
-        let mut chains = 0;
-        for rank in 0..self.dim.saturating_sub(1) {
-            let (low, high) = (attackers.row(rank), attackers.row(rank + 1));
-            chains += (low & (high << 1)).count_ones() + (low & (high >> 1)).count_ones();
+        let defenders = position.defenders();
+        let (mut attacker_count, mut defender_count, mut guards, mut chains) = (0, 0, 0, 0);
+        let mut below = 0u32;
+        for rank in 0..self.dim {
+            // Most of these masks are empty: skip the (software) bit counts then.
+            let row = attackers.row(rank);
+            if row != 0 {
+                attacker_count += row.count_ones();
+                let guarded = row & self.corner_guards.row(rank);
+                if guarded != 0 {
+                    guards += guarded.count_ones();
+                }
+                let (left, right) = (below & (row << 1), below & (row >> 1));
+                if left | right != 0 {
+                    chains += left.count_ones() + right.count_ones();
+                }
+            }
+            let row_defenders = defenders.row(rank);
+            if row_defenders != 0 {
+                defender_count += row_defenders.count_ones();
+            }
+            below = row;
         }
+        f[DEFENDERS] = defender_count as i32;
+        f[ATTACKERS] = attacker_count as i32;
+        f[CORNER_GUARDS] = guards as i32;
         f[ATTACKER_CHAINS] = chains as i32;
         let Some(king) = position.king() else {
             return f;
@@ -226,7 +244,11 @@ impl Evaluator {
             return f;
         }
         let open = self.open_squares(rules, position);
-        f[OPEN_SQUARES] = open.count() as i32;
+        f[OPEN_SQUARES] = (0..self.dim)
+            .map(|rank| open.row(rank))
+            .filter(|&row| row != 0)
+            .map(u32::count_ones)
+            .sum::<u32>() as i32;
         f[KING_DISTANCE] = self.distance[king.index()] as i32;
         let escape = rules.escape_squares();
         let (mut lines, mut routes, mut mobility) = (0, 0, 0);

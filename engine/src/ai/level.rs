@@ -21,6 +21,8 @@ struct Profile {
     table_mib: usize,
 }
 
+// Each level searches about ten times the nodes of the one below (a few plies deeper), and
+// the lower ones also pick at random among moves within their margin of the best.
 const PROFILES: [Profile; 5] = [
     Profile {
         name: "beginner",
@@ -32,25 +34,25 @@ const PROFILES: [Profile; 5] = [
     },
     Profile {
         name: "casual",
-        depth: Some(2),
-        nodes: Some(20_000),
+        depth: None,
+        nodes: Some(10_000),
         time_ms: 300,
-        margin: 80,
+        margin: 60,
         table_mib: 4,
     },
     Profile {
         name: "club",
         depth: None,
-        nodes: Some(150_000),
-        time_ms: 500,
-        margin: 25,
+        nodes: Some(100_000),
+        time_ms: 1_000,
+        margin: 15,
         table_mib: 16,
     },
     Profile {
         name: "expert",
         depth: None,
-        nodes: Some(1_500_000),
-        time_ms: 2_000,
+        nodes: Some(1_000_000),
+        time_ms: 3_000,
         margin: 0,
         table_mib: 64,
     },
@@ -58,7 +60,7 @@ const PROFILES: [Profile; 5] = [
         name: "strongest",
         depth: None,
         nodes: None,
-        time_ms: 5_000,
+        time_ms: 10_000,
         margin: 0,
         table_mib: 64,
     },
@@ -101,6 +103,7 @@ impl Level {
             random_margin: p.margin,
             seed: 0,
             table_mib: p.table_mib,
+            weights: None,
         }
     }
 }

@@ -4,6 +4,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::eval::Weights;
+
 /// Budget and style of one search. The default is a 1 s search with a 64 MiB table.
 #[derive(Clone, Debug)]
 pub struct SearchLimits {
@@ -22,6 +24,8 @@ pub struct SearchLimits {
     pub seed: u64,
     /// Transposition table size for [`crate::ai::search`], in MiB.
     pub table_mib: usize,
+    /// Evaluation weights instead of the rules' family defaults (for tuning).
+    pub weights: Option<Weights>,
 }
 
 impl Default for SearchLimits {
@@ -34,6 +38,7 @@ impl Default for SearchLimits {
             random_margin: 0,
             seed: 0,
             table_mib: 64,
+            weights: None,
         }
     }
 }

@@ -34,6 +34,7 @@ mod rng;
 mod search;
 pub mod selfplay;
 mod tt;
+pub mod tune;
 
 pub use eval::{FEATURE_NAMES, Features, Weights, evaluate, features};
 pub use level::{Level, ParseLevelError};

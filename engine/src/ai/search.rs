@@ -87,7 +87,10 @@ impl Searcher {
         self.ordering.age();
         let mut ctx = Context {
             rules,
-            eval: Evaluator::new(rules),
+            eval: match limits.weights {
+                Some(weights) => Evaluator::with_weights(rules, weights),
+                None => Evaluator::new(rules),
+            },
             clock: Clock::start(limits),
             nodes: 0,
             table: &self.table,
@@ -603,24 +606,44 @@ impl Context<'_> {
         let rescue = side == Side::Defenders && position.king_awaits_rescue();
         let mut list = std::mem::take(&mut self.lists[ply as usize]);
         list.clear();
-        for (from, piece) in position.movers(side) {
-            movegen::for_each_destination(self.rules, position, from, piece, |to| {
-                let score = if captures.contains(to) {
-                    CAPTURE
-                } else if wanted.contains(to)
-                    || (piece == Piece::King && open.contains(to))
-                    || rescue
-                {
-                    THREAT
-                } else {
-                    return;
-                };
-                list.push(ScoredMove {
-                    mv: Move::new(from, to),
-                    piece,
-                    score,
+        if rescue {
+            for (from, piece) in position.movers(side) {
+                movegen::for_each_destination(self.rules, position, from, piece, |to| {
+                    list.push(ScoredMove {
+                        mv: Move::new(from, to),
+                        piece,
+                        score: if captures.contains(to) {
+                            CAPTURE
+                        } else {
+                            THREAT
+                        },
+                    });
                 });
+            }
+        } else {
+            // Only moves onto the wanted squares: found by looking outwards from each.
+            let targets = wanted.union(&captures);
+            moves_onto(self.rules, position, &targets, |mv, piece| {
+                let score = if captures.contains(mv.to) {
+                    CAPTURE
+                } else {
+                    THREAT
+                };
+                list.push(ScoredMove { mv, piece, score });
             });
+            if let Some(king) = position.king()
+                && !open.is_empty()
+            {
+                movegen::for_each_destination(self.rules, position, king, Piece::King, |to| {
+                    if open.contains(to) && !targets.contains(to) {
+                        list.push(ScoredMove {
+                            mv: Move::new(king, to),
+                            piece: Piece::King,
+                            score: THREAT,
+                        });
+                    }
+                });
+            }
         }
         for i in 0..list.len() {
             pick_best(&mut list, i);
@@ -698,6 +721,42 @@ impl Context<'_> {
             seen.push(position.hash());
         }
         pv
+    }
+}
+
+/// Calls `f` with every legal move of the side to move onto one of the `targets` squares.
+fn moves_onto(
+    rules: &Rules,
+    position: &Position,
+    targets: &crate::bitboard::Bitboard,
+    mut f: impl FnMut(Move, Piece),
+) {
+    let dim = position.dim();
+    let side = position.side_to_move();
+    for to in targets.squares() {
+        if position.is_occupied(to) {
+            continue;
+        }
+        for dir in crate::square::Direction::ALL {
+            let mut sq = to;
+            while let Some(next) = sq.step(dir, dim) {
+                sq = next;
+                if position.is_occupied(sq) {
+                    break;
+                }
+            }
+            if sq == to {
+                continue;
+            }
+            if let Some(piece) = position.piece_at(sq)
+                && piece.side() == side
+            {
+                let mv = Move::new(sq, to);
+                if movegen::check_move(rules, position, mv).is_ok() {
+                    f(mv, piece);
+                }
+            }
+        }
     }
 }
 
