@@ -484,3 +484,86 @@ async fn starting_a_game_where_the_bot_cannot_post_images_is_refused_privately()
     world.assert_clean();
     world.stop().await;
 }
+
+#[tokio::test]
+async fn where_a_channel_holds_several_games_the_game_option_picks_one() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let (carol, dave) = (world.fake.new_user("carol"), world.fake.new_user("dave"));
+    let (eve, channel) = (world.fake.new_user("eve"), world.fake.channel());
+    let first = brandubh_game(&world, channel, &alice, &bob).await;
+    let second = brandubh_game(&world, channel, &carol, &dave).await;
+
+    // Each player's own game is found without the option.
+    let moved = slash(
+        &world,
+        &carol,
+        channel,
+        "move",
+        &[Opt::string("move", "d1-b1")],
+    )
+    .await;
+    assert!(
+        moved.text().contains(&format!("Game #{second}")),
+        "{}",
+        moved.text()
+    );
+
+    // Someone in neither game must pick one; the refusal lists them.
+    let ambiguous = slash(&world, &eve, channel, "board", &[]).await;
+    assert!(ambiguous.is_ephemeral(), "{}", ambiguous.text());
+    assert!(
+        ambiguous.text().contains(&format!("#{first}"))
+            && ambiguous.text().contains(&format!("#{second}")),
+        "{}",
+        ambiguous.text()
+    );
+    let picked = slash(
+        &world,
+        &eve,
+        channel,
+        "board",
+        &[Opt::integer("game", first)],
+    )
+    .await;
+    assert!(
+        picked.text().contains(&format!("Game #{first}")),
+        "{}",
+        picked.text()
+    );
+    let elsewhere = slash(
+        &world,
+        &eve,
+        channel,
+        "board",
+        &[Opt::integer("game", 9_999)],
+    )
+    .await;
+    assert!(
+        elsewhere.text().contains("not played in this channel"),
+        "{}",
+        elsewhere.text()
+    );
+
+    // Move suggestions follow the game chosen in the other option (eve plays in neither, so
+    // without it there would be no single game to suggest moves for).
+    let legal: HashSet<String> = legal_moves(&world, second).await.into_iter().collect();
+    let sent = world
+        .fake
+        .autocomplete(
+            &dave,
+            channel,
+            "move",
+            &[Opt::focused("move", ""), Opt::integer("game", second)],
+        )
+        .unwrap();
+    let choices = reply(&world, &sent).await.choices();
+    assert!(!choices.is_empty());
+    assert!(
+        choices.iter().all(|(_, m)| legal.contains(m)),
+        "{choices:?}"
+    );
+
+    world.assert_clean();
+    world.stop().await;
+}
