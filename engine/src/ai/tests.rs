@@ -201,15 +201,9 @@ fn respects_the_time_budget_and_the_stop_flag() {
 
 #[test]
 fn never_plays_an_illegal_move_in_self_play() {
-    for id in [
-        "copenhagen",
-        "brandubh",
-        "tablut",
-        "slavic-9",
-        "tablut-linnaeus",
-        "ard-ri",
-    ] {
-        let mut g = Game::new(variant(id).unwrap().rules());
+    for v in crate::variants() {
+        let id = v.id;
+        let mut g = Game::new(v.rules());
         let mut searcher = Searcher::new(4);
         for ply in 0..60u64 {
             let limits = SearchLimits {
