@@ -277,3 +277,26 @@ fn a_level_beats_the_level_below_it_in_a_small_paired_match() {
     let games = 2.0 * book.len() as f64;
     assert!(score / games >= 0.65, "level 2 scored {score} of {games}");
 }
+
+#[test]
+fn several_searches_run_at_once_on_one_shared_table() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Searcher>();
+    let table = Arc::new(SharedTable::new(8));
+    let handles: Vec<_> = ["copenhagen", "brandubh", "tablut"]
+        .into_iter()
+        .map(|id| {
+            let table = Arc::clone(&table);
+            std::thread::spawn(move || {
+                let g = Game::new(variant(id).unwrap().rules());
+                let result = Searcher::with_table(table)
+                    .search(&g, &SearchLimits::nodes(20_000))
+                    .unwrap();
+                g.check(result.best_move).is_ok()
+            })
+        })
+        .collect();
+    for handle in handles {
+        assert!(handle.join().unwrap());
+    }
+}
