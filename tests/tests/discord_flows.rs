@@ -567,3 +567,79 @@ async fn where_a_channel_holds_several_games_the_game_option_picks_one() {
     world.assert_clean();
     world.stop().await;
 }
+
+#[tokio::test]
+async fn a_challenge_accepted_over_http_starts_the_game_in_the_channel() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.channel();
+    let challenge = slash(
+        &world,
+        &alice,
+        channel,
+        "challenge",
+        &[
+            Opt::user("opponent", &bob),
+            Opt::string("variant", "brandubh"),
+        ],
+    )
+    .await;
+    let accept = challenge
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("challenge:accept:"))
+        .unwrap();
+    let id = accept.rsplit(':').next().unwrap().to_owned();
+    let issued = slash(&world, &bob, channel, "token", &[]).await;
+    let token = issued.content().split('`').nth(1).unwrap().to_owned();
+
+    let mark = world.fake.recorder().mark();
+    let response = world
+        .http
+        .post(format!("{}/challenges/{id}/accept", world.api()))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_success(),
+        "HTTP accept refused: {}",
+        response.status()
+    );
+    let posted = world
+        .fake
+        .recorder()
+        .wait_for_after(mark, "the game's start in the channel", WAIT, |r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+        })
+        .await
+        .unwrap();
+    assert!(posted.text().contains("begins"), "{}", posted.text());
+    assert_eq!(posted.png_attachments().count(), 1);
+
+    // Started from Discord (the button), the start is shown once: in the button's answer.
+    let carol = world.fake.new_user("carol");
+    let mark = world.fake.recorder().mark();
+    brandubh_game(&world, channel, &carol, &alice).await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let extra: Vec<_> = world
+        .fake
+        .recorder()
+        .all()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+        })
+        .collect();
+    assert!(extra.is_empty(), "no second start post: {extra:#?}");
+
+    world.assert_clean();
+    world.stop().await;
+}
