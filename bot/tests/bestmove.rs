@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+// A test helper: a failure to start the binary should fail the test at once.
+#[allow(clippy::unwrap_used)]
 fn taflbot(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_taflbot"))
         .args(args)
