@@ -484,3 +484,162 @@ async fn starting_a_game_where_the_bot_cannot_post_images_is_refused_privately()
     world.assert_clean();
     world.stop().await;
 }
+
+#[tokio::test]
+async fn where_a_channel_holds_several_games_the_game_option_picks_one() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let (carol, dave) = (world.fake.new_user("carol"), world.fake.new_user("dave"));
+    let (eve, channel) = (world.fake.new_user("eve"), world.fake.channel());
+    let first = brandubh_game(&world, channel, &alice, &bob).await;
+    let second = brandubh_game(&world, channel, &carol, &dave).await;
+
+    // Each player's own game is found without the option.
+    let moved = slash(
+        &world,
+        &carol,
+        channel,
+        "move",
+        &[Opt::string("move", "d1-b1")],
+    )
+    .await;
+    assert!(
+        moved.text().contains(&format!("Game #{second}")),
+        "{}",
+        moved.text()
+    );
+
+    // Someone in neither game must pick one; the refusal lists them.
+    let ambiguous = slash(&world, &eve, channel, "board", &[]).await;
+    assert!(ambiguous.is_ephemeral(), "{}", ambiguous.text());
+    assert!(
+        ambiguous.text().contains(&format!("#{first}"))
+            && ambiguous.text().contains(&format!("#{second}")),
+        "{}",
+        ambiguous.text()
+    );
+    let picked = slash(
+        &world,
+        &eve,
+        channel,
+        "board",
+        &[Opt::integer("game", first)],
+    )
+    .await;
+    assert!(
+        picked.text().contains(&format!("Game #{first}")),
+        "{}",
+        picked.text()
+    );
+    let elsewhere = slash(
+        &world,
+        &eve,
+        channel,
+        "board",
+        &[Opt::integer("game", 9_999)],
+    )
+    .await;
+    assert!(
+        elsewhere.text().contains("not played in this channel"),
+        "{}",
+        elsewhere.text()
+    );
+
+    // Move suggestions follow the game chosen in the other option (eve plays in neither, so
+    // without it there would be no single game to suggest moves for).
+    let legal: HashSet<String> = legal_moves(&world, second).await.into_iter().collect();
+    let sent = world
+        .fake
+        .autocomplete(
+            &dave,
+            channel,
+            "move",
+            &[Opt::focused("move", ""), Opt::integer("game", second)],
+        )
+        .unwrap();
+    let choices = reply(&world, &sent).await.choices();
+    assert!(!choices.is_empty());
+    assert!(
+        choices.iter().all(|(_, m)| legal.contains(m)),
+        "{choices:?}"
+    );
+
+    world.assert_clean();
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn a_challenge_accepted_over_http_starts_the_game_in_the_channel() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.channel();
+    let challenge = slash(
+        &world,
+        &alice,
+        channel,
+        "challenge",
+        &[
+            Opt::user("opponent", &bob),
+            Opt::string("variant", "brandubh"),
+        ],
+    )
+    .await;
+    let accept = challenge
+        .button_ids()
+        .into_iter()
+        .find(|b| b.starts_with("challenge:accept:"))
+        .unwrap();
+    let id = accept.rsplit(':').next().unwrap().to_owned();
+    let issued = slash(&world, &bob, channel, "token", &[]).await;
+    let token = issued.content().split('`').nth(1).unwrap().to_owned();
+
+    let mark = world.fake.recorder().mark();
+    let response = world
+        .http
+        .post(format!("{}/challenges/{id}/accept", world.api()))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_success(),
+        "HTTP accept refused: {}",
+        response.status()
+    );
+    let posted = world
+        .fake
+        .recorder()
+        .wait_for_after(mark, "the game's start in the channel", WAIT, |r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+        })
+        .await
+        .unwrap();
+    assert!(posted.text().contains("begins"), "{}", posted.text());
+    assert_eq!(posted.png_attachments().count(), 1);
+
+    // Started from Discord (the button), the start is shown once: in the button's answer.
+    let carol = world.fake.new_user("carol");
+    let mark = world.fake.recorder().mark();
+    brandubh_game(&world, channel, &carol, &alice).await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let extra: Vec<_> = world
+        .fake
+        .recorder()
+        .all()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+        })
+        .collect();
+    assert!(extra.is_empty(), "no second start post: {extra:#?}");
+
+    world.assert_clean();
+    world.stop().await;
+}

@@ -212,3 +212,39 @@ async fn a_challenge_is_accepted_and_played_to_a_win_with_a_board_after_every_mo
     world.assert_clean();
     world.stop().await;
 }
+
+/// Brandubh: the attackers capture on a3, then the king reaches d1 with one open road (raichi).
+const CAPTURE_THEN_RAICHI: [&str; 4] = ["d1-b1", "d3-a3", "d2-a2", "d4-d1"];
+
+#[tokio::test]
+async fn captures_and_escape_warnings_are_in_the_move_posts() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.channel();
+    start_brandubh(&world, channel, &alice, &bob).await;
+    let mut posts = Vec::new();
+    for (i, mv) in CAPTURE_THEN_RAICHI.iter().enumerate() {
+        let mover = if i % 2 == 0 { &alice } else { &bob };
+        posts.push(play(&world, mover, channel, mv).await);
+    }
+    let capture = &posts[2];
+    assert!(
+        capture.text().contains("d2-a2xa3"),
+        "canonical notation with the capture: {}",
+        capture.text()
+    );
+    assert!(
+        capture.text().contains("Captured: a3"),
+        "{}",
+        capture.text()
+    );
+    let raichi = &posts[3];
+    assert!(raichi.text().contains("Raichi!"), "{}", raichi.text());
+    assert!(
+        !posts[1].text().contains("Raichi!"),
+        "no warning without an open road: {}",
+        posts[1].text()
+    );
+    world.assert_clean();
+    world.stop().await;
+}

@@ -210,7 +210,9 @@ pub fn run_pairing(
                     .join(" ")
             );
             let file = args.out.join(format!(
-                "match-s{}-o{:02}-a-{}.otg",
+                "{}-vs-{}-s{}-o{:02}-a-{}.otg",
+                file_name_part(a),
+                file_name_part(b),
                 args.seed,
                 i + 1,
                 a_side
@@ -259,6 +261,15 @@ pub fn run_pairing(
         }
     }
     Ok(tally)
+}
+
+/// A short, file-name-safe form of a player.
+fn file_name_part(spec: &PlayerSpec) -> String {
+    match spec {
+        PlayerSpec::Level(level) => format!("level{}", level.number()),
+        PlayerSpec::Otep(_) => "otep".to_string(),
+        PlayerSpec::Htp(_) => "htp".to_string(),
+    }
 }
 
 fn error_text(error: Option<&PlayerError>) -> String {

@@ -118,6 +118,15 @@ async fn announce(http: &Http, data: &Data, event: &Event) -> Result<(), BotErro
             let post = posts::end_post(data, &view).await;
             channel.send_message(http, post.message()).await?;
         }
+        // A game started elsewhere (a challenge made here, accepted over HTTP).
+        event_kind::GAME_STARTED => {
+            if data.take_claim(Claim::Start { game }) {
+                return Ok(());
+            }
+            let view = data.service.game(None, game).await?;
+            let post = posts::start_post(data, &view).await;
+            channel.send_message(http, post.message()).await?;
+        }
         event_kind::DRAW_OFFERED | event_kind::DRAW_DECLINED => {
             if data.take_claim(Claim::Draw { game }) {
                 return Ok(());

@@ -126,6 +126,7 @@ async fn run(
             let lock = data.channel_lock(press.channel_id);
             let _posting = lock.lock().await;
             let game = data.service.accept_challenge(me, id).await?;
+            data.claim(super::data::Claim::Start { game: game.id });
             let post = posts::start_post(data, &game).await;
             let mut update = CreateInteractionResponseMessage::new()
                 .content(format!("Challenge #{id} accepted.\n{}", post.content))

@@ -26,6 +26,8 @@ pub enum Claim {
     End { game: GameId },
     /// A draw offer, or its refusal.
     Draw { game: GameId },
+    /// The start of a game.
+    Start { game: GameId },
 }
 
 /// Where to post the AI's reply to a command: the command's interaction, while it is fresh.

@@ -10,6 +10,7 @@ use tafl_engine::{Game, Move, Side, Square};
 use super::player::{Player, PlayerError, Process};
 
 pub struct HtpPlayer {
+    command: String,
     process: Process,
     move_time: Duration,
 }
@@ -24,6 +25,7 @@ fn role(side: Side) -> &'static str {
 impl HtpPlayer {
     pub fn spawn(command: &str, move_time: Option<Duration>) -> anyhow::Result<HtpPlayer> {
         Ok(HtpPlayer {
+            command: command.to_string(),
             process: Process::spawn(command)?,
             move_time: move_time.unwrap_or(Duration::from_secs(60)),
         })
@@ -63,9 +65,8 @@ impl Player for HtpPlayer {
     }
 
     fn start(&mut self, game: &Game) -> Result<(), PlayerError> {
-        if let Err(e) = self.command("reset_board", Duration::from_secs(10))? {
-            return Err(PlayerError::Failed(anyhow!("reset_board: {e}")));
-        }
+        // A fresh process per game: some versions have no reset_board.
+        self.process = Process::spawn(&self.command)?;
         // The engine knows its own start position; replay the opening on it.
         for report in game.history() {
             self.tell(report.side, report.mv)?;
@@ -78,17 +79,20 @@ impl Player for HtpPlayer {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        let timeout = self.move_time * 10 + Duration::from_secs(30);
+        let timeout = self.move_time * 10 + Duration::from_secs(180);
         let reply = match self.command("generate_move", timeout)? {
             Ok(reply) => reply,
             Err(e) => return Err(PlayerError::Failed(anyhow!("generate_move: {e}"))),
         };
-        let fields: Vec<&str> = reply.split_whitespace().collect();
+        // "a d1 d4", or "play defender f8 f9, score: ...": the first two squares.
         let dim = game.rules().dim();
-        let parsed = match fields[..] {
-            [_, from, to] | [from, to] => Square::parse(from, dim)
-                .and_then(|f| Square::parse(to, dim).map(|t| Move::new(f, t)))
-                .ok(),
+        let squares: Vec<Square> = reply
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter_map(|word| Square::parse(word, dim).ok())
+            .take(2)
+            .collect();
+        let parsed = match squares[..] {
+            [from, to] => Some(Move::new(from, to)),
             _ => None,
         };
         match parsed {

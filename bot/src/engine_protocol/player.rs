@@ -169,9 +169,10 @@ pub struct Process {
 
 impl Process {
     pub fn spawn(command: &str) -> anyhow::Result<Process> {
+        // `exec`, so that killing the child kills the engine and not only the shell.
         let mut child = Command::new("sh")
             .arg("-c")
-            .arg(command)
+            .arg(format!("exec {command}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

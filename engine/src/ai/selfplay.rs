@@ -10,34 +10,35 @@ use super::limits::SearchLimits;
 use super::rng::SplitMix;
 use super::search::Searcher;
 
-/// `count` distinct openings of `plies` random legal moves each (none ends the game), from a seed.
+/// `count` distinct openings of `plies` moves each, from a seed: at every ply a random choice
+/// among the moves a shallow search finds within a small margin of the best, so no opening
+/// starts with a blunder (and none ends the game).
 pub fn opening_book(rules: &Rules, plies: u32, count: usize, seed: u64) -> Vec<Vec<Move>> {
-    let mut rng = SplitMix::new(seed);
     let mut book: Vec<Vec<Move>> = Vec::with_capacity(count);
-    let mut attempts = 0;
-    while book.len() < count && attempts < count * 50 {
-        attempts += 1;
+    let mut searcher = Searcher::new(1);
+    let mut attempt = 0u64;
+    while book.len() < count && attempt < count as u64 * 20 {
+        attempt += 1;
+        let mut rng = SplitMix::new(seed ^ attempt.wrapping_mul(0x2545_F491_4F6C_DD1D));
         let mut game = Game::new(rules.clone());
         let mut line = Vec::new();
         for _ in 0..plies {
-            let moves = game.legal_moves();
-            // Prefer moves that do not end the game at once.
-            let safe: Vec<Move> = moves
-                .iter()
-                .copied()
-                .filter(|&mv| {
-                    let mut trial = game.clone();
-                    trial.play(mv).is_ok() && !trial.is_over()
-                })
-                .collect();
-            if safe.is_empty() {
+            let limits = SearchLimits {
+                time: None,
+                nodes: Some(4_000),
+                depth: Some(2),
+                random_margin: 40,
+                seed: rng.next_u64(),
+                table_mib: 1,
+                ..SearchLimits::default()
+            };
+            let Some(result) = searcher.search(&game, &limits) else {
+                break;
+            };
+            if game.play(result.best_move).is_err() || game.is_over() {
                 break;
             }
-            let mv = safe[rng.below(safe.len())];
-            if game.play(mv).is_err() {
-                break;
-            }
-            line.push(mv);
+            line.push(result.best_move);
         }
         if line.len() == plies as usize && !book.contains(&line) {
             book.push(line);

@@ -201,15 +201,9 @@ fn respects_the_time_budget_and_the_stop_flag() {
 
 #[test]
 fn never_plays_an_illegal_move_in_self_play() {
-    for id in [
-        "copenhagen",
-        "brandubh",
-        "tablut",
-        "slavic-9",
-        "tablut-linnaeus",
-        "ard-ri",
-    ] {
-        let mut g = Game::new(variant(id).unwrap().rules());
+    for v in crate::variants() {
+        let id = v.id;
+        let mut g = Game::new(v.rules());
         let mut searcher = Searcher::new(4);
         for ply in 0..60u64 {
             let limits = SearchLimits {
@@ -276,4 +270,27 @@ fn a_level_beats_the_level_below_it_in_a_small_paired_match() {
     }
     let games = 2.0 * book.len() as f64;
     assert!(score / games >= 0.65, "level 2 scored {score} of {games}");
+}
+
+#[test]
+fn several_searches_run_at_once_on_one_shared_table() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Searcher>();
+    let table = Arc::new(SharedTable::new(8));
+    let handles: Vec<_> = ["copenhagen", "brandubh", "tablut"]
+        .into_iter()
+        .map(|id| {
+            let table = Arc::clone(&table);
+            std::thread::spawn(move || {
+                let g = Game::new(variant(id).unwrap().rules());
+                let result = Searcher::with_table(table)
+                    .search(&g, &SearchLimits::nodes(20_000))
+                    .unwrap();
+                g.check(result.best_move).is_ok()
+            })
+        })
+        .collect();
+    for handle in handles {
+        assert!(handle.join().unwrap());
+    }
 }

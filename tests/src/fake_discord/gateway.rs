@@ -87,11 +87,8 @@ async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
                 let Some(Ok(message)) = incoming else { break };
                 let text = match message {
                     Message::Text(text) => text.to_string(),
-                    Message::Close(frame) => {
-                        // Answer the close handshake, as Discord does, so the bot shuts down cleanly.
-                        let _ = socket.send(Message::Close(frame)).await;
-                        break;
-                    }
+                    // Pings and the close handshake are answered by the WebSocket layer itself;
+                    // after a close the stream ends, which ends this loop.
                     _ => continue,
                 };
                 let Ok(frame) = serde_json::from_str::<Value>(&text) else {

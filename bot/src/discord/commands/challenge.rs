@@ -186,6 +186,7 @@ async fn start_ai_game(
     let game = created
         .game
         .ok_or_else(|| ServiceError::Internal("the AI challenge started no game".into()))?;
+    data.claim(crate::discord::data::Claim::Start { game: game.id });
     if let poise::Context::Application(app) = ctx {
         data.expect_ai_reply(game.id, &app.interaction.token);
     }

@@ -81,15 +81,11 @@ pub async fn move_piece(
         idempotency_key: None,
     };
     let played = data.service.play_move(me, summary.id, request).await?;
+    // The post below shows this move (and the end of the game, if the move ended it).
     data.claim(Claim::Move {
         game: played.game_id,
         ply: played.ply,
     });
-    if played.status != "active" {
-        data.claim(Claim::End {
-            game: played.game_id,
-        });
-    }
     let view = data.service.game(Some(me), played.game_id).await?;
     let post = posts::move_post(data, &view, &MoveFacts::from(&played)).await;
     if against_ai
