@@ -12,8 +12,8 @@ use tafl_engine::ai::selfplay::opening_book;
 use tafl_engine::{Game, Move, Rules, Side};
 
 use super::RulesSource;
-use crate::engine_protocol::otg;
 use crate::engine_protocol::player::{MoveBudget, Player, PlayerError, PlayerSpec};
+use tafl_engine::otg;
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {

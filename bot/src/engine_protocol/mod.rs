@@ -4,5 +4,4 @@
 pub mod engine;
 pub mod htp_client;
 pub mod otep_client;
-pub mod otg;
 pub mod player;

@@ -21,8 +21,8 @@ pub(crate) struct Clock {
 }
 
 impl Clock {
-    pub fn start(limits: &SearchLimits) -> Clock {
-        let started = Instant::now();
+    /// A clock for a search that began at `started` (the caller's own set-up counts too).
+    pub fn start_at(limits: &SearchLimits, started: Instant) -> Clock {
         let hard = limits
             .time
             .map(|budget| started + budget.saturating_sub(SAFETY).max(budget / 2));

@@ -10,6 +10,7 @@
 //! - Scores of won games count the plies to the end, so the shortest win is preferred.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crate::capture::Captures;
 use crate::game::Game;
@@ -48,7 +49,9 @@ pub struct Searcher {
 
 /// One search with a fresh table of `limits.table_mib` MiB (deterministic under a node budget).
 pub fn search(game: &Game, limits: &SearchLimits) -> Option<SearchResult> {
-    Searcher::new(limits.table_mib).search(game, limits)
+    // The table's allocation (tens of milliseconds for 64 MiB) counts against the budget.
+    let started = Instant::now();
+    Searcher::new(limits.table_mib).search_since(game, limits, started)
 }
 
 impl Searcher {
@@ -78,6 +81,15 @@ impl Searcher {
 
     /// The best move of the side to move, or `None` if the game is over.
     pub fn search(&mut self, game: &Game, limits: &SearchLimits) -> Option<SearchResult> {
+        self.search_since(game, limits, Instant::now())
+    }
+
+    fn search_since(
+        &mut self,
+        game: &Game,
+        limits: &SearchLimits,
+        started: Instant,
+    ) -> Option<SearchResult> {
         if game.is_over() {
             return None;
         }
@@ -91,7 +103,7 @@ impl Searcher {
                 Some(weights) => Evaluator::with_weights(rules, weights),
                 None => Evaluator::new(rules),
             },
-            clock: Clock::start(limits),
+            clock: Clock::start_at(limits, started),
             nodes: 0,
             table: &self.table,
             ordering: &mut self.ordering,

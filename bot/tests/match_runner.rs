@@ -1,0 +1,54 @@
+//! `taflbot match`: paired games, a summary line, and one readable .otg record per game.
+
+use std::process::Command;
+
+#[test]
+fn a_small_match_writes_every_game_and_a_summary() {
+    let out = std::env::temp_dir().join(format!("taflbot-match-test-{}", std::process::id()));
+    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args([
+            "match",
+            "--variant",
+            "brandubh",
+            "--a",
+            "2",
+            "--b",
+            "1",
+            "--openings",
+            "2",
+        ])
+        .args(["--book-plies", "2", "--max-plies", "120", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(stdout.contains("4 games:"), "{stdout}");
+    assert!(stdout.contains("(95%)"), "{stdout}");
+    let records: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 4);
+    for path in records {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (game, tags) = tafl_engine::otg::read(&text).unwrap();
+        assert!(game.ply() >= 2, "{}", path.display());
+        assert!(tags.iter().any(|(k, _)| k == "attackers"));
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn a_bad_player_is_a_clear_error() {
+    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(["match", "--variant", "brandubh", "--a", "7", "--b", "1"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("level"));
+}
