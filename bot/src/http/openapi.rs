@@ -117,6 +117,8 @@ pub fn openapi_document() -> Value {
                 "403".into(),
                 error_response("not allowed (not your game, not your turn)"),
             );
+        }
+        if spec.auth || spec.path == "/players" {
             responses.insert(
                 "429".into(),
                 error_response("rate limited; see Retry-After"),
