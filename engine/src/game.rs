@@ -9,10 +9,10 @@ use crate::capture::Captures;
 use crate::error::{MoveError, PlayError};
 use crate::movegen;
 use crate::moves::{Move, canonical_notation};
-use crate::outcome::{DrawReason, Outcome, WinReason};
+use crate::outcome::{Outcome, WinReason};
 use crate::position::Position;
 use crate::referee;
-use crate::rules::{Repetition, Rules};
+use crate::rules::Rules;
 use crate::side::{Piece, Side};
 use crate::square::Square;
 use crate::warning::{Warning, escape_warning};
@@ -175,20 +175,7 @@ impl Game {
             *count
         };
         if outcome.is_none() && occurrences >= 3 {
-            outcome = match self.rules.repetition {
-                Repetition::Ignore => None,
-                Repetition::Draw => Some(Outcome::Draw {
-                    reason: DrawReason::Repetition,
-                }),
-                Repetition::MoverLoses => Some(Outcome::Win {
-                    winner: side.opponent(),
-                    reason: WinReason::Repetition,
-                }),
-                Repetition::MoverWins => Some(Outcome::Win {
-                    winner: side,
-                    reason: WinReason::Repetition,
-                }),
-            };
+            outcome = self.rules.repetition.outcome(side);
         }
         if self.rules.draw_forts {
             if !captures.is_empty() {

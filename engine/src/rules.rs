@@ -3,6 +3,7 @@
 //! that OpenTafl lacks (Slavic special capture and rescue move, draw forts).
 
 use crate::bitboard::{Bitboard, row_mask};
+use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::piece_set::PieceSet;
 use crate::position::Position;
 use crate::side::{Piece, Side};
@@ -25,6 +26,29 @@ pub enum Repetition {
     /// The player whose move creates the third occurrence loses (file 003 §8, "the aggressive player").
     MoverLoses,
     MoverWins,
+    /// Copenhagen: "if a player causes perpetual repetition, the defenders lose", whoever moved.
+    DefendersLose,
+}
+
+impl Repetition {
+    /// The result when `mover`'s move makes a position's third occurrence.
+    pub fn outcome(self, mover: Side) -> Option<Outcome> {
+        let win = |winner| {
+            Some(Outcome::Win {
+                winner,
+                reason: WinReason::Repetition,
+            })
+        };
+        match self {
+            Repetition::Ignore => None,
+            Repetition::Draw => Some(Outcome::Draw {
+                reason: DrawReason::Repetition,
+            }),
+            Repetition::MoverLoses => win(mover.opponent()),
+            Repetition::MoverWins => win(mover),
+            Repetition::DefendersLose => win(Side::Attackers),
+        }
+    }
 }
 
 /// Whether the king takes part in captures (`ka:`).

@@ -1,7 +1,8 @@
 //! OpenTafl rules strings (notation spec section 3): `dim:11 esc:c ... start:/.../`, read and
 //! written so that a written string reads back to the same rules. Keys this engine adds for
 //! rules OpenTafl lacks start with `x`: `xslc` (Slavic special capture), `xres` (Slavic king
-//! rescue move), `xdf` (draw forts forbidden).
+//! rescue move), `xdf` (draw forts forbidden), `xrdl`
+//! (a threefold repetition loses for the defenders, whoever made it: Copenhagen).
 
 use crate::bitboard::Bitboard;
 use crate::error::RulesParseError;
@@ -111,7 +112,7 @@ impl Rules {
                 Repetition::Ignore => "i",
                 Repetition::Draw => "d",
                 Repetition::MoverWins => "w",
-                Repetition::MoverLoses => "l",
+                Repetition::MoverLoses | Repetition::DefendersLose => "l",
             }
         ));
         parts.push(format!(
@@ -178,6 +179,9 @@ impl Rules {
         }
         if self.draw_forts {
             parts.push("xdf:y".into());
+        }
+        if self.repetition == Repetition::DefendersLose {
+            parts.push("xrdl:y".into());
         }
         parts.push(format!("start:{}", self.start.to_opentafl()));
         parts.join(" ")
@@ -337,6 +341,11 @@ fn apply_entry(rules: &mut Rules, key: &str, value: &str) -> Result<(), RulesPar
         "xslc" => rules.slavic_capture = yes_no(key, value)?,
         "xres" => rules.king_rescue = yes_no(key, value)?,
         "xdf" => rules.draw_forts = yes_no(key, value)?,
+        "xrdl" => {
+            if yes_no(key, value)? {
+                rules.repetition = Repetition::DefendersLose;
+            }
+        }
         "dim" | "start" | "starti" => {
             return Err(RulesParseError::BadEntry(format!(
                 "{key}:{value} (dim comes first and start last)"

@@ -138,6 +138,9 @@ impl Rules {
             Repetition::Draw => "A position repeated a third time is a draw.".into(),
             Repetition::MoverLoses => "Whoever repeats a position a third time loses.".into(),
             Repetition::MoverWins => "Whoever repeats a position a third time wins.".into(),
+            Repetition::DefendersLose => {
+                "A position repeated a third time loses for the defenders.".into()
+            }
         });
         out.push("A player with no legal move loses.".into());
         out.join("\n")

@@ -139,7 +139,7 @@ static VARIANTS: [Variant; 18] = [
         id: "copenhagen",
         name: "Copenhagen Hnefatafl",
         source: "World Tafl Federation's Copenhagen rules (not in the rule files)",
-        rules_string: "dim:11 esc:c surf:y atkf:y tfr:l ka:y ks:s sw:s swf:y efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
+        rules_string: "dim:11 esc:c surf:y atkf:y tfr:l ka:y ks:s sw:s swf:y efe:y xrdl:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/",
     },
     Variant {
         id: "fetlar",

@@ -146,19 +146,28 @@ fn copenhagen_encirclement() {
     assert_eq!(play(&mut g, "d7-d6").outcome, None);
 }
 
-/// Repetition: the preset plays OpenTafl's `tfr:l` (the player who makes the third repetition
-/// loses). The WTF text says "Perpetual repetitions are forbidden. Any perpetual repetition
-/// results in a loss for white"; with the defenders making the repeating move both agree.
+/// Repetition: the WTF text says "Perpetual repetitions are forbidden. Any perpetual repetition
+/// results in a loss for white": the third occurrence loses for the defenders, whichever side
+/// made the repeating move (preset key `xrdl:y`).
 #[test]
-fn copenhagen_repetition_loses_for_the_mover() {
-    let mut g = game(ID, "tb8 Kh2 Tc7 Th6", Side::Attackers);
-    let cycle = ["b8-b7", "c7-c6", "b7-b8", "c6-c7"];
-    for ply in 0..8 {
-        let report = play(&mut g, cycle[ply % 4]);
-        if ply == 7 {
-            assert_eq!(win(&report), Some((Side::Attackers, WinReason::Repetition)));
-        } else {
-            assert_eq!(report.outcome, None);
+fn copenhagen_repetition_loses_for_the_defenders_whoever_repeats() {
+    for (to_move, cycle) in [
+        (Side::Attackers, ["b8-b7", "c7-c6", "b7-b8", "c6-c7"]),
+        (Side::Defenders, ["c7-c6", "b8-b7", "c6-c7", "b7-b8"]),
+    ] {
+        let mut g = game(ID, "tb8 Kh2 Tc7 Th6", to_move);
+        for ply in 0..8 {
+            let report = play(&mut g, cycle[ply % 4]);
+            if ply == 7 {
+                assert_eq!(
+                    win(&report),
+                    Some((Side::Attackers, WinReason::Repetition)),
+                    "third repetition made by the {}",
+                    report.side
+                );
+            } else {
+                assert_eq!(report.outcome, None);
+            }
         }
     }
 }

@@ -8,14 +8,20 @@ fn body_schemas() -> Value {
     json!({
         "NewPlayer": {
             "type": "object", "required": ["name"],
-            "properties": { "name": { "type": "string", "maxLength": 64 } }
+            "additionalProperties": false,
+            "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 } }
         },
         "NewChallenge": {
             "type": "object",
-            "description": "Give opponent_id, or ai_level, or neither for an open challenge. Give variant or rules.",
+            "description": "Give opponent_id, or ai_level, or neither for an open challenge. Give variant or rules (default copenhagen).",
+            "additionalProperties": false,
+            "allOf": [
+                { "not": { "required": ["opponent_id", "ai_level"] } },
+                { "not": { "required": ["variant", "rules"] } }
+            ],
             "properties": {
-                "opponent_id": { "type": "integer" },
-                "ai_level": { "type": "integer", "minimum": 1 },
+                "opponent_id": { "type": "integer", "format": "int64" },
+                "ai_level": { "type": "integer", "minimum": 1, "maximum": 5 },
                 "variant": { "type": "string", "description": "a preset id from /variants" },
                 "rules": { "type": "string", "description": "an OpenTafl rules string" },
                 "side": { "type": "string", "enum": ["attackers", "defenders", "random"], "default": "random" },
@@ -26,19 +32,19 @@ fn body_schemas() -> Value {
         "Clock": {
             "oneOf": [
                 { "type": "object", "required": ["kind"], "properties": { "kind": { "const": "unlimited" } } },
-                { "type": "object", "required": ["kind", "seconds"], "properties": { "kind": { "const": "per_move" }, "seconds": { "type": "integer" } } },
-                { "type": "object", "required": ["kind", "bank_seconds", "increment_seconds"], "properties": { "kind": { "const": "bank" }, "bank_seconds": { "type": "integer" }, "increment_seconds": { "type": "integer" } } }
+                { "type": "object", "required": ["kind", "seconds"], "properties": { "kind": { "const": "per_move" }, "seconds": { "type": "integer", "minimum": 1, "maximum": 31_622_400 } } },
+                { "type": "object", "required": ["kind", "bank_seconds", "increment_seconds"], "properties": { "kind": { "const": "bank" }, "bank_seconds": { "type": "integer", "minimum": 1, "maximum": 31_622_400 }, "increment_seconds": { "type": "integer", "minimum": 0, "maximum": 31_622_400 } } }
             ]
         },
         "NewMove": {
-            "type": "object", "required": ["move", "ply"],
+            "type": "object", "required": ["move", "ply"], "additionalProperties": false,
             "properties": {
                 "move": { "type": "string", "example": "e5-e8" },
-                "ply": { "type": "integer", "description": "the game's current ply (moves played so far)" }
+                "ply": { "type": "integer", "minimum": 0, "maximum": 4_294_967_295u32, "description": "the game's current ply (moves played so far)" }
             }
         },
         "NewWebhook": {
-            "type": "object", "required": ["url", "secret"],
+            "type": "object", "required": ["url", "secret"], "additionalProperties": false,
             "properties": { "url": { "type": "string", "format": "uri" }, "secret": { "type": "string", "minLength": 8 } }
         },
         "Error": {
@@ -47,6 +53,41 @@ fn body_schemas() -> Value {
                 "properties": { "code": { "type": "string" }, "message": { "type": "string" } } } }
         }
     })
+}
+
+/// Query parameters of the routes that take some.
+fn query_parameters(path: &str) -> Vec<Value> {
+    let param = |name: &str, schema: Value, description: &str| json!({ "name": name, "in": "query", "required": false, "schema": schema, "description": description });
+    match path {
+        "/games/{id}/legal-moves" => vec![param(
+            "from",
+            json!({ "type": "string", "pattern": "^[a-sA-S][1-9][0-9]?$", "example": "e5" }),
+            "only the moves from this square",
+        )],
+        "/games/{id}/board.png" => vec![
+            param(
+                "ply",
+                json!({ "type": "integer", "minimum": 0, "maximum": 4_294_967_295u32 }),
+                "the position after this many moves (default: now)",
+            ),
+            param(
+                "flip",
+                json!({ "type": "boolean" }),
+                "turn the board around",
+            ),
+            param(
+                "theme",
+                json!({ "type": "string", "enum": ["light", "dark"] }),
+                "colours",
+            ),
+        ],
+        "/stream/events" => vec![param(
+            "since",
+            json!({ "type": "integer", "format": "int64", "minimum": 0 }),
+            "send the stored events after this id first",
+        )],
+        _ => Vec::new(),
+    }
 }
 
 fn error_response(description: &str) -> Value {
@@ -62,7 +103,11 @@ pub fn openapi_document() -> Value {
         let mut responses = Map::new();
         responses.insert(
             spec.success.to_string(),
-            json!({ "description": "success", "content": { spec.produces: {} } }),
+            if spec.success == 204 {
+                json!({ "description": "done" })
+            } else {
+                json!({ "description": "success", "content": { spec.produces: {} } })
+            },
         );
         responses.insert("400".into(), error_response("malformed request"));
         responses.insert("422".into(), error_response("invalid request"));
@@ -72,13 +117,18 @@ pub fn openapi_document() -> Value {
                 "403".into(),
                 error_response("not allowed (not your game, not your turn)"),
             );
+        }
+        if spec.auth || spec.path == "/players" {
             responses.insert(
                 "429".into(),
                 error_response("rate limited; see Retry-After"),
             );
         }
-        if spec.path.contains('{') {
-            responses.insert("404".into(), error_response("not found"));
+        if spec.path.contains('{') || spec.auth {
+            responses.insert(
+                "404".into(),
+                error_response("not found (game, challenge, player, webhook)"),
+            );
         }
         if spec.path.contains("/games/") || spec.path.contains("/challenges/") {
             responses.insert(
@@ -95,7 +145,11 @@ pub fn openapi_document() -> Value {
             .path
             .split('/')
             .filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
-            .map(|name| json!({ "name": name, "in": "path", "required": true, "schema": { "type": "integer" } }))
+            .map(|name| {
+                json!({ "name": name, "in": "path", "required": true,
+                "schema": { "type": "integer", "format": "int64", "minimum": 1 } })
+            })
+            .chain(query_parameters(spec.path))
             .collect();
         if let Some(obj) = op.as_object_mut() {
             if !params.is_empty() {

@@ -54,6 +54,10 @@ impl RouteSpec {
         self.success = 201;
         self
     }
+    const fn no_content(mut self) -> Self {
+        self.success = 204;
+        self
+    }
 }
 
 pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
@@ -230,7 +234,7 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
         ),
         (spec("GET", "/webhooks", "My webhooks"), get(list_webhooks)),
         (
-            spec("DELETE", "/webhooks/{id}", "Remove a webhook"),
+            spec("DELETE", "/webhooks/{id}", "Remove a webhook").no_content(),
             delete(remove_webhook),
         ),
     ]

@@ -122,23 +122,25 @@ impl GamesService {
         let view = self.game(None, id).await?;
         let game = self.engine(id).await?;
         let mut tags = vec![
-            ("Event".to_owned(), format!("taflbot game {id}")),
-            ("Attackers".to_owned(), view.attackers.name.clone()),
-            ("Defenders".to_owned(), view.defenders.name.clone()),
+            ("event".to_owned(), format!("taflbot game {id}")),
+            ("attackers".to_owned(), view.attackers.name.clone()),
+            ("defenders".to_owned(), view.defenders.name.clone()),
         ];
         if let Some(v) = &view.variant {
-            tags.push(("Variant".to_owned(), v.clone()));
+            tags.push(("variant".to_owned(), v.clone()));
         }
-        if let Some(r) = &view.result {
-            tags.push((
-                "Result".to_owned(),
-                format!("{} ({})", r.winner.as_deref().unwrap_or("none"), r.reason),
-            ));
+        // The engine writes the result of a game its rules ended; the service adds the
+        // ends it decides itself (resignation, time, agreement), in OpenTafl's form.
+        if let (Some(r), None) = (&view.result, game.outcome()) {
+            let result = match r.winner.as_deref() {
+                Some("attackers") => "1",
+                Some("defenders") => "-1",
+                _ => "0",
+            };
+            tags.push(("result".to_owned(), result.to_owned()));
+            tags.push(("termination".to_owned(), r.reason.replace('_', " ")));
         }
-        let _ = (game, tags);
-        Err(ServiceError::Unavailable(
-            "game records are not available yet: the engine's .otg writer is not built in".into(),
-        ))
+        Ok(tafl_engine::otg::write(&game, &tags))
     }
 
     /// The position after `ply` moves (the current one when `None`), for drawing.

@@ -119,3 +119,18 @@ async fn events_are_queued_for_the_webhooks_of_their_players() {
     assert_eq!(mine[0].data["x"], 1);
     assert!(theirs.is_empty());
 }
+
+#[tokio::test]
+async fn a_file_from_a_newer_schema_is_refused_not_touched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    drop(open(&dir));
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "user_version", SCHEMA_VERSION as i64 + 1)
+        .unwrap();
+    drop(conn);
+    let err = Store::open(&path, 1, Duration::from_secs(1), 8)
+        .err()
+        .expect("a newer schema must be refused");
+    assert!(matches!(err, StoreError::Migration(_)), "{err}");
+}

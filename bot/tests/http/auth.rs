@@ -116,6 +116,13 @@ async fn a_token_over_its_rate_gets_429_with_retry_after() {
     // Another token is not affected.
     app.call(Method::GET, "/me", Some(&b.token), None, StatusCode::OK)
         .await;
+    // Registration (no token) shares one bucket: two used above, one left.
+    app.register("C").await;
+    let r = app
+        .send(Method::POST, "/players", None, Some(json!({ "name": "D" })))
+        .await;
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(r.headers().contains_key("retry-after"));
 }
 
 #[tokio::test]

@@ -213,3 +213,56 @@ async fn the_event_stream_replays_from_an_id_then_goes_live() {
     let line: Value = serde_json::from_slice(&chunk[..chunk.len() - 1]).unwrap();
     assert_eq!(line["keepalive"], true);
 }
+
+#[tokio::test]
+async fn a_delivery_is_given_up_after_max_attempts() {
+    let app = TestApp::start_with(|c| {
+        c.webhooks.max_attempts = 2;
+        c.webhooks.initial_backoff_ms = 100;
+    })
+    .await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let state = Arc::new(Mutex::new(Receiver {
+        fail_first: usize::MAX,
+        ..Receiver::default()
+    }));
+    let url = start_receiver(state.clone()).await;
+    app.call(
+        Method::POST,
+        "/webhooks",
+        Some(&b.token),
+        Some(json!({ "url": url, "secret": SECRET })),
+        StatusCode::CREATED,
+    )
+    .await;
+    app.call(
+        Method::POST,
+        "/challenges",
+        Some(&a.token),
+        Some(json!({ "opponent_id": b.id })),
+        StatusCode::CREATED,
+    )
+    .await;
+    wait_until(|| state.lock().unwrap().refused == 1).await;
+    app.clock.advance_ms(100);
+    wait_until(|| state.lock().unwrap().refused == 2).await;
+    // No third attempt, however long we wait.
+    app.clock.advance_ms(3_600_000);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(state.lock().unwrap().refused, 2);
+    let (status, attempts, error): (String, i64, String) = app
+        .service()
+        .store()
+        .read(|c| {
+            Ok::<_, taflbot::store::StoreError>(c.query_row(
+                "SELECT status, attempts, last_error FROM deliveries",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )?)
+        })
+        .await
+        .unwrap();
+    assert_eq!((status.as_str(), attempts), ("failed", 2));
+    assert!(error.contains("500"), "{error}");
+}

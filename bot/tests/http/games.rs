@@ -33,7 +33,8 @@ async fn whole_games_in_three_variants_end_with_the_engines_verdict() {
             &[
                 "d1-b1", "f4-b4", "b1-c1", "b4-f4", "c1-b1", "f4-b4", "b1-c1", "b4-f4", "c1-b1",
             ][..],
-            "defenders",
+            // The attackers make the third repetition, yet Copenhagen's defenders lose it.
+            "attackers",
             "repetition",
         ),
     ];
@@ -591,4 +592,67 @@ async fn the_engines_ai_answers_in_several_games_at_once() {
             .await;
         assert_eq!(v["result"]["winner"], "attackers");
     }
+}
+
+#[tokio::test]
+async fn a_game_exports_as_an_otg_record_the_engine_reads_back() {
+    let app = TestApp::start().await;
+    let a = app.register("Ada").await;
+    let b = app.register("Bo").await;
+    let game = app.start_game(&a, &b, "tablut", unlimited()).await;
+    let line = ["d1-a1", "d5-d1", "a1-b1", "e5-d5", "b1-c1", "d5-d1"];
+    app.play_line(game, &a, &b, &line).await;
+    let r = app
+        .client
+        .get(app.url(&format!("/games/{game}/export")))
+        .bearer_auth(&b.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(
+        r.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains(".otg")
+    );
+    let text = r.text().await.unwrap();
+    let (replayed, tags) = tafl_engine::otg::read(&text).unwrap();
+    assert_eq!(replayed.ply(), 6);
+    assert!(replayed.outcome().is_some());
+    let notations: Vec<String> = replayed
+        .history()
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect();
+    assert_eq!(notations, line);
+    assert!(
+        tags.iter().any(|(k, v)| k == "attackers" && v == "Ada"),
+        "{tags:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_resigned_game_exports_its_result() {
+    let app = TestApp::start().await;
+    let a = app.register("Ada").await;
+    let b = app.register("Bo").await;
+    let game = app.start_game(&a, &b, "brandubh", unlimited()).await;
+    app.play_line(game, &a, &b, &["d1-b1"]).await;
+    app.post(&format!("/games/{game}/resign"), &b.token, json!({}))
+        .await;
+    let text = app
+        .client
+        .get(app.url(&format!("/games/{game}/export")))
+        .bearer_auth(&a.token)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(text.contains("[result:1]"), "{text}");
+    assert!(text.contains("[termination:resignation]"), "{text}");
+    let (replayed, _) = tafl_engine::otg::read(&text).unwrap();
+    assert_eq!(replayed.ply(), 1);
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use crate::game::Game;
-use crate::outcome::{DrawReason, Outcome, WinReason};
+use crate::outcome::Outcome;
 use crate::rules::Repetition;
 use crate::side::Side;
 
@@ -51,20 +51,7 @@ impl RepetitionTracker {
         if self.rule == Repetition::Ignore || self.occurrences(hash) < 2 {
             return None;
         }
-        match self.rule {
-            Repetition::Ignore => None,
-            Repetition::Draw => Some(Outcome::Draw {
-                reason: DrawReason::Repetition,
-            }),
-            Repetition::MoverLoses => Some(Outcome::Win {
-                winner: mover.opponent(),
-                reason: WinReason::Repetition,
-            }),
-            Repetition::MoverWins => Some(Outcome::Win {
-                winner: mover,
-                reason: WinReason::Repetition,
-            }),
-        }
+        self.rule.outcome(mover)
     }
 
     #[inline]

@@ -446,23 +446,7 @@ impl FakeDiscord {
         name: &str,
         options: &[CommandOption],
     ) -> Result<SentInteraction, FakeError> {
-        let command = self.command(name)?;
-        let options = Self::shape_options(name, &command, options)?;
-        let (id, token) = self.begin_interaction(channel_id);
-        let now = now_rfc3339();
-        let channel_name = self.state.channel_name(channel_id);
-        let permissions = self.permissions_in(channel_id);
-        let ctx = self.context(
-            id,
-            &token,
-            channel_id,
-            &channel_name,
-            user,
-            &now,
-            &permissions,
-        );
-        let payload = payloads::slash_command(&ctx, Self::command_id(&command), name, &options);
-        self.send_interaction(id, token, channel_id, payload)
+        self.command_interaction(user, channel_id, name, options, payloads::slash_command)
     }
 
     /// `user` is typing in an option of `/name`: one of `options` is [`CommandOption::Focused`].
@@ -472,6 +456,18 @@ impl FakeDiscord {
         channel_id: u64,
         name: &str,
         options: &[CommandOption],
+    ) -> Result<SentInteraction, FakeError> {
+        self.command_interaction(user, channel_id, name, options, payloads::autocomplete)
+    }
+
+    /// Sends an interaction about the registered command `/name`, built by `build`.
+    fn command_interaction(
+        &self,
+        user: &FakeUser,
+        channel_id: u64,
+        name: &str,
+        options: &[CommandOption],
+        build: fn(&payloads::InteractionContext<'_>, u64, &str, &[CommandOption]) -> Value,
     ) -> Result<SentInteraction, FakeError> {
         let command = self.command(name)?;
         let options = Self::shape_options(name, &command, options)?;
@@ -488,7 +484,7 @@ impl FakeDiscord {
             &now,
             &permissions,
         );
-        let payload = payloads::autocomplete(&ctx, Self::command_id(&command), name, &options);
+        let payload = build(&ctx, Self::command_id(&command), name, &options);
         self.send_interaction(id, token, channel_id, payload)
     }
 

@@ -498,11 +498,7 @@ pub fn slash_command(
     name: &str,
     options: &[CommandOption],
 ) -> Value {
-    interaction_base(
-        2,
-        ctx,
-        command_data(command_id, name, ctx.guild_id, options),
-    )
+    command_interaction(2, ctx, command_id, name, options)
 }
 
 /// INTERACTION_CREATE of an autocomplete request (type 4).
@@ -512,8 +508,19 @@ pub fn autocomplete(
     name: &str,
     options: &[CommandOption],
 ) -> Value {
+    command_interaction(4, ctx, command_id, name, options)
+}
+
+/// An interaction of `kind` about the command `/name`.
+fn command_interaction(
+    kind: u8,
+    ctx: &InteractionContext<'_>,
+    command_id: u64,
+    name: &str,
+    options: &[CommandOption],
+) -> Value {
     interaction_base(
-        4,
+        kind,
         ctx,
         command_data(command_id, name, ctx.guild_id, options),
     )

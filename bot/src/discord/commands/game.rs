@@ -44,11 +44,26 @@ pub async fn resign(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
+    end_game(&ctx, game, Ending::Resign).await
+}
+
+/// How a player ends their game from Discord.
+enum Ending {
+    Resign,
+    AcceptDraw,
+}
+
+/// Ends this channel's game and announces the result, holding the channel's posting lock so
+/// the announcer does not post the same ending twice.
+async fn end_game(ctx: &Context<'_>, game: Option<GameId>, ending: Ending) -> Result<(), BotError> {
     let data = ctx.data();
-    let (me, view) = my_game(&ctx, game).await?;
+    let (me, view) = my_game(ctx, game).await?;
     let lock = data.channel_lock(ctx.channel_id());
     let _posting = lock.lock().await;
-    let ended = data.service.resign(me, view.id).await?;
+    let ended = match ending {
+        Ending::Resign => data.service.resign(me, view.id).await?,
+        Ending::AcceptDraw => data.service.accept_draw(me, view.id).await?,
+    };
     data.claim(Claim::End { game: ended.id });
     let post = posts::end_post(data, &ended).await;
     ctx.send(post.reply()).await?;
@@ -101,15 +116,7 @@ pub async fn draw_accept(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    let data = ctx.data();
-    let (me, view) = my_game(&ctx, game).await?;
-    let lock = data.channel_lock(ctx.channel_id());
-    let _posting = lock.lock().await;
-    let ended = data.service.accept_draw(me, view.id).await?;
-    data.claim(Claim::End { game: ended.id });
-    let post = posts::end_post(data, &ended).await;
-    ctx.send(post.reply()).await?;
-    Ok(())
+    end_game(&ctx, game, Ending::AcceptDraw).await
 }
 
 /// Decline the draw your opponent offered

@@ -1,0 +1,106 @@
+//! Challenges: create, list, accept, decline, cancel.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use crate::service::{ClockSpec, NewChallenge, Opponent, RulesChoice, SideChoice};
+use crate::store::rows::ChallengeId;
+
+use super::ApiResult;
+use crate::http::AppState;
+use crate::http::auth::Authed;
+use crate::http::error::ApiError;
+use crate::http::extract::{ApiJson, ApiPath};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewChallengeBody {
+    opponent_id: Option<i64>,
+    ai_level: Option<u8>,
+    variant: Option<String>,
+    rules: Option<String>,
+    #[serde(default)]
+    side: SideChoice,
+    #[serde(default)]
+    clock: ClockSpec,
+    context: Option<String>,
+}
+
+pub async fn create_challenge(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiJson(body): ApiJson<NewChallengeBody>,
+) -> ApiResult<Response> {
+    let opponent = match (body.opponent_id, body.ai_level) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid",
+                "give opponent_id or ai_level, not both",
+            ));
+        }
+        (Some(id), None) => Opponent::Player(id),
+        (None, Some(level)) => Opponent::Ai { level },
+        (None, None) => Opponent::Open,
+    };
+    let rules = match (body.variant, body.rules) {
+        (Some(_), Some(_)) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid",
+                "give variant or rules, not both",
+            ));
+        }
+        (Some(v), None) => RulesChoice::Variant(v),
+        (None, Some(r)) => RulesChoice::Rules(r),
+        (None, None) => RulesChoice::Variant("copenhagen".into()),
+    };
+    let created = state
+        .service
+        .create_challenge(
+            me,
+            NewChallenge {
+                opponent,
+                rules,
+                side: body.side,
+                clock: body.clock,
+                context: body.context,
+            },
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+pub async fn list_challenges(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.list_challenges(me).await?).into_response())
+}
+
+pub async fn accept_challenge(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiPath(id): ApiPath<ChallengeId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.accept_challenge(me, id).await?).into_response())
+}
+
+pub async fn decline_challenge(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiPath(id): ApiPath<ChallengeId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.decline_challenge(me, id).await?).into_response())
+}
+
+pub async fn cancel_challenge(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiPath(id): ApiPath<ChallengeId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.cancel_challenge(me, id).await?).into_response())
+}

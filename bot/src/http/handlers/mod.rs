@@ -1,0 +1,16 @@
+//! Request handlers, one file per resource: parse, call the games service, answer JSON.
+
+mod challenges;
+mod games;
+mod meta;
+mod players;
+mod webhooks;
+
+pub use super::board::board_png;
+pub use challenges::*;
+pub use games::*;
+pub use meta::*;
+pub use players::*;
+pub use webhooks::*;
+
+type ApiResult<T> = Result<T, super::error::ApiError>;

@@ -1,0 +1,125 @@
+//! Challenges: pending, accepted, declined, cancelled or expired.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::*;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChallengeRow {
+    pub id: ChallengeId,
+    pub challenger: PlayerId,
+    pub opponent: Option<PlayerId>,
+    pub opponent_ai_level: Option<u8>,
+    pub variant: Option<String>,
+    pub rules: String,
+    pub challenger_side: String,
+    pub clock: String,
+    pub status: String,
+    pub game_id: Option<GameId>,
+    pub context: Option<String>,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub resolved_at: Option<i64>,
+}
+
+const CHALLENGE_COLS: &str = "id, challenger, opponent, opponent_ai_level, variant, rules, \
+    challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at";
+
+fn challenge_from(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
+    Ok(ChallengeRow {
+        id: r.get(0)?,
+        challenger: r.get(1)?,
+        opponent: r.get(2)?,
+        opponent_ai_level: r
+            .get::<_, Option<i64>>(3)?
+            .map(|l| u8::try_from(l).unwrap_or(u8::MAX)),
+        variant: r.get(4)?,
+        rules: r.get(5)?,
+        challenger_side: r.get(6)?,
+        clock: r.get(7)?,
+        status: r.get(8)?,
+        game_id: r.get(9)?,
+        context: r.get(10)?,
+        created_at: r.get(11)?,
+        expires_at: r.get(12)?,
+        resolved_at: r.get(13)?,
+    })
+}
+
+pub fn insert_challenge(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeId> {
+    c.execute(
+        "INSERT INTO challenges (challenger, opponent, opponent_ai_level, variant, rules, \
+         challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+        params![
+            ch.challenger,
+            ch.opponent,
+            ch.opponent_ai_level.map(i64::from),
+            ch.variant,
+            ch.rules,
+            ch.challenger_side,
+            ch.clock,
+            ch.status,
+            ch.game_id,
+            ch.context,
+            ch.created_at,
+            ch.expires_at,
+            ch.resolved_at
+        ],
+    )?;
+    Ok(c.last_insert_rowid())
+}
+
+pub fn challenge(c: &Connection, id: ChallengeId) -> Result<Option<ChallengeRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {CHALLENGE_COLS} FROM challenges WHERE id = ?1"
+    ))?
+    .query_row([id], challenge_from)
+    .optional()?)
+}
+
+pub fn resolve_challenge(
+    c: &Connection,
+    id: ChallengeId,
+    status: &str,
+    game: Option<GameId>,
+    now: i64,
+) -> Result<()> {
+    c.execute(
+        "UPDATE challenges SET status = ?2, game_id = ?3, resolved_at = ?4 WHERE id = ?1",
+        params![id, status, game, now],
+    )?;
+    Ok(())
+}
+
+/// Pending challenges `player` may answer (sent to them, or open to anyone but them),
+/// and those `player` sent.
+pub fn pending_challenges_of(
+    c: &Connection,
+    player: PlayerId,
+) -> Result<(Vec<ChallengeRow>, Vec<ChallengeRow>)> {
+    let incoming = c
+        .prepare_cached(&format!(
+            "SELECT {CHALLENGE_COLS} FROM challenges WHERE status = 'pending' AND \
+             opponent_ai_level IS NULL AND challenger <> ?1 AND (opponent = ?1 OR opponent IS NULL) \
+             ORDER BY id"
+        ))?
+        .query_map([player], challenge_from)?
+        .collect::<rusqlite::Result<_>>()?;
+    let outgoing = c
+        .prepare_cached(&format!(
+            "SELECT {CHALLENGE_COLS} FROM challenges WHERE status = 'pending' AND challenger = ?1 \
+             ORDER BY id"
+        ))?
+        .query_map([player], challenge_from)?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok((incoming, outgoing))
+}
+
+pub fn expired_challenges(c: &Connection, now: i64) -> Result<Vec<ChallengeId>> {
+    Ok(c.prepare_cached(
+        "SELECT id FROM challenges WHERE status = 'pending' AND expires_at <= ?1 ORDER BY id",
+    )?
+    .query_map([now], |r| r.get(0))?
+    .collect::<rusqlite::Result<_>>()?)
+}

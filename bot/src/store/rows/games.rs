@@ -1,0 +1,258 @@
+//! Games: seats, status, result, clocks and deadlines.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::*;
+
+/// One seat of a game: a person or the AI at a level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Seat {
+    Player(PlayerId),
+    Ai(u8),
+}
+
+impl Seat {
+    pub fn player(self) -> Option<PlayerId> {
+        match self {
+            Seat::Player(p) => Some(p),
+            Seat::Ai(_) => None,
+        }
+    }
+    fn columns(self) -> (Option<PlayerId>, Option<i64>) {
+        match self {
+            Seat::Player(p) => (Some(p), None),
+            Seat::Ai(level) => (None, Some(i64::from(level))),
+        }
+    }
+    fn from_columns(player: Option<PlayerId>, ai: Option<i64>) -> rusqlite::Result<Seat> {
+        match (player, ai) {
+            (Some(p), None) => Ok(Seat::Player(p)),
+            (None, Some(level)) => Ok(Seat::Ai(u8::try_from(level).unwrap_or(u8::MAX))),
+            _ => Err(rusqlite::Error::InvalidColumnType(
+                0,
+                "seat".into(),
+                rusqlite::types::Type::Null,
+            )),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClockRow {
+    pub kind: String,
+    pub per_move_ms: Option<i64>,
+    pub bank_ms: Option<i64>,
+    pub increment_ms: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: GameId,
+    pub variant: Option<String>,
+    pub rules: String,
+    pub attackers: Seat,
+    pub defenders: Seat,
+    pub status: String,
+    pub winner: Option<String>,
+    pub result_reason: Option<String>,
+    pub ply: u32,
+    pub side_to_move: String,
+    pub position: String,
+    pub clock: ClockRow,
+    pub attackers_bank_ms: Option<i64>,
+    pub defenders_bank_ms: Option<i64>,
+    pub turn_started_at: i64,
+    pub deadline_at: Option<i64>,
+    pub reminded_ply: Option<u32>,
+    pub draw_offer_by: Option<String>,
+    pub context: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_level, \
+    defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
+    position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
+    attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
+    draw_offer_by, context, created_at, updated_at, finished_at";
+
+fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: r.get(0)?,
+        variant: r.get(1)?,
+        rules: r.get(2)?,
+        attackers: Seat::from_columns(r.get(3)?, r.get(4)?)?,
+        defenders: Seat::from_columns(r.get(5)?, r.get(6)?)?,
+        status: r.get(7)?,
+        winner: r.get(8)?,
+        result_reason: r.get(9)?,
+        ply: r.get(10)?,
+        side_to_move: r.get(11)?,
+        position: r.get(12)?,
+        clock: ClockRow {
+            kind: r.get(13)?,
+            per_move_ms: r.get(14)?,
+            bank_ms: r.get(15)?,
+            increment_ms: r.get(16)?,
+        },
+        attackers_bank_ms: r.get(17)?,
+        defenders_bank_ms: r.get(18)?,
+        turn_started_at: r.get(19)?,
+        deadline_at: r.get(20)?,
+        reminded_ply: r.get(21)?,
+        draw_offer_by: r.get(22)?,
+        context: r.get(23)?,
+        created_at: r.get(24)?,
+        updated_at: r.get(25)?,
+        finished_at: r.get(26)?,
+    })
+}
+
+/// Inserts `game` (its id is ignored) and returns the new id.
+pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
+    let (ap, aa) = g.attackers.columns();
+    let (dp, da) = g.defenders.columns();
+    c.execute(
+        "INSERT INTO games (variant, rules, attackers_player, attackers_ai_level, \
+         defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
+         position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
+         attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
+         draw_offer_by, context, created_at, updated_at, finished_at) VALUES \
+         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
+          ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+        params![
+            g.variant,
+            g.rules,
+            ap,
+            aa,
+            dp,
+            da,
+            g.status,
+            g.winner,
+            g.result_reason,
+            g.ply,
+            g.side_to_move,
+            g.position,
+            g.clock.kind,
+            g.clock.per_move_ms,
+            g.clock.bank_ms,
+            g.clock.increment_ms,
+            g.attackers_bank_ms,
+            g.defenders_bank_ms,
+            g.turn_started_at,
+            g.deadline_at,
+            g.reminded_ply,
+            g.draw_offer_by,
+            g.context,
+            g.created_at,
+            g.updated_at,
+            g.finished_at,
+        ],
+    )?;
+    Ok(c.last_insert_rowid())
+}
+
+/// Writes the mutable state of `g` back.
+pub fn update_game(c: &Connection, g: &GameRow) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE games SET status = ?2, winner = ?3, result_reason = ?4, ply = ?5, \
+         side_to_move = ?6, position = ?7, attackers_bank_ms = ?8, defenders_bank_ms = ?9, \
+         turn_started_at = ?10, deadline_at = ?11, reminded_ply = ?12, draw_offer_by = ?13, \
+         updated_at = ?14, finished_at = ?15 WHERE id = ?1",
+    )?
+    .execute(params![
+        g.id,
+        g.status,
+        g.winner,
+        g.result_reason,
+        g.ply,
+        g.side_to_move,
+        g.position,
+        g.attackers_bank_ms,
+        g.defenders_bank_ms,
+        g.turn_started_at,
+        g.deadline_at,
+        g.reminded_ply,
+        g.draw_offer_by,
+        g.updated_at,
+        g.finished_at,
+    ])?;
+    Ok(())
+}
+
+pub fn game(c: &Connection, id: GameId) -> Result<Option<GameRow>> {
+    Ok(
+        c.prepare_cached(&format!("SELECT {GAME_COLS} FROM games WHERE id = ?1"))?
+            .query_row([id], game_from)
+            .optional()?,
+    )
+}
+
+/// Games of `player`: every active one, then the `finished_limit` most recently finished.
+pub fn games_of_player(
+    c: &Connection,
+    player: PlayerId,
+    finished_limit: u32,
+) -> Result<Vec<GameRow>> {
+    let mut out: Vec<GameRow> = c
+        .prepare_cached(&format!(
+            "SELECT {GAME_COLS} FROM games WHERE status = 'active' AND \
+             (attackers_player = ?1 OR defenders_player = ?1)"
+        ))?
+        .query_map([player], game_from)?
+        .collect::<rusqlite::Result<_>>()?;
+    let finished: Vec<GameRow> = c
+        .prepare_cached(&format!(
+            "SELECT {GAME_COLS} FROM games WHERE status <> 'active' AND \
+             (attackers_player = ?1 OR defenders_player = ?1) \
+             ORDER BY updated_at DESC, id DESC LIMIT ?2"
+        ))?
+        .query_map(params![player, finished_limit], game_from)?
+        .collect::<rusqlite::Result<_>>()?;
+    out.extend(finished);
+    Ok(out)
+}
+
+/// Active games started in a front end's `context` (e.g. one Discord channel).
+pub fn active_games_in_context(c: &Connection, context: &str) -> Result<Vec<GameRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {GAME_COLS} FROM games WHERE context = ?1 AND status = 'active' ORDER BY id"
+    ))?
+    .query_map([context], game_from)?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Active games whose deadline is at or before `now`.
+pub fn games_past_deadline(c: &Connection, now: i64) -> Result<Vec<GameId>> {
+    Ok(c.prepare_cached(
+        "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL \
+             AND deadline_at <= ?1 ORDER BY deadline_at",
+    )?
+    .query_map([now], |r| r.get(0))?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Active games whose deadline falls within `before_ms` of `now` and whose reminder for
+/// the current ply has not been sent.
+pub fn games_needing_reminder(c: &Connection, now: i64, before_ms: i64) -> Result<Vec<GameId>> {
+    Ok(c.prepare_cached(
+        "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL \
+             AND deadline_at > ?1 AND deadline_at <= ?1 + ?2 \
+             AND (reminded_ply IS NULL OR reminded_ply <> ply) ORDER BY deadline_at",
+    )?
+    .query_map(params![now, before_ms], |r| r.get(0))?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Active games where the AI is to move.
+pub fn games_awaiting_ai(c: &Connection) -> Result<Vec<GameId>> {
+    Ok(c.prepare_cached(
+        "SELECT id FROM games WHERE status = 'active' AND \
+             ((side_to_move = 'attackers' AND attackers_ai_level IS NOT NULL) OR \
+              (side_to_move = 'defenders' AND defenders_ai_level IS NOT NULL)) ORDER BY id",
+    )?
+    .query_map([], |r| r.get(0))?
+    .collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,28 @@
+//! Rows of the schema and the SQL that reads and writes them. Plain functions over a
+//! connection, so the service composes several of them in one transaction.
+
+use super::StoreError;
+
+mod challenges;
+mod events;
+mod games;
+mod idempotency;
+mod moves;
+mod players;
+mod webhooks;
+
+pub use challenges::*;
+pub use events::*;
+pub use games::*;
+pub use idempotency::*;
+pub use moves::*;
+pub use players::*;
+pub use webhooks::*;
+
+pub type PlayerId = i64;
+pub type GameId = i64;
+pub type ChallengeId = i64;
+pub type EventId = i64;
+pub type WebhookId = i64;
+
+type Result<T> = std::result::Result<T, StoreError>;

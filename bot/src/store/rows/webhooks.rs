@@ -1,0 +1,136 @@
+//! Webhook registrations and the delivery outbox.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::*;
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct WebhookRow {
+    pub id: WebhookId,
+    pub player_id: PlayerId,
+    pub url: String,
+    #[serde(skip)]
+    pub secret: String,
+    pub active: bool,
+    pub created_at: i64,
+}
+
+pub fn insert_webhook(
+    c: &Connection,
+    player: PlayerId,
+    url: &str,
+    secret: &str,
+    now: i64,
+) -> Result<WebhookRow> {
+    c.execute(
+        "INSERT INTO webhooks (player_id, url, secret, active, created_at) VALUES (?1, ?2, ?3, 1, ?4)",
+        params![player, url, secret, now],
+    )?;
+    Ok(WebhookRow {
+        id: c.last_insert_rowid(),
+        player_id: player,
+        url: url.to_owned(),
+        secret: secret.to_owned(),
+        active: true,
+        created_at: now,
+    })
+}
+
+pub fn webhooks_of(c: &Connection, player: PlayerId) -> Result<Vec<WebhookRow>> {
+    Ok(c.prepare_cached(
+        "SELECT id, player_id, url, secret, active, created_at FROM webhooks \
+             WHERE player_id = ?1 AND active = 1 ORDER BY id",
+    )?
+    .query_map([player], |r| {
+        Ok(WebhookRow {
+            id: r.get(0)?,
+            player_id: r.get(1)?,
+            url: r.get(2)?,
+            secret: r.get(3)?,
+            active: r.get(4)?,
+            created_at: r.get(5)?,
+        })
+    })?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Deactivates `player`'s webhook `id`; false when there is none.
+pub fn deactivate_webhook(c: &Connection, player: PlayerId, id: WebhookId) -> Result<bool> {
+    let n = c.execute(
+        "UPDATE webhooks SET active = 0 WHERE id = ?1 AND player_id = ?2 AND active = 1",
+        params![id, player],
+    )?;
+    if n > 0 {
+        c.execute(
+            "UPDATE deliveries SET status = 'failed', last_error = 'webhook removed' \
+             WHERE webhook_id = ?1 AND status = 'pending'",
+            [id],
+        )?;
+    }
+    Ok(n > 0)
+}
+
+#[derive(Debug, Clone)]
+pub struct DueDelivery {
+    pub id: i64,
+    pub attempts: u32,
+    pub url: String,
+    pub secret: String,
+    pub event_id: EventId,
+}
+
+pub fn due_deliveries(c: &Connection, now: i64, limit: u32) -> Result<Vec<DueDelivery>> {
+    Ok(c.prepare_cached(
+        "SELECT d.id, d.attempts, w.url, w.secret, d.event_id FROM deliveries d \
+             JOIN webhooks w ON w.id = d.webhook_id \
+             WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 \
+             ORDER BY d.next_attempt_at, d.id LIMIT ?2",
+    )?
+    .query_map(params![now, limit], |r| {
+        Ok(DueDelivery {
+            id: r.get(0)?,
+            attempts: r.get(1)?,
+            url: r.get(2)?,
+            secret: r.get(3)?,
+            event_id: r.get(4)?,
+        })
+    })?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn delivery_succeeded(c: &Connection, id: i64, now: i64) -> Result<()> {
+    c.execute(
+        "UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2, \
+         last_error = NULL WHERE id = ?1",
+        params![id, now],
+    )?;
+    Ok(())
+}
+
+/// Records a failed attempt: retried at `retry_at`, or given up when `None`.
+pub fn delivery_failed(c: &Connection, id: i64, error: &str, retry_at: Option<i64>) -> Result<()> {
+    match retry_at {
+        Some(at) => c.execute(
+            "UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3 \
+             WHERE id = ?1",
+            params![id, at, error],
+        )?,
+        None => c.execute(
+            "UPDATE deliveries SET status = 'failed', attempts = attempts + 1, last_error = ?2 \
+             WHERE id = ?1",
+            params![id, error],
+        )?,
+    };
+    Ok(())
+}
+
+/// When the next pending delivery is due, if any.
+pub fn next_delivery_at(c: &Connection) -> Result<Option<i64>> {
+    Ok(c.query_row(
+        "SELECT MIN(next_attempt_at) FROM deliveries WHERE status = 'pending'",
+        [],
+        |r| r.get(0),
+    )
+    .optional()?
+    .flatten())
+}
