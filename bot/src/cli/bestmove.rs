@@ -39,9 +39,9 @@ pub struct BudgetArgs {
     /// Seed of the random choice of the weaker levels.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Transposition table size in MiB.
-    #[arg(long)]
-    pub hash_mib: Option<usize>,
+    /// Transposition table size in MiB (1 to 4096).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub hash_mib: Option<u32>,
 }
 
 impl BudgetArgs {
@@ -58,7 +58,7 @@ impl BudgetArgs {
         }
         limits.seed = self.seed;
         if let Some(mib) = self.hash_mib {
-            limits.table_mib = mib;
+            limits.table_mib = mib as usize;
         }
         limits
     }

@@ -49,9 +49,9 @@ const BOUND_SHIFT: u64 = 43;
 const GEN_SHIFT: u64 = 45;
 
 impl SharedTable {
-    /// A table of at most `mib` MiB (at least a few thousand slots).
+    /// A table of at most `mib` MiB (at least a few thousand slots, at most 64 GiB).
     pub fn new(mib: usize) -> SharedTable {
-        let bytes = mib.max(1).saturating_mul(1 << 20);
+        let bytes = mib.clamp(1, 1 << 16).saturating_mul(1 << 20);
         let wanted = (bytes / std::mem::size_of::<Slot>()).max(1 << 12);
         // Round down to a power of two so a slot is found with a mask.
         let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
