@@ -60,9 +60,7 @@ async fn run(moves: usize) -> Vec<Duration> {
         .await
         .expect("challenge posted");
     let accept = challenge
-        .button_ids()
-        .into_iter()
-        .find(|b| b.starts_with("challenge:accept:"))
+        .button_starting_with("challenge:accept:")
         .expect("Accept button");
     let click = world
         .fake

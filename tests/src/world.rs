@@ -16,7 +16,7 @@ use taflbot::config::Config;
 use taflbot::service::{Clock, ManualClock, MovePicker, SystemClock};
 
 use crate::bot::{FAKE_TOKEN, init_logging};
-use crate::fake_discord::FakeDiscord;
+use crate::fake_discord::{CommandOption, FakeDiscord, FakeUser, Recorded, SentInteraction};
 
 /// How long a test waits for anything before failing loudly.
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -101,6 +101,29 @@ impl World {
             dir,
             http: reqwest::Client::new(),
         }
+    }
+
+    /// The bot's answer to `interaction`; fails loudly, with everything recorded, on a timeout.
+    pub async fn reply(&self, interaction: &SentInteraction) -> Recorded {
+        self.fake
+            .reply_to(interaction, WAIT)
+            .await
+            .expect("the bot answers the interaction")
+    }
+
+    /// `who` runs `/name` with `options` in `channel`; returns the bot's answer.
+    pub async fn slash(
+        &self,
+        who: &FakeUser,
+        channel: u64,
+        name: &str,
+        options: &[CommandOption],
+    ) -> Recorded {
+        let sent = self
+            .fake
+            .slash(who, channel, name, options)
+            .expect("the fake sends the command");
+        self.reply(&sent).await
     }
 
     /// Stops the bot and the app, then starts both again on the same database file.

@@ -9,25 +9,8 @@
 use std::collections::HashSet;
 
 use serde_json::{Value, json};
-use taflbot_e2e::fake_discord::{
-    CommandOption as Opt, FakeUser, Recorded, RouteKind, SentInteraction,
-};
+use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
 use taflbot_e2e::world::{WAIT, World};
-
-async fn reply(world: &World, sent: &SentInteraction) -> Recorded {
-    world.fake.reply_to(sent, WAIT).await.unwrap()
-}
-
-async fn slash(
-    world: &World,
-    who: &FakeUser,
-    channel: u64,
-    name: &str,
-    options: &[Opt],
-) -> Recorded {
-    let sent = world.fake.slash(who, channel, name, options).unwrap();
-    reply(world, &sent).await
-}
 
 /// `challenger` (attackers) and `opponent` start a brandubh game in `channel`; returns its id.
 async fn brandubh_game(
@@ -36,28 +19,26 @@ async fn brandubh_game(
     challenger: &FakeUser,
     opponent: &FakeUser,
 ) -> i64 {
-    let challenge = slash(
-        world,
-        challenger,
-        channel,
-        "challenge",
-        &[
-            Opt::user("opponent", opponent),
-            Opt::string("variant", "brandubh"),
-            Opt::string("side", "attackers"),
-        ],
-    )
-    .await;
+    let challenge = world
+        .slash(
+            challenger,
+            channel,
+            "challenge",
+            &[
+                Opt::user("opponent", opponent),
+                Opt::string("variant", "brandubh"),
+                Opt::string("side", "attackers"),
+            ],
+        )
+        .await;
     let accept = challenge
-        .button_ids()
-        .into_iter()
-        .find(|b| b.starts_with("challenge:accept:"))
+        .button_starting_with("challenge:accept:")
         .expect("Accept");
     let click = world
         .fake
         .click(opponent, challenge.message.as_ref().unwrap(), &accept)
         .unwrap();
-    let accepted = reply(world, &click).await;
+    let accepted = world.reply(&click).await;
     game_id_in(&accepted.text())
 }
 
@@ -95,7 +76,7 @@ async fn autocomplete_offers_at_most_25_legal_moves_filtered_by_what_was_typed()
         .fake
         .autocomplete(&alice, channel, "move", &[Opt::focused("move", "")])
         .unwrap();
-    let all = reply(&world, &sent).await;
+    let all = world.reply(&sent).await;
     assert_eq!(all.callback_type(), Some(8), "an autocomplete result");
     assert_eq!(all.choices().len(), 25, "at most 25 choices");
     assert!(
@@ -108,7 +89,7 @@ async fn autocomplete_offers_at_most_25_legal_moves_filtered_by_what_was_typed()
         .fake
         .autocomplete(&alice, channel, "move", &[Opt::focused("move", "D1")])
         .unwrap();
-    let filtered = reply(&world, &sent).await.choices();
+    let filtered = world.reply(&sent).await.choices();
     let expected: HashSet<String> = legal
         .iter()
         .filter(|m| m.starts_with("d1"))
@@ -128,7 +109,7 @@ async fn autocomplete_offers_at_most_25_legal_moves_filtered_by_what_was_typed()
         .fake
         .autocomplete(&alice, channel, "board", &[Opt::focused("game", "")])
         .unwrap();
-    let games = reply(&world, &sent).await.choices();
+    let games = world.reply(&sent).await.choices();
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].1, game.to_string());
 
@@ -200,7 +181,7 @@ async fn a_game_against_the_ai_is_deferred_then_answered_with_the_ais_moves() {
         .fake
         .slash(&alice, channel, "move", &[Opt::string("move", &mine)])
         .unwrap();
-    let answer = reply(&world, &sent).await;
+    let answer = world.reply(&sent).await;
     assert_eq!(
         answer.callback_type(),
         Some(4),
@@ -223,23 +204,13 @@ async fn a_game_against_the_ai_is_deferred_then_answered_with_the_ais_moves() {
     );
 
     // Mistakes stay private, even in a game against the AI.
-    let illegal = slash(
-        &world,
-        &alice,
-        channel,
-        "move",
-        &[Opt::string("move", "a1-a2")],
-    )
-    .await;
+    let illegal = world
+        .slash(&alice, channel, "move", &[Opt::string("move", "a1-a2")])
+        .await;
     assert!(illegal.is_ephemeral(), "{}", illegal.text());
-    let bad_level = slash(
-        &world,
-        &alice,
-        channel,
-        "play",
-        &[Opt::integer("level", 99)],
-    )
-    .await;
+    let bad_level = world
+        .slash(&alice, channel, "play", &[Opt::integer("level", 99)])
+        .await;
     assert!(bad_level.is_ephemeral(), "{}", bad_level.text());
     assert!(bad_level.text().contains("level"), "{}", bad_level.text());
 
@@ -264,7 +235,7 @@ async fn challenging_the_bot_itself_starts_a_game_against_the_ai() {
         .unwrap();
     let ack = world.fake.acknowledgement_of(&sent, WAIT).await.unwrap();
     assert_eq!(ack.callback_type(), Some(5), "deferred at once");
-    let start = reply(&world, &sent).await;
+    let start = world.reply(&sent).await;
     assert!(start.text().contains("begins"), "{}", start.text());
     assert!(
         start.text().contains("Defenders taflbot (AI level"),
@@ -286,48 +257,34 @@ async fn games_and_challenge_buttons_survive_a_restart() {
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
     let game = brandubh_game(&world, channel, &alice, &bob).await;
-    let first = slash(
-        &world,
-        &alice,
-        channel,
-        "move",
-        &[Opt::string("move", "d1-b1")],
-    )
-    .await;
+    let first = world
+        .slash(&alice, channel, "move", &[Opt::string("move", "d1-b1")])
+        .await;
     assert!(first.text().contains("d1-b1"));
     // A second challenge, answered only after the restart.
     let carol = world.fake.new_user("carol");
     let other = world.fake.new_channel("other");
-    let challenge = slash(
-        &world,
-        &carol,
-        other,
-        "challenge",
-        &[
-            Opt::user("opponent", &alice),
-            Opt::string("variant", "brandubh"),
-        ],
-    )
-    .await;
-    let accept = challenge
-        .button_ids()
-        .into_iter()
-        .find(|b| b.starts_with("challenge:accept:"))
-        .unwrap();
+    let challenge = world
+        .slash(
+            &carol,
+            other,
+            "challenge",
+            &[
+                Opt::user("opponent", &alice),
+                Opt::string("variant", "brandubh"),
+            ],
+        )
+        .await;
+    let accept = challenge.button_starting_with("challenge:accept:").unwrap();
     let challenge_message = challenge.message.clone().unwrap();
 
     let world = world.restart().await;
     fn not_deferred(r: &Recorded) -> bool {
         r.callback_type() != Some(5)
     }
-    let bob_moves = slash(
-        &world,
-        &bob,
-        channel,
-        "move",
-        &[Opt::string("move", "c4-c2")],
-    )
-    .await;
+    let bob_moves = world
+        .slash(&bob, channel, "move", &[Opt::string("move", "c4-c2")])
+        .await;
     assert!(not_deferred(&bob_moves));
     assert!(
         bob_moves.text().contains(&format!("Game #{game}")),
@@ -343,7 +300,7 @@ async fn games_and_challenge_buttons_survive_a_restart() {
         .fake
         .click(&alice, &challenge_message, &accept)
         .unwrap();
-    let accepted = reply(&world, &click).await;
+    let accepted = world.reply(&click).await;
     assert!(
         accepted.text().contains("accepted"),
         "the old button still works: {}",
@@ -361,7 +318,7 @@ async fn a_move_made_over_http_shows_up_in_the_channel() {
     let channel = world.fake.channel();
     let game = brandubh_game(&world, channel, &alice, &bob).await;
 
-    let issued = slash(&world, &alice, channel, "token", &[]).await;
+    let issued = world.slash(&alice, channel, "token", &[]).await;
     assert!(issued.is_ephemeral(), "the token is private");
     let token = issued
         .content()
@@ -418,7 +375,7 @@ async fn commands_without_a_game_here_get_a_private_explanation() {
         ("board", vec![]),
         ("resign", vec![]),
     ] {
-        let answer = slash(&world, &alice, empty, name, &options).await;
+        let answer = world.slash(&alice, empty, name, &options).await;
         assert!(answer.is_ephemeral(), "/{name}: {}", answer.text());
         assert!(
             answer.text().contains("no game in this channel"),
@@ -426,14 +383,14 @@ async fn commands_without_a_game_here_get_a_private_explanation() {
             answer.text()
         );
     }
-    let rules = slash(
-        &world,
-        &alice,
-        empty,
-        "rules",
-        &[Opt::string("variant", "no-such-variant")],
-    )
-    .await;
+    let rules = world
+        .slash(
+            &alice,
+            empty,
+            "rules",
+            &[Opt::string("variant", "no-such-variant")],
+        )
+        .await;
     assert!(rules.is_ephemeral());
     assert!(
         rules.text().contains("brandubh"),
@@ -453,14 +410,14 @@ async fn starting_a_game_where_the_bot_cannot_post_images_is_refused_privately()
     world
         .fake
         .set_bot_permissions(read_only, (1 << 10) | (1 << 11));
-    let answer = slash(
-        &world,
-        &alice,
-        read_only,
-        "challenge",
-        &[Opt::user("opponent", &bob)],
-    )
-    .await;
+    let answer = world
+        .slash(
+            &alice,
+            read_only,
+            "challenge",
+            &[Opt::user("opponent", &bob)],
+        )
+        .await;
     assert!(answer.is_ephemeral(), "{}", answer.text());
     assert!(
         answer.text().to_lowercase().contains("permission"),
@@ -495,14 +452,9 @@ async fn where_a_channel_holds_several_games_the_game_option_picks_one() {
     let second = brandubh_game(&world, channel, &carol, &dave).await;
 
     // Each player's own game is found without the option.
-    let moved = slash(
-        &world,
-        &carol,
-        channel,
-        "move",
-        &[Opt::string("move", "d1-b1")],
-    )
-    .await;
+    let moved = world
+        .slash(&carol, channel, "move", &[Opt::string("move", "d1-b1")])
+        .await;
     assert!(
         moved.text().contains(&format!("Game #{second}")),
         "{}",
@@ -510,7 +462,7 @@ async fn where_a_channel_holds_several_games_the_game_option_picks_one() {
     );
 
     // Someone in neither game must pick one; the refusal lists them.
-    let ambiguous = slash(&world, &eve, channel, "board", &[]).await;
+    let ambiguous = world.slash(&eve, channel, "board", &[]).await;
     assert!(ambiguous.is_ephemeral(), "{}", ambiguous.text());
     assert!(
         ambiguous.text().contains(&format!("#{first}"))
@@ -518,27 +470,17 @@ async fn where_a_channel_holds_several_games_the_game_option_picks_one() {
         "{}",
         ambiguous.text()
     );
-    let picked = slash(
-        &world,
-        &eve,
-        channel,
-        "board",
-        &[Opt::integer("game", first)],
-    )
-    .await;
+    let picked = world
+        .slash(&eve, channel, "board", &[Opt::integer("game", first)])
+        .await;
     assert!(
         picked.text().contains(&format!("Game #{first}")),
         "{}",
         picked.text()
     );
-    let elsewhere = slash(
-        &world,
-        &eve,
-        channel,
-        "board",
-        &[Opt::integer("game", 9_999)],
-    )
-    .await;
+    let elsewhere = world
+        .slash(&eve, channel, "board", &[Opt::integer("game", 9_999)])
+        .await;
     assert!(
         elsewhere.text().contains("not played in this channel"),
         "{}",
@@ -557,7 +499,7 @@ async fn where_a_channel_holds_several_games_the_game_option_picks_one() {
             &[Opt::focused("move", ""), Opt::integer("game", second)],
         )
         .unwrap();
-    let choices = reply(&world, &sent).await.choices();
+    let choices = world.reply(&sent).await.choices();
     assert!(!choices.is_empty());
     assert!(
         choices.iter().all(|(_, m)| legal.contains(m)),
@@ -573,24 +515,20 @@ async fn a_challenge_accepted_over_http_starts_the_game_in_the_channel() {
     let world = World::start().await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
-    let challenge = slash(
-        &world,
-        &alice,
-        channel,
-        "challenge",
-        &[
-            Opt::user("opponent", &bob),
-            Opt::string("variant", "brandubh"),
-        ],
-    )
-    .await;
-    let accept = challenge
-        .button_ids()
-        .into_iter()
-        .find(|b| b.starts_with("challenge:accept:"))
-        .unwrap();
+    let challenge = world
+        .slash(
+            &alice,
+            channel,
+            "challenge",
+            &[
+                Opt::user("opponent", &bob),
+                Opt::string("variant", "brandubh"),
+            ],
+        )
+        .await;
+    let accept = challenge.button_starting_with("challenge:accept:").unwrap();
     let id = accept.rsplit(':').next().unwrap().to_owned();
-    let issued = slash(&world, &bob, channel, "token", &[]).await;
+    let issued = world.slash(&bob, channel, "token", &[]).await;
     let token = issued.content().split('`').nth(1).unwrap().to_owned();
 
     let mark = world.fake.recorder().mark();

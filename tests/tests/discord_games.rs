@@ -7,22 +7,18 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
-use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, SentInteraction};
-use taflbot_e2e::world::{WAIT, World};
+use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded};
+use taflbot_e2e::world::World;
 
 /// A brandubh game the attackers win by capturing the king on the fifth move.
 const KING_CAPTURE: [&str; 5] = ["d1-b1", "c4-c2", "b4-b5", "d4-b4", "b1-b3"];
-
-async fn reply(world: &World, sent: &SentInteraction) -> Recorded {
-    world.fake.reply_to(sent, WAIT).await.unwrap()
-}
 
 async fn play(world: &World, who: &FakeUser, channel: u64, mv: &str) -> Recorded {
     let sent = world
         .fake
         .slash(who, channel, "move", &[Opt::string("move", mv)])
         .unwrap();
-    reply(world, &sent).await
+    world.reply(&sent).await
 }
 
 /// `challenger` challenges `opponent` to brandubh as attackers; `opponent` accepts.
@@ -46,7 +42,7 @@ async fn start_brandubh(
             ],
         )
         .unwrap();
-    let challenge = reply(world, &sent).await;
+    let challenge = world.reply(&sent).await;
     assert!(
         !challenge.is_ephemeral(),
         "a challenge is public: {}",
@@ -66,7 +62,7 @@ async fn start_brandubh(
         .clone();
     let message = challenge.message.clone().expect("the challenge message");
     let click = world.fake.click(opponent, &message, &accept).unwrap();
-    let accepted = reply(world, &click).await;
+    let accepted = world.reply(&click).await;
     assert_eq!(
         accepted.callback_type(),
         Some(7),
@@ -104,17 +100,13 @@ async fn a_challenge_is_accepted_and_played_to_a_win_with_a_board_after_every_mo
             ],
         )
         .unwrap();
-    let challenge = reply(&world, &sent).await;
-    let accept = challenge
-        .button_ids()
-        .into_iter()
-        .find(|b| b.starts_with("challenge:accept:"))
-        .unwrap();
+    let challenge = world.reply(&sent).await;
+    let accept = challenge.button_starting_with("challenge:accept:").unwrap();
     let intruder = world
         .fake
         .click(&carol, challenge.message.as_ref().unwrap(), &accept)
         .unwrap();
-    let refused = reply(&world, &intruder).await;
+    let refused = world.reply(&intruder).await;
     assert!(refused.is_ephemeral());
     assert!(
         refused.text().contains(&format!("Only {}", bob.mention())),
@@ -122,18 +114,16 @@ async fn a_challenge_is_accepted_and_played_to_a_win_with_a_board_after_every_mo
         refused.text()
     );
     let decline = challenge
-        .button_ids()
-        .into_iter()
-        .find(|b| b.starts_with("challenge:decline:"))
+        .button_starting_with("challenge:decline:")
         .unwrap();
-    let declined = reply(
-        &world,
-        &world
-            .fake
-            .click(&bob, challenge.message.as_ref().unwrap(), &decline)
-            .unwrap(),
-    )
-    .await;
+    let declined = world
+        .reply(
+            &world
+                .fake
+                .click(&bob, challenge.message.as_ref().unwrap(), &decline)
+                .unwrap(),
+        )
+        .await;
     assert!(declined.text().contains("declined"), "{}", declined.text());
 
     let accepted = start_brandubh(&world, channel, &alice, &bob).await;

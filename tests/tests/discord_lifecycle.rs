@@ -12,17 +12,6 @@ use taflbot_e2e::world::{WAIT, World};
 
 const HOUR_MS: i64 = 3_600_000;
 
-async fn slash(
-    world: &World,
-    who: &FakeUser,
-    channel: u64,
-    name: &str,
-    options: &[Opt],
-) -> Recorded {
-    let sent = world.fake.slash(who, channel, name, options).unwrap();
-    world.fake.reply_to(&sent, WAIT).await.unwrap()
-}
-
 /// `alice` (attackers) and `bob` start a brandubh game with `clock` in `channel`; returns the
 /// accept reply.
 async fn start(
@@ -38,12 +27,8 @@ async fn start(
         Opt::string("side", "attackers"),
         Opt::string("clock", clock),
     ];
-    let challenge = slash(world, alice, channel, "challenge", &options).await;
-    let accept = challenge
-        .button_ids()
-        .into_iter()
-        .find(|b| b.starts_with("challenge:accept:"))
-        .unwrap();
+    let challenge = world.slash(alice, channel, "challenge", &options).await;
+    let accept = challenge.button_starting_with("challenge:accept:").unwrap();
     let click = world
         .fake
         .click(bob, challenge.message.as_ref().unwrap(), &accept)
@@ -79,16 +64,11 @@ async fn board_history_games_draws_and_resignation() {
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
     start(&world, channel, &alice, &bob, "unlimited").await;
-    slash(
-        &world,
-        &alice,
-        channel,
-        "move",
-        &[Opt::string("move", "d1-b1")],
-    )
-    .await;
+    world
+        .slash(&alice, channel, "move", &[Opt::string("move", "d1-b1")])
+        .await;
 
-    let board = slash(&world, &bob, channel, "board", &[]).await;
+    let board = world.slash(&bob, channel, "board", &[]).await;
     assert!(!board.is_ephemeral());
     assert_eq!(board.png_attachments().count(), 1, "the board image");
     assert!(
@@ -99,7 +79,7 @@ async fn board_history_games_draws_and_resignation() {
         board.text()
     );
 
-    let history = slash(&world, &bob, channel, "history", &[]).await;
+    let history = world.slash(&bob, channel, "history", &[]).await;
     assert!(history.text().contains("1. d1-b1"), "{}", history.text());
     let game_id: i64 = history
         .text()
@@ -132,7 +112,7 @@ async fn board_history_games_draws_and_resignation() {
         }
     }
 
-    let games = slash(&world, &bob, channel, "games", &[]).await;
+    let games = world.slash(&bob, channel, "games", &[]).await;
     assert!(games.is_ephemeral());
     assert!(games.text().contains("**your turn**"), "{}", games.text());
     assert!(
@@ -141,29 +121,21 @@ async fn board_history_games_draws_and_resignation() {
         games.text()
     );
 
-    let offer = slash(&world, &bob, channel, "draw", &[Opt::sub("offer", vec![])]).await;
+    let offer = world
+        .slash(&bob, channel, "draw", &[Opt::sub("offer", vec![])])
+        .await;
     assert!(offer.text().contains("offers a draw"), "{}", offer.text());
-    let declined = slash(
-        &world,
-        &alice,
-        channel,
-        "draw",
-        &[Opt::sub("decline", vec![])],
-    )
-    .await;
+    let declined = world
+        .slash(&alice, channel, "draw", &[Opt::sub("decline", vec![])])
+        .await;
     assert!(declined.text().contains("declined"), "{}", declined.text());
     // Nothing to accept any more: a private refusal.
-    let nothing = slash(
-        &world,
-        &alice,
-        channel,
-        "draw",
-        &[Opt::sub("accept", vec![])],
-    )
-    .await;
+    let nothing = world
+        .slash(&alice, channel, "draw", &[Opt::sub("accept", vec![])])
+        .await;
     assert!(nothing.is_ephemeral(), "{}", nothing.text());
 
-    let resigned = slash(&world, &bob, channel, "resign", &[]).await;
+    let resigned = world.slash(&bob, channel, "resign", &[]).await;
     assert!(resigned.text().contains("Game over"), "{}", resigned.text());
     assert!(
         resigned.text().contains("resignation"),
@@ -178,14 +150,14 @@ async fn board_history_games_draws_and_resignation() {
         resigned.text()
     );
 
-    let rules = slash(
-        &world,
-        &alice,
-        channel,
-        "rules",
-        &[Opt::string("variant", "brandubh")],
-    )
-    .await;
+    let rules = world
+        .slash(
+            &alice,
+            channel,
+            "rules",
+            &[Opt::string("variant", "brandubh")],
+        )
+        .await;
     assert!(rules.text().contains("Brandubh"), "{}", rules.text());
     assert_eq!(rules.png_attachments().count(), 1, "the start position");
 
@@ -211,14 +183,9 @@ async fn reminders_and_timeouts_are_announced_in_the_channel() {
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
     start(&world, channel, &alice, &bob, "1d").await;
-    slash(
-        &world,
-        &alice,
-        channel,
-        "move",
-        &[Opt::string("move", "d1-b1")],
-    )
-    .await;
+    world
+        .slash(&alice, channel, "move", &[Opt::string("move", "d1-b1")])
+        .await;
 
     let mark = world.fake.recorder().mark();
     world.clock.advance_ms(23 * HOUR_MS);
@@ -258,19 +225,10 @@ async fn an_expired_challenge_is_announced_and_its_button_refused() {
     let world = World::start_with(|c| c.games.challenge_expiry_secs = 3600).await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
-    let challenge = slash(
-        &world,
-        &alice,
-        channel,
-        "challenge",
-        &[Opt::user("opponent", &bob)],
-    )
-    .await;
-    let accept = challenge
-        .button_ids()
-        .into_iter()
-        .find(|b| b.starts_with("challenge:accept:"))
-        .unwrap();
+    let challenge = world
+        .slash(&alice, channel, "challenge", &[Opt::user("opponent", &bob)])
+        .await;
+    let accept = challenge.button_starting_with("challenge:accept:").unwrap();
 
     let mark = world.fake.recorder().mark();
     world.clock.advance_ms(2 * HOUR_MS);

@@ -142,6 +142,13 @@ impl Recorded {
             .is_some_and(|f| f & 64 != 0)
     }
 
+    /// The custom_id of the first button whose id starts with `prefix`.
+    pub fn button_starting_with(&self, prefix: &str) -> Option<String> {
+        self.button_ids()
+            .into_iter()
+            .find(|id| id.starts_with(prefix))
+    }
+
     /// The custom ids of the buttons on the message.
     pub fn button_ids(&self) -> Vec<String> {
         let rows = self
