@@ -95,16 +95,8 @@ async fn pending_challenges_expire() {
     let a = app.register("A").await;
     let b = app.register("B").await;
     let id = app
-        .call(
-            Method::POST,
-            "/challenges",
-            Some(&a.token),
-            Some(json!({ "opponent_id": b.id, "variant": "tablut" })),
-            StatusCode::CREATED,
-        )
-        .await["challenge"]["id"]
-        .as_i64()
-        .unwrap();
+        .challenge(&a, json!({ "opponent_id": b.id, "variant": "tablut" }))
+        .await;
     app.clock.advance_ms(3_600_000);
     // Expired even before the scheduler runs.
     app.call(

@@ -180,17 +180,27 @@ impl TestApp {
     }
 
     /// `a` challenges `b` with `a` as attackers; `b` accepts. Returns the game id.
+    /// `from` issues the challenge `body`; returns its id.
+    pub async fn challenge(&self, from: &Player, body: Value) -> i64 {
+        self.call(
+            Method::POST,
+            "/challenges",
+            Some(&from.token),
+            Some(body),
+            StatusCode::CREATED,
+        )
+        .await["challenge"]["id"]
+            .as_i64()
+            .unwrap()
+    }
+
     pub async fn start_game(&self, a: &Player, b: &Player, variant: &str, clock: Value) -> i64 {
-        let ch = self
-            .call(
-                Method::POST,
-                "/challenges",
-                Some(&a.token),
-                Some(json!({ "opponent_id": b.id, "variant": variant, "side": "attackers", "clock": clock })),
-                StatusCode::CREATED,
+        let id = self
+            .challenge(
+                a,
+                json!({ "opponent_id": b.id, "variant": variant, "side": "attackers", "clock": clock }),
             )
             .await;
-        let id = ch["challenge"]["id"].as_i64().unwrap();
         let game = self
             .post(&format!("/challenges/{id}/accept"), &b.token, json!({}))
             .await;

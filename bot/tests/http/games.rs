@@ -353,27 +353,11 @@ async fn challenges_can_be_open_declined_cancelled_and_listed() {
     let b = app.register("B").await;
     let c = app.register("C").await;
     let to_b = app
-        .call(
-            Method::POST,
-            "/challenges",
-            Some(&a.token),
-            Some(json!({ "opponent_id": b.id, "variant": "tablut" })),
-            StatusCode::CREATED,
-        )
-        .await["challenge"]["id"]
-        .as_i64()
-        .unwrap();
+        .challenge(&a, json!({ "opponent_id": b.id, "variant": "tablut" }))
+        .await;
     let open = app
-        .call(
-            Method::POST,
-            "/challenges",
-            Some(&a.token),
-            Some(json!({ "variant": "brandubh", "side": "defenders" })),
-            StatusCode::CREATED,
-        )
-        .await["challenge"]["id"]
-        .as_i64()
-        .unwrap();
+        .challenge(&a, json!({ "variant": "brandubh", "side": "defenders" }))
+        .await;
     let lists = app.get("/challenges", &b.token).await;
     assert_eq!(lists["incoming"].as_array().unwrap().len(), 2);
     let lists = app.get("/challenges", &a.token).await;
@@ -414,16 +398,8 @@ async fn challenges_can_be_open_declined_cancelled_and_listed() {
     )
     .await;
     let again = app
-        .call(
-            Method::POST,
-            "/challenges",
-            Some(&a.token),
-            Some(json!({ "opponent_id": c.id, "variant": "tablut" })),
-            StatusCode::CREATED,
-        )
-        .await["challenge"]["id"]
-        .as_i64()
-        .unwrap();
+        .challenge(&a, json!({ "opponent_id": c.id, "variant": "tablut" }))
+        .await;
     let cancelled = app
         .post(&format!("/challenges/{again}/cancel"), &a.token, json!({}))
         .await;
