@@ -144,6 +144,21 @@ fn outcome_score(outcome: &Outcome, to_move: Side, ply: i32) -> i32 {
 }
 
 impl Context<'_> {
+    /// Copy-make: the position after `mv`, its captures and any game end; counts the node.
+    #[inline]
+    fn play(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        piece: Piece,
+    ) -> (Position, Captures, Option<Outcome>) {
+        let mut child = *position;
+        let mut captures = Captures::default();
+        let outcome = referee::apply(self.rules, &mut child, mv, piece, &mut captures);
+        self.nodes += 1;
+        (child, captures, outcome)
+    }
+
     fn iterate(&mut self, root: &Position, limits: &SearchLimits) -> Option<SearchResult> {
         let mut moves = Vec::new();
         for (from, piece) in root.movers(root.side_to_move()) {
@@ -282,10 +297,7 @@ impl Context<'_> {
         #[allow(clippy::needless_range_loop)]
         for i in 0..moves.len() {
             let (mv, piece) = (moves[i].mv, moves[i].piece);
-            let mut child = *root;
-            let mut captures = Captures::default();
-            let outcome = referee::apply(self.rules, &mut child, mv, piece, &mut captures);
-            self.nodes += 1;
+            let (child, _, outcome) = self.play(root, mv, piece);
             let outcome = outcome.or_else(|| self.repetition.outcome(child.hash(), side));
             let (score, exact) = match outcome {
                 Some(outcome) => (-outcome_score(&outcome, child.side_to_move(), 1), true),
@@ -425,10 +437,7 @@ impl Context<'_> {
                 piece,
                 score: order,
             } = list[i];
-            let mut child = *position;
-            let mut captures = Captures::default();
-            let outcome = referee::apply(self.rules, &mut child, mv, piece, &mut captures);
-            self.nodes += 1;
+            let (child, captures, outcome) = self.play(position, mv, piece);
             let outcome = outcome.or_else(|| self.repetition.outcome(child.hash(), side));
             let score = match outcome {
                 Some(outcome) => -outcome_score(&outcome, child.side_to_move(), ply + 1),
@@ -664,10 +673,7 @@ impl Context<'_> {
                 piece,
                 score: order,
             } = list[i];
-            let mut child = *position;
-            let mut taken = Captures::default();
-            let outcome = referee::apply(self.rules, &mut child, mv, piece, &mut taken);
-            self.nodes += 1;
+            let (child, taken, outcome) = self.play(position, mv, piece);
             let score = match outcome {
                 Some(outcome) => -outcome_score(&outcome, child.side_to_move(), ply + 1),
                 None => {

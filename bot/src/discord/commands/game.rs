@@ -44,29 +44,57 @@ pub async fn resign(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    end_game(&ctx, game, Ending::Resign).await
+    act(&ctx, game, Action::Resign).await
 }
 
-/// How a player ends their game from Discord.
-enum Ending {
+/// What a player does to this channel's game, besides moving.
+enum Action {
     Resign,
+    OfferDraw,
     AcceptDraw,
+    DeclineDraw,
 }
 
-/// Ends this channel's game and announces the result, holding the channel's posting lock so
-/// the announcer does not post the same ending twice.
-async fn end_game(ctx: &Context<'_>, game: Option<GameId>, ending: Ending) -> Result<(), BotError> {
+/// Applies `action` to this channel's game and answers in the channel, holding the channel's
+/// posting lock and claiming the event so the announcer does not post it a second time.
+async fn act(ctx: &Context<'_>, game: Option<GameId>, action: Action) -> Result<(), BotError> {
     let data = ctx.data();
     let (me, view) = my_game(ctx, game).await?;
     let lock = data.channel_lock(ctx.channel_id());
     let _posting = lock.lock().await;
-    let ended = match ending {
-        Ending::Resign => data.service.resign(me, view.id).await?,
-        Ending::AcceptDraw => data.service.accept_draw(me, view.id).await?,
+    let service = &data.service;
+    let after = match action {
+        Action::Resign => service.resign(me, view.id).await?,
+        Action::OfferDraw => service.offer_draw(me, view.id).await?,
+        Action::AcceptDraw => service.accept_draw(me, view.id).await?,
+        Action::DeclineDraw => service.decline_draw(me, view.id).await?,
     };
-    data.claim(Claim::End { game: ended.id });
-    let post = posts::end_post(data, &ended).await;
-    ctx.send(post.reply()).await?;
+    match action {
+        Action::Resign | Action::AcceptDraw => {
+            data.claim(Claim::End { game: after.id });
+            let post = posts::end_post(data, &after).await;
+            ctx.send(post.reply()).await?;
+        }
+        Action::OfferDraw => {
+            data.claim(Claim::Draw { game: after.id });
+            let (mine, theirs) = match after.your_side.as_deref() {
+                Some("attackers") => (&after.attackers, &after.defenders),
+                _ => (&after.defenders, &after.attackers),
+            };
+            let text = format!(
+                "{} offers a draw in game #{}. {}: `/draw accept` or `/draw decline`.",
+                posts::seat_label(mine),
+                after.id,
+                posts::seat_label(theirs)
+            );
+            ctx.say(text).await?;
+        }
+        Action::DeclineDraw => {
+            data.claim(Claim::Draw { game: after.id });
+            ctx.say(format!("Draw declined in game #{}: play on.", after.id))
+                .await?;
+        }
+    }
     Ok(())
 }
 
@@ -88,24 +116,7 @@ pub async fn draw_offer(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    let data = ctx.data();
-    let (me, view) = my_game(&ctx, game).await?;
-    let lock = data.channel_lock(ctx.channel_id());
-    let _posting = lock.lock().await;
-    let after = data.service.offer_draw(me, view.id).await?;
-    data.claim(Claim::Draw { game: after.id });
-    let (mine, theirs) = match after.your_side.as_deref() {
-        Some("attackers") => (&after.attackers, &after.defenders),
-        _ => (&after.defenders, &after.attackers),
-    };
-    let text = format!(
-        "{} offers a draw in game #{}. {}: `/draw accept` or `/draw decline`.",
-        posts::seat_label(mine),
-        after.id,
-        posts::seat_label(theirs)
-    );
-    ctx.say(text).await?;
-    Ok(())
+    act(&ctx, game, Action::OfferDraw).await
 }
 
 /// Accept the draw your opponent offered
@@ -116,7 +127,7 @@ pub async fn draw_accept(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    end_game(&ctx, game, Ending::AcceptDraw).await
+    act(&ctx, game, Action::AcceptDraw).await
 }
 
 /// Decline the draw your opponent offered
@@ -127,15 +138,7 @@ pub async fn draw_decline(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    let data = ctx.data();
-    let (me, view) = my_game(&ctx, game).await?;
-    let lock = data.channel_lock(ctx.channel_id());
-    let _posting = lock.lock().await;
-    let after = data.service.decline_draw(me, view.id).await?;
-    data.claim(Claim::Draw { game: after.id });
-    ctx.say(format!("Draw declined in game #{}: play on.", after.id))
-        .await?;
-    Ok(())
+    act(&ctx, game, Action::DeclineDraw).await
 }
 
 /// Numbered move list: "1. e4-e6 d1-d3  2. ...".
