@@ -255,16 +255,7 @@ pub(crate) fn king_captured(rules: &Rules, position: &Position, hammer: Option<S
     {
         return false;
     }
-    let strength = match rules.king_strength {
-        KingStrength::StrongNearThrone => {
-            if rules.on_or_beside_throne(king) {
-                KingStrength::Strong
-            } else {
-                KingStrength::Weak
-            }
-        }
-        other => other,
-    };
+    let strength = rules.king_strength_on(king);
     match strength {
         KingStrength::Weak => {
             let axes: &[Direction] = match hammer.and_then(|h| Direction::between(h, king)) {

@@ -143,6 +143,31 @@ impl Game {
         movegen::legal_moves_from(&self.rules, &self.position, from)
     }
 
+    /// Legal moves that would recreate a board (the pieces alone, whoever is to move) seen
+    /// earlier in the game. hnefatafl-copenhagen forbids the defenders such moves, where these
+    /// rules only count repetitions, so a host playing against it leaves them out.
+    pub fn moves_recreating_a_board(&self) -> Vec<Move> {
+        let seen_board = |hash: u64| {
+            [0, zobrist::DEFENDERS_TO_MOVE]
+                .into_iter()
+                .flat_map(|side| {
+                    [0, zobrist::KING_AWAITS_RESCUE].map(|rescue| hash ^ side ^ rescue)
+                })
+                .any(|variant| self.seen.contains_key(&variant))
+        };
+        let mut out = Vec::new();
+        for mv in self.legal_moves() {
+            let Ok(piece) = self.check(mv) else { continue };
+            let mut after = self.position;
+            let mut captures = Captures::default();
+            let _ = referee::apply(&self.rules, &mut after, mv, piece, &mut captures);
+            if seen_board(after.hash()) {
+                out.push(mv);
+            }
+        }
+        out
+    }
+
     /// Why `mv` is illegal, if it is.
     pub fn check(&self, mv: Move) -> Result<Piece, MoveError> {
         if self.is_over() {

@@ -133,6 +133,9 @@ pub struct Rules {
     pub repetition: Repetition,
     pub king_armed: KingArmed,
     pub king_strength: KingStrength,
+    /// The king on the throne is captured only by four, whatever `king_strength` says of
+    /// him elsewhere (`xkt:`; hnefatafl.org's Brandubh).
+    pub king_strong_on_throne: bool,
     pub corners: Bitboard,
     pub thrones: Bitboard,
     pub attacker_fortresses: Bitboard,
@@ -244,6 +247,18 @@ impl Rules {
         self.thrones.contains(sq) || sq.neighbours(self.dim).any(|n| self.thrones.contains(n))
     }
 
+    /// How strong the king is on `sq`, from `king_strength` and `king_strong_on_throne`.
+    pub fn king_strength_on(&self, sq: Square) -> KingStrength {
+        if self.king_strong_on_throne && self.thrones.contains(sq) {
+            return KingStrength::Strong;
+        }
+        match self.king_strength {
+            KingStrength::StrongNearThrone if self.on_or_beside_throne(sq) => KingStrength::Strong,
+            KingStrength::StrongNearThrone => KingStrength::Weak,
+            other => other,
+        }
+    }
+
     /// Recomputes the derived tables; call after changing any field.
     pub fn rebuild(&mut self) {
         self.tables = MoveTables::build(self);
@@ -265,6 +280,7 @@ impl Rules {
             repetition: Repetition::Draw,
             king_armed: KingArmed::Yes,
             king_strength: KingStrength::Strong,
+            king_strong_on_throne: false,
             corners: Bitboard::EMPTY,
             thrones: Bitboard::EMPTY,
             attacker_fortresses: Bitboard::EMPTY,

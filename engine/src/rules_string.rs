@@ -1,7 +1,8 @@
 //! OpenTafl rules strings (notation spec section 3): `dim:11 esc:c ... start:/.../`, read and
 //! written so that a written string reads back to the same rules. Keys this engine adds for
 //! rules OpenTafl lacks start with `x`: `xslc` (Slavic special capture), `xres` (Slavic king
-//! rescue move), `xdf` (draw forts forbidden), `xrdl`
+//! rescue move), `xdf` (draw forts forbidden), `xkt` (the
+//! king strong on the throne, whatever `ks` says of him elsewhere), `xrdl`
 //! (a threefold repetition loses for the defenders, whoever made it: Copenhagen).
 
 use crate::bitboard::Bitboard;
@@ -177,6 +178,9 @@ impl Rules {
         if self.king_rescue {
             parts.push("xres:y".into());
         }
+        if self.king_strong_on_throne {
+            parts.push("xkt:y".into());
+        }
         if self.draw_forts {
             parts.push("xdf:y".into());
         }
@@ -341,6 +345,7 @@ fn apply_entry(rules: &mut Rules, key: &str, value: &str) -> Result<(), RulesPar
         "xslc" => rules.slavic_capture = yes_no(key, value)?,
         "xres" => rules.king_rescue = yes_no(key, value)?,
         "xdf" => rules.draw_forts = yes_no(key, value)?,
+        "xkt" => rules.king_strong_on_throne = yes_no(key, value)?,
         "xrdl" => {
             if yes_no(key, value)? {
                 rules.repetition = Repetition::DefendersLose;

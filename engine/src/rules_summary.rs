@@ -63,6 +63,9 @@ impl Rules {
             KingStrength::Middleweight => "The king is captured when every side is an attacker, a hostile square or the board edge.".into(),
             KingStrength::Weak => "The king is captured between two attackers like any piece.".into(),
         });
+        if self.king_strong_on_throne && self.king_strength != KingStrength::Strong {
+            out.push("On the throne the king is captured only by four attackers.".into());
+        }
         out.push(match self.king_armed {
             KingArmed::Yes => "The king is armed: he captures and helps capture.".into(),
             KingArmed::AnvilOnly => {

@@ -12,7 +12,7 @@ use tafl_engine::ai::selfplay::opening_book;
 use tafl_engine::{Game, Move, Rules, Side};
 
 use super::RulesSource;
-use crate::engine_protocol::player::{MoveBudget, Player, PlayerError, PlayerSpec};
+use crate::engine_protocol::player::{MoveBudget, Player, PlayerError, PlayerSpec, Verdict};
 use tafl_engine::otg;
 
 #[derive(Debug, Args)]
@@ -67,6 +67,8 @@ pub struct Tally {
     pub refused: Vec<String>,
     /// Games stopped by a protocol failure.
     pub failed: Vec<String>,
+    /// Games an external engine ended by its own house rules (scored by its verdict).
+    pub adjudicated: Vec<String>,
 }
 
 impl Tally {
@@ -99,7 +101,7 @@ impl Tally {
             .interval()
             .map_or("n/a".to_string(), |h| format!("±{:.1}%", 100.0 * h));
         format!(
-            "{} games: {} won, {} lost, {} drawn; score {:.1}% {interval} (95%){}{}",
+            "{} games: {} won, {} lost, {} drawn; score {:.1}% {interval} (95%){}{}{}",
             self.games(),
             self.wins,
             self.losses,
@@ -114,6 +116,14 @@ impl Tally {
                 String::new()
             } else {
                 format!("; {} failed", self.failed.len())
+            },
+            if self.adjudicated.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} of them ended by the engine's own rules",
+                    self.adjudicated.len()
+                )
             },
         )
     }
@@ -173,6 +183,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     for line in tally.refused.iter().chain(&tally.failed) {
         super::outln!("  apart: {line}");
     }
+    for line in &tally.adjudicated {
+        super::outln!("  adjudicated: {line}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -185,8 +198,8 @@ pub fn run_pairing(
     budget: &MoveBudget,
     args: &MatchArgs,
 ) -> anyhow::Result<Tally> {
-    let mut player_a = a.build(budget)?;
-    let mut player_b = b.build(budget)?;
+    let mut player_a = a.build(budget, b)?;
+    let mut player_b = b.build(budget, a)?;
     let mut tally = Tally::default();
     for (i, opening) in book.iter().enumerate() {
         let mut pair = 0.0;
@@ -196,7 +209,7 @@ pub fn run_pairing(
                 Side::Attackers => (player_a.as_mut(), player_b.as_mut()),
                 Side::Defenders => (player_b.as_mut(), player_a.as_mut()),
             };
-            let (names, (game, error)) = (
+            let (names, (game, error, verdict)) = (
                 (attackers.name(), defenders.name()),
                 play_one(rules, opening, attackers, defenders, args.max_plies),
             );
@@ -217,22 +230,28 @@ pub fn run_pairing(
                 i + 1,
                 a_side
             ));
-            let tags = vec![
+            let mut tags = vec![
                 ("event".to_string(), "taflbot match".to_string()),
                 ("attackers".to_string(), names.0),
                 ("defenders".to_string(), names.1),
             ];
+            if let Some((engine, verdict)) = &verdict {
+                tags.push((
+                    "adjudication".to_string(),
+                    format!("{engine}: {}", verdict.said),
+                ));
+            }
             std::fs::write(&file, otg::write(&game, &tags))
                 .with_context(|| format!("cannot write {}", file.display()))?;
             match error {
-                Some(PlayerError::Refused { .. }) => {
+                Some(PlayerError::Refused { .. } | PlayerError::Disagrees { .. }) => {
                     complete = false;
                     tally
                         .refused
                         .push(format!("{label}: {}", error_text(error.as_ref())));
                     continue;
                 }
-                Some(PlayerError::Failed(_)) => {
+                Some(PlayerError::Failed(_) | PlayerError::Resigned { .. }) => {
                     complete = false;
                     tally
                         .failed
@@ -241,17 +260,34 @@ pub fn run_pairing(
                 }
                 None => {}
             }
-            let points = tafl_engine::ai::selfplay::points(&game, a_side);
+            let points = match &verdict {
+                Some((engine, verdict)) => {
+                    tally.adjudicated.push(format!(
+                        "{label}: {engine} said {} after {} plies",
+                        verdict.said,
+                        game.ply()
+                    ));
+                    match verdict.winner {
+                        Some(winner) if winner == a_side => 1.0,
+                        Some(_) => 0.0,
+                        None => 0.5,
+                    }
+                }
+                None => tafl_engine::ai::selfplay::points(&game, a_side),
+            };
             pair += points;
             match points {
                 p if p > 0.75 => tally.wins += 1,
                 p if p < 0.25 => tally.losses += 1,
                 _ => tally.draws += 1,
             }
+            let result = match (&verdict, game.outcome()) {
+                (Some((engine, verdict)), _) => format!("{engine} said {}", verdict.said),
+                (None, Some(outcome)) => outcome.describe(),
+                (None, None) => "unfinished (draw)".to_string(),
+            };
             eprintln!(
-                "{label}: {} after {} plies -> {}",
-                game.outcome()
-                    .map_or("unfinished (draw)".to_string(), |o| o.describe()),
+                "{label}: {result} after {} plies -> {}",
                 game.ply(),
                 file.display()
             );
@@ -276,6 +312,9 @@ fn error_text(error: Option<&PlayerError>) -> String {
     error.map_or(String::new(), ToString::to_string)
 }
 
+/// A game ended by a player's own referee: the player's name and its verdict.
+type Adjudication = (String, Verdict);
+
 /// One game; an illegal move loses for the player who made it.
 fn play_one(
     rules: &Rules,
@@ -283,13 +322,14 @@ fn play_one(
     attackers: &mut dyn Player,
     defenders: &mut dyn Player,
     max_plies: u32,
-) -> (Game, Option<PlayerError>) {
+) -> (Game, Option<PlayerError>, Option<Adjudication>) {
     let mut game = Game::new(rules.clone());
     for &mv in opening {
         if game.play(mv).is_err() {
             break;
         }
     }
+    let mut adjudication = None;
     let result = (|| -> Result<(), PlayerError> {
         attackers.start(&game)?;
         defenders.start(&game)?;
@@ -299,7 +339,17 @@ fn play_one(
                 Side::Attackers => (&mut *attackers, &mut *defenders),
                 Side::Defenders => (&mut *defenders, &mut *attackers),
             };
-            let mv = mover.choose(&game)?;
+            let mv = match mover.choose(&game) {
+                Err(PlayerError::Resigned { engine }) => {
+                    let verdict = Verdict {
+                        winner: Some(side.opponent()),
+                        said: format!("{side} resign"),
+                    };
+                    adjudication = Some((engine, verdict));
+                    return Ok(());
+                }
+                other => other?,
+            };
             if let Err(e) = game.play(mv) {
                 return Err(PlayerError::Failed(anyhow::anyhow!(
                     "{} played an illegal move {mv}: {e}",
@@ -307,13 +357,103 @@ fn play_one(
                 )));
             }
             mover.accepted(&game)?;
-            if !game.is_over() {
-                other.opponent_moved(&game, mv)?;
+            if game.is_over() {
+                break;
+            }
+            other.opponent_moved(&game, mv)?;
+            for player in [&mut *mover, &mut *other] {
+                if let Some(verdict) = player.verdict(&game)? {
+                    adjudication = Some((player.name(), verdict));
+                    return Ok(());
+                }
             }
         }
         Ok(())
     })();
     attackers.finish(&game);
     defenders.finish(&game);
-    (game, result.err())
+    (game, result.err(), adjudication)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    /// Plays the first legal move; resigns at its first turn, or ends the game as a draw by
+    /// its own rules once `draw_at` plies are played.
+    struct FakeEngine {
+        resigns: bool,
+        draw_at: Option<u32>,
+    }
+
+    impl Player for FakeEngine {
+        fn name(&self) -> String {
+            "fake".into()
+        }
+        fn start(&mut self, _game: &Game) -> Result<(), PlayerError> {
+            Ok(())
+        }
+        fn opponent_moved(&mut self, _game: &Game, _mv: Move) -> Result<(), PlayerError> {
+            Ok(())
+        }
+        fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
+            if self.resigns {
+                return Err(PlayerError::Resigned {
+                    engine: self.name(),
+                });
+            }
+            Ok(game.legal_moves()[0])
+        }
+        fn verdict(&mut self, game: &Game) -> Result<Option<Verdict>, PlayerError> {
+            Ok(self.draw_at.filter(|&n| game.ply() >= n).map(|_| Verdict {
+                winner: None,
+                said: "draw".into(),
+            }))
+        }
+    }
+
+    fn level_one() -> Box<dyn Player> {
+        PlayerSpec::Level(Level::from_number(1).unwrap())
+            .build(&MoveBudget::default(), &PlayerSpec::Htp("fake".into()))
+            .unwrap()
+    }
+
+    #[test]
+    fn a_resignation_ends_the_game_for_the_other_side() {
+        let rules = tafl_engine::variant("brandubh").unwrap().rules();
+        let mut attackers = level_one();
+        let mut defenders = FakeEngine {
+            resigns: true,
+            draw_at: None,
+        };
+        let (game, error, adjudication) =
+            play_one(&rules, &[], attackers.as_mut(), &mut defenders, 100);
+        assert!(error.is_none());
+        assert_eq!(
+            game.ply(),
+            1,
+            "the attackers moved, then the defenders resigned"
+        );
+        let (engine, verdict) = adjudication.unwrap();
+        assert_eq!(engine, "fake");
+        assert_eq!(verdict.winner, Some(Side::Attackers));
+    }
+
+    #[test]
+    fn an_engines_own_verdict_ends_the_game_where_it_says() {
+        let rules = tafl_engine::variant("copenhagen").unwrap().rules();
+        let mut attackers = FakeEngine {
+            resigns: false,
+            draw_at: Some(4),
+        };
+        let mut defenders = level_one();
+        let (game, error, adjudication) =
+            play_one(&rules, &[], &mut attackers, defenders.as_mut(), 100);
+        assert!(error.is_none());
+        assert!(!game.is_over(), "our referee plays on");
+        assert_eq!(game.ply(), 4);
+        assert_eq!(adjudication.unwrap().1.winner, None);
+    }
 }

@@ -1,13 +1,15 @@
 //! Driving an external engine through the hnefatafl text protocol (`hnefatafl-text-protocol`
 //! of the hnefatafl-copenhagen crate, after the Go Text Protocol): `play ROLE FROM TO`,
-//! `generate_move`, answers `= ...` or `? error`. It plays Copenhagen on 11x11.
+//! `generate_move`, answers `= ...` or `? error`. It plays Copenhagen on 11x11 and 13x13 and
+//! its own Brandubh on 7x7 (`board_size 7`). After every ply its board is compared with ours
+//! and its `final_status` read, since it ends some games by rules of its own.
 
 use std::time::Duration;
 
 use anyhow::anyhow;
-use tafl_engine::{Game, Move, Side, Square};
+use tafl_engine::{Game, Move, Position, Side, Square};
 
-use super::player::{Player, PlayerError, Process};
+use super::player::{Player, PlayerError, Process, Verdict};
 
 pub struct HtpPlayer {
     command: String,
@@ -67,6 +69,13 @@ impl Player for HtpPlayer {
     fn start(&mut self, game: &Game) -> Result<(), PlayerError> {
         // A fresh process per game: some versions have no reset_board.
         self.process = Process::spawn(&self.command)?;
+        let dim = game.rules().dim();
+        if dim != 11 {
+            let line = format!("board_size {dim}");
+            if let Err(e) = self.command(&line, Duration::from_secs(10))? {
+                return Err(PlayerError::Failed(anyhow!("{line}: {e}")));
+            }
+        }
         // The engine knows its own start position; replay the opening on it.
         for report in game.history() {
             self.tell(report.side, report.mv)?;
@@ -84,6 +93,12 @@ impl Player for HtpPlayer {
             Ok(reply) => reply,
             Err(e) => return Err(PlayerError::Failed(anyhow!("generate_move: {e}"))),
         };
+        // "play attacker resigns _": hnefatafl-copenhagen gives up a lost game.
+        if reply.split_whitespace().any(|word| word == "resigns") {
+            return Err(PlayerError::Resigned {
+                engine: self.name(),
+            });
+        }
         // "a d1 d4", or "play defender f8 f9, score: ...": the first two squares.
         let dim = game.rules().dim();
         let squares: Vec<Square> = reply
@@ -104,11 +119,154 @@ impl Player for HtpPlayer {
         }
     }
 
+    fn verdict(&mut self, game: &Game) -> Result<Option<Verdict>, PlayerError> {
+        let timeout = Duration::from_secs(10);
+        let board = match self.command("show_board_open_tafl", timeout)? {
+            Ok(board) => board,
+            Err(e) => return Err(PlayerError::Failed(anyhow!("show_board_open_tafl: {e}"))),
+        };
+        let ours = game.position().to_opentafl();
+        if from_top_down_record(&board).as_deref() != Some(ours.as_str()) {
+            return Err(PlayerError::Disagrees {
+                engine: self.name(),
+                ply: game.ply(),
+                theirs: board,
+                ours,
+            });
+        }
+        let status = match self.command("final_status", timeout)? {
+            Ok(status) => status,
+            Err(e) => return Err(PlayerError::Failed(anyhow!("final_status: {e}"))),
+        };
+        let winner = match status.as_str() {
+            "ongoing" => return Ok(None),
+            "attacker_wins" => Some(Side::Attackers),
+            "defender_wins" => Some(Side::Defenders),
+            "draw" => None,
+            other => {
+                return Err(PlayerError::Failed(anyhow!(
+                    "final_status: unknown status {other:?}"
+                )));
+            }
+        };
+        Ok(Some(Verdict {
+            winner,
+            said: status,
+        }))
+    }
+
     fn finish(&mut self, _game: &Game) {}
+}
+
+/// The engine's board (`/3AAAAA3/.../`, top rank first, A attacker, D defender) as our
+/// position record (rank 1 first, t, T, K), or None if it is not a board.
+fn from_top_down_record(record: &str) -> Option<String> {
+    let rows: Vec<String> = record
+        .trim()
+        .trim_matches('/')
+        .split('/')
+        .rev()
+        .map(|row| {
+            row.chars()
+                .map(|c| match c {
+                    'A' => 't',
+                    'D' => 'T',
+                    other => other,
+                })
+                .collect()
+        })
+        .collect();
+    let ours = format!("/{}/", rows.join("/"));
+    // Read back through our own parser, so a malformed record is refused, not compared.
+    Position::from_opentafl(&ours, Side::Attackers)
+        .ok()
+        .map(|position| position.to_opentafl())
 }
 
 impl Drop for HtpPlayer {
     fn drop(&mut self) {
         let _ = self.process.send("quit");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    /// A fake engine: a shell script answering every command, with `board` as its board.
+    fn fake_engine(name: &str, board: &str) -> (HtpPlayer, std::path::PathBuf) {
+        let script =
+            std::env::temp_dir().join(format!("taflbot-fake-htp-{name}-{}.sh", std::process::id()));
+        std::fs::write(
+            &script,
+            format!(
+                "while read line; do case \"$line\" in\n\
+                 show_board_open_tafl) echo '= {board}';;\n\
+                 final_status) echo '= draw';;\n\
+                 generate_move) echo 'thinking...'; echo '= play defender resigns _';;\n\
+                 *) echo '= ';;\n\
+                 esac; echo; done\n"
+            ),
+        )
+        .unwrap();
+        let player = HtpPlayer::spawn(&format!("sh {}", script.display()), None).unwrap();
+        (player, script)
+    }
+
+    fn brandubh() -> Game {
+        Game::new(
+            tafl_engine::variant("brandubh-hnefatafl-org")
+                .unwrap()
+                .rules(),
+        )
+    }
+
+    #[test]
+    fn the_engines_board_reads_top_rank_first() {
+        assert_eq!(
+            from_top_down_record("/A6/7/7/7/7/7/6D/").as_deref(),
+            Some("/6T/7/7/7/7/7/t6/")
+        );
+        assert_eq!(
+            from_top_down_record("/3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3/").as_deref(),
+            Some(brandubh().position().to_opentafl().as_str())
+        );
+        assert_eq!(from_top_down_record("= nonsense"), None);
+    }
+
+    #[test]
+    fn a_verdict_and_a_resignation_are_read() {
+        let (mut engine, script) = fake_engine("agrees", "/3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3/");
+        let game = brandubh();
+        engine.start(&game).unwrap();
+        assert_eq!(
+            engine.verdict(&game).unwrap(),
+            Some(Verdict {
+                winner: None,
+                said: "draw".into()
+            })
+        );
+        assert!(matches!(
+            engine.choose(&game),
+            Err(PlayerError::Resigned { .. })
+        ));
+        std::fs::remove_file(script).unwrap();
+    }
+
+    #[test]
+    fn a_board_that_differs_from_ours_is_reported() {
+        let (mut engine, script) = fake_engine("differs", "/3A3/3A3/3D3/AADKD1A/3D3/3A3/3A3/");
+        let game = brandubh();
+        engine.start(&game).unwrap();
+        match engine.verdict(&game) {
+            Err(PlayerError::Disagrees { ply, theirs, .. }) => {
+                assert_eq!(ply, 0);
+                assert!(theirs.contains("AADKD1A"), "{theirs}");
+            }
+            other => panic!("expected a disagreement, got {other:?}"),
+        }
+        std::fs::remove_file(script).unwrap();
     }
 }

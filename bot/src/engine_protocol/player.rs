@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use tafl_engine::ai::{Level, SearchLimits, Searcher};
-use tafl_engine::{Game, Move};
+use tafl_engine::{Game, Move, Side};
 
 use super::htp_client::HtpPlayer;
 use super::otep_client::OtepPlayer;
@@ -22,9 +22,30 @@ pub enum PlayerError {
         mv: Move,
         reply: String,
     },
+    /// The engine's board differs from our referee's after a ply (house rules differ).
+    #[error("{engine}'s board differs from ours after ply {ply}: {theirs} (ours {ours})")]
+    Disagrees {
+        engine: String,
+        ply: u32,
+        theirs: String,
+        ours: String,
+    },
+    /// The engine resigned instead of moving.
+    #[error("{engine} resigned")]
+    Resigned { engine: String },
     /// The engine broke the protocol, crashed or timed out.
     #[error("{0}")]
     Failed(#[from] anyhow::Error),
+}
+
+/// A result an external engine reached by its own house rules where our referee plays on
+/// (hnefatafl-copenhagen adjudicates trapped kings and draws after 140 plies).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// None: a draw.
+    pub winner: Option<Side>,
+    /// The engine's own words.
+    pub said: String,
 }
 
 pub trait Player {
@@ -38,6 +59,11 @@ pub trait Player {
     /// Our move was accepted; `game` is after it.
     fn accepted(&mut self, _game: &Game) -> Result<(), PlayerError> {
         Ok(())
+    }
+    /// Has the player's own referee ended the game that ours still plays? Asked after every
+    /// ply; also where an engine's board is found to differ from ours.
+    fn verdict(&mut self, _game: &Game) -> Result<Option<Verdict>, PlayerError> {
+        Ok(None)
     }
     /// The game is over (or abandoned).
     fn finish(&mut self, _game: &Game) {}
@@ -89,9 +115,24 @@ pub struct MoveBudget {
 }
 
 impl PlayerSpec {
-    pub fn build(&self, budget: &MoveBudget) -> anyhow::Result<Box<dyn Player>> {
+    /// Does this player's referee forbid the defenders to recreate any earlier board?
+    /// (hnefatafl-copenhagen refuses such a move where Copenhagen rules only count repeats.)
+    fn forbids_defender_repeats(&self) -> bool {
+        matches!(self, PlayerSpec::Htp(_))
+    }
+
+    /// The player, told what it needs of its `opponent`'s house rules.
+    pub fn build(
+        &self,
+        budget: &MoveBudget,
+        opponent: &PlayerSpec,
+    ) -> anyhow::Result<Box<dyn Player>> {
         Ok(match self {
-            PlayerSpec::Level(level) => Box::new(LevelPlayer::new(*level, budget)),
+            PlayerSpec::Level(level) => {
+                let mut player = LevelPlayer::new(*level, budget);
+                player.avoid_defender_repeats = opponent.forbids_defender_repeats();
+                Box::new(player)
+            }
             PlayerSpec::Otep(command) => Box::new(OtepPlayer::spawn(command, budget.time)?),
             PlayerSpec::Htp(command) => Box::new(HtpPlayer::spawn(command, budget.time)?),
         })
@@ -104,6 +145,8 @@ pub struct LevelPlayer {
     limits: SearchLimits,
     searcher: Searcher,
     seed: u64,
+    /// As defenders, never recreate a board seen earlier in the game (the opponent's rule).
+    pub avoid_defender_repeats: bool,
 }
 
 impl LevelPlayer {
@@ -122,6 +165,7 @@ impl LevelPlayer {
             searcher: Searcher::new(limits.table_mib),
             limits,
             seed: 0,
+            avoid_defender_repeats: false,
         }
     }
 
@@ -146,10 +190,13 @@ impl Player for LevelPlayer {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        let limits = self
+        let mut limits = self
             .limits
             .clone()
             .with_seed(self.seed ^ u64::from(game.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        if self.avoid_defender_repeats && game.side_to_move() == Side::Defenders {
+            limits.excluded = game.moves_recreating_a_board();
+        }
         match self.searcher.search(game, &limits) {
             Some(result) => Ok(result.best_move),
             None => Err(PlayerError::Failed(anyhow::anyhow!(

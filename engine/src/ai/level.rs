@@ -104,6 +104,7 @@ impl Level {
             seed: 0,
             table_mib: p.table_mib,
             weights: None,
+            excluded: Vec::new(),
         }
     }
 }

@@ -5,6 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::eval::Weights;
+use crate::moves::Move;
 
 /// Budget and style of one search. The default is a 1 s search with a 64 MiB table.
 #[derive(Clone, Debug)]
@@ -26,6 +27,9 @@ pub struct SearchLimits {
     pub table_mib: usize,
     /// Evaluation weights instead of the rules' family defaults (for tuning).
     pub weights: Option<Weights>,
+    /// Root moves not to play: a host's house rule these rules do not know. Ignored when it
+    /// would leave no move at all.
+    pub excluded: Vec<Move>,
 }
 
 impl Default for SearchLimits {
@@ -39,6 +43,7 @@ impl Default for SearchLimits {
             seed: 0,
             table_mib: 64,
             weights: None,
+            excluded: Vec::new(),
         }
     }
 }

@@ -115,11 +115,7 @@ pub(crate) fn king_capture_squares(rules: &Rules, position: &Position) -> Bitboa
         return out;
     };
     let dim = position.dim();
-    let weak = match rules.king_strength {
-        KingStrength::Weak => true,
-        KingStrength::StrongNearThrone => !rules.on_or_beside_throne(king),
-        KingStrength::Strong | KingStrength::Middleweight => false,
-    };
+    let weak = rules.king_strength_on(king) == KingStrength::Weak;
     if weak {
         for dir in [Direction::Up, Direction::Right] {
             let (Some(a), Some(b)) = (king.step(dir, dim), king.step(dir.opposite(), dim)) else {

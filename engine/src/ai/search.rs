@@ -174,6 +174,9 @@ impl Context<'_> {
         if moves.is_empty() {
             return None;
         }
+        if moves.iter().any(|m| !limits.excluded.contains(&m.mv)) {
+            moves.retain(|m| !limits.excluded.contains(&m.mv));
+        }
         // A move that wins at once is played at once, whatever the budget.
         for m in &moves {
             let mut child = *root;

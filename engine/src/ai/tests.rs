@@ -81,6 +81,23 @@ fn finds_an_immediate_escape_in_several_variants() {
 }
 
 #[test]
+fn excluded_root_moves_are_not_played_unless_nothing_else_is_left() {
+    // Brandubh: king on c1 runs to a1 or g1; with a1 excluded he takes g1.
+    let g = game("brandubh", "/2K4/7/3t3/7/7/3t3/7/", Side::Defenders);
+    let to_a1 = Move::new(sq("c1", 7), sq("a1", 7));
+    let to_g1 = Move::new(sq("c1", 7), sq("g1", 7));
+    let mut limits = SearchLimits::nodes(20_000);
+    limits.excluded = vec![to_a1];
+    assert_eq!(search(&g, &limits).unwrap().best_move, to_g1);
+    limits.excluded = vec![to_g1];
+    assert_eq!(search(&g, &limits).unwrap().best_move, to_a1);
+    // Every move excluded: the exclusion is dropped rather than returning nothing.
+    limits.excluded = g.legal_moves();
+    let best = search(&g, &limits).unwrap().best_move;
+    assert!(best == to_a1 || best == to_g1, "{best}");
+}
+
+#[test]
 fn finds_an_immediate_king_capture() {
     // Ard Ri: the king is taken by two. King d4, attacker c4; e7-e4 takes him.
     let g = game("ard-ri", "/t6/7/7/2tK3/7/7/4t2/", Side::Attackers);
