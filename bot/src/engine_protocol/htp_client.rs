@@ -11,6 +11,9 @@ use tafl_engine::{Game, Move, Position, Side, Square};
 
 use super::player::{Player, PlayerError, Process, Verdict};
 
+/// The least time `generate_move` is given before the engine counts as hung.
+const GENERATE_MOVE_WAIT: Duration = Duration::from_secs(30 * 60);
+
 pub struct HtpPlayer {
     command: String,
     process: Process,
@@ -88,7 +91,9 @@ impl Player for HtpPlayer {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        let timeout = self.move_time * 10 + Duration::from_secs(180);
+        // The protocol has no clock: hnefatafl-copenhagen's depth-4 search takes what it takes
+        // (minutes in a crowded middle game on a loaded machine), so the wait is generous.
+        let timeout = (self.move_time * 10).max(GENERATE_MOVE_WAIT);
         let reply = match self.command("generate_move", timeout)? {
             Ok(reply) => reply,
             Err(e) => return Err(PlayerError::Failed(anyhow!("generate_move: {e}"))),

@@ -172,6 +172,18 @@ impl LevelPlayer {
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
     }
+
+    /// The search limits for a move in `game`.
+    fn limits_for(&self, game: &Game) -> SearchLimits {
+        let mut limits = self
+            .limits
+            .clone()
+            .with_seed(self.seed ^ u64::from(game.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        if self.avoid_defender_repeats && game.side_to_move() == Side::Defenders {
+            limits.excluded = game.moves_recreating_a_board();
+        }
+        limits
+    }
 }
 
 impl Player for LevelPlayer {
@@ -190,13 +202,7 @@ impl Player for LevelPlayer {
     }
 
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
-        let mut limits = self
-            .limits
-            .clone()
-            .with_seed(self.seed ^ u64::from(game.ply()).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        if self.avoid_defender_repeats && game.side_to_move() == Side::Defenders {
-            limits.excluded = game.moves_recreating_a_board();
-        }
+        let limits = self.limits_for(game);
         match self.searcher.search(game, &limits) {
             Some(result) => Ok(result.best_move),
             None => Err(PlayerError::Failed(anyhow::anyhow!(
@@ -270,5 +276,45 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use tafl_engine::Position;
+
+    use super::*;
+
+    /// Against an htp engine our defenders are kept from recreating an earlier board.
+    #[test]
+    fn against_an_htp_engine_the_defenders_never_recreate_a_board() {
+        let rules = tafl_engine::variant("brandubh-hnefatafl-org")
+            .unwrap()
+            .rules();
+        let start = Position::from_opentafl("/7/1t5/7/3K3/2T4/5t1/7/", Side::Defenders).unwrap();
+        let mut game = Game::from_position(rules, start);
+        for mv in ["c5-c6", "b2-b3", "c6-c5", "b3-b2"] {
+            game.play_str(mv).unwrap();
+        }
+        let repeat = game.moves_recreating_a_board();
+        assert_eq!(repeat.len(), 1);
+        let budget = MoveBudget::default();
+        let level = Level::from_number(3).unwrap();
+        let mut player = LevelPlayer::new(level, &budget);
+        assert!(player.limits_for(&game).excluded.is_empty());
+        player.avoid_defender_repeats = true;
+        assert_eq!(player.limits_for(&game).excluded, repeat);
+        game.play_str("d4-d3").unwrap();
+        assert!(
+            player.limits_for(&game).excluded.is_empty(),
+            "the attackers may repeat"
+        );
+        // `build` sets it from what the opponent forbids.
+        let spec = PlayerSpec::Level(level);
+        for (opponent, expected) in [(PlayerSpec::Htp("x".into()), true), (spec.clone(), false)] {
+            assert_eq!(opponent.forbids_defender_repeats(), expected);
+        }
     }
 }
