@@ -156,8 +156,8 @@ static VARIANTS: [Variant; 19] = [
     Variant {
         id: "brandubh-hnefatafl-org",
         name: "Brandubh (hnefatafl.org)",
-        source: "hnefatafl.org's 7x7 rules, as the hnefatafl-copenhagen engine (6.4) plays them: defenders first, armed king, strong on the throne only, the empty throne hostile to soldiers only",
-        rules_string: "dim:7 esc:c surf:y atkf:n tfr:l ka:y ks:w xkt:y corh:tTK corp:K cors:K corre:tTK cenh:t cenhe:tT cenp:tTK cens:K cenre:tTK sw:s swf:y xrdl:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+        source: "hnefatafl.org's 7x7 rules, as the hnefatafl-copenhagen engine (6.4) plays them: defenders first, armed king, strong on the throne only, the empty throne hostile to soldiers only and crossed by the king alone",
+        rules_string: "dim:7 esc:c surf:y atkf:n tfr:l ka:y ks:w xkt:y corh:tTK corp:K cors:K corre:tTK cenh:t cenhe:tT cenp:K cens:K cenre:tTK sw:s swf:y xrdl:y start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
     },
     Variant {
         id: "tablut-opentafl",

@@ -97,3 +97,20 @@ fn moves_recreating_a_board_are_listed() {
         vec![tafl_engine::Move::parse("c5-c6", 7).unwrap()]
     );
 }
+
+/// Its move generator never lets a soldier cross the empty throne; the king may.
+#[test]
+fn only_the_king_crosses_the_throne() {
+    let g = game(ID, "td6 Kb4 Tg2", Side::Attackers);
+    assert_eq!(
+        refused(&g, "d6-d2"),
+        tafl_engine::MoveError::Restricted {
+            square: sq("d4"),
+            piece: Piece::Attacker,
+            action: tafl_engine::RestrictedAction::PassThrough
+        }
+    );
+    assert!(legal(&g, "d6-d5"));
+    let g = game(ID, "td7 Kb4 Tg2", Side::Defenders);
+    assert!(legal(&g, "b4-f4"));
+}
