@@ -52,3 +52,36 @@ fn a_bad_player_is_a_clear_error() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("level"));
 }
+
+#[test]
+fn skipped_openings_are_not_played_and_the_rest_keep_their_numbers() {
+    let out = std::env::temp_dir().join(format!("taflbot-match-skip-{}", std::process::id()));
+    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(["match", "--variant", "brandubh", "--a", "2", "--b", "1"])
+        .args([
+            "--openings",
+            "3",
+            "--skip-openings",
+            "2",
+            "--max-plies",
+            "120",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("2 games:"));
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names.iter().all(|n| n.contains("-o03-")), "{names:?}");
+    std::fs::remove_dir_all(&out).unwrap();
+}

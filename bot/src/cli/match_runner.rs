@@ -32,6 +32,10 @@ pub struct MatchArgs {
     /// Openings (each played twice, once from each side).
     #[arg(long, default_value_t = 4)]
     pub openings: usize,
+    /// Skip the first N openings of the book (to resume a match cut short, or to split one
+    /// across processes: the book depends only on --seed, --openings and --book-plies).
+    #[arg(long, default_value_t = 0)]
+    pub skip_openings: usize,
     /// Random plies in each opening.
     #[arg(long, default_value_t = 2)]
     pub book_plies: u32,
@@ -201,7 +205,7 @@ pub fn run_pairing(
     let mut player_a = a.build(budget, b)?;
     let mut player_b = b.build(budget, a)?;
     let mut tally = Tally::default();
-    for (i, opening) in book.iter().enumerate() {
+    for (i, opening) in book.iter().enumerate().skip(args.skip_openings) {
         let mut pair = 0.0;
         let mut complete = true;
         for a_side in [Side::Attackers, Side::Defenders] {
