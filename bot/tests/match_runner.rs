@@ -1,13 +1,32 @@
 //! `taflbot match`: paired games, a summary line, and one readable .otg record per game.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
 use std::process::Command;
+
+/// Runs `taflbot match ARGS --out OUT`, asserts it succeeded, and returns its standard output.
+fn run_match(args: &[&str], out: &Path) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .arg("match")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
 
 #[test]
 fn a_small_match_writes_every_game_and_a_summary() {
     let out = std::env::temp_dir().join(format!("taflbot-match-test-{}", std::process::id()));
-    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
-        .args([
-            "match",
+    let stdout = run_match(
+        &[
             "--variant",
             "brandubh",
             "--a",
@@ -16,17 +35,13 @@ fn a_small_match_writes_every_game_and_a_summary() {
             "1",
             "--openings",
             "2",
-        ])
-        .args(["--book-plies", "2", "--max-plies", "120", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+            "--book-plies",
+            "2",
+            "--max-plies",
+            "120",
+        ],
+        &out,
     );
-    let stdout = String::from_utf8(output.stdout).unwrap();
     assert!(stdout.contains("4 games:"), "{stdout}");
     assert!(stdout.contains("(95%)"), "{stdout}");
     let records: Vec<_> = std::fs::read_dir(&out)
@@ -56,26 +71,24 @@ fn a_bad_player_is_a_clear_error() {
 #[test]
 fn skipped_openings_are_not_played_and_the_rest_keep_their_numbers() {
     let out = std::env::temp_dir().join(format!("taflbot-match-skip-{}", std::process::id()));
-    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
-        .args(["match", "--variant", "brandubh", "--a", "2", "--b", "1"])
-        .args([
+    let stdout = run_match(
+        &[
+            "--variant",
+            "brandubh",
+            "--a",
+            "2",
+            "--b",
+            "1",
             "--openings",
             "3",
             "--skip-openings",
             "2",
             "--max-plies",
             "120",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+        ],
+        &out,
     );
-    assert!(String::from_utf8_lossy(&output.stdout).contains("2 games:"));
+    assert!(stdout.contains("2 games:"), "{stdout}");
     let mut names: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -51,6 +51,14 @@ impl HtpPlayer {
         }
     }
 
+    /// Sends a command the engine must accept; a `?` answer is a protocol failure.
+    fn expect_ok(&mut self, line: &str, timeout: Duration) -> Result<String, PlayerError> {
+        match self.command(line, timeout)? {
+            Ok(reply) => Ok(reply),
+            Err(e) => Err(PlayerError::Failed(anyhow!("{line}: {e}"))),
+        }
+    }
+
     fn tell(&mut self, side: Side, mv: Move) -> Result<(), PlayerError> {
         let line = format!("play {} {} {}", role(side), mv.from, mv.to);
         match self.command(&line, Duration::from_secs(10))? {
@@ -74,10 +82,7 @@ impl Player for HtpPlayer {
         self.process = Process::spawn(&self.command)?;
         let dim = game.rules().dim();
         if dim != 11 {
-            let line = format!("board_size {dim}");
-            if let Err(e) = self.command(&line, Duration::from_secs(10))? {
-                return Err(PlayerError::Failed(anyhow!("{line}: {e}")));
-            }
+            self.expect_ok(&format!("board_size {dim}"), Duration::from_secs(10))?;
         }
         // The engine knows its own start position; replay the opening on it.
         for report in game.history() {
@@ -94,10 +99,7 @@ impl Player for HtpPlayer {
         // The protocol has no clock: hnefatafl-copenhagen's depth-4 search takes what it takes
         // (minutes in a crowded middle game on a loaded machine), so the wait is generous.
         let timeout = (self.move_time * 10).max(GENERATE_MOVE_WAIT);
-        let reply = match self.command("generate_move", timeout)? {
-            Ok(reply) => reply,
-            Err(e) => return Err(PlayerError::Failed(anyhow!("generate_move: {e}"))),
-        };
+        let reply = self.expect_ok("generate_move", timeout)?;
         // "play attacker resigns _": hnefatafl-copenhagen gives up a lost game.
         if reply.split_whitespace().any(|word| word == "resigns") {
             return Err(PlayerError::Resigned {
@@ -126,10 +128,7 @@ impl Player for HtpPlayer {
 
     fn verdict(&mut self, game: &Game) -> Result<Option<Verdict>, PlayerError> {
         let timeout = Duration::from_secs(10);
-        let board = match self.command("show_board_open_tafl", timeout)? {
-            Ok(board) => board,
-            Err(e) => return Err(PlayerError::Failed(anyhow!("show_board_open_tafl: {e}"))),
-        };
+        let board = self.expect_ok("show_board_open_tafl", timeout)?;
         let ours = game.position().to_opentafl();
         if from_top_down_record(&board).as_deref() != Some(ours.as_str()) {
             return Err(PlayerError::Disagrees {
@@ -139,10 +138,7 @@ impl Player for HtpPlayer {
                 ours,
             });
         }
-        let status = match self.command("final_status", timeout)? {
-            Ok(status) => status,
-            Err(e) => return Err(PlayerError::Failed(anyhow!("final_status: {e}"))),
-        };
+        let status = self.expect_ok("final_status", timeout)?;
         let winner = match status.as_str() {
             "ongoing" => return Ok(None),
             "attacker_wins" => Some(Side::Attackers),

@@ -420,6 +420,31 @@ impl FakeDiscord {
         (id, token)
     }
 
+    /// Starts an interaction by `user` in `channel_id`, builds its payload from the context
+    /// and sends it through the gateway.
+    fn interact(
+        &self,
+        channel_id: u64,
+        user: &FakeUser,
+        payload: impl FnOnce(&payloads::InteractionContext<'_>) -> Value,
+    ) -> Result<SentInteraction, FakeError> {
+        let (id, token) = self.begin_interaction(channel_id);
+        let now = now_rfc3339();
+        let channel_name = self.state.channel_name(channel_id);
+        let permissions = self.permissions_in(channel_id);
+        let ctx = self.context(
+            id,
+            &token,
+            channel_id,
+            &channel_name,
+            user,
+            &now,
+            &permissions,
+        );
+        let payload = payload(&ctx);
+        self.send_interaction(id, token, channel_id, payload)
+    }
+
     fn send_interaction(
         &self,
         id: u64,
@@ -471,21 +496,9 @@ impl FakeDiscord {
     ) -> Result<SentInteraction, FakeError> {
         let command = self.command(name)?;
         let options = Self::shape_options(name, &command, options)?;
-        let (id, token) = self.begin_interaction(channel_id);
-        let now = now_rfc3339();
-        let channel_name = self.state.channel_name(channel_id);
-        let permissions = self.permissions_in(channel_id);
-        let ctx = self.context(
-            id,
-            &token,
-            channel_id,
-            &channel_name,
-            user,
-            &now,
-            &permissions,
-        );
-        let payload = build(&ctx, Self::command_id(&command), name, &options);
-        self.send_interaction(id, token, channel_id, payload)
+        self.interact(channel_id, user, |ctx| {
+            build(ctx, Self::command_id(&command), name, &options)
+        })
     }
 
     /// `user` clicks the button `custom_id` on a message the bot sent (the `message` of a
@@ -501,21 +514,9 @@ impl FakeDiscord {
             .and_then(Value::as_str)
             .and_then(|s| s.parse().ok())
             .unwrap_or(self.default_channel);
-        let (id, token) = self.begin_interaction(channel_id);
-        let now = now_rfc3339();
-        let channel_name = self.state.channel_name(channel_id);
-        let permissions = self.permissions_in(channel_id);
-        let ctx = self.context(
-            id,
-            &token,
-            channel_id,
-            &channel_name,
-            user,
-            &now,
-            &permissions,
-        );
-        let payload = payloads::button_click(&ctx, message, custom_id);
-        self.send_interaction(id, token, channel_id, payload)
+        self.interact(channel_id, user, |ctx| {
+            payloads::button_click(ctx, message, custom_id)
+        })
     }
 
     fn permissions_in(&self, channel_id: u64) -> String {
