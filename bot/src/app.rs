@@ -10,6 +10,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::config::{Config, ConfigError};
+use crate::discord::{DiscordState, DiscordStatus};
 use crate::notify::DeliveryWorker;
 use crate::service::{Clock, GamesService, MovePicker, ServiceError, SystemClock};
 use crate::store::{Store, StoreError};
@@ -54,6 +55,8 @@ pub struct RunningApp {
     /// Where the HTTP API listens (None when HTTP is off).
     pub addr: Option<SocketAddr>,
     pub service: GamesService,
+    /// Whether the Discord front end is off, connected, or failing.
+    pub discord_status: DiscordStatus,
     shutdown: watch::Sender<bool>,
     server: Option<JoinHandle<()>>,
     background: Vec<JoinHandle<()>>,
@@ -92,6 +95,10 @@ impl RunningApp {
             background.push(tokio::spawn(worker.run(rx)));
         }
 
+        let discord_status = DiscordStatus::new(match config.discord.enabled_token() {
+            Some(_) => DiscordState::Connecting,
+            None => DiscordState::Off,
+        });
         let (addr, server) = if config.http.enabled {
             let wanted = config.http.listen_addr()?;
             let listener = tokio::net::TcpListener::bind(wanted)
@@ -104,8 +111,12 @@ impl RunningApp {
                 addr: wanted.to_string(),
                 source,
             })?;
-            let router =
-                crate::http::router(service.clone(), config.http.clone(), shutdown_rx.clone());
+            let router = crate::http::router(
+                service.clone(),
+                config.http.clone(),
+                shutdown_rx.clone(),
+                discord_status.clone(),
+            );
             let mut rx = shutdown_rx.clone();
             let server = tokio::spawn(async move {
                 let stop = async move {
@@ -131,8 +142,9 @@ impl RunningApp {
                     token: token.to_owned(),
                     api_base: config.discord.api_base.clone(),
                     guild_id: config.discord.guild_id,
+                    retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
                 };
-                let data = crate::discord::Data::new(service.clone());
+                let data = crate::discord::Data::new(service.clone(), discord_status.clone());
                 Some(crate::discord::start(settings, data).await?)
             }
             None => {
@@ -144,6 +156,7 @@ impl RunningApp {
         Ok(RunningApp {
             addr,
             service,
+            discord_status,
             shutdown,
             server,
             background,

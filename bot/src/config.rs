@@ -104,6 +104,9 @@ pub struct DiscordConfig {
     pub api_base: String,
     /// Register the slash commands in this guild only (instant) instead of globally.
     pub guild_id: Option<u64>,
+    /// First wait before retrying a failed post, registration or gateway connection (doubled
+    /// each try).
+    pub retry_base_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -169,6 +172,7 @@ impl Default for DiscordConfig {
             token: None,
             api_base: "https://discord.com/api".to_owned(),
             guild_id: None,
+            retry_base_ms: 1_000,
         }
     }
 }

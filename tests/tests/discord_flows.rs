@@ -9,6 +9,7 @@
 use std::collections::HashSet;
 
 use serde_json::{Value, json};
+use taflbot::service::Place;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
 use taflbot_e2e::world::{WAIT, World};
 
@@ -433,7 +434,7 @@ async fn starting_a_game_where_the_bot_cannot_post_images_is_refused_privately()
         world
             .app
             .service
-            .games_in_context(&format!("discord:channel:{read_only}"), None)
+            .games_in_place(&Place::DiscordChannel(read_only), None)
             .await
             .unwrap()
             .is_empty()

@@ -7,6 +7,7 @@ use serenity::all::{
 };
 
 use super::commands::help;
+use super::mentions;
 use super::posts::{self, seat_label};
 use super::{BotError, Data};
 use crate::store::rows::ChallengeId;
@@ -76,6 +77,7 @@ async fn on_button(ctx: &SerenityContext, press: &ComponentInteraction, data: &D
         }
         let reply = CreateInteractionResponseMessage::new()
             .content(error.user_message())
+            .allowed_mentions(mentions::nobody())
             .ephemeral(true);
         if let Err(e) = press
             .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
@@ -115,6 +117,7 @@ async fn run(
         ButtonAction::HowToPlay => {
             let reply = CreateInteractionResponseMessage::new()
                 .embed(help::how_to_play_embed())
+                .allowed_mentions(mentions::nobody())
                 .ephemeral(true);
             press
                 .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
@@ -123,21 +126,28 @@ async fn run(
         ButtonAction::Accept(id) => {
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
-            let lock = data.channel_lock(press.channel_id);
-            let _posting = lock.lock().await;
-            let game = data.service.accept_challenge(me, id).await?;
-            data.claim(super::data::Claim::Start { game: game.id });
+            // The updated challenge message shows the start; the outbox only if it fails.
+            let scope = data.service.in_reply();
+            let game = scope.service().accept_challenge(me, id).await?;
             let post = posts::start_post(data, &game).await;
             let mut update = CreateInteractionResponseMessage::new()
                 .content(format!("Challenge #{id} accepted.\n{}", post.content))
+                .allowed_mentions(mentions::only(&post.pings))
                 .components(Vec::new());
             if let Some(png) = post.png {
                 update =
                     update.add_file(serenity::all::CreateAttachment::bytes(png, post.filename));
             }
-            press
+            let sent = press
                 .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await?;
+                .await;
+            match sent {
+                Ok(()) => scope.shown().await,
+                Err(e) => {
+                    scope.not_shown().await;
+                    return Err(e.into());
+                }
+            }
         }
         ButtonAction::Decline(id) => {
             check_may_answer(press, data, id).await?;
@@ -148,6 +158,13 @@ async fn run(
                     "Challenge #{id} from {} was declined by <@{}>.",
                     seat_label(&challenge.challenger),
                     press.user.id.get()
+                ))
+                .allowed_mentions(mentions::only(
+                    &challenge
+                        .challenger
+                        .discord_user_id
+                        .into_iter()
+                        .collect::<Vec<_>>(),
                 ))
                 .components(Vec::new());
             press

@@ -1,11 +1,17 @@
 //! Building the serenity client (real Discord or a local fake) and running it.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use serenity::all::{ClientBuilder, GatewayIntents, GuildId, HttpBuilder, ShardManager};
+use serenity::all::{
+    ApplicationId, Client, ClientBuilder, GatewayError, GatewayIntents, GuildId, Http, HttpBuilder,
+    ShardManager,
+};
+use serenity::http::HttpError;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::{Data, DiscordError, announcer, commands, components, error};
+use super::{Data, DiscordError, DiscordState, commands, components, error, mentions, outbox};
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
 const DISCORD_ORIGIN: &str = "https://discord.com";
@@ -18,6 +24,8 @@ pub struct DiscordSettings {
     pub api_base: String,
     /// Register the commands in this guild only (instant) instead of globally.
     pub guild_id: Option<u64>,
+    /// The first wait of every retry (posts, registration, gateway), doubled each time.
+    pub retry_base: Duration,
 }
 
 /// The origin (scheme, host, port) that requests go to, read off `discord.api_base`.
@@ -36,7 +44,7 @@ pub fn api_origin(api_base: &str) -> Result<String, DiscordError> {
     Ok(origin.to_owned())
 }
 
-fn http_client(settings: &DiscordSettings) -> Result<serenity::all::Http, DiscordError> {
+fn http_client(settings: &DiscordSettings) -> Result<Http, DiscordError> {
     let token = settings.token.trim();
     if token.is_empty() {
         return Err(DiscordError::MissingToken);
@@ -50,36 +58,155 @@ fn http_client(settings: &DiscordSettings) -> Result<serenity::all::Http, Discor
     Ok(builder.proxy(origin).ratelimiter_disabled(true).build())
 }
 
+/// Tries of the command registration before the Discord front end gives up.
+const REGISTRATION_TRIES: u32 = 4;
+/// The longest wait before connecting to the gateway again.
+const MAX_RECONNECT_WAIT: Duration = Duration::from_secs(300);
+
 /// The running bot: keep it to stop it.
 pub struct RunningBot {
-    shard_manager: Arc<ShardManager>,
-    task: JoinHandle<Result<(), serenity::Error>>,
-    announcer: JoinHandle<()>,
+    stop: watch::Sender<bool>,
+    /// The shard manager of the client running now (a new client after each gateway end).
+    current: Arc<Mutex<Option<Arc<ShardManager>>>>,
+    supervisor: JoinHandle<()>,
+    outbox: JoinHandle<()>,
 }
 
 impl RunningBot {
-    /// Closes the gateway connection and waits for the client to stop.
+    /// Closes the gateway connection and waits for the client and the outbox worker to stop.
     pub async fn shutdown(self) -> Result<(), DiscordError> {
-        self.announcer.abort();
-        self.shard_manager.shutdown_all().await;
-        self.task.await??;
-        Ok(())
-    }
-
-    /// Waits until the client stops by itself (a fatal gateway error, or never).
-    pub async fn wait(self) -> Result<(), DiscordError> {
-        let result = self.task.await;
-        self.announcer.abort();
-        result??;
+        let _ = self.stop.send(true);
+        let manager = lock(&self.current).clone();
+        if let Some(manager) = manager {
+            manager.shutdown_all().await;
+        }
+        self.supervisor.await?;
+        self.outbox.await?;
         Ok(())
     }
 }
 
-/// Connects to Discord, registers the commands once READY, and serves interactions in the
-/// background.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Checks the token, then connects to Discord in the background: the gateway (commands and
+/// buttons, restarted with back-off when it ends) and the outbox worker (posts).
 pub async fn start(settings: DiscordSettings, data: Data) -> Result<RunningBot, DiscordError> {
-    let http = http_client(&settings)?;
+    let http = Arc::new(http_client(&settings)?);
+    check_token(&http).await?;
+    let status = data.status.clone();
+    status.set(DiscordState::Connecting);
+    let (stop, stop_rx) = watch::channel(false);
+    let outbox = tokio::spawn(outbox::run(
+        Arc::clone(&http),
+        data.clone(),
+        settings.retry_base,
+        stop_rx.clone(),
+    ));
+    let current = Arc::new(Mutex::new(None));
+    let supervisor = tokio::spawn(supervise(settings, data, Arc::clone(&current), stop_rx));
+    Ok(RunningBot {
+        stop,
+        current,
+        supervisor,
+        outbox,
+    })
+}
+
+/// A bad token is a clear error at start, not a bot that never answers. Other failures (Discord
+/// briefly unreachable) are left to the gateway's retries.
+async fn check_token(http: &Http) -> Result<(), DiscordError> {
+    match http.get_current_user().await {
+        Ok(user) => {
+            tracing::info!(bot = %user.name, id = user.id.get(), "Discord accepted the bot token");
+            // Follow-ups are sent to the application's webhook; a bot's application shares its
+            // user's id.
+            http.set_application_id(ApplicationId::new(user.id.get()));
+            Ok(())
+        }
+        Err(serenity::Error::Http(HttpError::UnsuccessfulRequest(response)))
+            if response.status_code.as_u16() == 401 =>
+        {
+            Err(DiscordError::InvalidToken)
+        }
+        Err(e) => {
+            tracing::warn!("could not check the bot token yet: {e}");
+            Ok(())
+        }
+    }
+}
+
+/// Runs one gateway client after another until told to stop or a fatal error.
+async fn supervise(
+    settings: DiscordSettings,
+    data: Data,
+    current: Arc<Mutex<Option<Arc<ShardManager>>>>,
+    stop: watch::Receiver<bool>,
+) {
+    let status = data.status.clone();
+    let mut ends = 0u32;
+    while !*stop.borrow() {
+        let result = match client(&settings, data.clone()).await {
+            Ok(mut client) => {
+                *lock(&current) = Some(Arc::clone(&client.shard_manager));
+                // A stop that came while building never reached this client.
+                if *stop.borrow() {
+                    return;
+                }
+                client.start().await.map_err(DiscordError::from)
+            }
+            Err(e) => Err(e),
+        };
+        if *stop.borrow() || status.get().is_failed() {
+            return;
+        }
+        if let Some(error) = fatal(&result) {
+            tracing::error!("Discord front end stopped: {error}");
+            status.set(DiscordState::Failed { error });
+            return;
+        }
+        ends += 1;
+        let error = match result {
+            Ok(()) => "the gateway connection ended".to_owned(),
+            Err(e) => format!("the gateway connection failed: {e}"),
+        };
+        let wait = outbox::backoff(settings.retry_base, ends.min(16)).min(MAX_RECONNECT_WAIT);
+        tracing::warn!(?wait, "{error}; connecting again");
+        status.set(DiscordState::Reconnecting { error });
+        let mut stop = stop.clone();
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            _ = stop.wait_for(|stop| *stop) => return,
+        }
+    }
+}
+
+/// The errors after which connecting again cannot help.
+fn fatal(result: &Result<(), DiscordError>) -> Option<String> {
+    let Err(DiscordError::Client(error)) = result else {
+        return None;
+    };
+    match error.as_ref() {
+        serenity::Error::Gateway(GatewayError::InvalidAuthentication) => Some(
+            "Discord refused the bot token (gateway close 4004, authentication failed): \
+             set a valid discord.token"
+                .to_owned(),
+        ),
+        serenity::Error::Gateway(
+            GatewayError::InvalidGatewayIntents | GatewayError::DisallowedGatewayIntents,
+        ) => Some("Discord refused the gateway intents the bot asks for".to_owned()),
+        _ => None,
+    }
+}
+
+/// A new gateway client whose framework registers the commands once READY.
+async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, DiscordError> {
+    let http = http_client(settings)?;
     let guild = settings.guild_id.map(GuildId::new);
+    let retry_base = settings.retry_base;
     let options = poise::FrameworkOptions {
         commands: commands::all(),
         on_error: |e| Box::pin(error::on_error(e)),
@@ -90,35 +217,69 @@ pub async fn start(settings: DiscordSettings, data: Data) -> Result<RunningBot, 
                 framework.user_data,
             ))
         },
+        // Every reply pings nobody unless it names whom.
+        allowed_mentions: Some(mentions::nobody()),
         ..Default::default()
     };
-    let announcer_data = data.clone();
     let framework = poise::Framework::builder()
         .options(options)
         .setup(move |ctx, _ready, framework| {
             Box::pin(async move {
                 let commands = &framework.options().commands;
-                match guild {
-                    Some(guild) => poise::builtins::register_in_guild(ctx, commands, guild).await?,
-                    None => poise::builtins::register_globally(ctx, commands).await?,
+                match register(ctx, commands, guild, retry_base).await {
+                    Ok(()) => {
+                        tracing::info!(count = commands.len(), ?guild, "slash commands registered");
+                        data.status.set(DiscordState::Connected);
+                    }
+                    Err(error) => {
+                        tracing::error!("Discord front end stopped: {error}");
+                        data.status.set(DiscordState::Failed { error });
+                        // From inside the gateway's own event: stop it from outside.
+                        let manager = Arc::clone(framework.shard_manager());
+                        tokio::spawn(async move { manager.shutdown_all().await });
+                    }
                 }
-                tracing::info!(count = commands.len(), ?guild, "slash commands registered");
                 Ok(data)
             })
         })
         .build();
-    let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+    Ok(ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
         .framework(framework)
-        .await?;
-    let shard_manager = Arc::clone(&client.shard_manager);
-    // Subscribed before the gateway connects, so no event of the service is missed.
-    let announcer = tokio::spawn(announcer::run(Arc::clone(&client.http), announcer_data));
-    let task = tokio::spawn(async move { client.start().await });
-    Ok(RunningBot {
-        shard_manager,
-        task,
-        announcer,
-    })
+        .await?)
+}
+
+/// Registers the commands, with a few tries; the error says what Discord answered last.
+async fn register(
+    ctx: &serenity::all::Context,
+    commands: &[poise::Command<Data, super::BotError>],
+    guild: Option<GuildId>,
+    retry_base: Duration,
+) -> Result<(), String> {
+    let mut tries = 0;
+    loop {
+        let result = match guild {
+            Some(guild) => poise::builtins::register_in_guild(ctx, commands, guild).await,
+            None => poise::builtins::register_globally(ctx, commands).await,
+        };
+        tries += 1;
+        match result {
+            Ok(()) => return Ok(()),
+            Err(e) if tries >= REGISTRATION_TRIES => {
+                return Err(format!(
+                    "command registration failed {tries} times, last: {e}"
+                ));
+            }
+            Err(e) => {
+                let wait = outbox::backoff(retry_base, tries - 1);
+                tracing::warn!(
+                    tries,
+                    ?wait,
+                    "command registration failed: {e}; trying again"
+                );
+                tokio::time::sleep(wait).await;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -167,6 +328,7 @@ mod tests {
             token: "  ".into(),
             api_base: "https://discord.com/api".into(),
             guild_id: None,
+            retry_base: Duration::from_secs(1),
         };
         assert!(matches!(
             http_client(&settings),

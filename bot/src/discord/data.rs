@@ -1,34 +1,21 @@
-//! State shared by every command, button handler and the announcer.
+//! State shared by every command, button handler and the outbox worker.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use serenity::all::{ChannelId, User};
+use serenity::all::User;
 
 use crate::service::GamesService;
 use crate::store::rows::{GameId, PlayerId};
 
-use super::BotError;
+use super::{BotError, DiscordStatus};
 
 /// Board theme for Discord (most people use the dark client).
 pub const BOARD_THEME: &str = "dark";
 
 /// An interaction token stays usable for 15 minutes; leave a margin for slow networks.
 const FOLLOWUP_WINDOW: Duration = Duration::from_secs(14 * 60);
-
-/// Something a command already showed in its own reply, so the announcer must not post it again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Claim {
-    /// The move of this ply.
-    Move { game: GameId, ply: u32 },
-    /// The end of the game.
-    End { game: GameId },
-    /// A draw offer, or its refusal.
-    Draw { game: GameId },
-    /// The start of a game.
-    Start { game: GameId },
-}
 
 /// Where to post the AI's reply to a command: the command's interaction, while it is fresh.
 #[derive(Debug, Clone)]
@@ -41,15 +28,15 @@ pub struct PendingFollowup {
 #[derive(Clone)]
 pub struct Data {
     pub service: GamesService,
+    /// Whether the front end is connected, for health checks.
+    pub status: DiscordStatus,
     inner: Arc<Inner>,
 }
 
 #[derive(Default)]
 struct Inner {
     players: Mutex<HashMap<u64, PlayerId>>,
-    claims: Mutex<HashSet<Claim>>,
     followups: Mutex<HashMap<GameId, PendingFollowup>>,
-    channel_locks: Mutex<HashMap<ChannelId, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -59,9 +46,10 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Data {
-    pub fn new(service: GamesService) -> Self {
+    pub fn new(service: GamesService, status: DiscordStatus) -> Self {
         Data {
             service,
+            status,
             inner: Arc::new(Inner::default()),
         }
     }
@@ -81,30 +69,6 @@ impl Data {
             .await?;
         locked(&self.inner.players).insert(user.id.get(), player.id);
         Ok(player.id)
-    }
-
-    /// Marks `claim` as shown by a command; undo with [`Data::release`] if the action fails.
-    pub fn claim(&self, claim: Claim) {
-        locked(&self.inner.claims).insert(claim);
-    }
-
-    pub fn release(&self, claim: Claim) {
-        locked(&self.inner.claims).remove(&claim);
-    }
-
-    /// Whether a command showed this already (and forgets it: each is announced once).
-    pub fn take_claim(&self, claim: Claim) -> bool {
-        locked(&self.inner.claims).remove(&claim)
-    }
-
-    /// Held while posting about a channel's games, so posts there come out in order (a
-    /// command's reply before the AI's answer to it).
-    pub fn channel_lock(&self, channel: ChannelId) -> Arc<tokio::sync::Mutex<()>> {
-        Arc::clone(
-            locked(&self.inner.channel_locks)
-                .entry(channel)
-                .or_default(),
-        )
     }
 
     /// Remembers the interaction to answer with the AI's next move in `game`.

@@ -13,6 +13,11 @@ pub enum DiscordError {
     BadApiBase(String),
     #[error("the Discord bot token is empty")]
     MissingToken,
+    #[error(
+        "Discord refused the bot token (401 Unauthorized): copy the token again from the \
+         Developer Portal (Bot > Reset Token) into discord.token or TAFLBOT_DISCORD_TOKEN"
+    )]
+    InvalidToken,
     #[error("Discord client error: {0}")]
     Client(Box<serenity::Error>),
     #[error("the Discord client task failed: {0}")]
@@ -135,6 +140,7 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
                 .content(
                     "I do not know this command (any more); the command list may be out of date.",
                 )
+                .allowed_mentions(super::mentions::nobody())
                 .ephemeral(true);
             let response = serenity::all::CreateInteractionResponse::Message(reply);
             if let Err(e) = interaction

@@ -3,18 +3,22 @@
 //! Thin by design: each command parses its options, calls the service, and formats the answer.
 //! [`start`] connects to Discord (or to a local fake, through `discord.api_base`).
 
-mod announcer;
+mod announcements;
 mod commands;
 mod components;
 mod connection;
 mod data;
 mod error;
+mod mentions;
+mod outbox;
 mod places;
 mod posts;
+mod status;
 
 pub use connection::{DiscordSettings, RunningBot, api_origin, start};
 pub use data::Data;
 pub use error::{BotError, DiscordError};
+pub use status::{DiscordState, DiscordStatus};
 
 /// The poise context every command receives.
 pub type Context<'a> = poise::Context<'a, Data, BotError>;

@@ -1,6 +1,7 @@
 //! What the bot posts about a game: the board PNG and a few lines of text (the move, captures,
 //! escape warning, whose turn with a mention, the deadline, the end and its reason).
-//! The same post goes out as an interaction reply, a follow-up or a channel message.
+//! The same post goes out as an interaction reply, a follow-up or a channel message, and pings
+//! exactly the users it names in `pings`.
 
 use poise::CreateReply;
 use serenity::all::{CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
@@ -10,6 +11,7 @@ use crate::store::rows::GameId;
 
 use super::Data;
 use super::data::BOARD_THEME;
+use super::mentions;
 
 /// A message about a game, ready to send anywhere.
 #[derive(Debug, Clone)]
@@ -17,6 +19,8 @@ pub struct Post {
     pub content: String,
     pub png: Option<Vec<u8>>,
     pub filename: String,
+    /// The Discord users this post is meant to notify (everyone else mentioned stays silent).
+    pub pings: Vec<u64>,
 }
 
 impl Post {
@@ -26,8 +30,24 @@ impl Post {
             .map(|bytes| CreateAttachment::bytes(bytes, self.filename.clone()))
     }
 
+    /// A text post without a board.
+    pub fn text(content: String, pings: Vec<u64>) -> Post {
+        Post {
+            content,
+            png: None,
+            filename: String::new(),
+            pings,
+        }
+    }
+
+    fn allowed_mentions(&self) -> serenity::all::CreateAllowedMentions {
+        mentions::only(&self.pings)
+    }
+
     pub fn reply(&self) -> CreateReply {
-        let reply = CreateReply::default().content(self.content.clone());
+        let reply = CreateReply::default()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed_mentions());
         match self.attachment() {
             Some(file) => reply.attachment(file),
             None => reply,
@@ -35,7 +55,9 @@ impl Post {
     }
 
     pub fn message(&self) -> CreateMessage {
-        let message = CreateMessage::new().content(self.content.clone());
+        let message = CreateMessage::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed_mentions());
         match self.attachment() {
             Some(file) => message.add_file(file),
             None => message,
@@ -43,7 +65,9 @@ impl Post {
     }
 
     pub fn followup(&self) -> CreateInteractionResponseFollowup {
-        let followup = CreateInteractionResponseFollowup::new().content(self.content.clone());
+        let followup = CreateInteractionResponseFollowup::new()
+            .content(self.content.clone())
+            .allowed_mentions(self.allowed_mentions());
         match self.attachment() {
             Some(file) => followup.add_file(file),
             None => followup,
@@ -103,7 +127,8 @@ impl MoveFacts {
     }
 }
 
-/// How a seat is named in a post: a mention for a Discord user, so they are notified.
+/// How a seat is named in a post: a mention for a Discord user (Discord shows their name; it
+/// pings only if the post's `pings` name them), a literal name for anyone else.
 pub fn seat_label(seat: &SeatView) -> String {
     if let Some(id) = seat.discord_user_id {
         return format!("<@{id}>");
@@ -111,10 +136,20 @@ pub fn seat_label(seat: &SeatView) -> String {
     if let Some(level) = seat.ai_level {
         return format!("taflbot (AI level {level})");
     }
-    seat.name.clone()
+    mentions::literal(&seat.name)
 }
 
-fn seat_of<'a>(game: &'a GameView, side: &str) -> &'a SeatView {
+/// The Discord user of a seat, to ping.
+pub fn discord_user(seat: &SeatView) -> Option<u64> {
+    seat.discord_user_id
+}
+
+/// The Discord users of the side to move next (none when the game is over).
+fn to_move_pings(game: &GameView, side: &str) -> Vec<u64> {
+    discord_user(seat_of(game, side)).into_iter().collect()
+}
+
+pub fn seat_of<'a>(game: &'a GameView, side: &str) -> &'a SeatView {
     if side == "attackers" {
         &game.attackers
     } else {
@@ -122,7 +157,7 @@ fn seat_of<'a>(game: &'a GameView, side: &str) -> &'a SeatView {
     }
 }
 
-fn opponent_side(side: &str) -> &'static str {
+pub fn opponent_side(side: &str) -> &'static str {
     if side == "attackers" {
         "defenders"
     } else {
@@ -130,7 +165,7 @@ fn opponent_side(side: &str) -> &'static str {
     }
 }
 
-fn side_title(side: &str) -> &'static str {
+pub fn side_title(side: &str) -> &'static str {
     if side == "attackers" {
         "Attackers"
     } else {
@@ -248,19 +283,18 @@ pub async fn move_post(data: &Data, game: &GameView, facts: &MoveFacts) -> Post 
     }
     // The game may have moved on (an AI reply) since this move: only end it if this move did.
     let ended_here = game.status != "active" && game.ply == facts.ply;
+    let next = opponent_side(&facts.side);
     if ended_here {
         lines.push(ending_line(game));
     } else {
-        lines.push(turn_line(
-            game,
-            opponent_side(&facts.side),
-            facts.deadline_at,
-        ));
+        lines.push(turn_line(game, next, facts.deadline_at));
     }
     Post {
         content: lines.join("\n"),
         png: board_png(data, game.id, Some(facts.ply)).await,
         filename: board_filename(game.id, facts.ply),
+        // The player who answers this move (or who just lost or drew by it).
+        pings: to_move_pings(game, next),
     }
 }
 
@@ -276,14 +310,21 @@ pub async fn start_post(data: &Data, game: &GameView) -> Post {
         seat_label(&game.attackers),
         seat_label(&game.defenders)
     )];
-    match game.side_to_move.as_deref() {
-        Some(side) => lines.push(turn_line(game, side, game.deadline_at)),
-        None => lines.push(ending_line(game)),
-    }
+    let pings = match game.side_to_move.as_deref() {
+        Some(side) => {
+            lines.push(turn_line(game, side, game.deadline_at));
+            to_move_pings(game, side)
+        }
+        None => {
+            lines.push(ending_line(game));
+            Vec::new()
+        }
+    };
     Post {
         content: lines.join("\n"),
         png: board_png(data, game.id, Some(game.ply)).await,
         filename: board_filename(game.id, game.ply),
+        pings,
     }
 }
 
@@ -313,15 +354,24 @@ pub async fn board_post(data: &Data, game: &GameView) -> Post {
         content: lines.join("\n"),
         png: board_png(data, game.id, None).await,
         filename: board_filename(game.id, game.ply),
+        // A look at the board notifies nobody.
+        pings: Vec::new(),
     }
 }
 
-/// A game that ended without a move (resignation, timeout, agreed draw).
-pub async fn end_post(data: &Data, game: &GameView) -> Post {
+/// A game that ended without a move (resignation, timeout, agreed draw): pings its players,
+/// except `actor`, who ended it.
+pub async fn end_post(data: &Data, game: &GameView, actor: Option<u64>) -> Post {
+    let pings = [&game.attackers, &game.defenders]
+        .into_iter()
+        .filter_map(discord_user)
+        .filter(|user| Some(*user) != actor)
+        .collect();
     Post {
         content: ending_line(game),
         png: board_png(data, game.id, None).await,
         filename: board_filename(game.id, game.ply),
+        pings,
     }
 }
 
@@ -366,6 +416,11 @@ mod tests {
         assert_eq!(seat_label(&person), "<@42>");
         assert_eq!(seat_label(&ai), "taflbot (AI level 3)");
         assert_eq!(seat_label(&http), "bob");
+        let everyone = SeatView {
+            name: "@everyone".into(),
+            ..http
+        };
+        assert_eq!(seat_label(&everyone), "@\u{200B}everyone");
     }
 
     #[test]

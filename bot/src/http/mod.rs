@@ -20,6 +20,7 @@ use axum::http::StatusCode;
 use tokio::sync::watch;
 
 use crate::config::HttpConfig;
+use crate::discord::DiscordStatus;
 use crate::service::GamesService;
 
 pub use error::ApiError;
@@ -35,6 +36,8 @@ pub struct AppState {
     pub boards: Arc<board::BoardCache>,
     /// Becomes true when the server shuts down, so endless streams end.
     pub shutdown: watch::Receiver<bool>,
+    /// The Discord front end's state, for the health endpoint.
+    pub discord: DiscordStatus,
 }
 
 /// The whole HTTP application.
@@ -42,6 +45,7 @@ pub fn router(
     service: GamesService,
     config: HttpConfig,
     shutdown: watch::Receiver<bool>,
+    discord: DiscordStatus,
 ) -> Router {
     let state = AppState {
         limiter: Arc::new(RateLimiter::new(
@@ -51,6 +55,7 @@ pub fn router(
         boards: Arc::new(board::BoardCache::new(config.board_cache_entries)),
         service,
         shutdown,
+        discord,
         config: Arc::new(config),
     };
     let mut api = Router::new();

@@ -37,7 +37,8 @@ impl GamesService {
             }
             Err(_) => return,
         }
-        let service = self.clone();
+        // The AI's moves outlive any reply that started them: they are never held.
+        let service = self.detached();
         tokio::spawn(async move {
             if let Err(e) = service.ai_turns(game_id, picker).await {
                 tracing::warn!(game_id, error = %e, "AI turn failed");

@@ -13,8 +13,6 @@ use super::{
     ClockSpec, Emitter, GamesService, NewChallenge, Opponent, Result, RulesChoice, ServiceError,
 };
 
-const MAX_CONTEXT_CHARS: usize = 200;
-
 /// The rules of a challenge: (variant id, rules string).
 fn resolve_rules(choice: &RulesChoice) -> Result<(Option<String>, String, Rules)> {
     match choice {
@@ -178,7 +176,9 @@ impl GamesService {
         let clock = request.clock.validate()?;
         let context = request
             .context
-            .map(|c| c.chars().take(MAX_CONTEXT_CHARS).collect());
+            .map(super::Place::checked)
+            .transpose()?
+            .map(|place| place.to_context());
         if let Opponent::Ai { level } = request.opponent {
             let Some(picker) = &self.inner.picker else {
                 return Err(ServiceError::Unavailable(

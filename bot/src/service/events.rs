@@ -3,7 +3,9 @@
 
 use tokio::sync::broadcast;
 
-use crate::store::rows::{EventId, EventRow};
+use crate::store::rows::{self, EventId, EventRow};
+
+use super::Place;
 
 /// An event, as stored and as sent to the stream, webhooks and front ends.
 pub type Event = EventRow;
@@ -46,6 +48,40 @@ impl EventBus {
             let _ = self.sender.send(e);
         }
     }
+}
+
+/// Game endings that come without a move (a move's post announces its own ending).
+const ENDINGS_WITHOUT_A_MOVE: &[&str] = &["resignation", "timeout", "draw_agreed", "aborted"];
+
+/// Whether people in the game's channel should see this event: the service decides where a
+/// game is announced, front ends only deliver.
+fn announced_in_channel(event: &Event) -> bool {
+    match event.kind.as_str() {
+        kind::MOVE_PLAYED
+        | kind::GAME_STARTED
+        | kind::DRAW_OFFERED
+        | kind::DRAW_DECLINED
+        | kind::DEADLINE_REMINDER
+        | kind::CHALLENGE_EXPIRED => true,
+        kind::GAME_ENDED => event
+            .data
+            .get("reason")
+            .and_then(|r| r.as_str())
+            .is_some_and(|reason| ENDINGS_WITHOUT_A_MOVE.contains(&reason)),
+        _ => false,
+    }
+}
+
+/// The Discord channel where `event` is to be posted, if any.
+pub(crate) fn discord_channel_of(
+    c: &rusqlite::Connection,
+    event: &Event,
+) -> Result<Option<u64>, crate::store::StoreError> {
+    if !announced_in_channel(event) {
+        return Ok(None);
+    }
+    let context = rows::event_context(c, event.game_id, event.challenge_id)?;
+    Ok(context.and_then(|c| Place::from_context(&c).discord_channel()))
 }
 
 /// Builds an event to be inserted (its id is assigned by the store).

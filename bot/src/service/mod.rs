@@ -5,11 +5,14 @@
 mod actions;
 mod ai;
 mod challenges;
+mod channel_posts;
 mod error;
 mod events;
 mod game_state;
 mod moves;
+mod place;
 mod queries;
+mod reply;
 mod requests;
 mod scheduler;
 mod timing;
@@ -33,7 +36,9 @@ pub use ai::MovePicker;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use events::{Event, EventBus, kind as event_kind};
+pub use place::Place;
 pub use queries::{BoardSnapshot, render_board};
+pub use reply::{InReply, REPLY_HOLD_MS};
 pub use requests::{MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
 pub use scheduler::SchedulerPass;
 pub use timing::ClockSpec;
@@ -45,6 +50,8 @@ pub type Result<T> = std::result::Result<T, ServiceError>;
 #[derive(Clone)]
 pub struct GamesService {
     inner: Arc<Inner>,
+    /// Set inside a reply scope: the channel posts of what this handle commits are held.
+    held: Option<Arc<reply::HeldPosts>>,
 }
 
 struct Inner {
@@ -56,6 +63,8 @@ struct Inner {
     tokens: RwLock<HashMap<[u8; 32], PlayerId>>,
     /// Woken after every commit that wrote events, so webhook deliveries start at once.
     outbox: Arc<Notify>,
+    /// Woken after every commit that queued Discord posts, or settled held ones.
+    discord_outbox: Arc<Notify>,
     /// Engine games by id at their last known ply.
     engines: Arc<game_state::EngineCache>,
     /// The AI; without one, challenges to the AI are refused.
@@ -79,10 +88,12 @@ impl GamesService {
                 config,
                 tokens: RwLock::new(HashMap::new()),
                 outbox: Arc::new(Notify::new()),
+                discord_outbox: Arc::new(Notify::new()),
                 engines: Arc::new(game_state::EngineCache::new(10_000)),
                 picker,
                 ai_running: Mutex::new(HashSet::new()),
             }),
+            held: None,
         }
     }
 
@@ -107,6 +118,11 @@ impl GamesService {
     /// Notified whenever events were committed (webhook outbox worker).
     pub fn outbox_signal(&self) -> Arc<Notify> {
         self.inner.outbox.clone()
+    }
+
+    /// Notified whenever Discord posts were queued or released (Discord outbox worker).
+    pub fn discord_outbox_signal(&self) -> Arc<Notify> {
+        self.inner.discord_outbox.clone()
     }
 
     /// Stored events concerning `player` after `since`, oldest first.
@@ -144,7 +160,14 @@ impl GamesService {
     {
         let bus = self.inner.bus.clone();
         let outbox = self.inner.outbox.clone();
+        let discord_outbox = self.inner.discord_outbox.clone();
+        let held = self.held.clone();
         let now = self.now_ms();
+        // Outbox times are wall-clock: delivery is operational, not part of any game's clock.
+        let wall_now = SystemClock.now_ms();
+        let held_until = held
+            .as_ref()
+            .map(|_| wall_now.saturating_add(REPLY_HOLD_MS));
         let (value, events) = self
             .inner
             .store
@@ -153,6 +176,9 @@ impl GamesService {
                     let mut emitter = Emitter {
                         events: Vec::new(),
                         deliveries: 0,
+                        posts: Vec::new(),
+                        held_until,
+                        wall_now,
                         now,
                     };
                     let value = job(c, &mut emitter)?;
@@ -164,6 +190,12 @@ impl GamesService {
                     }
                     if emitter.deliveries > 0 {
                         outbox.notify_one();
+                    }
+                    if !emitter.posts.is_empty() {
+                        if let Some(held) = &held {
+                            held.add(&emitter.posts);
+                        }
+                        discord_outbox.notify_one();
                     }
                 },
             )
@@ -178,6 +210,12 @@ pub(crate) struct Emitter {
     events: Vec<Event>,
     /// Webhook deliveries queued by these events.
     deliveries: usize,
+    /// Discord posts queued by these events.
+    posts: Vec<rows::OutboxId>,
+    /// Set when the caller shows these events in its own reply.
+    held_until: Option<i64>,
+    /// Wall-clock time of the commit, for the outbox.
+    wall_now: i64,
     now: i64,
 }
 
@@ -197,6 +235,11 @@ impl Emitter {
     ) -> Result<()> {
         let mut event = events::new_event(kind, game_id, challenge_id, players, data, self.now);
         self.deliveries += rows::insert_event(c, &mut event)?;
+        if let Some(channel) = events::discord_channel_of(c, &event)? {
+            let post =
+                rows::insert_outbox_post(c, event.id, channel, self.wall_now, self.held_until)?;
+            self.posts.push(post);
+        }
         self.events.push(event);
         Ok(())
     }

@@ -70,13 +70,13 @@ impl GamesService {
         .await
     }
 
-    /// Active games started in a front end's context (e.g. a Discord channel).
-    pub async fn games_in_context(
+    /// Active games shown in a front end's place (e.g. a Discord channel).
+    pub async fn games_in_place(
         &self,
-        context: &str,
+        place: &super::Place,
         viewer: Option<PlayerId>,
     ) -> Result<Vec<GameSummary>> {
-        let context = context.to_owned();
+        let context = place.to_context();
         self.read(move |c| {
             rows::active_games_in_context(c, &context)?
                 .iter()

@@ -67,8 +67,8 @@ pub struct NewChallenge {
     pub rules: RulesChoice,
     pub side: SideChoice,
     pub clock: ClockSpec,
-    /// Opaque place the game belongs to in a front end (e.g. "discord:channel:123").
-    pub context: Option<String>,
+    /// Where the game is shown in a front end; a client's label is checked (see [`Place`]).
+    pub context: Option<super::Place>,
 }
 
 /// A move as a player sends it.

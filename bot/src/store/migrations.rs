@@ -1,7 +1,10 @@
 use rusqlite_migration::{M, Migrations};
 
 /// The schema files, in order. A newer binary applies the missing ones to an older file.
-const FILES: &[&str] = &[include_str!("../../../migrations/0001_initial.sql")];
+const FILES: &[&str] = &[
+    include_str!("../../../migrations/0001_initial.sql"),
+    include_str!("../../../migrations/0002_discord_outbox.sql"),
+];
 
 /// Schema version of a fully migrated database (SQLite `user_version`).
 pub const SCHEMA_VERSION: usize = FILES.len();

@@ -3,9 +3,10 @@
 
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, User};
 
-use super::common::{SideParam, autocomplete_variant, parse_clock};
+use super::common::{SideParam, answer, autocomplete_variant, parse_clock};
 use crate::discord::components::ButtonAction;
-use crate::discord::places::channel_context;
+use crate::discord::mentions;
+use crate::discord::places::here;
 use crate::discord::posts::{self, discord_time};
 use crate::discord::{BotError, Context};
 use crate::service::{
@@ -107,7 +108,7 @@ pub async fn challenge(
     if opponent.bot {
         return Err(BotError::BadOption(format!(
             "{} is a bot; challenge a person, or me for the AI.",
-            opponent.name
+            mentions::literal(&opponent.name)
         )));
     }
     let clock = parse_clock(clock.as_deref().unwrap_or(DEFAULT_CLOCK))?;
@@ -119,12 +120,14 @@ pub async fn challenge(
         rules: RulesChoice::Variant(variant),
         side,
         clock,
-        context: Some(channel_context(ctx.channel_id())),
+        context: Some(here(ctx.channel_id())),
     };
     let created = data.service.create_challenge(me, request).await?;
     let reply = poise::CreateReply::default()
         .content(challenge_text(&created.challenge))
-        .components(challenge_buttons(created.challenge.id));
+        .components(challenge_buttons(created.challenge.id))
+        // The challenged player is the one to notify.
+        .allowed_mentions(mentions::only(&[opponent.id.get()]));
     ctx.send(reply).await?;
     Ok(())
 }
@@ -177,22 +180,19 @@ async fn start_ai_game(
         rules: RulesChoice::Variant(variant),
         side,
         clock: ClockSpec::Unlimited,
-        context: Some(channel_context(ctx.channel_id())),
+        context: Some(here(ctx.channel_id())),
     };
-    // Held while posting, so the AI's first move is announced after the start board.
-    let lock = data.channel_lock(ctx.channel_id());
-    let _posting = lock.lock().await;
-    let created = data.service.create_challenge(me, request).await?;
+    // The reply shows the start; the AI's first move waits in the outbox behind it.
+    let scope = data.service.in_reply();
+    let created = scope.service().create_challenge(me, request).await?;
     let game = created
         .game
         .ok_or_else(|| ServiceError::Internal("the AI challenge started no game".into()))?;
-    data.claim(crate::discord::data::Claim::Start { game: game.id });
     if let poise::Context::Application(app) = ctx {
         data.expect_ai_reply(game.id, &app.interaction.token);
     }
     let post = posts::start_post(data, &game).await;
-    ctx.send(post.reply()).await?;
-    Ok(())
+    answer(&ctx, scope, post.reply()).await
 }
 
 #[cfg(test)]

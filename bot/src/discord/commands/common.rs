@@ -3,9 +3,9 @@
 
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, ResolvedValue};
 
-use crate::discord::places::channel_context;
+use crate::discord::places::here;
 use crate::discord::{BotError, Context};
-use crate::service::{ClockSpec, GameSummary, SideChoice};
+use crate::service::{ClockSpec, GameSummary, InReply, SideChoice};
 use crate::store::rows::{GameId, PlayerId};
 
 /// Discord shows at most 25 autocomplete choices.
@@ -37,11 +37,10 @@ pub async fn games_here(
     ctx: &Context<'_>,
     viewer: Option<PlayerId>,
 ) -> Result<Vec<GameSummary>, BotError> {
-    let context = channel_context(ctx.channel_id());
     Ok(ctx
         .data()
         .service
-        .games_in_context(&context, viewer)
+        .games_in_place(&here(ctx.channel_id()), viewer)
         .await?)
 }
 
@@ -74,6 +73,25 @@ pub async fn game_here(
         _ => Err(BotError::SeveralGames(
             games.iter().map(describe).collect::<Vec<_>>().join(", "),
         )),
+    }
+}
+
+/// Sends `reply` as this command's answer and settles `scope`: if Discord took the reply, the
+/// change it shows is done; if not, the outbox posts the change in the channel instead.
+pub async fn answer(
+    ctx: &Context<'_>,
+    scope: InReply,
+    reply: poise::CreateReply,
+) -> Result<(), BotError> {
+    match ctx.send(reply).await {
+        Ok(_) => {
+            scope.shown().await;
+            Ok(())
+        }
+        Err(e) => {
+            scope.not_shown().await;
+            Err(e.into())
+        }
     }
 }
 

@@ -2,9 +2,8 @@
 
 use serenity::all::CreateAttachment;
 
-use super::common::{autocomplete_game, game_here};
-use crate::discord::data::Claim;
-use crate::discord::posts;
+use super::common::{answer, autocomplete_game, game_here};
+use crate::discord::posts::{self, Post};
 use crate::discord::{BotError, Context};
 use crate::service::GameView;
 use crate::store::rows::GameId;
@@ -55,47 +54,47 @@ enum Action {
     DeclineDraw,
 }
 
-/// Applies `action` to this channel's game and answers in the channel, holding the channel's
-/// posting lock and claiming the event so the announcer does not post it a second time.
+/// Applies `action` to this channel's game and answers in the channel; the outbox posts the
+/// same news only if that answer does not go out.
 async fn act(ctx: &Context<'_>, game: Option<GameId>, action: Action) -> Result<(), BotError> {
     let data = ctx.data();
     let (me, view) = my_game(ctx, game).await?;
-    let lock = data.channel_lock(ctx.channel_id());
-    let _posting = lock.lock().await;
-    let service = &data.service;
+    let scope = data.service.in_reply();
+    let service = scope.service();
     let after = match action {
         Action::Resign => service.resign(me, view.id).await?,
         Action::OfferDraw => service.offer_draw(me, view.id).await?,
         Action::AcceptDraw => service.accept_draw(me, view.id).await?,
         Action::DeclineDraw => service.decline_draw(me, view.id).await?,
     };
-    match action {
+    let (mine, theirs) = match after.your_side.as_deref() {
+        Some("attackers") => (&after.attackers, &after.defenders),
+        _ => (&after.defenders, &after.attackers),
+    };
+    let them: Vec<u64> = posts::discord_user(theirs).into_iter().collect();
+    let post = match action {
         Action::Resign | Action::AcceptDraw => {
-            data.claim(Claim::End { game: after.id });
-            let post = posts::end_post(data, &after).await;
-            ctx.send(post.reply()).await?;
+            posts::end_post(data, &after, Some(ctx.author().id.get())).await
         }
-        Action::OfferDraw => {
-            data.claim(Claim::Draw { game: after.id });
-            let (mine, theirs) = match after.your_side.as_deref() {
-                Some("attackers") => (&after.attackers, &after.defenders),
-                _ => (&after.defenders, &after.attackers),
-            };
-            let text = format!(
+        Action::OfferDraw => Post::text(
+            format!(
                 "{} offers a draw in game #{}. {}: `/draw accept` or `/draw decline`.",
                 posts::seat_label(mine),
                 after.id,
                 posts::seat_label(theirs)
-            );
-            ctx.say(text).await?;
-        }
-        Action::DeclineDraw => {
-            data.claim(Claim::Draw { game: after.id });
-            ctx.say(format!("Draw declined in game #{}: play on.", after.id))
-                .await?;
-        }
-    }
-    Ok(())
+            ),
+            them,
+        ),
+        Action::DeclineDraw => Post::text(
+            format!(
+                "Draw declined in game #{}, {}: play on.",
+                after.id,
+                posts::seat_label(theirs)
+            ),
+            them,
+        ),
+    };
+    answer(ctx, scope, post.reply()).await
 }
 
 /// Offer, accept or decline a draw

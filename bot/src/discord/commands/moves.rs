@@ -2,8 +2,7 @@
 
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 
-use super::common::{MAX_CHOICES, autocomplete_game, game_here, typed_option};
-use crate::discord::data::Claim;
+use super::common::{MAX_CHOICES, answer, autocomplete_game, game_here, typed_option};
 use crate::discord::posts::{self, MoveFacts};
 use crate::discord::{BotError, Context};
 use crate::service::{GameSummary, MoveRequest};
@@ -71,31 +70,24 @@ pub async fn move_piece(
     // No deferral, even against the AI: the player's move is checked and answered at once (a
     // refusal stays private); the AI thinks in the service and its move follows up later.
     let against_ai = is_ai_game(&summary);
-    // Held until the reply is sent; the announcer takes it too, so it sees our claim and the
-    // AI's answer is posted after our move.
-    let lock = data.channel_lock(ctx.channel_id());
-    let _posting = lock.lock().await;
     let request = MoveRequest {
         text: mv,
         expected_ply: None,
         idempotency_key: None,
     };
-    let played = data.service.play_move(me, summary.id, request).await?;
-    // The post below shows this move (and the end of the game, if the move ended it).
-    data.claim(Claim::Move {
-        game: played.game_id,
-        ply: played.ply,
-    });
-    let view = data.service.game(Some(me), played.game_id).await?;
-    let post = posts::move_post(data, &view, &MoveFacts::from(&played)).await;
+    // The reply shows this move (and the end of the game, if the move ended it); the AI's
+    // answer waits in the outbox behind it.
+    let scope = data.service.in_reply();
+    let played = scope.service().play_move(me, summary.id, request).await?;
     if against_ai
         && played.status == "active"
         && let poise::Context::Application(app) = ctx
     {
         data.expect_ai_reply(played.game_id, &app.interaction.token);
     }
-    ctx.send(post.reply()).await?;
-    Ok(())
+    let view = data.service.game(Some(me), played.game_id).await?;
+    let post = posts::move_post(data, &view, &MoveFacts::from(&played)).await;
+    answer(&ctx, scope, post.reply()).await
 }
 
 #[cfg(test)]

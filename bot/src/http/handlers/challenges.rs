@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::service::{ClockSpec, NewChallenge, Opponent, RulesChoice, SideChoice};
+use crate::service::{ClockSpec, NewChallenge, Opponent, Place, RulesChoice, SideChoice};
 use crate::store::rows::ChallengeId;
 
 use super::ApiResult;
@@ -67,7 +67,7 @@ pub async fn create_challenge(
                 rules,
                 side: body.side,
                 clock: body.clock,
-                context: body.context,
+                context: body.context.map(Place::Label),
             },
         )
         .await?;

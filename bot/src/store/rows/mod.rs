@@ -4,6 +4,7 @@
 use super::StoreError;
 
 mod challenges;
+mod discord_outbox;
 mod events;
 mod games;
 mod idempotency;
@@ -12,6 +13,7 @@ mod players;
 mod webhooks;
 
 pub use challenges::*;
+pub use discord_outbox::*;
 pub use events::*;
 pub use games::*;
 pub use idempotency::*;

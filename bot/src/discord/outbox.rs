@@ -1,0 +1,211 @@
+//! Delivers the Discord outbox: every post the service queued for a channel goes out at least
+//! once, in order per channel, and is marked delivered only after Discord accepted it. A failed
+//! post is retried with back-off; one that can never succeed (the channel is gone, the bot may
+//! not post there, Discord refuses the payload) is given up after a few tries and logged once,
+//! while the game goes on.
+//!
+//! Times here are wall-clock: delivery is operational, not part of any game's clock.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serenity::all::{ChannelId, Http};
+use serenity::builder::Builder;
+use serenity::http::HttpError;
+use tokio::sync::watch;
+
+use super::announcements;
+use super::posts::Post;
+use super::{BotError, Data};
+use crate::service::{Clock, Event, SystemClock, event_kind};
+use crate::store::rows::OutboxHead;
+
+/// Tries of a post Discord refuses for good reasons (gone channel, missing permission) before
+/// it is given up: a permission can be granted back in the meantime.
+const TRIES_WHEN_REFUSED: u32 = 3;
+/// Tries of a post that failed for passing reasons (5xx, 429, network): with the back-off
+/// doubling up to [`MAX_BACKOFF`], several hours of outage.
+const TRIES_WHEN_FAILING: u32 = 40;
+/// The longest wait between two tries.
+const MAX_BACKOFF: Duration = Duration::from_secs(600);
+/// Checked at least this often, whatever the signals say.
+const IDLE_CHECK: Duration = Duration::from_secs(30);
+
+/// Why a post did not go out, as far as retrying is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// Discord is down, rate-limited us, or the network failed: try again later.
+    Passing,
+    /// Discord refused this channel: missing permission or access, unknown channel.
+    Refused,
+    /// Discord says the payload is wrong: it will never pass.
+    Rejected,
+}
+
+impl Failure {
+    pub fn of(error: &BotError) -> Failure {
+        let BotError::Discord(error) = error else {
+            return Failure::Passing;
+        };
+        match error.as_ref() {
+            serenity::Error::Http(HttpError::UnsuccessfulRequest(response)) => {
+                match response.status_code.as_u16() {
+                    401 | 403 | 404 => Failure::Refused,
+                    429 | 500..=599 => Failure::Passing,
+                    _ => Failure::Rejected,
+                }
+            }
+            serenity::Error::Model(_) => Failure::Rejected,
+            _ => Failure::Passing,
+        }
+    }
+
+    fn tries(self) -> u32 {
+        match self {
+            Failure::Passing => TRIES_WHEN_FAILING,
+            Failure::Refused => TRIES_WHEN_REFUSED,
+            Failure::Rejected => 1,
+        }
+    }
+}
+
+fn wall_ms() -> i64 {
+    SystemClock.now_ms()
+}
+
+/// The wait before try number `tries + 1`: `base`, doubled each time, at most [`MAX_BACKOFF`].
+pub fn backoff(base: Duration, tries: u32) -> Duration {
+    base.saturating_mul(1u32 << tries.min(20)).min(MAX_BACKOFF)
+}
+
+/// Delivers until `shutdown` turns true.
+pub async fn run(http: Arc<Http>, data: Data, base: Duration, mut shutdown: watch::Receiver<bool>) {
+    let signal = data.service.discord_outbox_signal();
+    loop {
+        let wait = match deliver_due(&http, &data, base).await {
+            Ok(Some(next)) => {
+                Duration::from_millis(u64::try_from(next - wall_ms()).unwrap_or(0)).min(IDLE_CHECK)
+            }
+            Ok(None) => IDLE_CHECK,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the Discord outbox");
+                base.max(Duration::from_secs(1))
+            }
+        };
+        tokio::select! {
+            _ = signal.notified() => {}
+            _ = tokio::time::sleep(wait) => {}
+            _ = shutdown.changed() => return,
+        }
+    }
+}
+
+/// Sends every channel's head post that is due; answers when the next one will be.
+async fn deliver_due(http: &Http, data: &Data, base: Duration) -> Result<Option<i64>, BotError> {
+    loop {
+        let heads = data.service.discord_outbox_heads().await?;
+        let now = wall_ms();
+        let (due, later): (Vec<OutboxHead>, Vec<OutboxHead>) =
+            heads.into_iter().partition(|h| h.due_at <= now);
+        if due.is_empty() {
+            return Ok(later.iter().map(|h| h.due_at).min());
+        }
+        for head in due {
+            attempt(http, data, &head, base).await?;
+        }
+    }
+}
+
+async fn attempt(
+    http: &Http,
+    data: &Data,
+    head: &OutboxHead,
+    base: Duration,
+) -> Result<(), BotError> {
+    let event = data.service.event(head.event_id).await?;
+    let sent = match announcements::compose(data, &event).await {
+        Ok(Some(post)) => send(http, data, ChannelId::new(head.channel_id), &event, &post).await,
+        Ok(None) => Ok(()),
+        Err(e) => Err(e),
+    };
+    let error = match sent {
+        Ok(()) => return Ok(data.service.discord_post_delivered(head.id).await?),
+        Err(error) => error,
+    };
+    let failure = Failure::of(&error);
+    let tries = head.attempts + 1;
+    let retry_at = (tries < failure.tries())
+        .then(|| wall_ms().saturating_add(backoff(base, head.attempts).as_millis() as i64));
+    match retry_at {
+        Some(_) => tracing::debug!(
+            post = head.id,
+            channel = head.channel_id,
+            tries,
+            ?failure,
+            "Discord post failed: {error}"
+        ),
+        None => tracing::warn!(
+            post = head.id,
+            channel = head.channel_id,
+            event = event.id,
+            kind = %event.kind,
+            tries,
+            "Discord post given up: {error}; the game goes on (it can be followed over HTTP)"
+        ),
+    }
+    data.service
+        .discord_post_failed(head.id, error.to_string(), retry_at)
+        .await?;
+    Ok(())
+}
+
+/// Sends a post in its channel; an AI's answer to a fresh `/move` or `/play` goes as a
+/// follow-up of that interaction instead, where the player is looking.
+async fn send(
+    http: &Http,
+    data: &Data,
+    channel: ChannelId,
+    event: &Event,
+    post: &Post,
+) -> Result<(), BotError> {
+    let by_ai =
+        event.kind == event_kind::MOVE_PLAYED && event.data.get("by").is_none_or(|by| by.is_null());
+    if by_ai
+        && let Some(game) = event.game_id
+        && let Some(pending) = data.take_ai_followup(game)
+    {
+        match post
+            .followup()
+            .execute(http, (None, pending.token.as_str()))
+            .await
+        {
+            Ok(_) => return Ok(()),
+            Err(e) => tracing::info!(game, "follow-up refused ({e}); posting in the channel"),
+        }
+    }
+    channel.send_message(http, post.message()).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn back_off_doubles_up_to_its_cap() {
+        let base = Duration::from_secs(1);
+        assert_eq!(backoff(base, 0), Duration::from_secs(1));
+        assert_eq!(backoff(base, 3), Duration::from_secs(8));
+        assert_eq!(backoff(base, 30), MAX_BACKOFF);
+    }
+
+    #[test]
+    fn only_passing_failures_are_tried_for_long() {
+        assert!(Failure::Passing.tries() > Failure::Refused.tries());
+        assert_eq!(Failure::Rejected.tries(), 1);
+        assert_eq!(
+            Failure::of(&BotError::BadOption("x".into())),
+            Failure::Passing
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! Whether the Discord front end is connected, for the health endpoint and the logs.
+
+use serde::Serialize;
+use tokio::sync::watch;
+
+/// The state of the Discord front end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum DiscordState {
+    /// No token configured: Discord is not used.
+    Off,
+    /// Connecting to the gateway (first time).
+    Connecting,
+    /// The gateway session is ready and the commands are registered.
+    Connected,
+    /// The gateway ended; connecting again after a back-off.
+    Reconnecting { error: String },
+    /// Given up: the front end is down until the process restarts with a fixed configuration.
+    Failed { error: String },
+}
+
+impl DiscordState {
+    /// Whether this state is a problem an operator must see.
+    pub fn is_failed(&self) -> bool {
+        matches!(self, DiscordState::Failed { .. })
+    }
+}
+
+/// Where the Discord front end reports its state; cloned by whoever reads it.
+#[derive(Debug, Clone)]
+pub struct DiscordStatus {
+    sender: watch::Sender<DiscordState>,
+}
+
+impl DiscordStatus {
+    pub fn new(initial: DiscordState) -> DiscordStatus {
+        DiscordStatus {
+            sender: watch::channel(initial).0,
+        }
+    }
+
+    pub fn get(&self) -> DiscordState {
+        self.sender.borrow().clone()
+    }
+
+    pub(crate) fn set(&self, state: DiscordState) {
+        self.sender.send_replace(state);
+    }
+
+    /// Waits until the state satisfies `done` (tests, start-up).
+    pub async fn wait_for(&self, done: impl FnMut(&DiscordState) -> bool) -> DiscordState {
+        let mut receiver = self.sender.subscribe();
+        match receiver.wait_for(done).await {
+            Ok(state) => state.clone(),
+            Err(_) => self.get(),
+        }
+    }
+}

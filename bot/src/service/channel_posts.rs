@@ -1,0 +1,58 @@
+//! The Discord outbox as the service offers it to the worker that delivers it: the post due in
+//! each channel, and what became of an attempt.
+
+use crate::store::rows::{self, EventId, OutboxHead, OutboxId, OutboxStatus};
+
+use super::{Clock, Event, GamesService, Result, ServiceError, SystemClock};
+
+impl GamesService {
+    /// The oldest pending post of every channel (each channel's posts go out in order).
+    pub async fn discord_outbox_heads(&self) -> Result<Vec<OutboxHead>> {
+        self.read(|c| Ok(rows::outbox_heads(c)?)).await
+    }
+
+    /// The event a post announces.
+    pub async fn event(&self, id: EventId) -> Result<Event> {
+        self.read(move |c| {
+            rows::event(c, id)?.ok_or_else(|| ServiceError::not_found(format!("event {id}")))
+        })
+        .await
+    }
+
+    /// Discord accepted the post.
+    pub async fn discord_post_delivered(&self, id: OutboxId) -> Result<()> {
+        let now = SystemClock.now_ms();
+        self.inner
+            .store
+            .write(move |c| Ok(rows::outbox_delivered(c, id, now)?))
+            .await
+    }
+
+    /// An attempt failed: try again at `retry_at`, or give the post up (`None`).
+    pub async fn discord_post_failed(
+        &self,
+        id: OutboxId,
+        error: String,
+        retry_at: Option<i64>,
+    ) -> Result<()> {
+        let now = SystemClock.now_ms();
+        self.inner
+            .store
+            .write(move |c| Ok(rows::outbox_failed(c, id, &error, retry_at, now)?))
+            .await
+    }
+
+    /// The posts of an event and how each stands (tests, diagnostics).
+    pub async fn discord_posts_of_event(
+        &self,
+        event: EventId,
+    ) -> Result<Vec<(OutboxId, OutboxStatus, u32)>> {
+        self.read(move |c| Ok(rows::outbox_posts_of_event(c, event)?))
+            .await
+    }
+
+    /// Posts not yet delivered nor given up.
+    pub async fn discord_outbox_depth(&self) -> Result<u64> {
+        self.read(|c| Ok(rows::outbox_pending_count(c)?)).await
+    }
+}

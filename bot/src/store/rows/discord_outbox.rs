@@ -1,0 +1,194 @@
+//! The Discord outbox: posts owed to Discord channels, one per announced event, delivered in
+//! order per channel.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::store::StoreError;
+
+use super::*;
+
+pub type OutboxId = i64;
+
+/// The oldest undelivered post of one channel: the only one of that channel that may go out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxHead {
+    pub id: OutboxId,
+    pub event_id: EventId,
+    pub channel_id: u64,
+    pub attempts: u32,
+    /// When it may go out: after its hold and its back-off.
+    pub due_at: i64,
+}
+
+/// Queues a post of `event` in `channel`; `held_until` keeps it back while a front end shows
+/// the event in its own reply.
+pub fn insert_outbox_post(
+    c: &Connection,
+    event: EventId,
+    channel: u64,
+    now: i64,
+    held_until: Option<i64>,
+) -> Result<OutboxId> {
+    c.prepare_cached(
+        "INSERT INTO discord_outbox (event_id, channel_id, status, held_until, next_attempt_at) \
+         VALUES (?1, ?2, 'pending', ?3, ?4)",
+    )?
+    .execute(params![event, snowflake_column(channel), held_until, now])?;
+    Ok(c.last_insert_rowid())
+}
+
+/// Snowflakes are below 2^63, so they fit SQLite's signed integers as they are.
+fn snowflake_column(id: u64) -> i64 {
+    i64::try_from(id).unwrap_or(i64::MAX)
+}
+
+/// The head of every channel with pending posts, oldest channel first.
+pub fn outbox_heads(c: &Connection) -> Result<Vec<OutboxHead>> {
+    Ok(c.prepare_cached(
+        "SELECT o.id, o.event_id, o.channel_id, o.attempts, \
+                MAX(o.next_attempt_at, COALESCE(o.held_until, 0)) \
+         FROM discord_outbox o \
+         JOIN (SELECT MIN(id) AS id FROM discord_outbox WHERE status = 'pending' \
+               GROUP BY channel_id) h ON h.id = o.id \
+         ORDER BY o.id",
+    )?
+    .query_map([], |r| {
+        let channel: i64 = r.get(2)?;
+        Ok(OutboxHead {
+            id: r.get(0)?,
+            event_id: r.get(1)?,
+            channel_id: u64::try_from(channel).unwrap_or_default(),
+            attempts: r.get(3)?,
+            due_at: r.get(4)?,
+        })
+    })?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Discord accepted the post.
+pub fn outbox_delivered(c: &Connection, id: OutboxId, now: i64) -> Result<()> {
+    c.prepare_cached(
+        "UPDATE discord_outbox SET status = 'delivered', attempts = attempts + 1, done_at = ?2, \
+         last_error = NULL WHERE id = ?1 AND status = 'pending'",
+    )?
+    .execute(params![id, now])?;
+    Ok(())
+}
+
+/// A failed attempt: tried again at `retry_at`, or given up when `None`.
+pub fn outbox_failed(
+    c: &Connection,
+    id: OutboxId,
+    error: &str,
+    retry_at: Option<i64>,
+    now: i64,
+) -> Result<()> {
+    match retry_at {
+        Some(at) => c
+            .prepare_cached(
+                "UPDATE discord_outbox SET attempts = attempts + 1, next_attempt_at = ?2, \
+                 last_error = ?3 WHERE id = ?1 AND status = 'pending'",
+            )?
+            .execute(params![id, at, error])?,
+        None => c
+            .prepare_cached(
+                "UPDATE discord_outbox SET status = 'abandoned', attempts = attempts + 1, \
+                 last_error = ?2, done_at = ?3 WHERE id = ?1 AND status = 'pending'",
+            )?
+            .execute(params![id, error, now])?,
+    };
+    Ok(())
+}
+
+/// The front end's own reply showed these posts: nothing is left to deliver.
+pub fn outbox_shown(c: &Connection, ids: &[OutboxId], now: i64) -> Result<()> {
+    let mut update = c.prepare_cached(
+        "UPDATE discord_outbox SET status = 'shown', done_at = ?2 \
+         WHERE id = ?1 AND status = 'pending' AND held_until IS NOT NULL",
+    )?;
+    for id in ids {
+        update.execute(params![id, now])?;
+    }
+    Ok(())
+}
+
+/// The front end's reply did not go out: deliver these posts as any other.
+pub fn outbox_released(c: &Connection, ids: &[OutboxId]) -> Result<()> {
+    let mut update =
+        c.prepare_cached("UPDATE discord_outbox SET held_until = NULL WHERE id = ?1")?;
+    for id in ids {
+        update.execute(params![id])?;
+    }
+    Ok(())
+}
+
+/// Where a post stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutboxStatus {
+    Pending,
+    /// Discord accepted the bot's post.
+    Delivered,
+    /// A front end's own reply showed it.
+    Shown,
+    /// Given up after its tries.
+    Abandoned,
+}
+
+impl OutboxStatus {
+    fn from_column(text: &str) -> Result<OutboxStatus> {
+        Ok(match text {
+            "pending" => OutboxStatus::Pending,
+            "delivered" => OutboxStatus::Delivered,
+            "shown" => OutboxStatus::Shown,
+            "abandoned" => OutboxStatus::Abandoned,
+            other => {
+                return Err(StoreError::Corrupt(format!(
+                    "unknown discord_outbox status {other:?}"
+                )));
+            }
+        })
+    }
+}
+
+/// The posts of `event`, with their status and attempts (tests and diagnostics).
+pub fn outbox_posts_of_event(
+    c: &Connection,
+    event: EventId,
+) -> Result<Vec<(OutboxId, OutboxStatus, u32)>> {
+    let rows: Vec<(OutboxId, String, u32)> = c
+        .prepare_cached(
+            "SELECT id, status, attempts FROM discord_outbox WHERE event_id = ?1 ORDER BY id",
+        )?
+        .query_map(params![event], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    rows.into_iter()
+        .map(|(id, status, attempts)| Ok((id, OutboxStatus::from_column(&status)?, attempts)))
+        .collect()
+}
+
+/// Posts not yet delivered nor given up.
+pub fn outbox_pending_count(c: &Connection) -> Result<u64> {
+    let count: i64 = c.query_row(
+        "SELECT COUNT(*) FROM discord_outbox WHERE status = 'pending'",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(u64::try_from(count).unwrap_or_default())
+}
+
+/// The stored context of the game, or else of the challenge, an event is about.
+pub fn event_context(
+    c: &Connection,
+    game: Option<GameId>,
+    challenge: Option<ChallengeId>,
+) -> Result<Option<String>> {
+    let (sql, id) = match (game, challenge) {
+        (Some(game), _) => ("SELECT context FROM games WHERE id = ?1", game),
+        (None, Some(challenge)) => ("SELECT context FROM challenges WHERE id = ?1", challenge),
+        (None, None) => return Ok(None),
+    };
+    Ok(c.prepare_cached(sql)?
+        .query_row(params![id], |r| r.get::<_, Option<String>>(0))
+        .optional()?
+        .flatten())
+}
