@@ -26,7 +26,7 @@ fn body_schemas() -> Value {
                 "rules": { "type": "string", "description": "an OpenTafl rules string" },
                 "side": { "type": "string", "enum": ["attackers", "defenders", "random"], "default": "random" },
                 "clock": { "$ref": "#/components/schemas/Clock" },
-                "context": { "type": "string" }
+                "context": { "type": "string", "maxLength": 200, "description": "your own label for the game, shown back as it is; a label naming a Discord place (starting with \"discord:\") is refused with 422: only /challenge or /play used in a Discord channel binds a game to it" }
             }
         },
         "Clock": {

@@ -9,3 +9,4 @@ mod common;
 mod events;
 mod games;
 mod openapi;
+mod places;
