@@ -30,6 +30,28 @@ impl MovePicker for FirstLegalMove {
     }
 }
 
+/// An AI that can be switched off: while off it finds no move, so its turns stay pending (as
+/// after a crash in the middle of a turn) until the scheduler kicks them again.
+#[derive(Default)]
+pub struct SwitchableAi {
+    off: std::sync::atomic::AtomicBool,
+}
+
+impl SwitchableAi {
+    pub fn set_on(&self, on: bool) {
+        self.off.store(!on, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl MovePicker for SwitchableAi {
+    fn pick(&self, game: &Game, level: u8) -> Option<Move> {
+        if self.off.load(std::sync::atomic::Ordering::SeqCst) {
+            return None;
+        }
+        FirstLegalMove.pick(game, level)
+    }
+}
+
 /// The app (with its Discord front end on), and the fake Discord it talks to.
 pub struct World {
     pub fake: FakeDiscord,
@@ -37,6 +59,7 @@ pub struct World {
     /// The service's clock: tests move it to reach deadlines (then call `run_due`).
     pub clock: Arc<ManualClock>,
     tweak: fn(&mut Config),
+    ai: Arc<dyn MovePicker>,
     /// Keeps the temporary directory (and the database in it) alive.
     dir: tempfile::TempDir,
     pub http: reqwest::Client,
@@ -61,12 +84,13 @@ async fn start_app(
     db: PathBuf,
     clock: Arc<ManualClock>,
     tweak: fn(&mut Config),
+    ai: Arc<dyn MovePicker>,
 ) -> RunningApp {
     init_logging();
     // The scheduler is off: tests run it by hand (`service.run_due()`) after moving the clock.
     let options = AppOptions {
         clock,
-        picker: Some(Arc::new(FirstLegalMove)),
+        picker: Some(ai),
         scheduler: false,
     };
     RunningApp::start(config(fake, db, tweak), options)
@@ -82,11 +106,16 @@ impl World {
 
     /// Like [`World::start`], with some settings changed (kept across restarts).
     pub async fn start_with(tweak: fn(&mut Config)) -> World {
+        World::start_with_ai(tweak, Arc::new(FirstLegalMove)).await
+    }
+
+    /// Like [`World::start_with`], with this AI (kept across restarts).
+    pub async fn start_with_ai(tweak: fn(&mut Config), ai: Arc<dyn MovePicker>) -> World {
         let clock = Arc::new(ManualClock::new(SystemClock.now_ms()));
         let fake = FakeDiscord::start().await.expect("the fake Discord starts");
         let dir = tempfile::tempdir().expect("a temporary directory");
         let db = dir.path().join("taflbot.db");
-        let app = start_app(&fake, db, Arc::clone(&clock), tweak).await;
+        let app = start_app(&fake, db, Arc::clone(&clock), tweak, Arc::clone(&ai)).await;
         fake.wait_for_sessions(1, WAIT)
             .await
             .expect("the bot connects to the gateway");
@@ -98,6 +127,7 @@ impl World {
             app,
             clock,
             tweak,
+            ai,
             dir,
             http: reqwest::Client::new(),
         }
@@ -133,13 +163,14 @@ impl World {
             app,
             clock,
             tweak,
+            ai,
             dir,
             http,
         } = self;
         app.shutdown().await;
         let sessions = fake.sessions();
         let db = dir.path().join("taflbot.db");
-        let app = start_app(&fake, db, Arc::clone(&clock), tweak).await;
+        let app = start_app(&fake, db, Arc::clone(&clock), tweak, Arc::clone(&ai)).await;
         fake.wait_for_sessions(sessions + 1, WAIT)
             .await
             .expect("the restarted bot connects again");
@@ -148,6 +179,7 @@ impl World {
             app,
             clock,
             tweak,
+            ai,
             dir,
             http,
         }
@@ -156,6 +188,29 @@ impl World {
     /// The HTTP API's base URL, e.g. `http://127.0.0.1:4242/api/v1`.
     pub fn api(&self) -> String {
         format!("{}/api/v1", self.app.base_url().expect("the HTTP API runs"))
+    }
+
+    /// Waits until the Discord outbox has nothing left to deliver (every post delivered or
+    /// given up); fails loudly after [`WAIT`].
+    pub async fn wait_for_outbox_drained(&self) {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            let depth = self
+                .app
+                .service
+                .discord_outbox_depth()
+                .await
+                .expect("the outbox can be read");
+            if depth == 0 {
+                return;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the Discord outbox still holds {depth} post(s) after {WAIT:?}\nrecorded:\n{}",
+                self.fake.recorder().dump()
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
     }
 
     /// Fails the test if the fake saw anything it could not handle.

@@ -55,5 +55,8 @@ async fn health_says_discord_is_off_without_a_token() {
     let health = app
         .call(Method::GET, "/health", None, None, StatusCode::OK)
         .await;
-    assert_eq!(health, json!({ "status": "ok", "discord": { "state": "off" } }));
+    assert_eq!(
+        health,
+        json!({ "status": "ok", "discord": { "state": "off" } })
+    );
 }
