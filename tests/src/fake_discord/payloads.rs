@@ -359,7 +359,7 @@ pub fn message(spec: &MessageSpec<'_>) -> Value {
         "mention_roles": [],
         "attachments": attachments,
         "embeds": field("embeds").filter(Value::is_array).unwrap_or(json!([])),
-        "components": field("components").filter(Value::is_array).unwrap_or(json!([])),
+        "components": numbered_components(field("components").filter(Value::is_array)),
         "pinned": false,
         "type": if spec.webhook_id.is_some() { 20 } else { 0 },
         "application_id": spec.application_id.to_string(),
@@ -370,6 +370,28 @@ pub fn message(spec: &MessageSpec<'_>) -> Value {
         map.insert("webhook_id".into(), json!(webhook.to_string()));
     }
     message
+}
+
+/// The components of a stored message: Discord gives every component a numeric `id` (unique in
+/// the message, in tree order) where the bot sent none.
+fn numbered_components(components: Option<Value>) -> Value {
+    fn number(value: &mut Value, next: &mut u64) {
+        match value {
+            Value::Array(items) => items.iter_mut().for_each(|item| number(item, next)),
+            Value::Object(map) => {
+                if map.contains_key("type") && !map.contains_key("id") {
+                    *next += 1;
+                    map.insert("id".into(), json!(*next));
+                }
+                map.values_mut().for_each(|child| number(child, next));
+            }
+            _ => {}
+        }
+    }
+    let mut components = components.unwrap_or(json!([]));
+    let mut next = 0;
+    number(&mut components, &mut next);
+    components
 }
 
 /// One option of a slash command as the tests describe it.

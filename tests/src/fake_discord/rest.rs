@@ -129,9 +129,11 @@ fn judge_and_serve(state: &FakeState, incoming: &Incoming, recorded: &mut Record
             .iter()
             .map(|e| format!("{} ({}: {})", e.dotted_path(), e.code, e.message))
             .collect();
+        let route = operation
+            .as_ref()
+            .map_or(incoming.path.as_str(), |o| o.route);
         state.problem(format!(
-            "{method} {}: the bot broke Discord's limits: {}",
-            incoming.path,
+            "{method} {route}: the bot broke Discord's limits: {}",
             fields.join("; ")
         ));
     }
