@@ -1,12 +1,66 @@
 //! A local fake of Discord for end-to-end tests: REST under `/api/v10/...` and a WebSocket
-//! gateway, on 127.0.0.1 with a free port.
+//! gateway, on 127.0.0.1 with a free port. It holds the bot to Discord's contract: whatever
+//! breaks it is a *problem*, which makes every wait on the [`Recorder`] fail at once and fails
+//! `World::stop` (and `World::assert_clean`), with the list of problems and of requests.
 //!
-//! The bot under test is pointed at [`FakeDiscord::api_base`]. The fake answers what serenity
-//! and poise ask during start-up, records every REST request (JSON and multipart attachments) in
-//! a [`Recorder`], and lets a test inject `INTERACTION_CREATE` events (slash commands,
-//! autocomplete, button clicks) as a given user. Every payload it sends is first checked against
-//! serenity's own types, because serenity silently drops events it cannot read: a gap in a
-//! payload becomes a loud error here instead of a test that waits forever.
+//! The bot under test is pointed at [`FakeDiscord::api_base`]. A test injects
+//! `INTERACTION_CREATE` events (slash commands, autocomplete, button clicks) as any user, and
+//! reads what the bot sent from the [`Recorder`]: every REST request with its JSON (or multipart
+//! `payload_json` and files) and the status the fake answered ([`Recorded::accepted`]).
+//!
+//! # What it models
+//! - **Discord's API description** (`tests/discord-api/openapi.json`, see [`spec`]): each request
+//!   is matched to its operation; a route or method the description lacks is a problem. The
+//!   request body is validated against the operation's schema for its content type, and every
+//!   answer of the fake against the response schema for its status. A request that breaks the
+//!   description is a problem but is still served (the description is stricter than Discord in
+//!   places); two places where Discord is looser than its description in what it *answers* are
+//!   allowed for the fake's own answers (see `known_description_gap`).
+//! - **Limits the description leaves out** ([`limits`]): content 2,000 characters, 25
+//!   autocomplete choices, `custom_id` 100 characters, embed limits (title, description,
+//!   fields, footer, author, 6,000 in all, 10 embeds): refused 400 50035 with Discord's error
+//!   tree, and a problem.
+//! - **Interaction rules** ([`interactions`]): the first callback within 3 s of the event (else
+//!   404 10062), one callback only (else 400 40060), follow-ups and response edits while the
+//!   token lives, 15 min (else 401 50027). A problem unless the test calls
+//!   [`FakeDiscord::expect_protocol_refusals`]; both durations can be shortened.
+//! - **Channels and permissions** ([`permissions`]): channel routes answer 404 10003 for a
+//!   channel the fake does not know or deleted, 403 50013 without VIEW_CHANNEL and
+//!   SEND_MESSAGES, or without EMBED_LINKS for embeds, or ATTACH_FILES for files (expected
+//!   answers, not problems). Interaction answers are not subject to them, as on Discord. Edits
+//!   keep the fields and attachments they leave out.
+//! - **Scripted faults** ([`faults`]): 500, 429 with Discord's body and rate-limit headers,
+//!   403, 404 on the next matching requests; failing command registrations.
+//! - **Gateway**: HELLO, IDENTIFY -> READY (with `session_id` and `resume_gateway_url`) and
+//!   GUILD_CREATE, heartbeat ACKs, dispatches with a per-session `seq`; RESUME replays what the
+//!   session missed, then RESUMED; an unknown or ended session gets op 9. A test can refuse
+//!   IDENTIFY with a close code, close the connection, send op 7 or op 9. A client closing
+//!   with 1000 or 1001 ends its session.
+//! - Every payload the fake sends is first parsed with serenity's own types, because serenity
+//!   silently drops events it cannot read: a gap is a loud error, not a test waiting forever.
+//!
+//! # Not modelled
+//! - Rate limits beyond scripted 429s: no per-route buckets, no global limit (50 requests per
+//!   second), no `X-RateLimit-*` headers on normal answers, no invalid-request limit.
+//! - Gateway: no zlib or zstd compression, no ETF encoding, one shard (no sharding), no
+//!   heartbeat timeout (a silent client is never dropped, heartbeat `seq` never checked), no
+//!   IDENTIFY rate limit (`max_concurrency`, daily session limit), intents not checked, no
+//!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
+//!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
+//!   GUILD_MEMBER_ADD), only CHANNEL_DELETE is sent.
+//! - Permissions: one set of bits per channel for the bot, nothing else: no roles, no
+//!   permission overwrites per role or member, no ADMINISTRATOR bypass, no thread permissions;
+//!   who may run a command (`default_member_permissions`) is not enforced.
+//! - Messages: no edit history (an edit replaces the stored message and sets
+//!   `edited_timestamp`), no attachment size limit (25 MiB) or total upload size, mentions never
+//!   parsed (`mentions` always empty, `allowed_mentions` ignored), ephemeral messages stored like
+//!   any other, no threads, reactions, pins, or message deletion through channel routes.
+//! - Interactions: the callback type is not checked against the interaction's type, a
+//!   follow-up before the first answer is not refused (Discord: 10015), modal submits cannot be
+//!   injected, and the 3 s are measured at the fake (no network in between).
+//! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
+//!   headers are not checked beyond `Authorization: Bot ...`.
+//! - One guild: no DMs, no other guilds, no guild outages (GUILD_DELETE unavailable).
 
 pub mod answer;
 pub mod faults;
