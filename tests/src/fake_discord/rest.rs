@@ -356,7 +356,13 @@ fn serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Ans
             );
             Answer::ok(info)
         }
-        (RouteKind::Other, ["channels", _, "typing"]) => Answer::no_content(),
+        (RouteKind::Other, ["channels", channel, "typing"]) => {
+            if state.channel_exists(channel.parse().unwrap_or_default()) {
+                Answer::no_content()
+            } else {
+                Refusal::UnknownChannel.answer()
+            }
+        }
         (RouteKind::Other, ["channels", channel]) => {
             let id: u64 = channel.parse().unwrap_or_default();
             if !state.channel_exists(id) {
