@@ -98,6 +98,21 @@ async fn start_app(
         .expect("the app starts")
 }
 
+/// Fails the test, with the problems and everything recorded, if the fake found a problem.
+fn assert_fake_clean(fake: &FakeDiscord) {
+    let problems = fake.problems();
+    assert!(
+        problems.is_empty(),
+        "fake Discord problems:\n{}\nrecorded:\n{}",
+        problems
+            .iter()
+            .map(|p| format!("  * {p}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        fake.recorder().dump()
+    );
+}
+
 impl World {
     /// Starts the fake, the app on a new database and the bot; returns once commands are registered.
     pub async fn start() -> World {
@@ -111,17 +126,36 @@ impl World {
 
     /// Like [`World::start_with`], with this AI (kept across restarts).
     pub async fn start_with_ai(tweak: fn(&mut Config), ai: Arc<dyn MovePicker>) -> World {
-        let clock = Arc::new(ManualClock::new(SystemClock.now_ms()));
         let fake = FakeDiscord::start().await.expect("the fake Discord starts");
+        let world = World::start_against_with_ai(fake, tweak, ai).await;
+        world
+            .fake
+            .wait_for_sessions(1, WAIT)
+            .await
+            .expect("the bot connects to the gateway");
+        world
+            .fake
+            .wait_for_commands(WAIT)
+            .await
+            .expect("the bot registers its commands");
+        world
+    }
+
+    /// Starts the app against a fake the test prepared beforehand (scripted faults, refused
+    /// IDENTIFYs...), and returns at once: the test waits for what it expects to happen.
+    pub async fn start_against(fake: FakeDiscord, tweak: fn(&mut Config)) -> World {
+        World::start_against_with_ai(fake, tweak, Arc::new(FirstLegalMove)).await
+    }
+
+    async fn start_against_with_ai(
+        fake: FakeDiscord,
+        tweak: fn(&mut Config),
+        ai: Arc<dyn MovePicker>,
+    ) -> World {
+        let clock = Arc::new(ManualClock::new(SystemClock.now_ms()));
         let dir = tempfile::tempdir().expect("a temporary directory");
         let db = dir.path().join("taflbot.db");
         let app = start_app(&fake, db, Arc::clone(&clock), tweak, Arc::clone(&ai)).await;
-        fake.wait_for_sessions(1, WAIT)
-            .await
-            .expect("the bot connects to the gateway");
-        fake.wait_for_commands(WAIT)
-            .await
-            .expect("the bot registers its commands");
         World {
             fake,
             app,
@@ -213,17 +247,16 @@ impl World {
         }
     }
 
-    /// Fails the test if the fake saw anything it could not handle.
+    /// Fails the test if the fake found a problem: a request that breaks Discord's contract,
+    /// an answer of the fake that breaks its description, a route it does not serve.
     pub fn assert_clean(&self) {
-        let problems = self.fake.problems();
-        assert!(
-            problems.is_empty(),
-            "fake Discord problems: {problems:#?}\nrecorded:\n{}",
-            self.fake.recorder().dump()
-        );
+        assert_fake_clean(&self.fake);
     }
 
+    /// Stops the bot and the app, then fails the test if the fake found a problem (so every
+    /// test that ends with `stop` is held to Discord's contract, shutdown included).
     pub async fn stop(self) {
         self.app.shutdown().await;
+        assert_fake_clean(&self.fake);
     }
 }

@@ -1,12 +1,15 @@
-//! The fake gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeat ACKs, and dispatch of
-//! injected events to the connected bot.
+//! The fake gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeat ACKs, dispatch of
+//! injected events, and sessions that a client can RESUME after a drop: the events it missed
+//! (by `seq`) are replayed, then RESUMED. A test can refuse IDENTIFY with a close code, close
+//! the connection, ask for a reconnect (op 7) or invalidate the session (op 9).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::State;
-use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::response::Response;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
@@ -16,47 +19,198 @@ use super::{FakeError, FakeState, checked, locked, now_rfc3339, payloads};
 /// How often the bot is asked to heartbeat; long, so tests see few heartbeats.
 const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
 
-/// The connection the bot currently holds, and the count of sessions made ready.
+/// Close codes with which a client ends its session for good (Discord forgets it).
+const CLIENT_CLOSES_FOR_GOOD: [u16; 2] = [1000, 1001];
+
+/// What the fake sends down one connection.
+#[derive(Debug)]
+enum Outgoing {
+    Frame(Value),
+    /// Close the connection with this code.
+    Close(u16),
+}
+
+/// One gateway session: the events dispatched in it, by `seq`, for a RESUME to replay.
+struct Session {
+    seq: u64,
+    events: Vec<Value>,
+    resumable: bool,
+}
+
+impl Session {
+    /// Adds a dispatch to the session; answers the frame, with its `seq`.
+    fn log(&mut self, event: &str, data: Value) -> Value {
+        self.seq += 1;
+        let frame = json!({ "op": 0, "t": event, "s": self.seq, "d": data });
+        self.events.push(frame.clone());
+        frame
+    }
+}
+
+/// The connection that receives dispatches now.
+struct Connection {
+    id: u64,
+    to_bot: mpsc::UnboundedSender<Outgoing>,
+    session_id: Option<String>,
+}
+
+#[derive(Default)]
+struct Hub {
+    current: Option<Connection>,
+    sessions: HashMap<String, Session>,
+    /// The session of the last connection, which dispatches go to while the bot reconnects.
+    latest_session: Option<String>,
+}
+
+impl Hub {
+    /// Makes connection `id` the one that receives dispatches, in `session_id`. Done under the
+    /// same lock as the session's READY or replay, so no dispatch falls between the two.
+    fn attach(&mut self, id: u64, to_bot: &mpsc::UnboundedSender<Outgoing>, session_id: &str) {
+        self.current = Some(Connection {
+            id,
+            to_bot: to_bot.clone(),
+            session_id: Some(session_id.to_owned()),
+        });
+        self.latest_session = Some(session_id.to_owned());
+    }
+}
+
+/// The gateway's sessions and connections, the counts tests wait on, and the scripted refusals.
 pub(crate) struct GatewayHub {
-    current: Mutex<Option<mpsc::UnboundedSender<Value>>>,
-    seq: AtomicU64,
+    hub: Mutex<Hub>,
+    next_connection: AtomicU64,
     sessions: watch::Sender<u64>,
+    resumes: watch::Sender<u64>,
+    rejected_identifies: AtomicU64,
+    /// While set, IDENTIFY is answered by closing the connection with this code.
+    identify_refusal: Mutex<Option<u16>>,
 }
 
 impl Default for GatewayHub {
     fn default() -> Self {
         GatewayHub {
-            current: Mutex::new(None),
-            seq: AtomicU64::new(0),
+            hub: Mutex::new(Hub::default()),
+            next_connection: AtomicU64::new(1),
             sessions: watch::channel(0).0,
+            resumes: watch::channel(0).0,
+            rejected_identifies: AtomicU64::new(0),
+            identify_refusal: Mutex::new(None),
         }
     }
 }
 
+/// Waits until a counter reaches `count`; on timeout, answers how far it got.
+async fn wait_for_count(
+    counter: &watch::Sender<u64>,
+    count: u64,
+    timeout: Duration,
+) -> Result<(), u64> {
+    let mut rx = counter.subscribe();
+    match tokio::time::timeout(timeout, rx.wait_for(|n| *n >= count)).await {
+        Ok(Ok(_)) => Ok(()),
+        _ => Err(*counter.borrow()),
+    }
+}
+
 impl GatewayHub {
+    /// Sessions made ready (READY sent), one per IDENTIFY accepted.
     pub fn sessions(&self) -> u64 {
         *self.sessions.borrow()
     }
 
-    /// Waits until `count` sessions are ready; on timeout, answers how many were.
+    /// Sessions resumed (RESUMED sent).
+    pub fn resumes(&self) -> u64 {
+        *self.resumes.borrow()
+    }
+
+    pub fn rejected_identifies(&self) -> u64 {
+        self.rejected_identifies.load(Ordering::Relaxed)
+    }
+
     pub async fn wait_for_sessions(&self, count: u64, timeout: Duration) -> Result<(), u64> {
-        let mut rx = self.sessions.subscribe();
-        match tokio::time::timeout(timeout, rx.wait_for(|n| *n >= count)).await {
-            Ok(Ok(_)) => Ok(()),
-            _ => Err(*self.sessions.borrow()),
-        }
+        wait_for_count(&self.sessions, count, timeout).await
     }
 
-    fn next_seq(&self) -> u64 {
-        self.seq.fetch_add(1, Ordering::Relaxed) + 1
+    pub async fn wait_for_resumes(&self, count: u64, timeout: Duration) -> Result<(), u64> {
+        wait_for_count(&self.resumes, count, timeout).await
     }
 
-    /// Sends a dispatch event (op 0) to the connected bot.
+    pub fn refuse_identify(&self, close_code: Option<u16>) {
+        *locked(&self.identify_refusal) = close_code;
+    }
+
+    /// Sends a dispatch event (op 0) in the current session. While the bot reconnects, the
+    /// event waits in its session for the RESUME, as on Discord.
     pub fn dispatch(&self, event: &str, data: Value) -> Result<(), FakeError> {
-        let frame = json!({ "op": 0, "t": event, "s": self.next_seq(), "d": data });
-        let current = locked(&self.current);
-        let sender = current.as_ref().ok_or(FakeError::NotConnected)?;
-        sender.send(frame).map_err(|_| FakeError::NotConnected)
+        let mut hub = locked(&self.hub);
+        let session_id = hub
+            .current
+            .as_ref()
+            .and_then(|c| c.session_id.clone())
+            .or_else(|| hub.latest_session.clone())
+            .ok_or(FakeError::NotConnected)?;
+        let session = hub
+            .sessions
+            .get_mut(&session_id)
+            .filter(|s| s.resumable)
+            .ok_or(FakeError::NotConnected)?;
+        let frame = session.log(event, data);
+        if let Some(connection) = hub
+            .current
+            .as_ref()
+            .filter(|c| c.session_id.as_deref() == Some(session_id.as_str()))
+        {
+            // A connection that just dropped: the event stays in the session for a resume.
+            let _ = connection.to_bot.send(Outgoing::Frame(frame));
+        }
+        Ok(())
+    }
+
+    /// Sends a frame or a close to the current connection.
+    fn to_current(&self, outgoing: Outgoing) -> Result<(), FakeError> {
+        let hub = locked(&self.hub);
+        let connection = hub.current.as_ref().ok_or(FakeError::NotConnected)?;
+        connection
+            .to_bot
+            .send(outgoing)
+            .map_err(|_| FakeError::NotConnected)
+    }
+
+    /// Closes the current connection with `code`; the session stays resumable.
+    pub fn close_current(&self, code: u16) -> Result<(), FakeError> {
+        self.to_current(Outgoing::Close(code))
+    }
+
+    /// op 7: the client should reconnect and resume.
+    pub fn send_reconnect(&self) -> Result<(), FakeError> {
+        self.to_current(Outgoing::Frame(json!({ "op": 7, "d": null })))
+    }
+
+    /// op 9: the session is invalid; `resumable` says whether the client may resume it.
+    pub fn send_invalid_session(&self, resumable: bool) -> Result<(), FakeError> {
+        if !resumable {
+            let mut hub = locked(&self.hub);
+            let current_session = hub.current.as_ref().and_then(|c| c.session_id.clone());
+            if let Some(session) = current_session.and_then(|id| hub.sessions.get_mut(&id)) {
+                session.resumable = false;
+            }
+        }
+        self.to_current(Outgoing::Frame(json!({ "op": 9, "d": resumable })))
+    }
+
+    /// Forgets connection `id` (if it is still the current one); a client that closed for good
+    /// (`client_close` 1000 or 1001) ends its session.
+    fn disconnected(&self, id: u64, client_close: Option<u16>) {
+        let mut hub = locked(&self.hub);
+        if hub.current.as_ref().is_none_or(|c| c.id != id) {
+            return;
+        }
+        let session_id = hub.current.take().and_then(|c| c.session_id);
+        if client_close.is_some_and(|code| CLIENT_CLOSES_FOR_GOOD.contains(&code))
+            && let Some(session) = session_id.and_then(|s| hub.sessions.get_mut(&s))
+        {
+            session.resumable = false;
+        }
     }
 }
 
@@ -71,68 +225,147 @@ async fn send(socket: &mut WebSocket, frame: &Value) -> bool {
         .is_ok()
 }
 
+async fn close(socket: &mut WebSocket, code: u16) {
+    let frame = CloseFrame {
+        code,
+        reason: format!("fake Discord closed with {code}").into(),
+    };
+    let _ = socket.send(Message::Close(Some(frame))).await;
+}
+
+/// What to do after a frame from the client.
+enum Next {
+    Reply(Vec<Value>),
+    Close(u16),
+}
+
 async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
-    let (to_bot, mut outgoing) = mpsc::unbounded_channel::<Value>();
-    if !send(
-        &mut socket,
-        &json!({ "op": 10, "d": { "heartbeat_interval": HEARTBEAT_INTERVAL_MS } }),
-    )
-    .await
-    {
+    let gateway = &state.gateway;
+    let id = gateway.next_connection.fetch_add(1, Ordering::Relaxed);
+    let (to_bot, mut outgoing) = mpsc::unbounded_channel::<Outgoing>();
+    let hello = json!({ "op": 10, "d": { "heartbeat_interval": HEARTBEAT_INTERVAL_MS } });
+    if !send(&mut socket, &hello).await {
         return;
     }
+    let mut client_close = None;
     loop {
         tokio::select! {
             incoming = socket.recv() => {
                 let Some(Ok(message)) = incoming else { break };
                 let text = match message {
                     Message::Text(text) => text.to_string(),
-                    // Pings and the close handshake are answered by the WebSocket layer itself;
-                    // after a close the stream ends, which ends this loop.
+                    Message::Close(frame) => {
+                        client_close = frame.map(|f| f.code);
+                        break;
+                    }
+                    // Pings are answered by the WebSocket layer itself.
                     _ => continue,
                 };
                 let Ok(frame) = serde_json::from_str::<Value>(&text) else {
                     state.problem(format!("the bot sent a gateway frame that is not JSON: {text}"));
                     continue;
                 };
-                let op = frame.get("op").and_then(Value::as_u64);
-                let replies = match op {
-                    // Heartbeat -> heartbeat ACK.
-                    Some(1) => vec![json!({ "op": 11 })],
-                    // Identify -> READY, then the test guild.
-                    Some(2) => {
-                        *locked(&state.gateway.current) = Some(to_bot.clone());
-                        match session_start(&state) {
-                            Ok(events) => events,
-                            Err(e) => { state.problem(e.to_string()); break; }
+                match answer_frame(&state, id, &to_bot, &frame) {
+                    Next::Reply(replies) => {
+                        for reply in replies {
+                            if !send(&mut socket, &reply).await { break; }
                         }
                     }
-                    // Resume: the fake keeps no session state, so ask for a fresh IDENTIFY.
-                    Some(6) => vec![json!({ "op": 9, "d": false })],
-                    // Presence, voice state, member requests: nothing to answer.
-                    _ => Vec::new(),
-                };
-                let identified = op == Some(2);
-                for reply in replies {
-                    if !send(&mut socket, &reply).await { return; }
-                }
-                if identified {
-                    state.gateway.sessions.send_modify(|n| *n += 1);
+                    Next::Close(code) => {
+                        close(&mut socket, code).await;
+                        break;
+                    }
                 }
             }
-            Some(frame) = outgoing.recv() => {
-                if !send(&mut socket, &frame).await { break; }
+            Some(out) = outgoing.recv() => match out {
+                Outgoing::Frame(frame) => {
+                    if !send(&mut socket, &frame).await { break; }
+                }
+                Outgoing::Close(code) => {
+                    close(&mut socket, code).await;
+                    break;
+                }
             }
         }
     }
-    // Only forget the connection if it is still ours (a newer bot may have connected).
-    let mut current = locked(&state.gateway.current);
-    if current.as_ref().is_some_and(|c| c.same_channel(&to_bot)) {
-        *current = None;
+    gateway.disconnected(id, client_close);
+}
+
+fn answer_frame(
+    state: &FakeState,
+    id: u64,
+    to_bot: &mpsc::UnboundedSender<Outgoing>,
+    frame: &Value,
+) -> Next {
+    let gateway = &state.gateway;
+    match frame.get("op").and_then(Value::as_u64) {
+        // Heartbeat -> heartbeat ACK.
+        Some(1) => Next::Reply(vec![json!({ "op": 11 })]),
+        Some(2) => {
+            if let Some(code) = *locked(&gateway.identify_refusal) {
+                gateway.rejected_identifies.fetch_add(1, Ordering::Relaxed);
+                return Next::Close(code);
+            }
+            match session_start(state, id, to_bot) {
+                Ok(events) => {
+                    gateway.sessions.send_modify(|n| *n += 1);
+                    Next::Reply(events)
+                }
+                Err(e) => {
+                    state.problem(e.to_string());
+                    // 4000: unknown error, as Discord says when it fails on its side.
+                    Next::Close(4000)
+                }
+            }
+        }
+        Some(6) => resume(gateway, id, to_bot, frame.get("d").unwrap_or(&Value::Null)),
+        // Presence, voice state, member requests: nothing to answer.
+        _ => Next::Reply(Vec::new()),
     }
 }
 
-fn session_start(state: &FakeState) -> Result<Vec<Value>, FakeError> {
+/// RESUME: replays what the session missed after the client's `seq`, then RESUMED; an
+/// unknown or ended session gets op 9 (not resumable), as on Discord.
+fn resume(
+    gateway: &GatewayHub,
+    id: u64,
+    to_bot: &mpsc::UnboundedSender<Outgoing>,
+    data: &Value,
+) -> Next {
+    let session_id = data.get("session_id").and_then(Value::as_str).unwrap_or("");
+    let seen = data.get("seq").and_then(Value::as_u64).unwrap_or(0);
+    let replay = {
+        let mut hub = locked(&gateway.hub);
+        match hub.sessions.get_mut(session_id).filter(|s| s.resumable) {
+            None => None,
+            Some(session) => {
+                let mut frames: Vec<Value> = session
+                    .events
+                    .iter()
+                    .filter(|e| e.get("s").and_then(Value::as_u64) > Some(seen))
+                    .cloned()
+                    .collect();
+                frames.push(session.log("RESUMED", json!({})));
+                hub.attach(id, to_bot, session_id);
+                Some(frames)
+            }
+        }
+    };
+    match replay {
+        None => Next::Reply(vec![json!({ "op": 9, "d": false })]),
+        Some(frames) => {
+            gateway.resumes.send_modify(|n| *n += 1);
+            Next::Reply(frames)
+        }
+    }
+}
+
+/// A new session for connection `id`: READY, then the test guild.
+fn session_start(
+    state: &FakeState,
+    id: u64,
+    to_bot: &mpsc::UnboundedSender<Outgoing>,
+) -> Result<Vec<Value>, FakeError> {
     let session_id = format!("fake-session-{}", state.next_id());
     let ready = payloads::ready(
         &state.bot,
@@ -143,7 +376,7 @@ fn session_start(state: &FakeState) -> Result<Vec<Value>, FakeError> {
     );
     checked::<serenity::model::gateway::Ready>("READY", &ready)?;
     let now = now_rfc3339();
-    let channels = locked(&state.channels).clone();
+    let channels = state.live_channels();
     let members = locked(&state.members).clone();
     let guild = payloads::guild_create(&payloads::GuildSpec {
         guild_id: state.guild_id,
@@ -153,9 +386,17 @@ fn session_start(state: &FakeState) -> Result<Vec<Value>, FakeError> {
         now: &now,
     });
     checked::<serenity::model::guild::Guild>("GUILD_CREATE", &guild)?;
-    let gw = &state.gateway;
-    Ok(vec![
-        json!({ "op": 0, "t": "READY", "s": gw.next_seq(), "d": ready }),
-        json!({ "op": 0, "t": "GUILD_CREATE", "s": gw.next_seq(), "d": guild }),
-    ])
+    let mut session = Session {
+        seq: 0,
+        events: Vec::new(),
+        resumable: true,
+    };
+    let events = vec![
+        session.log("READY", ready),
+        session.log("GUILD_CREATE", guild),
+    ];
+    let mut hub = locked(&state.gateway.hub);
+    hub.sessions.insert(session_id.clone(), session);
+    hub.attach(id, to_bot, &session_id);
+    Ok(events)
 }

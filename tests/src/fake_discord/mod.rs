@@ -1,20 +1,80 @@
 //! A local fake of Discord for end-to-end tests: REST under `/api/v10/...` and a WebSocket
-//! gateway, on 127.0.0.1 with a free port.
+//! gateway, on 127.0.0.1 with a free port. It holds the bot to Discord's contract: whatever
+//! breaks it is a *problem*, which makes every wait on the [`Recorder`] fail at once and fails
+//! `World::stop` (and `World::assert_clean`), with the list of problems and of requests.
 //!
-//! The bot under test is pointed at [`FakeDiscord::api_base`]. The fake answers what serenity
-//! and poise ask during start-up, records every REST request (JSON and multipart attachments) in
-//! a [`Recorder`], and lets a test inject `INTERACTION_CREATE` events (slash commands,
-//! autocomplete, button clicks) as a given user. Every payload it sends is first checked against
-//! serenity's own types, because serenity silently drops events it cannot read: a gap in a
-//! payload becomes a loud error here instead of a test that waits forever.
+//! The bot under test is pointed at [`FakeDiscord::api_base`]. A test injects
+//! `INTERACTION_CREATE` events (slash commands, autocomplete, button clicks) as any user, and
+//! reads what the bot sent from the [`Recorder`]: every REST request with its JSON (or multipart
+//! `payload_json` and files) and the status the fake answered ([`Recorded::accepted`]).
+//!
+//! # What it models
+//! - **Discord's API description** (`tests/discord-api/openapi.json`, see [`spec`]): each request
+//!   is matched to its operation; a route or method the description lacks is a problem. The
+//!   request body is validated against the operation's schema for its content type, and every
+//!   answer of the fake against the response schema for its status. A request that breaks the
+//!   description is a problem but is still served (the description is stricter than Discord in
+//!   places); two places where Discord is looser than its description in what it *answers* are
+//!   allowed for the fake's own answers (see `known_description_gap`).
+//! - **Limits the description leaves out** ([`limits`]): content 2,000 characters, 25
+//!   autocomplete choices, `custom_id` 100 characters, embed limits (title, description,
+//!   fields, footer, author, 6,000 in all, 10 embeds): refused 400 50035 with Discord's error
+//!   tree, and a problem.
+//! - **Interaction rules** ([`interactions`]): the first callback within 3 s of the event (else
+//!   404 10062), one callback only (else 400 40060), follow-ups and response edits while the
+//!   token lives, 15 min (else 401 50027). A problem unless the test calls
+//!   [`FakeDiscord::expect_protocol_refusals`]; both durations can be shortened.
+//! - **Channels and permissions** ([`permissions`]): channel routes answer 404 10003 for a
+//!   channel the fake does not know or deleted, 403 50013 without VIEW_CHANNEL and
+//!   SEND_MESSAGES, or without EMBED_LINKS for embeds, or ATTACH_FILES for files (expected
+//!   answers, not problems). Interaction answers are not subject to them, as on Discord. Edits
+//!   keep the fields and attachments they leave out.
+//! - **Scripted faults** ([`faults`]): 500, 429 with Discord's body and rate-limit headers,
+//!   403, 404 on the next matching requests; failing command registrations.
+//! - **Gateway**: HELLO, IDENTIFY -> READY (with `session_id` and `resume_gateway_url`) and
+//!   GUILD_CREATE, heartbeat ACKs, dispatches with a per-session `seq`; RESUME replays what the
+//!   session missed, then RESUMED; an unknown or ended session gets op 9. A test can refuse
+//!   IDENTIFY with a close code, close the connection, send op 7 or op 9. A client closing
+//!   with 1000 or 1001 ends its session.
+//! - Every payload the fake sends is first parsed with serenity's own types, because serenity
+//!   silently drops events it cannot read: a gap is a loud error, not a test waiting forever.
+//!
+//! # Not modelled
+//! - Rate limits beyond scripted 429s: no per-route buckets, no global limit (50 requests per
+//!   second), no `X-RateLimit-*` headers on normal answers, no invalid-request limit.
+//! - Gateway: no zlib or zstd compression, no ETF encoding, one shard (no sharding), no
+//!   heartbeat timeout (a silent client is never dropped, heartbeat `seq` never checked), no
+//!   IDENTIFY rate limit (`max_concurrency`, daily session limit), intents not checked, no
+//!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
+//!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
+//!   GUILD_MEMBER_ADD), only CHANNEL_DELETE is sent.
+//! - Permissions: one set of bits per channel for the bot, nothing else: no roles, no
+//!   permission overwrites per role or member, no ADMINISTRATOR bypass, no thread permissions;
+//!   who may run a command (`default_member_permissions`) is not enforced.
+//! - Messages: no edit history (an edit replaces the stored message and sets
+//!   `edited_timestamp`), no attachment size limit (25 MiB) or total upload size, mentions never
+//!   parsed (`mentions` always empty, `allowed_mentions` ignored), ephemeral messages stored like
+//!   any other, no threads, reactions, pins, or message deletion through channel routes.
+//! - Interactions: the callback type is not checked against the interaction's type, a
+//!   follow-up before the first answer is not refused (Discord: 10015), modal submits cannot be
+//!   injected, and the 3 s are measured at the fake (no network in between).
+//! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
+//!   headers are not checked beyond `Authorization: Bot ...`.
+//! - One guild: no DMs, no other guilds, no guild outages (GUILD_DELETE unavailable).
 
+pub mod answer;
+pub mod faults;
 mod gateway;
+pub mod interactions;
+pub mod limits;
 pub mod payloads;
+pub mod permissions;
 pub mod recorder;
 mod rest;
+pub mod spec;
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -22,8 +82,14 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio::task::JoinHandle;
 
+pub use faults::{Fault, RouteMatch};
+pub use interactions::InteractionLimits;
 pub use payloads::{CommandOption, FakeUser};
-pub use recorder::{Recorded, RecordedAttachment, Recorder, RouteKind, WaitTimeout};
+pub use recorder::{Recorded, RecordedAttachment, Recorder, RouteKind, WaitEnd, WaitFailed};
+
+use answer::Answer;
+use faults::ScriptedFaults;
+use interactions::{InteractionInfo, RuleBroken};
 
 /// What can go wrong while driving the fake.
 #[derive(Debug, thiserror::Error)]
@@ -39,7 +105,9 @@ pub enum FakeError {
         payload: String,
     },
     #[error(transparent)]
-    Timeout(#[from] WaitTimeout),
+    Wait(#[from] WaitFailed),
+    #[error("the fake knows no channel {0}")]
+    UnknownChannel(u64),
     #[error("the bot never registered a command named {0:?}")]
     UnknownCommand(String),
     #[error("/{command} has no option {option:?} (registered: {registered})")]
@@ -90,13 +158,6 @@ pub struct SentInteraction {
     pub sent_at: Instant,
 }
 
-/// What the fake remembers about an interaction, to place its responses.
-#[derive(Debug, Clone)]
-pub(crate) struct InteractionInfo {
-    pub channel_id: u64,
-    pub original_message: Option<u64>,
-}
-
 pub(crate) struct FakeState {
     pub base_url: String,
     pub ws_url: String,
@@ -107,14 +168,21 @@ pub(crate) struct FakeState {
     pub recorder: Recorder,
     next_id: AtomicU64,
     pub channels: Mutex<Vec<(u64, String)>>,
+    /// Channels deleted by the test: Discord answers 10003 Unknown Channel for them.
+    pub deleted_channels: Mutex<HashSet<u64>>,
     /// The bot's permissions per channel, where they are not all of them.
-    pub bot_permissions: Mutex<HashMap<u64, String>>,
+    pub bot_permissions: Mutex<HashMap<u64, u64>>,
     pub members: Mutex<Vec<FakeUser>>,
     pub commands: Mutex<Vec<Value>>,
+    /// Interactions sent, by token.
     pub interactions: Mutex<HashMap<String, InteractionInfo>>,
+    pub interaction_limits: Mutex<InteractionLimits>,
+    /// Whether late, doubled or expired interaction answers are what the test provokes (then
+    /// they are refused as on Discord, but are not problems).
+    pub protocol_refusals_expected: AtomicBool,
+    /// Every message the fake accepted, by id (after edits; without deleted ones).
     pub messages: Mutex<HashMap<u64, Value>>,
-    /// Payloads the fake produced that serenity could not read, or other protocol faults.
-    pub problems: Mutex<Vec<String>>,
+    pub faults: ScriptedFaults,
     pub gateway: gateway::GatewayHub,
 }
 
@@ -124,10 +192,40 @@ impl FakeState {
         self.next_id.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// Notes something that breaks Discord's contract (or the fake's own); fails the test.
     pub fn problem(&self, text: String) {
-        tracing::error!("fake Discord: {text}");
-        eprintln!("FAKE DISCORD PROBLEM: {text}");
-        locked(&self.problems).push(text);
+        self.recorder.problem(text);
+    }
+
+    /// Refuses an interaction answer that broke Discord's rules, as Discord does; a problem
+    /// unless the test provokes such answers.
+    pub fn rule_broken(&self, broken: RuleBroken) -> Answer {
+        if !self.protocol_refusals_expected.load(Ordering::Relaxed) {
+            self.problem(format!(
+                "the bot broke an interaction rule: {}",
+                broken.what
+            ));
+        }
+        broken.refusal.answer()
+    }
+
+    /// Whether `channel_id` is a channel of the guild (not deleted).
+    pub fn channel_exists(&self, channel_id: u64) -> bool {
+        locked(&self.channels)
+            .iter()
+            .any(|(id, _)| *id == channel_id)
+    }
+
+    /// The guild's channels, without the deleted ones.
+    pub fn live_channels(&self) -> Vec<(u64, String)> {
+        locked(&self.channels).clone()
+    }
+
+    pub fn bot_permissions_in(&self, channel_id: u64) -> u64 {
+        locked(&self.bot_permissions)
+            .get(&channel_id)
+            .copied()
+            .unwrap_or(permissions::ALL_PERMISSIONS)
     }
 
     pub fn channel_name(&self, channel_id: u64) -> String {
@@ -180,12 +278,15 @@ impl FakeDiscord {
             recorder: Recorder::default(),
             next_id: AtomicU64::new(first_id + 100),
             channels: Mutex::new(vec![(default_channel, "tafl".into())]),
+            deleted_channels: Mutex::new(HashSet::new()),
             bot_permissions: Mutex::new(HashMap::new()),
             members: Mutex::new(vec![bot, owner]),
             commands: Mutex::new(Vec::new()),
             interactions: Mutex::new(HashMap::new()),
+            interaction_limits: Mutex::new(InteractionLimits::default()),
+            protocol_refusals_expected: AtomicBool::new(false),
             messages: Mutex::new(HashMap::new()),
-            problems: Mutex::new(Vec::new()),
+            faults: ScriptedFaults::default(),
             gateway: gateway::GatewayHub::default(),
         });
         let app = axum::Router::new()
@@ -248,28 +349,144 @@ impl FakeDiscord {
         id
     }
 
-    /// Restricts what the bot may do in `channel_id` (Discord permission bits), as the
-    /// `app_permissions` of interactions there.
+    /// Restricts what the bot may do in `channel_id` (Discord permission bits): the
+    /// `app_permissions` of interactions there, and what the channel routes allow (without
+    /// VIEW_CHANNEL or SEND_MESSAGES no message, without EMBED_LINKS no embeds, without
+    /// ATTACH_FILES no files: 403 50013).
     pub fn set_bot_permissions(&self, channel_id: u64, bits: u64) {
-        locked(&self.state.bot_permissions).insert(channel_id, bits.to_string());
+        locked(&self.state.bot_permissions).insert(channel_id, bits);
     }
 
-    /// Everything that went wrong on the fake's side (unreadable payloads), plus unknown routes.
-    pub fn problems(&self) -> Vec<String> {
-        let mut problems = locked(&self.state.problems).clone();
-        problems.extend(
-            self.state
-                .recorder
-                .unknown_routes()
+    /// Deletes a channel: messages to it are answered 404 10003 Unknown Channel, and the bot
+    /// gets CHANNEL_DELETE (when it is connected).
+    pub fn delete_channel(&self, channel_id: u64) -> Result<(), FakeError> {
+        let name = {
+            let mut channels = locked(&self.state.channels);
+            let position = channels
                 .iter()
-                .map(|r| format!("unknown route {} {}", r.method, r.path)),
-        );
-        problems
+                .position(|(id, _)| *id == channel_id)
+                .ok_or(FakeError::UnknownChannel(channel_id))?;
+            channels.remove(position).1
+        };
+        locked(&self.state.deleted_channels).insert(channel_id);
+        let channel = payloads::guild_text_channel(channel_id, self.state.guild_id, &name, 0);
+        checked::<serenity::model::channel::GuildChannel>("CHANNEL_DELETE", &channel)?;
+        match self.state.gateway.dispatch("CHANNEL_DELETE", channel) {
+            Ok(()) | Err(FakeError::NotConnected) => Ok(()),
+            Err(e) => Err(e),
+        }
     }
 
-    /// How many gateway sessions have been made ready (one per bot start).
+    /// The messages the fake accepted in `channel_id`, oldest first, from any route (channel
+    /// posts, interaction responses and follow-ups), as they are now (after edits).
+    pub fn channel_messages(&self, channel_id: u64) -> Vec<Value> {
+        let channel = channel_id.to_string();
+        let mut messages: Vec<(u64, Value)> = locked(&self.state.messages)
+            .iter()
+            .filter(|(_, m)| m.get("channel_id").and_then(Value::as_str) == Some(&channel))
+            .map(|(id, m)| (*id, m.clone()))
+            .collect();
+        messages.sort_by_key(|(id, _)| *id);
+        messages.into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// Changes how long the bot has for the first answer to an interaction, and how long an
+    /// interaction token lives (Discord: 3 s and 15 min). Applies to every interaction.
+    pub fn set_interaction_limits(&self, first_answer: Duration, token_lifetime: Duration) {
+        *locked(&self.state.interaction_limits) = InteractionLimits {
+            first_answer,
+            token_lifetime,
+        };
+    }
+
+    /// Late, doubled or expired interaction answers are what this test provokes: they are
+    /// still refused as on Discord (10062, 40060, 50027), but no longer count as problems.
+    pub fn expect_protocol_refusals(&self) {
+        self.state
+            .protocol_refusals_expected
+            .store(true, Ordering::Relaxed);
+    }
+
+    /// The next requests matching `route` get `faults`, one each, in order; then normal
+    /// service resumes. Refused requests are still recorded (with their status).
+    pub fn fail_next(&self, route: RouteMatch, faults: &[Fault]) {
+        self.state.faults.push(route, faults);
+    }
+
+    /// The next `times` command registrations (`PUT .../commands`) are answered 500;
+    /// `usize::MAX` fails all of them; 0 stops failing.
+    pub fn fail_command_registration(&self, times: usize) {
+        self.state.faults.fail_registrations(times);
+    }
+
+    /// Everything that went wrong: bot requests that break Discord's contract (its API
+    /// description, its limits, its interaction rules), answers of the fake that break the
+    /// description, payloads serenity cannot read, routes the fake does not serve.
+    pub fn problems(&self) -> Vec<String> {
+        self.state.recorder.problem_list()
+    }
+
+    /// Takes the problems found so far, for a test that provokes them on purpose.
+    pub fn take_problems(&self) -> Vec<String> {
+        self.state.recorder.take_problems()
+    }
+
+    /// How many gateway sessions have been made ready (one per IDENTIFY accepted).
     pub fn sessions(&self) -> u64 {
         self.state.gateway.sessions()
+    }
+
+    /// How many sessions were resumed (RESUME answered with the missed events and RESUMED).
+    pub fn resumes(&self) -> u64 {
+        self.state.gateway.resumes()
+    }
+
+    /// How many IDENTIFYs were refused by [`FakeDiscord::reject_identify`].
+    pub fn rejected_identifies(&self) -> u64 {
+        self.state.gateway.rejected_identifies()
+    }
+
+    /// Answers every IDENTIFY from now on by closing the connection with `close_code` (e.g.
+    /// 4004 Authentication failed), until [`FakeDiscord::accept_identify`].
+    pub fn reject_identify(&self, close_code: u16) {
+        self.state.gateway.refuse_identify(Some(close_code));
+    }
+
+    /// Accepts IDENTIFY again.
+    pub fn accept_identify(&self) {
+        self.state.gateway.refuse_identify(None);
+    }
+
+    /// Closes the bot's gateway connection with `close_code` (e.g. 4000 Unknown error, after
+    /// which a client resumes); the session stays resumable.
+    pub fn close_gateway(&self, close_code: u16) -> Result<(), FakeError> {
+        self.state.gateway.close_current(close_code)
+    }
+
+    /// Sends op 7 Reconnect: the client should reconnect and resume.
+    pub fn send_reconnect(&self) -> Result<(), FakeError> {
+        self.state.gateway.send_reconnect()
+    }
+
+    /// Sends op 9 Invalid Session; with `resumable` false the session is over and a RESUME of
+    /// it is refused.
+    pub fn send_invalid_session(&self, resumable: bool) -> Result<(), FakeError> {
+        self.state.gateway.send_invalid_session(resumable)
+    }
+
+    /// The fake gateway's URL (what READY gives as `resume_gateway_url`).
+    pub fn gateway_url(&self) -> &str {
+        &self.state.ws_url
+    }
+
+    fn gateway_wait_failed(&self, waited_for: String, timeout: Duration) -> FakeError {
+        FakeError::Wait(WaitFailed {
+            waited_for,
+            after: timeout,
+            ended: WaitEnd::TimedOut,
+            problems: self.problems(),
+            recorded: vec![self.state.recorder.dump()],
+        })
     }
 
     /// Waits until `count` gateway sessions have received READY and GUILD_CREATE.
@@ -279,11 +496,21 @@ impl FakeDiscord {
             .wait_for_sessions(count, timeout)
             .await
             .map_err(|seen| {
-                FakeError::Timeout(WaitTimeout {
-                    waited_for: format!("{count} gateway session(s) to be ready (saw {seen})"),
-                    after: timeout,
-                    recorded: vec![self.state.recorder.dump()],
-                })
+                self.gateway_wait_failed(
+                    format!("{count} gateway session(s) to be ready (saw {seen})"),
+                    timeout,
+                )
+            })
+    }
+
+    /// Waits until `count` sessions have been resumed in all.
+    pub async fn wait_for_resumes(&self, count: u64, timeout: Duration) -> Result<(), FakeError> {
+        self.state
+            .gateway
+            .wait_for_resumes(count, timeout)
+            .await
+            .map_err(|seen| {
+                self.gateway_wait_failed(format!("{count} gateway resume(s) (saw {seen})"), timeout)
             })
     }
 
@@ -410,13 +637,8 @@ impl FakeDiscord {
     fn begin_interaction(&self, channel_id: u64) -> (u64, String) {
         let id = self.state.next_id();
         let token = format!("fake-token-{id}");
-        locked(&self.state.interactions).insert(
-            token.clone(),
-            InteractionInfo {
-                channel_id,
-                original_message: None,
-            },
-        );
+        locked(&self.state.interactions)
+            .insert(token.clone(), InteractionInfo::new(id, channel_id));
         (id, token)
     }
 
@@ -454,6 +676,10 @@ impl FakeDiscord {
     ) -> Result<SentInteraction, FakeError> {
         checked::<serenity::model::application::Interaction>("INTERACTION_CREATE", &payload)?;
         let sent_at = Instant::now();
+        // The 3 seconds start when the event is sent, not when it was built.
+        if let Some(info) = locked(&self.state.interactions).get_mut(&token) {
+            info.sent_at = sent_at;
+        }
         self.state.gateway.dispatch("INTERACTION_CREATE", payload)?;
         Ok(SentInteraction {
             id,
@@ -520,10 +746,7 @@ impl FakeDiscord {
     }
 
     fn permissions_in(&self, channel_id: u64) -> String {
-        locked(&self.state.bot_permissions)
-            .get(&channel_id)
-            .cloned()
-            .unwrap_or_else(|| payloads::ALL_PERMISSIONS.to_owned())
+        self.state.bot_permissions_in(channel_id).to_string()
     }
 
     #[allow(
@@ -553,37 +776,41 @@ impl FakeDiscord {
         }
     }
 
-    /// The first request that answers `interaction` with something a person sees (not a bare
-    /// deferral).
+    /// The first accepted request that answers `interaction` with something a person sees
+    /// (not a bare deferral).
     pub async fn reply_to(
         &self,
         interaction: &SentInteraction,
         timeout: Duration,
-    ) -> Result<Recorded, WaitTimeout> {
+    ) -> Result<Recorded, WaitFailed> {
         let token = interaction.token.clone();
         self.state
             .recorder
             .wait_for(
                 &format!("a reply to interaction {}", interaction.id),
                 timeout,
-                move |r| r.answers(&token) && !matches!(r.callback_type(), Some(5) | Some(6)),
+                move |r| {
+                    r.accepted()
+                        && r.answers(&token)
+                        && !matches!(r.callback_type(), Some(5) | Some(6))
+                },
             )
             .await
     }
 
-    /// The first request that answers `interaction` at all (a deferral counts).
+    /// The first accepted request that answers `interaction` at all (a deferral counts).
     pub async fn acknowledgement_of(
         &self,
         interaction: &SentInteraction,
         timeout: Duration,
-    ) -> Result<Recorded, WaitTimeout> {
+    ) -> Result<Recorded, WaitFailed> {
         let token = interaction.token.clone();
         self.state
             .recorder
             .wait_for(
                 &format!("any answer to interaction {}", interaction.id),
                 timeout,
-                move |r| r.answers(&token),
+                move |r| r.accepted() && r.answers(&token),
             )
             .await
     }

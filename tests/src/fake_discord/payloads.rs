@@ -22,7 +22,9 @@ impl FakeUser {
 }
 
 /// Every permission bit Discord defines today, as the string Discord sends.
-pub const ALL_PERMISSIONS: &str = "2251799813685247";
+pub fn all_permissions() -> String {
+    super::permissions::ALL_PERMISSIONS.to_string()
+}
 
 /// Discord's upper limit for an attachment in a guild without boosts.
 pub const ATTACHMENT_SIZE_LIMIT: u64 = 26_214_400;
@@ -45,6 +47,7 @@ pub fn user(user: &FakeUser) -> Value {
         "flags": 0,
         "premium_type": 0,
         "public_flags": 0,
+        "primary_guild": null,
     })
 }
 
@@ -61,7 +64,7 @@ pub fn member(member: &FakeUser, joined_at: &str) -> Value {
         "mute": false,
         "flags": 0,
         "pending": false,
-        "permissions": ALL_PERMISSIONS,
+        "permissions": all_permissions(),
         "communication_disabled_until": null,
     })
 }
@@ -89,7 +92,7 @@ pub fn partial_channel(id: u64, name: &str) -> Value {
         "id": id.to_string(),
         "name": name,
         "type": 0,
-        "permissions": ALL_PERMISSIONS,
+        "permissions": all_permissions(),
     })
 }
 
@@ -160,7 +163,7 @@ pub fn guild_create(spec: &GuildSpec<'_>) -> Value {
             "icon": null,
             "unicode_emoji": null,
             "position": 0,
-            "permissions": ALL_PERMISSIONS,
+            "permissions": all_permissions(),
             "managed": false,
             "mentionable": false,
             "flags": 0,
@@ -223,6 +226,11 @@ pub fn application_info(application_id: u64, owner: &FakeUser) -> Value {
         "approximate_user_install_count": 0,
         "redirect_uris": [],
         "interactions_endpoint_url": null,
+        "type": null,
+        "flags_new": "0",
+        "approximate_user_authorization_count": 0,
+        "explicit_content_filter": 0,
+        "eligible_oauth2_scopes": ["applications.commands", "bot"],
     })
 }
 
@@ -244,8 +252,25 @@ pub fn registered_command(
         map.entry("default_member_permissions")
             .or_insert(Value::Null);
         map.entry("description").or_insert(json!(""));
+        // Discord leaves unset option fields out of its answer (a null `max_length` is refused
+        // by its own description of the answer).
+        if let Some(options) = map.get_mut("options") {
+            drop_nulls(options);
+        }
     }
     command
+}
+
+/// Removes the null-valued fields of every object in `value`, recursively.
+fn drop_nulls(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            map.values_mut().for_each(drop_nulls);
+        }
+        Value::Array(items) => items.iter_mut().for_each(drop_nulls),
+        _ => {}
+    }
 }
 
 /// One file uploaded with a message, as Discord describes it once stored.
@@ -254,6 +279,19 @@ pub struct StoredAttachment<'a> {
     pub filename: &'a str,
     pub size: usize,
     pub content_type: Option<&'a str>,
+    /// Width and height, for an image.
+    pub image_size: Option<(u32, u32)>,
+}
+
+/// The width and height of a PNG, read from its header.
+pub fn png_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        return None;
+    }
+    let word = |at: usize| -> Option<u32> {
+        Some(u32::from_be_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+    };
+    Some((word(16)?, word(20)?))
 }
 
 /// A message Discord would store for a create/edit payload posted by the bot.
@@ -265,55 +303,95 @@ pub struct MessageSpec<'a> {
     pub application_id: u64,
     pub webhook_id: Option<u64>,
     pub payload: &'a Value,
+    /// Attachments an edit keeps from the message as it was (already in Discord's form).
+    pub kept_attachments: &'a [Value],
+    /// Files uploaded with this request.
     pub attachments: &'a [StoredAttachment<'a>],
     pub now: &'a str,
+    /// Whether this is an edit (Discord sets `edited_timestamp`).
+    pub edited: bool,
     pub base_url: &'a str,
 }
 
 pub fn message(spec: &MessageSpec<'_>) -> Value {
     let field = |name: &str| spec.payload.get(name).cloned();
     let attachments: Vec<Value> = spec
-        .attachments
+        .kept_attachments
         .iter()
-        .map(|a| {
+        .cloned()
+        .chain(spec.attachments.iter().map(|a| {
             let url = format!(
                 "{}/attachments/{}/{}/{}",
                 spec.base_url, spec.channel_id, a.id, a.filename
             );
-            json!({
+            let mut attachment = json!({
                 "id": a.id.to_string(),
                 "filename": a.filename,
-                "description": null,
-                "height": null,
-                "width": null,
                 "proxy_url": url,
                 "url": url,
                 "size": a.size,
-                "content_type": a.content_type,
-            })
-        })
+            });
+            // Discord leaves out what it does not know (an unset description, the size of
+            // what is not an image).
+            if let Some(map) = attachment.as_object_mut() {
+                if let Some(content_type) = a.content_type {
+                    map.insert("content_type".into(), json!(content_type));
+                }
+                if let Some((width, height)) = a.image_size {
+                    map.insert("width".into(), json!(width));
+                    map.insert("height".into(), json!(height));
+                }
+            }
+            attachment
+        }))
         .collect();
-    json!({
+    let mut message = json!({
         "id": spec.id.to_string(),
         "channel_id": spec.channel_id.to_string(),
         "guild_id": spec.guild_id.map(|g| g.to_string()),
         "author": user(spec.author),
         "content": field("content").filter(Value::is_string).unwrap_or(json!("")),
         "timestamp": spec.now,
-        "edited_timestamp": null,
+        "edited_timestamp": spec.edited.then_some(spec.now),
         "tts": false,
         "mention_everyone": false,
         "mentions": [],
         "mention_roles": [],
         "attachments": attachments,
         "embeds": field("embeds").filter(Value::is_array).unwrap_or(json!([])),
-        "components": field("components").filter(Value::is_array).unwrap_or(json!([])),
+        "components": numbered_components(field("components").filter(Value::is_array)),
         "pinned": false,
-        "webhook_id": spec.webhook_id.map(|w| w.to_string()),
         "type": if spec.webhook_id.is_some() { 20 } else { 0 },
         "application_id": spec.application_id.to_string(),
         "flags": field("flags").filter(Value::is_u64).unwrap_or(json!(0)),
-    })
+    });
+    // Only a webhook's (or an interaction's) message has a webhook id; Discord omits it otherwise.
+    if let (Some(webhook), Some(map)) = (spec.webhook_id, message.as_object_mut()) {
+        map.insert("webhook_id".into(), json!(webhook.to_string()));
+    }
+    message
+}
+
+/// The components of a stored message: Discord gives every component a numeric `id` (unique in
+/// the message, in tree order) where the bot sent none.
+fn numbered_components(components: Option<Value>) -> Value {
+    fn number(value: &mut Value, next: &mut u64) {
+        match value {
+            Value::Array(items) => items.iter_mut().for_each(|item| number(item, next)),
+            Value::Object(map) => {
+                if map.contains_key("type") && !map.contains_key("id") {
+                    *next += 1;
+                    map.insert("id".into(), json!(*next));
+                }
+                map.values_mut().for_each(|child| number(child, next));
+            }
+            _ => {}
+        }
+    }
+    let mut components = components.unwrap_or(json!([]));
+    let mut next = 0;
+    number(&mut components, &mut next);
+    components
 }
 
 /// One option of a slash command as the tests describe it.

@@ -1,4 +1,5 @@
-//! Everything the bot sent to the fake, in order, and a way for tests to wait for a request.
+//! Everything the bot sent to the fake, in order, with the status the fake answered; the problems
+//! the fake found; and a way for tests to wait for a request that stops at the first problem.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -34,12 +35,25 @@ pub enum RouteKind {
     EditResponse { token: String, message: String },
     /// `POST /channels/{id}/messages`
     ChannelMessage { channel_id: u64 },
+    /// `PATCH /channels/{id}/messages/{message_id}`
+    ChannelMessageEdit { channel_id: u64, message_id: u64 },
     /// Application command registration (global or guild).
     CommandRegistration,
     /// Any other route the fake knows (gateway URL, users/@me...).
     Other,
     /// A route the fake does not know: answered 404.
     Unknown,
+}
+
+impl RouteKind {
+    /// The channel a message is posted to or edited in, for channel routes.
+    pub fn channel_id(&self) -> Option<u64> {
+        match self {
+            RouteKind::ChannelMessage { channel_id }
+            | RouteKind::ChannelMessageEdit { channel_id, .. } => Some(*channel_id),
+            _ => None,
+        }
+    }
 }
 
 /// One request the bot made, as the fake saw it.
@@ -56,9 +70,19 @@ pub struct Recorded {
     /// The message the fake stored for this request, when it created or edited one.
     pub message: Option<Value>,
     pub at: Instant,
+    /// The HTTP status the fake answered: 2xx accepted, anything else refused (scripted faults,
+    /// limits, late or doubled interaction answers, missing permissions...).
+    pub status: u16,
+    /// Discord's JSON error code when the request was refused (e.g. 50035, 10062, 50013).
+    pub error_code: Option<u64>,
 }
 
 impl Recorded {
+    /// Whether the fake accepted the request (a 2xx answer).
+    pub fn accepted(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
     /// The interaction token this request answers, when it answers one.
     pub fn interaction_token(&self) -> Option<&str> {
         match &self.kind {
@@ -211,25 +235,55 @@ impl Recorded {
         }
         if self.kind == RouteKind::Unknown {
             line.push_str("  <-- UNKNOWN ROUTE (404)");
+        } else if !self.accepted() {
+            let code = self.error_code.map(|c| format!(" {c}")).unwrap_or_default();
+            line.push_str(&format!("  <-- REFUSED {}{code}", self.status));
         }
         line
     }
 }
 
-/// A wait that ran out: says what was awaited and lists everything that was recorded.
-pub struct WaitTimeout {
+/// Why a wait ended without what it waited for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitEnd {
+    TimedOut,
+    /// The fake found a problem (a bot bug or a fake bug): waiting on would only hide it.
+    ProblemSeen,
+}
+
+/// A wait that failed: says what was awaited, why it ended, the problems the fake found and
+/// everything that was recorded.
+pub struct WaitFailed {
     pub waited_for: String,
     pub after: Duration,
+    pub ended: WaitEnd,
+    pub problems: Vec<String>,
     pub recorded: Vec<String>,
 }
 
-impl fmt::Display for WaitTimeout {
+impl fmt::Display for WaitFailed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ended {
+            WaitEnd::TimedOut => writeln!(
+                f,
+                "timed out after {:?} waiting for: {}",
+                self.after, self.waited_for
+            )?,
+            WaitEnd::ProblemSeen => writeln!(
+                f,
+                "stopped after {:?} waiting for: {}, because the fake Discord found a problem",
+                self.after, self.waited_for
+            )?,
+        }
+        if !self.problems.is_empty() {
+            writeln!(f, "fake Discord problems:")?;
+            for problem in &self.problems {
+                writeln!(f, "  * {problem}")?;
+            }
+        }
         writeln!(
             f,
-            "timed out after {:?} waiting for: {}\nthe fake Discord recorded {} request(s):",
-            self.after,
-            self.waited_for,
+            "the fake Discord recorded {} request(s):",
             self.recorded.len()
         )?;
         for line in &self.recorded {
@@ -240,13 +294,13 @@ impl fmt::Display for WaitTimeout {
 }
 
 // Debug shows the full story so `.unwrap()` in a test prints what the bot did send.
-impl fmt::Debug for WaitTimeout {
+impl fmt::Debug for WaitFailed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
 }
 
-impl std::error::Error for WaitTimeout {}
+impl std::error::Error for WaitFailed {}
 
 /// The shared, append-only log of requests.
 #[derive(Default, Clone)]
@@ -257,6 +311,10 @@ pub struct Recorder {
 #[derive(Default)]
 struct RecorderInner {
     items: Mutex<Vec<Recorded>>,
+    /// What the fake found wrong: bot requests that break Discord's contract, answers of the
+    /// fake that break its description, payloads serenity cannot read.
+    problems: Mutex<Vec<String>>,
+    /// Woken on every new request and every new problem.
     changed: Notify,
 }
 
@@ -278,6 +336,31 @@ impl Recorder {
         };
         self.inner.changed.notify_waiters();
         index
+    }
+
+    /// Notes a problem; it fails every wait from now on, and `World::stop`.
+    pub(crate) fn problem(&self, text: String) {
+        tracing::error!("fake Discord: {text}");
+        eprintln!("FAKE DISCORD PROBLEM: {text}");
+        self.problems().push(text);
+        self.inner.changed.notify_waiters();
+    }
+
+    fn problems(&self) -> MutexGuard<'_, Vec<String>> {
+        self.inner
+            .problems
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The problems found so far.
+    pub fn problem_list(&self) -> Vec<String> {
+        self.problems().clone()
+    }
+
+    /// Takes the problems found so far (for a test that provokes them on purpose).
+    pub fn take_problems(&self) -> Vec<String> {
+        std::mem::take(&mut *self.problems())
     }
 
     /// A copy of everything recorded so far.
@@ -306,7 +389,7 @@ impl Recorder {
         waited_for: &str,
         timeout: Duration,
         predicate: impl Fn(&Recorded) -> bool,
-    ) -> Result<Recorded, WaitTimeout> {
+    ) -> Result<Recorded, WaitFailed> {
         self.wait_for_after(0, waited_for, timeout, predicate).await
     }
 
@@ -317,20 +400,46 @@ impl Recorder {
         waited_for: &str,
         timeout: Duration,
         predicate: impl Fn(&Recorded) -> bool,
-    ) -> Result<Recorded, WaitTimeout> {
-        let deadline = tokio::time::Instant::now() + timeout;
+    ) -> Result<Recorded, WaitFailed> {
+        let found = self
+            .wait_until(waited_for, timeout, |items| {
+                items.iter().skip(from).find(|r| predicate(r)).cloned()
+            })
+            .await?;
+        Ok(found)
+    }
+
+    /// Waits until `look` finds something in the recording; stops at once when a problem is
+    /// (or already was) found, and at `timeout`.
+    async fn wait_until<T>(
+        &self,
+        waited_for: &str,
+        timeout: Duration,
+        look: impl Fn(&[Recorded]) -> Option<T>,
+    ) -> Result<T, WaitFailed> {
+        let started = tokio::time::Instant::now();
+        let deadline = started + timeout;
         loop {
             let changed = self.inner.changed.notified();
             tokio::pin!(changed);
             // Register before looking, so a push between the look and the await is not missed.
             changed.as_mut().enable();
-            if let Some(found) = self.items().iter().skip(from).find(|r| predicate(r)) {
-                return Ok(found.clone());
+            if let Some(found) = look(&self.items()) {
+                return Ok(found);
             }
-            if tokio::time::timeout_at(deadline, changed).await.is_err() {
-                return Err(WaitTimeout {
+            let ended = if !self.problems().is_empty() {
+                Some(WaitEnd::ProblemSeen)
+            } else if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                Some(WaitEnd::TimedOut)
+            } else {
+                None
+            };
+            if let Some(ended) = ended {
+                return Err(WaitFailed {
                     waited_for: waited_for.to_owned(),
-                    after: timeout,
+                    after: started.elapsed(),
+                    ended,
+                    problems: self.problem_list(),
                     recorded: self.items().iter().map(Recorded::summary).collect(),
                 });
             }
@@ -345,30 +454,25 @@ impl Recorder {
         waited_for: &str,
         timeout: Duration,
         predicate: impl Fn(&Recorded) -> bool,
-    ) -> Result<Vec<Recorded>, WaitTimeout> {
-        let deadline = tokio::time::Instant::now() + timeout;
-        loop {
-            let changed = self.inner.changed.notified();
-            tokio::pin!(changed);
-            changed.as_mut().enable();
-            let found: Vec<Recorded> = self
-                .items()
+    ) -> Result<Vec<Recorded>, WaitFailed> {
+        let matching = |items: &[Recorded]| -> Vec<Recorded> {
+            items
                 .iter()
                 .skip(from)
                 .filter(|r| predicate(r))
                 .cloned()
-                .collect();
-            if found.len() >= count {
-                return Ok(found);
-            }
-            if tokio::time::timeout_at(deadline, changed).await.is_err() {
-                return Err(WaitTimeout {
-                    waited_for: format!("{count} x {waited_for} (saw {})", found.len()),
-                    after: timeout,
-                    recorded: self.items().iter().map(Recorded::summary).collect(),
-                });
-            }
-        }
+                .collect()
+        };
+        self.wait_until(waited_for, timeout, |items| {
+            let found = matching(items);
+            (found.len() >= count).then_some(found)
+        })
+        .await
+        .map_err(|mut failed| {
+            let seen = matching(&self.items()).len();
+            failed.waited_for = format!("{count} x {waited_for} (saw {seen})");
+            failed
+        })
     }
 
     /// Describes everything recorded, one line per request (for failure messages).

@@ -1,78 +1,253 @@
-//! The fake REST API under `/api/v10/...`: one handler that records the request, then answers it
-//! by route. Unknown routes are logged loudly and answered 404, so gaps are visible.
+//! The fake REST API under `/api/v10/...`: one handler that reads the request, checks it against
+//! Discord's description and limits, serves it (or a scripted fault), checks its own answer
+//! against the description, and records the exchange.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::{FromRequest, Multipart, Request, State};
-use axum::http::{Method, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{Method, header};
+use axum::response::Response;
 use serde_json::{Value, json};
 
+use super::answer::{Answer, Refusal};
+use super::interactions::InteractionInfo;
+use super::limits::{self, FieldError};
 use super::payloads::{self, StoredAttachment};
+use super::permissions::{self, MessageNeeds};
 use super::recorder::{Recorded, RecordedAttachment, RouteKind};
+use super::spec::{self, RequestBody};
 use super::{FakeState, checked, locked, now_rfc3339};
 
-const API_PREFIX: &str = "/api/v10/";
+const API_PREFIX: &str = "/api/v10";
+
+/// How a request's body came.
+enum BodyForm {
+    Empty,
+    Json,
+    Multipart,
+    /// Not JSON, or a content type the fake does not read.
+    Unreadable(String),
+}
+
+/// A request, read.
+struct Incoming {
+    method: Method,
+    path: String,
+    /// The path after `/api/v10`, split at `/`.
+    segments: Vec<String>,
+    authorized: bool,
+    form: BodyForm,
+    /// The JSON body, or the `payload_json` part of a multipart body.
+    json: Option<Value>,
+    attachments: Vec<RecordedAttachment>,
+}
+
+impl Incoming {
+    fn segments(&self) -> Vec<&str> {
+        self.segments.iter().map(String::as_str).collect()
+    }
+
+    /// The body as Discord's description check needs it.
+    fn body_for_spec(&self) -> RequestBody<'_> {
+        match (&self.form, &self.json) {
+            (BodyForm::Empty, _) => RequestBody::None,
+            (BodyForm::Json, Some(json)) => RequestBody::Json(json),
+            (BodyForm::Json, None) => RequestBody::Unreadable {
+                content_type: "application/json",
+            },
+            (BodyForm::Multipart, json) => RequestBody::Multipart(json.as_ref()),
+            (BodyForm::Unreadable(content_type), _) => RequestBody::Unreadable { content_type },
+        }
+    }
+}
 
 pub(crate) async fn handle(State(state): State<Arc<FakeState>>, request: Request) -> Response {
+    let incoming = read(request).await;
+    let kind = classify(&incoming.method, &incoming.segments());
+    // Interaction callbacks and webhook follow-ups are authorized by their token, not the bot's.
+    let token_route = matches!(
+        kind,
+        RouteKind::InteractionCallback { .. }
+            | RouteKind::Followup { .. }
+            | RouteKind::EditResponse { .. }
+    );
+    if !incoming.authorized && !token_route {
+        state.problem(format!(
+            "{} {} was sent without a `Bot` authorization header",
+            incoming.method, incoming.path
+        ));
+    }
+    let mut recorded = Recorded {
+        index: 0,
+        method: incoming.method.to_string(),
+        path: incoming.path.clone(),
+        kind,
+        json: incoming.json.clone(),
+        attachments: incoming.attachments.clone(),
+        message: None,
+        at: Instant::now(),
+        status: 0,
+        error_code: None,
+    };
+    let answer = judge_and_serve(&state, &incoming, &mut recorded);
+    recorded.status = answer.status.as_u16();
+    recorded.error_code = answer.error_code();
+    state.recorder.push(recorded);
+    answer.into_response()
+}
+
+/// Checks the request against Discord's description and limits, answers it (a scripted fault,
+/// a refusal, or the service), and checks the answer against the description.
+fn judge_and_serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Answer {
+    let api = match spec::discord_api() {
+        Ok(api) => Some(api),
+        Err(e) => {
+            state.problem(e);
+            None
+        }
+    };
+    let path = incoming.path.strip_prefix(API_PREFIX).unwrap_or_default();
+    let method = incoming.method.as_str();
+    let operation = api.and_then(|api| api.operation(method, path));
+    if api.is_some() && operation.is_none() {
+        state.problem(format!(
+            "{method} {} is not a route of Discord's API description",
+            incoming.path
+        ));
+    }
+    let schema_errors = match (api, &operation) {
+        (Some(api), Some(operation)) => api.check_request(operation, &incoming.body_for_spec()),
+        _ => None,
+    };
+    if let Some(mismatch) = &schema_errors {
+        state.problem(mismatch.to_string());
+    }
+    let limit_errors = limit_errors(&recorded.kind, incoming);
+    if !limit_errors.is_empty() {
+        let fields: Vec<String> = limit_errors
+            .iter()
+            .map(|e| format!("{} ({}: {})", e.dotted_path(), e.code, e.message))
+            .collect();
+        let route = operation
+            .as_ref()
+            .map_or(incoming.path.as_str(), |o| o.route);
+        state.problem(format!(
+            "{method} {route}: the bot broke Discord's limits: {}",
+            fields.join("; ")
+        ));
+    }
+
+    // A body that breaks the description is a problem, but is served: the description is
+    // stricter than Discord in places (it refuses integer snowflakes Discord's own examples
+    // use), so refusing it would invent refusals. The limits below are Discord's own.
+    let answer = if let Some(fault) = state.faults.take(method, &recorded.kind) {
+        fault.refusal().answer()
+    } else if !limit_errors.is_empty() {
+        invalid_form_body(&limit_errors)
+    } else {
+        serve(state, incoming, recorded)
+    };
+
+    if let (Some(api), Some(operation)) = (api, &operation)
+        && let Some(mismatch) =
+            api.check_response(operation, answer.status.as_u16(), answer.body.as_ref())
+    {
+        state.problem(mismatch.to_string());
+    }
+    answer
+}
+
+/// The limits Discord enforces beyond its description, for the routes that carry messages.
+fn limit_errors(kind: &RouteKind, incoming: &Incoming) -> Vec<FieldError> {
+    let Some(json) = &incoming.json else {
+        return Vec::new();
+    };
+    let carries_message = incoming.method == Method::POST || incoming.method == Method::PATCH;
+    match kind {
+        RouteKind::InteractionCallback { .. } => limits::callback_limits(json),
+        RouteKind::ChannelMessage { .. }
+        | RouteKind::ChannelMessageEdit { .. }
+        | RouteKind::Followup { .. }
+        | RouteKind::EditResponse { .. }
+            if carries_message =>
+        {
+            limits::message_limits(json, &[])
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Discord's 400 50035 for a body that breaks its limits.
+fn invalid_form_body(limits: &[FieldError]) -> Answer {
+    Refusal::InvalidFormBody {
+        errors: limits::error_tree(limits),
+    }
+    .answer()
+}
+
+/// Reads the request: its JSON body, or a multipart body's `payload_json` and files.
+async fn read(request: Request) -> Incoming {
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
+    let segments = path
+        .strip_prefix(API_PREFIX)
+        .map(|rest| {
+            rest.trim_start_matches('/')
+                .split('/')
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
     let authorized = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("Bot "));
-    let (json, attachments) = read_body(request).await;
-    let segments: Vec<String> = match path.strip_prefix(API_PREFIX) {
-        Some(rest) => rest.split('/').map(str::to_owned).collect(),
-        None => Vec::new(),
-    };
-    let segments: Vec<&str> = segments.iter().map(String::as_str).collect();
-    // Interaction callbacks and webhook follow-ups are authorized by their token, not the bot's.
-    let token_route = matches!(segments.first(), Some(&"interactions") | Some(&"webhooks"));
-    if !authorized && !token_route && !segments.is_empty() {
-        state.problem(format!(
-            "{method} {path} was sent without a `Bot` authorization header"
-        ));
-    }
-
-    let mut recorded = Recorded {
-        index: 0,
-        method: method.to_string(),
-        path: path.clone(),
-        kind: RouteKind::Other,
-        json,
-        attachments,
-        message: None,
-        at: Instant::now(),
-    };
-    let response = route(&state, &method, &segments, &mut recorded);
-    if recorded.kind == RouteKind::Unknown {
-        tracing::error!("fake Discord: UNKNOWN ROUTE {method} {path} (answered 404)");
-        eprintln!("FAKE DISCORD: UNKNOWN ROUTE {method} {path} (answered 404)");
-    }
-    state.recorder.push(recorded);
-    response
-}
-
-/// Reads a JSON body, or a multipart body's `payload_json` and files.
-async fn read_body(request: Request) -> (Option<Value>, Vec<RecordedAttachment>) {
-    let is_multipart = request
+    let content_type = request
         .headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("multipart/"));
-    if !is_multipart {
+        .unwrap_or_default()
+        .to_owned();
+    let (form, json, attachments) = if content_type.starts_with("multipart/") {
+        read_multipart(request).await
+    } else {
         let bytes = axum::body::to_bytes(request.into_body(), usize::MAX)
             .await
             .unwrap_or_default();
-        return (serde_json::from_slice(&bytes).ok(), Vec::new());
+        if bytes.is_empty() {
+            (BodyForm::Empty, None, Vec::new())
+        } else if content_type.is_empty() || content_type.starts_with("application/json") {
+            (
+                BodyForm::Json,
+                serde_json::from_slice(&bytes).ok(),
+                Vec::new(),
+            )
+        } else {
+            (BodyForm::Unreadable(content_type), None, Vec::new())
+        }
+    };
+    Incoming {
+        method,
+        path,
+        segments,
+        authorized,
+        form,
+        json,
+        attachments,
     }
+}
+
+async fn read_multipart(request: Request) -> (BodyForm, Option<Value>, Vec<RecordedAttachment>) {
     let mut json = None;
     let mut attachments = Vec::new();
     let Ok(mut multipart) = Multipart::from_request(request, &()).await else {
-        return (None, attachments);
+        return (
+            BodyForm::Unreadable("multipart/form-data".to_owned()),
+            None,
+            attachments,
+        );
     };
     while let Ok(Some(field)) = multipart.next_field().await {
         let name = field.name().unwrap_or_default().to_owned();
@@ -90,139 +265,121 @@ async fn read_body(request: Request) -> (Option<Value>, Vec<RecordedAttachment>)
             });
         }
     }
-    (json, attachments)
+    (BodyForm::Multipart, json, attachments)
 }
 
-fn ok(value: Value) -> Response {
-    (StatusCode::OK, axum::Json(value)).into_response()
-}
-
-fn no_content() -> Response {
-    StatusCode::NO_CONTENT.into_response()
-}
-
-fn not_found(what: &str) -> Response {
-    (
-        StatusCode::NOT_FOUND,
-        axum::Json(json!({ "message": format!("Unknown {what}"), "code": 10000 })),
-    )
-        .into_response()
-}
-
-fn route(
-    state: &FakeState,
-    method: &Method,
-    segments: &[&str],
-    recorded: &mut Recorded,
-) -> Response {
-    let get = method == Method::GET;
-    let post = method == Method::POST;
-    let patch = method == Method::PATCH;
-    let delete = method == Method::DELETE;
+/// What a request is for, read off its method and route.
+fn classify(method: &Method, segments: &[&str]) -> RouteKind {
+    let id = |s: &str| s.parse().unwrap_or_default();
     match segments {
-        ["gateway"] if get => ok(json!({ "url": state.ws_url })),
-        ["gateway", "bot"] if get => ok(json!({
+        ["interactions", interaction, token, "callback"] if method == Method::POST => {
+            RouteKind::InteractionCallback {
+                interaction_id: id(interaction),
+                token: (*token).to_owned(),
+            }
+        }
+        ["webhooks", _, token] if method == Method::POST => RouteKind::Followup {
+            token: (*token).to_owned(),
+        },
+        ["webhooks", _, token, "messages", which] => RouteKind::EditResponse {
+            token: (*token).to_owned(),
+            message: (*which).to_owned(),
+        },
+        ["channels", channel, "messages"] if method == Method::POST => RouteKind::ChannelMessage {
+            channel_id: id(channel),
+        },
+        ["channels", channel, "messages", message] if method == Method::PATCH => {
+            RouteKind::ChannelMessageEdit {
+                channel_id: id(channel),
+                message_id: id(message),
+            }
+        }
+        ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"] => {
+            RouteKind::CommandRegistration
+        }
+        ["gateway"] | ["gateway", "bot"] | ["users", "@me"] | ["oauth2", "applications", "@me"]
+            if method == Method::GET =>
+        {
+            RouteKind::Other
+        }
+        ["channels", _, "typing"] if method == Method::POST => RouteKind::Other,
+        ["channels", _] if method == Method::GET => RouteKind::Other,
+        _ => RouteKind::Unknown,
+    }
+}
+
+/// Normal service: what Discord answers a valid request.
+fn serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Answer {
+    let method = &incoming.method;
+    let segments = incoming.segments();
+    match (&recorded.kind.clone(), segments.as_slice()) {
+        (RouteKind::InteractionCallback { token, .. }, _) => {
+            interaction_callback(state, token, incoming, recorded)
+        }
+        (RouteKind::Followup { token }, _) => match interaction_for_token(state, token) {
+            Ok(info) => {
+                let message = store_message(state, info.channel_id, None, true, incoming);
+                recorded.message = Some(message.clone());
+                Answer::ok(message)
+            }
+            Err(refusal) => refusal,
+        },
+        (RouteKind::EditResponse { token, message }, _) => {
+            response_message(state, token, message, incoming, recorded)
+        }
+        (RouteKind::ChannelMessage { channel_id }, _) => {
+            channel_message(state, *channel_id, None, incoming, recorded)
+        }
+        (
+            RouteKind::ChannelMessageEdit {
+                channel_id,
+                message_id,
+            },
+            _,
+        ) => channel_message(state, *channel_id, Some(*message_id), incoming, recorded),
+        (RouteKind::CommandRegistration, [.., guild, "commands"]) => {
+            commands(state, method, guild.parse().ok(), incoming)
+        }
+        (RouteKind::Other, ["gateway"]) => Answer::ok(json!({ "url": state.ws_url })),
+        (RouteKind::Other, ["gateway", "bot"]) => Answer::ok(json!({
             "url": state.ws_url,
             "shards": 1,
             "session_start_limit": { "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1 },
         })),
-        ["users", "@me"] if get => ok(payloads::user(&state.bot)),
-        ["oauth2", "applications", "@me"] if get => {
+        (RouteKind::Other, ["users", "@me"]) => Answer::ok(payloads::user(&state.bot)),
+        (RouteKind::Other, ["oauth2", "applications", "@me"]) => {
             let info = payloads::application_info(state.application_id, &state.owner);
             check_answer::<serenity::model::application::CurrentApplicationInfo>(
                 state,
                 "application info",
                 &info,
             );
-            ok(info)
+            Answer::ok(info)
         }
-        ["applications", _, "commands"] => commands(state, method, None, recorded),
-        ["applications", _, "guilds", guild, "commands"] => {
-            commands(state, method, guild.parse().ok(), recorded)
-        }
-        ["interactions", id, token, "callback"] if post => {
-            recorded.kind = RouteKind::InteractionCallback {
-                interaction_id: id.parse().unwrap_or_default(),
-                token: (*token).to_owned(),
-            };
-            interaction_callback(state, token, recorded)
-        }
-        ["webhooks", _, token] if post => {
-            recorded.kind = RouteKind::Followup {
-                token: (*token).to_owned(),
-            };
-            let channel = interaction_channel(state, token);
-            let message = store_message(state, channel, None, true, recorded);
-            ok(message)
-        }
-        ["webhooks", _, token, "messages", which] => {
-            recorded.kind = RouteKind::EditResponse {
-                token: (*token).to_owned(),
-                message: (*which).to_owned(),
-            };
-            let id = if *which == "@original" {
-                locked(&state.interactions)
-                    .get(*token)
-                    .and_then(|i| i.original_message)
+        (RouteKind::Other, ["channels", channel, "typing"]) => {
+            if state.channel_exists(channel.parse().unwrap_or_default()) {
+                Answer::no_content()
             } else {
-                which.parse().ok()
-            };
-            if patch {
-                let channel = interaction_channel(state, token);
-                let message = store_message(state, channel, id, true, recorded);
-                if *which == "@original"
-                    && let Some(info) = locked(&state.interactions).get_mut(*token)
-                {
-                    info.original_message = message
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .and_then(|s| s.parse().ok());
-                }
-                ok(message)
-            } else if get {
-                match id.and_then(|id| locked(&state.messages).get(&id).cloned()) {
-                    Some(message) => ok(message),
-                    None => not_found("Message"),
-                }
-            } else if delete {
-                if let Some(id) = id {
-                    locked(&state.messages).remove(&id);
-                }
-                no_content()
-            } else {
-                unknown(recorded)
+                Refusal::UnknownChannel.answer()
             }
         }
-        ["channels", channel, "messages"] if post => {
-            let channel: u64 = channel.parse().unwrap_or_default();
-            recorded.kind = RouteKind::ChannelMessage {
-                channel_id: channel,
-            };
-            ok(store_message(state, channel, None, false, recorded))
-        }
-        ["channels", channel, "messages", id] if patch => {
-            let channel: u64 = channel.parse().unwrap_or_default();
-            ok(store_message(
-                state,
-                channel,
-                id.parse().ok(),
-                false,
-                recorded,
-            ))
-        }
-        ["channels", _, "typing"] if post => no_content(),
-        ["channels", channel] if get => {
+        (RouteKind::Other, ["channels", channel]) => {
             let id: u64 = channel.parse().unwrap_or_default();
+            if !state.channel_exists(id) {
+                return Refusal::UnknownChannel.answer();
+            }
             let name = state.channel_name(id);
-            ok(payloads::guild_text_channel(id, state.guild_id, &name, 0))
+            Answer::ok(payloads::guild_text_channel(id, state.guild_id, &name, 0))
         }
-        _ => unknown(recorded),
+        _ => {
+            recorded.kind = RouteKind::Unknown;
+            state.problem(format!(
+                "the fake does not serve {method} {} (answered 404)",
+                incoming.path
+            ));
+            Refusal::UnknownRoute.answer()
+        }
     }
-}
-
-fn unknown(recorded: &mut Recorded) -> Response {
-    recorded.kind = RouteKind::Unknown;
-    not_found("route (fake Discord)")
 }
 
 /// Checks an answer with serenity's type; a failure is a problem of the fake, reported loudly.
@@ -232,18 +389,12 @@ fn check_answer<T: serde::de::DeserializeOwned>(state: &FakeState, what: &str, v
     }
 }
 
-fn commands(
-    state: &FakeState,
-    method: &Method,
-    guild: Option<u64>,
-    recorded: &mut Recorded,
-) -> Response {
-    recorded.kind = RouteKind::CommandRegistration;
+fn commands(state: &FakeState, method: &Method, guild: Option<u64>, incoming: &Incoming) -> Answer {
     let register = |definition: &Value| {
         payloads::registered_command(definition, state.next_id(), state.application_id, guild)
     };
     if method == Method::PUT {
-        let definitions = recorded
+        let definitions = incoming
             .json
             .as_ref()
             .and_then(Value::as_array)
@@ -257,68 +408,153 @@ fn commands(
             &answer,
         );
         *locked(&state.commands) = registered;
-        ok(answer)
+        Answer::ok(answer)
     } else if method == Method::POST {
-        let Some(definition) = recorded.json.clone() else {
-            return (StatusCode::BAD_REQUEST, "a command definition is required").into_response();
-        };
+        let definition = incoming.json.clone().unwrap_or(json!({}));
         let command = register(&definition);
         let name = command.get("name").cloned();
         let mut commands = locked(&state.commands);
         commands.retain(|c| c.get("name") != name.as_ref());
         commands.push(command.clone());
-        ok(command)
-    } else if method == Method::GET {
-        ok(Value::Array(locked(&state.commands).clone()))
+        Answer::ok(command)
     } else {
-        recorded.kind = RouteKind::Unknown;
-        not_found("route (fake Discord)")
+        Answer::ok(Value::Array(locked(&state.commands).clone()))
     }
 }
 
-fn interaction_channel(state: &FakeState, token: &str) -> u64 {
-    match locked(&state.interactions).get(token) {
-        Some(info) => info.channel_id,
+/// The interaction a webhook token belongs to, while the token lives; otherwise Discord's
+/// refusal (and a problem: the bot used a token it should not have).
+fn interaction_for_token(state: &FakeState, token: &str) -> Result<InteractionInfo, Answer> {
+    let Some(info) = locked(&state.interactions).get(token).cloned() else {
+        state.problem(format!(
+            "the bot used an interaction token the fake never issued: {token}"
+        ));
+        return Err(Refusal::InvalidWebhookToken.answer());
+    };
+    let limits = *locked(&state.interaction_limits);
+    info.check_token(&limits)
+        .map_err(|broken| state.rule_broken(broken))?;
+    Ok(info)
+}
+
+/// `/webhooks/{app}/{token}/messages/{@original|id}`: read, edit or delete a response.
+fn response_message(
+    state: &FakeState,
+    token: &str,
+    which: &str,
+    incoming: &Incoming,
+    recorded: &mut Recorded,
+) -> Answer {
+    let info = match interaction_for_token(state, token) {
+        Ok(info) => info,
+        Err(refusal) => return refusal,
+    };
+    let id = if which == "@original" {
+        info.original_message
+    } else {
+        which.parse().ok()
+    };
+    let stored = id.and_then(|id| locked(&state.messages).get(&id).cloned());
+    match incoming.method {
+        // Editing the original of a deferred answer creates the message the user sees.
+        Method::PATCH if stored.is_some() || which == "@original" => {
+            let message = store_message(state, info.channel_id, stored.as_ref(), true, incoming);
+            if which == "@original"
+                && let Some(entry) = locked(&state.interactions).get_mut(token)
+            {
+                entry.original_message = message_id(&message);
+            }
+            recorded.message = Some(message.clone());
+            Answer::ok(message)
+        }
+        Method::GET if stored.is_some() => Answer::ok(stored.unwrap_or_default()),
+        Method::DELETE if stored.is_some() => {
+            if let Some(id) = id {
+                locked(&state.messages).remove(&id);
+            }
+            Answer::no_content()
+        }
+        _ => Refusal::UnknownMessage.answer(),
+    }
+}
+
+/// `POST /channels/{id}/messages` and `PATCH /channels/{id}/messages/{message_id}`.
+fn channel_message(
+    state: &FakeState,
+    channel_id: u64,
+    editing: Option<u64>,
+    incoming: &Incoming,
+    recorded: &mut Recorded,
+) -> Answer {
+    if !state.channel_exists(channel_id) {
+        return Refusal::UnknownChannel.answer();
+    }
+    let payload = incoming.json.as_ref();
+    let needs = MessageNeeds {
+        embeds: payload
+            .and_then(|p| p.get("embeds"))
+            .and_then(Value::as_array)
+            .is_some_and(|e| !e.is_empty()),
+        files: !incoming.attachments.is_empty(),
+    };
+    if let Err((refusal, missing)) =
+        permissions::check_message(state.bot_permissions_in(channel_id), needs)
+    {
+        tracing::info!("fake Discord: refused a message in {channel_id}: no {missing}");
+        return refusal.answer();
+    }
+    let existing = match editing {
+        Some(id) => match locked(&state.messages).get(&id).cloned() {
+            Some(message) if message_channel(&message) == Some(channel_id) => Some(message),
+            _ => return Refusal::UnknownMessage.answer(),
+        },
+        None => None,
+    };
+    let message = store_message(state, channel_id, existing.as_ref(), false, incoming);
+    recorded.message = Some(message.clone());
+    Answer::ok(message)
+}
+
+fn message_id(message: &Value) -> Option<u64> {
+    message.get("id")?.as_str()?.parse().ok()
+}
+
+fn message_channel(message: &Value) -> Option<u64> {
+    message.get("channel_id")?.as_str()?.parse().ok()
+}
+
+fn interaction_callback(
+    state: &FakeState,
+    token: &str,
+    incoming: &Incoming,
+    recorded: &mut Recorded,
+) -> Answer {
+    let limits = *locked(&state.interaction_limits);
+    let judged = locked(&state.interactions)
+        .get_mut(token)
+        .map(|info| info.take_callback(&limits).map(|()| info.channel_id));
+    let channel_id = match judged {
         None => {
             state.problem(format!(
-                "the bot answered an interaction token the fake never issued: {token}"
+                "interaction callback for a token the fake never issued: {token}"
             ));
-            0
+            return Refusal::UnknownInteraction.answer();
         }
-    }
-}
-
-fn interaction_callback(state: &FakeState, token: &str, recorded: &mut Recorded) -> Response {
-    let known = locked(&state.interactions).get(token).cloned();
-    let Some(info) = known else {
-        state.problem(format!(
-            "interaction callback for a token the fake never issued: {token}"
-        ));
-        return not_found("Interaction");
+        Some(Err(broken)) => return state.rule_broken(broken),
+        Some(Ok(channel_id)) => channel_id,
     };
-    let kind = recorded
-        .json
-        .as_ref()
-        .and_then(|j| j.get("type"))
-        .and_then(Value::as_u64);
-    match kind {
+    let body = incoming.json.as_ref();
+    match body.and_then(|j| j.get("type")).and_then(Value::as_u64) {
         // A message in reply: it becomes the original response.
         Some(4) => {
-            let data = recorded
-                .json
-                .as_ref()
+            let data = body
                 .and_then(|j| j.get("data"))
                 .cloned()
                 .unwrap_or(json!({}));
-            let mut payload_holder = recorded.clone();
-            payload_holder.json = Some(data);
-            let message = store_message(state, info.channel_id, None, true, &mut payload_holder);
-            let id = message
-                .get("id")
-                .and_then(Value::as_str)
-                .and_then(|s| s.parse().ok());
+            let message =
+                store_payload(state, channel_id, None, true, &data, &incoming.attachments);
             if let Some(entry) = locked(&state.interactions).get_mut(token) {
-                entry.original_message = id;
+                entry.original_message = message_id(&message);
             }
             recorded.message = Some(message);
         }
@@ -328,26 +564,45 @@ fn interaction_callback(state: &FakeState, token: &str, recorded: &mut Recorded)
             "interaction callback with an unknown type {other:?}"
         )),
     }
-    no_content()
+    Answer::no_content()
 }
 
-/// Creates (or, with `existing`, replaces) a message from the recorded payload and files, checks
-/// serenity can read it, and attaches it to the record.
+/// Creates (or, with `existing`, edits) a message from the request's payload and files.
 fn store_message(
     state: &FakeState,
     channel_id: u64,
-    existing: Option<u64>,
+    existing: Option<&Value>,
     by_webhook: bool,
-    recorded: &mut Recorded,
+    incoming: &Incoming,
 ) -> Value {
-    let id = existing.unwrap_or_else(|| state.next_id());
-    let ids: Vec<u64> = recorded
-        .attachments
-        .iter()
-        .map(|_| state.next_id())
-        .collect();
-    let stored: Vec<StoredAttachment<'_>> = recorded
-        .attachments
+    let empty = json!({});
+    let payload = incoming.json.as_ref().unwrap_or(&empty);
+    store_payload(
+        state,
+        channel_id,
+        existing,
+        by_webhook,
+        payload,
+        &incoming.attachments,
+    )
+}
+
+/// Creates or edits a message, checks serenity can read it, and stores it. An edit keeps the
+/// fields the payload leaves out, and the attachments it keeps (all of them, without an
+/// `attachments` list), as Discord does.
+fn store_payload(
+    state: &FakeState,
+    channel_id: u64,
+    existing: Option<&Value>,
+    by_webhook: bool,
+    payload: &Value,
+    files: &[RecordedAttachment],
+) -> Value {
+    let id = existing
+        .and_then(message_id)
+        .unwrap_or_else(|| state.next_id());
+    let ids: Vec<u64> = files.iter().map(|_| state.next_id()).collect();
+    let stored: Vec<StoredAttachment<'_>> = files
         .iter()
         .zip(&ids)
         .map(|(a, id)| StoredAttachment {
@@ -355,9 +610,13 @@ fn store_message(
             filename: &a.filename,
             size: a.bytes.len(),
             content_type: a.content_type.as_deref(),
+            image_size: payloads::png_size(&a.bytes),
         })
         .collect();
-    let empty = json!({});
+    let merged = existing.map(|old| edited_payload(old, payload));
+    let kept: Vec<Value> = existing
+        .map(|old| kept_attachments(old, payload))
+        .unwrap_or_default();
     let now = now_rfc3339();
     let message = payloads::message(&payloads::MessageSpec {
         id,
@@ -366,13 +625,45 @@ fn store_message(
         author: &state.bot,
         application_id: state.application_id,
         webhook_id: by_webhook.then_some(state.application_id),
-        payload: recorded.json.as_ref().unwrap_or(&empty),
+        payload: merged.as_ref().unwrap_or(payload),
+        kept_attachments: &kept,
         attachments: &stored,
         now: &now,
+        edited: existing.is_some(),
         base_url: &state.base_url,
     });
     check_answer::<serenity::model::channel::Message>(state, "message", &message);
     locked(&state.messages).insert(id, message.clone());
-    recorded.message = Some(message.clone());
     message
+}
+
+/// The payload of an edit, with the fields it leaves out taken from the message as it was.
+fn edited_payload(old: &Value, payload: &Value) -> Value {
+    let mut merged = json!({});
+    for field in ["content", "embeds", "components", "flags"] {
+        let value = payload.get(field).or_else(|| old.get(field));
+        if let (Some(value), Some(map)) = (value, merged.as_object_mut()) {
+            map.insert(field.to_owned(), value.clone());
+        }
+    }
+    merged
+}
+
+/// The attachments an edit keeps: those its `attachments` list names, or all without one.
+fn kept_attachments(old: &Value, payload: &Value) -> Vec<Value> {
+    let old_attachments = old
+        .get("attachments")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    match payload.get("attachments").and_then(Value::as_array) {
+        None => old_attachments,
+        Some(listed) => {
+            let keep: Vec<&Value> = listed.iter().filter_map(|a| a.get("id")).collect();
+            old_attachments
+                .into_iter()
+                .filter(|a| a.get("id").is_some_and(|id| keep.contains(&id)))
+                .collect()
+        }
+    }
 }

@@ -1,0 +1,100 @@
+//! Discord's rules for answering an interaction: the first answer (the callback) within
+//! 3 seconds of the event, only one callback, and follow-ups or `@original` edits only while the
+//! interaction's token lives (15 minutes). Both durations can be shortened by a test.
+
+use std::time::{Duration, Instant};
+
+use super::answer::Refusal;
+
+/// How long Discord waits for the first answer before the interaction fails for the user.
+pub const DISCORD_FIRST_ANSWER: Duration = Duration::from_secs(3);
+/// How long an interaction token may be used for follow-ups and edits.
+pub const DISCORD_TOKEN_LIFETIME: Duration = Duration::from_secs(15 * 60);
+
+/// The two durations the fake holds the bot to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InteractionLimits {
+    pub first_answer: Duration,
+    pub token_lifetime: Duration,
+}
+
+impl Default for InteractionLimits {
+    fn default() -> Self {
+        InteractionLimits {
+            first_answer: DISCORD_FIRST_ANSWER,
+            token_lifetime: DISCORD_TOKEN_LIFETIME,
+        }
+    }
+}
+
+/// An answer that breaks the rules: how Discord refuses it, and what the bot did wrong.
+#[derive(Debug, Clone)]
+pub struct RuleBroken {
+    pub refusal: Refusal,
+    pub what: String,
+}
+
+/// What the fake remembers about an interaction it sent, to place and judge its answers.
+#[derive(Debug, Clone)]
+pub struct InteractionInfo {
+    pub id: u64,
+    pub channel_id: u64,
+    pub original_message: Option<u64>,
+    /// When the event was handed to the gateway connection.
+    pub sent_at: Instant,
+    /// Whether a callback was accepted.
+    pub acknowledged: bool,
+}
+
+impl InteractionInfo {
+    pub fn new(id: u64, channel_id: u64) -> InteractionInfo {
+        InteractionInfo {
+            id,
+            channel_id,
+            original_message: None,
+            sent_at: Instant::now(),
+            acknowledged: false,
+        }
+    }
+
+    /// Judges a callback arriving now; a callback that passes acknowledges the interaction.
+    pub fn take_callback(&mut self, limits: &InteractionLimits) -> Result<(), RuleBroken> {
+        let waited = self.sent_at.elapsed();
+        if self.acknowledged {
+            return Err(RuleBroken {
+                refusal: Refusal::AlreadyAcknowledged,
+                what: format!(
+                    "a second callback on interaction {} (it was already acknowledged)",
+                    self.id
+                ),
+            });
+        }
+        if waited > limits.first_answer {
+            return Err(RuleBroken {
+                refusal: Refusal::UnknownInteraction,
+                what: format!(
+                    "the first answer to interaction {} came after {waited:?} (limit {:?})",
+                    self.id, limits.first_answer
+                ),
+            });
+        }
+        self.acknowledged = true;
+        Ok(())
+    }
+
+    /// Judges a follow-up, or a read, edit or deletion of a response, arriving now.
+    pub fn check_token(&self, limits: &InteractionLimits) -> Result<(), RuleBroken> {
+        let age = self.sent_at.elapsed();
+        if age > limits.token_lifetime {
+            return Err(RuleBroken {
+                refusal: Refusal::InvalidWebhookToken,
+                what: format!(
+                    "the token of interaction {} was used {age:?} after the interaction \
+                     (it lives {:?})",
+                    self.id, limits.token_lifetime
+                ),
+            });
+        }
+        Ok(())
+    }
+}

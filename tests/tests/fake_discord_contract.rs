@@ -1,0 +1,662 @@
+//! The fake Discord itself, driven without the bot: a raw client (reqwest for REST, a WebSocket
+//! for the gateway) shows that the fake answers as Discord does, and reports what breaks
+//! Discord's contract.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failure must stop the test loudly"
+)]
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use reqwest::header::HeaderMap;
+use serde_json::{Value, json};
+use taflbot_e2e::fake_discord::permissions::{SEND_MESSAGES, VIEW_CHANNEL};
+use taflbot_e2e::fake_discord::{
+    FakeDiscord, FakeUser, Fault, RouteKind, RouteMatch, SentInteraction,
+};
+use taflbot_e2e::world::WAIT;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A gateway frame, or how the connection closed.
+#[derive(Debug)]
+enum Received {
+    Frame(Value),
+    Closed(Option<u16>),
+}
+
+/// Connects a raw WebSocket client to the fake gateway and reads HELLO.
+async fn connect(fake: &FakeDiscord) -> Socket {
+    let (mut socket, _) = tokio_tungstenite::connect_async(format!("{}?v=10", fake.gateway_url()))
+        .await
+        .expect("the fake gateway accepts a connection");
+    let hello = frame(&mut socket).await;
+    assert_eq!(hello["op"], 10, "HELLO first: {hello}");
+    socket
+}
+
+/// The next frame (or close) from the gateway; fails loudly after [`WAIT`].
+async fn receive(socket: &mut Socket) -> Received {
+    loop {
+        let next = tokio::time::timeout(WAIT, socket.next())
+            .await
+            .expect("the fake gateway sends something in time");
+        match next {
+            Some(Ok(Message::Text(text))) => {
+                return Received::Frame(serde_json::from_str(&text).expect("a JSON frame"));
+            }
+            Some(Ok(Message::Close(frame))) => {
+                return Received::Closed(frame.map(|f| u16::from(f.code)));
+            }
+            Some(Ok(_)) => continue,
+            Some(Err(_)) | None => return Received::Closed(None),
+        }
+    }
+}
+
+async fn frame(socket: &mut Socket) -> Value {
+    match receive(socket).await {
+        Received::Frame(frame) => frame,
+        closed => panic!("expected a frame, the gateway {closed:?}"),
+    }
+}
+
+async fn send(socket: &mut Socket, frame: Value) {
+    socket
+        .send(Message::Text(frame.to_string().into()))
+        .await
+        .expect("the frame is sent");
+}
+
+async fn identify(socket: &mut Socket) {
+    send(
+        socket,
+        json!({ "op": 2, "d": { "token": "Bot raw", "intents": 1, "properties": {} } }),
+    )
+    .await;
+}
+
+/// A fake with a raw client identified on its gateway (READY and GUILD_CREATE read) and a
+/// `/ping` command registered, so the fake can send interactions.
+struct RawBot {
+    fake: FakeDiscord,
+    socket: Socket,
+    session_id: String,
+    http: reqwest::Client,
+    user: FakeUser,
+}
+
+/// A REST answer: status, JSON body (`Null` when empty) and headers.
+struct Reply {
+    status: u16,
+    body: Value,
+    headers: HeaderMap,
+}
+
+impl RawBot {
+    async fn start() -> RawBot {
+        let fake = FakeDiscord::start().await.expect("the fake starts");
+        let mut socket = connect(&fake).await;
+        identify(&mut socket).await;
+        let ready = frame(&mut socket).await;
+        assert_eq!(
+            (ready["t"].as_str(), ready["s"].as_u64()),
+            (Some("READY"), Some(1))
+        );
+        let session_id = ready["d"]["session_id"].as_str().unwrap().to_owned();
+        assert_eq!(ready["d"]["resume_gateway_url"], fake.gateway_url());
+        let guild = frame(&mut socket).await;
+        assert_eq!(guild["t"], "GUILD_CREATE");
+        let user = fake.new_user("alice");
+        let bot = RawBot {
+            fake,
+            socket,
+            session_id,
+            http: reqwest::Client::new(),
+            user,
+        };
+        let path = format!(
+            "/applications/{}/guilds/{}/commands",
+            bot.fake.application_id(),
+            bot.fake.guild_id()
+        );
+        let registered = bot
+            .request(
+                reqwest::Method::PUT,
+                &path,
+                json!([{ "name": "ping", "description": "Ping", "type": 1 }]),
+            )
+            .await;
+        assert_eq!(registered.status, 200, "{}", registered.body);
+        bot
+    }
+
+    async fn request(&self, method: reqwest::Method, path: &str, body: Value) -> Reply {
+        let url = format!("{}/v10{path}", self.fake.api_base());
+        let response = self
+            .http
+            .request(method, url)
+            .header("Authorization", "Bot raw")
+            .json(&body)
+            .send()
+            .await
+            .expect("the fake answers");
+        reply(response).await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Reply {
+        self.request(reqwest::Method::POST, path, body).await
+    }
+
+    /// `alice` runs `/ping` in `channel`: the fake sends the interaction through the gateway.
+    async fn ping(&mut self, channel: u64) -> SentInteraction {
+        let sent = self.fake.slash(&self.user, channel, "ping", &[]).unwrap();
+        let event = frame(&mut self.socket).await;
+        assert_eq!(event["t"], "INTERACTION_CREATE");
+        sent
+    }
+
+    fn callback_path(sent: &SentInteraction) -> String {
+        format!("/interactions/{}/{}/callback", sent.id, sent.token)
+    }
+
+    fn followup_path(&self, sent: &SentInteraction) -> String {
+        format!("/webhooks/{}/{}", self.fake.application_id(), sent.token)
+    }
+
+    /// The problems found so far, taken (so the next check starts afresh).
+    fn problems(&self) -> Vec<String> {
+        self.fake.take_problems()
+    }
+}
+
+async fn reply(response: reqwest::Response) -> Reply {
+    let status = response.status().as_u16();
+    let headers = response.headers().clone();
+    let bytes = response.bytes().await.unwrap_or_default();
+    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Reply {
+        status,
+        body,
+        headers,
+    }
+}
+
+fn assert_refused(reply: &Reply, status: u16, code: u64) {
+    assert_eq!(
+        (reply.status, reply.body["code"].as_u64()),
+        (status, Some(code)),
+        "{}",
+        reply.body
+    );
+}
+
+fn messages_path(channel: u64) -> String {
+    format!("/channels/{channel}/messages")
+}
+
+#[tokio::test]
+async fn a_body_that_breaks_the_description_is_reported_with_route_and_error() {
+    let bot = RawBot::start().await;
+    let channel = bot.fake.channel();
+    let broken = bot
+        .post(&messages_path(channel), json!({ "content": 7 }))
+        .await;
+    let problems = bot.problems();
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    for part in [
+        "POST /channels/{channel_id}/messages",
+        "request",
+        "at /content",
+        "string",
+    ] {
+        assert!(problems[0].contains(part), "{part:?} in {}", problems[0]);
+    }
+    // Served all the same: the description is stricter than Discord in places.
+    assert_eq!(broken.status, 200);
+
+    let fine = bot
+        .post(&messages_path(channel), json!({ "content": "hello" }))
+        .await;
+    assert_eq!(fine.status, 200, "{}", fine.body);
+    assert!(bot.problems().is_empty(), "a valid body is no problem");
+
+    let unknown = bot.post("/no/such/route", json!({})).await;
+    assert_refused(&unknown, 404, 0);
+    let problems = bot.problems();
+    assert!(
+        problems[0].contains("not a route of Discord's API description"),
+        "{problems:#?}"
+    );
+}
+
+#[tokio::test]
+async fn limits_the_description_leaves_out_are_refused_with_50035() {
+    let mut bot = RawBot::start().await;
+    let channel = bot.fake.channel();
+    let at_limit = bot
+        .post(
+            &messages_path(channel),
+            json!({ "content": "x".repeat(2000) }),
+        )
+        .await;
+    assert_eq!(at_limit.status, 200, "{}", at_limit.body);
+
+    let too_long = bot
+        .post(
+            &messages_path(channel),
+            json!({ "content": "x".repeat(2001) }),
+        )
+        .await;
+    assert_refused(&too_long, 400, 50035);
+    assert_eq!(too_long.body["message"], "Invalid Form Body");
+    assert_eq!(
+        too_long.body["errors"]["content"]["_errors"][0]["code"],
+        "BASE_TYPE_MAX_LENGTH"
+    );
+    let problems = bot.problems();
+    assert!(
+        problems[0].contains("content"),
+        "a problem too: {problems:#?}"
+    );
+
+    let button = |id: &str| {
+        json!({ "content": "x", "components": [{ "type": 1, "components": [
+            { "type": 2, "style": 1, "label": "Go", "custom_id": id }
+        ] }] })
+    };
+    let ok = bot
+        .post(&messages_path(channel), button(&"b".repeat(100)))
+        .await;
+    assert_eq!(ok.status, 200, "{}", ok.body);
+    let long_id = bot
+        .post(&messages_path(channel), button(&"b".repeat(101)))
+        .await;
+    assert_refused(&long_id, 400, 50035);
+    assert!(
+        long_id.body["errors"]["components"]["0"]["components"]["0"]["custom_id"]["_errors"]
+            .is_array(),
+        "{}",
+        long_id.body
+    );
+    // Both the description (maxLength 100 here) and Discord's limit name the field.
+    let problems = bot.problems();
+    assert!(
+        problems.iter().all(|p| p.contains("custom_id")),
+        "{problems:#?}"
+    );
+
+    let title = bot
+        .post(
+            &messages_path(channel),
+            json!({ "embeds": [{ "title": "t".repeat(257) }] }),
+        )
+        .await;
+    assert_refused(&title, 400, 50035);
+    assert!(
+        title.body["errors"]["embeds"]["0"]["title"].is_object(),
+        "{}",
+        title.body
+    );
+    let fields: Vec<Value> = (0..26)
+        .map(|i| json!({ "name": format!("f{i}"), "value": "v" }))
+        .collect();
+    let many = bot
+        .post(
+            &messages_path(channel),
+            json!({ "embeds": [{ "fields": fields }] }),
+        )
+        .await;
+    assert_refused(&many, 400, 50035);
+    assert!(!bot.problems().is_empty());
+
+    let sent = bot.ping(channel).await;
+    let choices: Vec<Value> = (0..26)
+        .map(|i| json!({ "name": format!("c{i}"), "value": format!("c{i}") }))
+        .collect();
+    let autocomplete = bot
+        .post(
+            &RawBot::callback_path(&sent),
+            json!({ "type": 8, "data": { "choices": choices } }),
+        )
+        .await;
+    assert_refused(&autocomplete, 400, 50035);
+    assert!(
+        autocomplete.body["errors"]["data"]["choices"]["_errors"].is_array(),
+        "{}",
+        autocomplete.body
+    );
+    let problems = bot.problems();
+    assert!(
+        !problems.is_empty() && problems.iter().all(|p| p.contains("choices")),
+        "{problems:#?}"
+    );
+}
+
+#[tokio::test]
+async fn a_late_first_answer_gets_10062_and_a_second_one_40060() {
+    let mut bot = RawBot::start().await;
+    let channel = bot.fake.channel();
+    bot.fake.expect_protocol_refusals();
+
+    // No time at all for the first answer: every callback is late.
+    bot.fake
+        .set_interaction_limits(Duration::ZERO, Duration::from_secs(900));
+    let late = bot.ping(channel).await;
+    let answer = bot
+        .post(
+            &RawBot::callback_path(&late),
+            json!({ "type": 4, "data": { "content": "pong" } }),
+        )
+        .await;
+    assert_refused(&answer, 404, 10062);
+    assert_eq!(answer.body["message"], "Unknown interaction");
+
+    bot.fake
+        .set_interaction_limits(Duration::from_secs(3), Duration::from_secs(900));
+    let sent = bot.ping(channel).await;
+    let first = bot
+        .post(&RawBot::callback_path(&sent), json!({ "type": 5 }))
+        .await;
+    assert_eq!(first.status, 204, "{}", first.body);
+    let second = bot
+        .post(&RawBot::callback_path(&sent), json!({ "type": 5 }))
+        .await;
+    assert_refused(&second, 400, 40060);
+    assert_eq!(
+        second.body["message"],
+        "Interaction has already been acknowledged."
+    );
+    // Expected by this test: refused, but no problem.
+    assert!(bot.problems().is_empty());
+    let statuses: Vec<u16> = bot
+        .fake
+        .recorder()
+        .all()
+        .iter()
+        .filter(|r| matches!(r.kind, RouteKind::InteractionCallback { .. }))
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(statuses, [404, 204, 400]);
+}
+
+#[tokio::test]
+async fn a_late_answer_the_test_did_not_expect_is_a_problem() {
+    let mut bot = RawBot::start().await;
+    bot.fake
+        .set_interaction_limits(Duration::ZERO, Duration::from_secs(900));
+    let sent = bot.ping(bot.fake.channel()).await;
+    let answer = bot
+        .post(&RawBot::callback_path(&sent), json!({ "type": 5 }))
+        .await;
+    assert_refused(&answer, 404, 10062);
+    let problems = bot.problems();
+    assert!(problems[0].contains("first answer"), "{problems:#?}");
+}
+
+#[tokio::test]
+async fn an_expired_token_gets_50027() {
+    let mut bot = RawBot::start().await;
+    bot.fake.expect_protocol_refusals();
+    bot.fake
+        .set_interaction_limits(Duration::from_secs(3), Duration::ZERO);
+    let sent = bot.ping(bot.fake.channel()).await;
+    let deferred = bot
+        .post(&RawBot::callback_path(&sent), json!({ "type": 5 }))
+        .await;
+    assert_eq!(deferred.status, 204);
+    let followup = bot
+        .post(&bot.followup_path(&sent), json!({ "content": "later" }))
+        .await;
+    assert_refused(&followup, 401, 50027);
+    assert_eq!(followup.body["message"], "Invalid Webhook Token");
+    let edit = bot
+        .request(
+            reqwest::Method::PATCH,
+            &format!("{}/messages/@original", bot.followup_path(&sent)),
+            json!({ "content": "edited" }),
+        )
+        .await;
+    assert_refused(&edit, 401, 50027);
+    assert!(bot.problems().is_empty());
+}
+
+#[tokio::test]
+async fn unknown_channels_and_missing_permissions_are_refused() {
+    let mut bot = RawBot::start().await;
+    let gone = bot.fake.new_channel("gone");
+    bot.fake.delete_channel(gone).unwrap();
+    let event = frame(&mut bot.socket).await;
+    assert_eq!(event["t"], "CHANNEL_DELETE", "the bot is told: {event}");
+    let deleted = bot
+        .post(&messages_path(gone), json!({ "content": "hi" }))
+        .await;
+    assert_refused(&deleted, 404, 10003);
+    assert_eq!(deleted.body["message"], "Unknown Channel");
+    let never = bot
+        .post(&messages_path(42), json!({ "content": "hi" }))
+        .await;
+    assert_refused(&never, 404, 10003);
+
+    let quiet = bot.fake.new_channel("quiet");
+    bot.fake.set_bot_permissions(quiet, VIEW_CHANNEL);
+    let no_send = bot
+        .post(&messages_path(quiet), json!({ "content": "hi" }))
+        .await;
+    assert_refused(&no_send, 403, 50013);
+    assert_eq!(no_send.body["message"], "Missing Permissions");
+
+    bot.fake
+        .set_bot_permissions(quiet, VIEW_CHANNEL | SEND_MESSAGES);
+    let text = bot
+        .post(&messages_path(quiet), json!({ "content": "hi" }))
+        .await;
+    assert_eq!(text.status, 200, "{}", text.body);
+    let embed = bot
+        .post(
+            &messages_path(quiet),
+            json!({ "embeds": [{ "title": "t" }] }),
+        )
+        .await;
+    assert_refused(&embed, 403, 50013);
+    let form = reqwest::multipart::Form::new()
+        .text("payload_json", json!({ "content": "board" }).to_string())
+        .part(
+            "files[0]",
+            reqwest::multipart::Part::bytes(b"\x89PNG\r\n\x1a\nnot really".to_vec())
+                .file_name("board.png")
+                .mime_str("image/png")
+                .unwrap(),
+        );
+    let file = bot
+        .http
+        .post(format!(
+            "{}/v10{}",
+            bot.fake.api_base(),
+            messages_path(quiet)
+        ))
+        .header("Authorization", "Bot raw")
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_refused(&reply(file).await, 403, 50013);
+
+    // An interaction's answer is not subject to the channel's permissions, as on Discord.
+    let sent = bot.ping(quiet).await;
+    let answer = bot
+        .post(
+            &RawBot::callback_path(&sent),
+            json!({ "type": 4, "data": { "embeds": [{ "title": "t" }] } }),
+        )
+        .await;
+    assert_eq!(answer.status, 204, "{}", answer.body);
+    let accepted: Vec<Value> = bot.fake.channel_messages(quiet);
+    assert_eq!(
+        accepted.len(),
+        2,
+        "the text post and the answer: {accepted:#?}"
+    );
+    assert_eq!(accepted[0]["content"], "hi");
+    assert!(bot.problems().is_empty(), "expected answers, not problems");
+}
+
+#[tokio::test]
+async fn scripted_faults_come_in_order_then_normal_service_resumes() {
+    let bot = RawBot::start().await;
+    let channel = bot.fake.channel();
+    bot.fake.fail_next(
+        RouteMatch::ChannelMessagesIn(channel),
+        &[
+            Fault::ServerError,
+            Fault::RateLimited {
+                retry_after: Duration::from_millis(250),
+            },
+        ],
+    );
+    let path = messages_path(channel);
+    let post = || bot.post(&path, json!({ "content": "hi" }));
+    let server_error = post().await;
+    assert_eq!(server_error.status, 500);
+    assert_eq!(
+        server_error.body,
+        json!({ "code": 0, "message": "500: Internal Server Error" })
+    );
+    let limited = post().await;
+    assert_eq!(limited.status, 429);
+    assert_eq!(limited.body["message"], "You are being rate limited.");
+    assert_eq!(limited.body["retry_after"], 0.25);
+    assert_eq!(limited.body["global"], false);
+    let header = |name: &str| {
+        limited
+            .headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    assert_eq!(header("retry-after").as_deref(), Some("1"));
+    assert_eq!(header("x-ratelimit-remaining").as_deref(), Some("0"));
+    assert_eq!(header("x-ratelimit-reset-after").as_deref(), Some("0.250"));
+    assert_eq!(header("x-ratelimit-scope").as_deref(), Some("user"));
+    for name in [
+        "x-ratelimit-limit",
+        "x-ratelimit-reset",
+        "x-ratelimit-bucket",
+    ] {
+        assert!(header(name).is_some(), "{name}");
+    }
+    let served = post().await;
+    assert_eq!(served.status, 200, "{}", served.body);
+
+    let statuses: Vec<u16> = bot
+        .fake
+        .recorder()
+        .all()
+        .iter()
+        .filter(|r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+        })
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(statuses, [500, 429, 200]);
+    assert_eq!(
+        bot.fake.channel_messages(channel).len(),
+        1,
+        "only one accepted"
+    );
+
+    bot.fake.fail_command_registration(1);
+    let path = format!(
+        "/applications/{}/guilds/{}/commands",
+        bot.fake.application_id(),
+        bot.fake.guild_id()
+    );
+    let commands = json!([{ "name": "ping", "description": "Ping", "type": 1 }]);
+    let failed = bot
+        .request(reqwest::Method::PUT, &path, commands.clone())
+        .await;
+    assert_eq!(failed.status, 500);
+    let again = bot.request(reqwest::Method::PUT, &path, commands).await;
+    assert_eq!(again.status, 200);
+    assert!(bot.problems().is_empty(), "scripted faults are no problem");
+}
+
+#[tokio::test]
+async fn a_rejected_identify_closes_the_connection_with_its_code() {
+    let fake = FakeDiscord::start().await.unwrap();
+    fake.reject_identify(4004);
+    let mut socket = connect(&fake).await;
+    identify(&mut socket).await;
+    match receive(&mut socket).await {
+        Received::Closed(code) => assert_eq!(code, Some(4004)),
+        other => panic!("expected a close with 4004, got {other:?}"),
+    }
+    assert_eq!(fake.rejected_identifies(), 1);
+    assert_eq!(fake.sessions(), 0);
+
+    fake.accept_identify();
+    let mut socket = connect(&fake).await;
+    identify(&mut socket).await;
+    assert_eq!(frame(&mut socket).await["t"], "READY");
+    fake.wait_for_sessions(1, WAIT).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_resume_replays_the_missed_events_then_resumed() {
+    let mut bot = RawBot::start().await;
+    let channel = bot.fake.channel();
+    let seen = bot.ping(channel).await; // seq 3, read by the client
+    bot.fake.close_gateway(4000).unwrap();
+    match receive(&mut bot.socket).await {
+        Received::Closed(code) => assert_eq!(code, Some(4000)),
+        other => panic!("expected a close with 4000, got {other:?}"),
+    }
+    // While the client is away, events wait in its session.
+    let missed = bot.fake.slash(&bot.user, channel, "ping", &[]).unwrap();
+
+    let mut socket = connect(&bot.fake).await;
+    let resume =
+        json!({ "op": 6, "d": { "token": "Bot raw", "session_id": bot.session_id, "seq": 3 } });
+    send(&mut socket, resume).await;
+    let replayed = frame(&mut socket).await;
+    assert_eq!(
+        (replayed["t"].as_str(), replayed["s"].as_u64()),
+        (Some("INTERACTION_CREATE"), Some(4))
+    );
+    assert_eq!(replayed["d"]["id"], missed.id.to_string());
+    assert_ne!(replayed["d"]["id"], seen.id.to_string());
+    let resumed = frame(&mut socket).await;
+    assert_eq!(
+        (resumed["t"].as_str(), resumed["s"].as_u64()),
+        (Some("RESUMED"), Some(5))
+    );
+    bot.fake.wait_for_resumes(1, WAIT).await.unwrap();
+    assert_eq!(bot.fake.sessions(), 1, "a resume is not a new session");
+
+    // The resumed connection receives what comes next.
+    bot.fake.send_reconnect().unwrap();
+    assert_eq!(frame(&mut socket).await["op"], 7);
+    bot.fake.send_invalid_session(false).unwrap();
+    assert_eq!(frame(&mut socket).await, json!({ "op": 9, "d": false }));
+
+    // That session is over: resuming it is refused.
+    let mut again = connect(&bot.fake).await;
+    let resume =
+        json!({ "op": 6, "d": { "token": "Bot raw", "session_id": bot.session_id, "seq": 5 } });
+    send(&mut again, resume).await;
+    assert_eq!(frame(&mut again).await, json!({ "op": 9, "d": false }));
+    let mut unknown = connect(&bot.fake).await;
+    let resume = json!({ "op": 6, "d": { "token": "Bot raw", "session_id": "nope", "seq": 1 } });
+    send(&mut unknown, resume).await;
+    assert_eq!(frame(&mut unknown).await, json!({ "op": 9, "d": false }));
+    assert!(bot.problems().is_empty());
+}
