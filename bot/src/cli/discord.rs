@@ -201,6 +201,7 @@ mod tests {
         let expected = named.iter().fold(0u64, |bits, p| bits | p.bits());
         assert_eq!(BOT_PERMISSIONS.bits(), expected);
         assert_eq!(BOT_PERMISSIONS.iter().count(), named.len());
+        // The README's permission table quotes this number.
         assert_eq!(BOT_PERMISSIONS.bits(), 309_237_697_536);
     }
 
@@ -214,6 +215,16 @@ mod tests {
         ] {
             assert!(!BOT_PERMISSIONS.intersects(forbidden), "{forbidden:?}");
         }
+    }
+
+    #[test]
+    fn the_readme_quotes_the_permission_integer() {
+        let readme = include_str!("../../../README.md");
+        assert!(
+            readme.contains(&BOT_PERMISSIONS.bits().to_string()),
+            "README.md does not mention {}",
+            BOT_PERMISSIONS.bits()
+        );
     }
 
     #[test]
