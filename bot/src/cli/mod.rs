@@ -2,6 +2,7 @@
 
 pub mod bench;
 mod bestmove;
+mod discord;
 mod engine;
 mod game_source;
 mod legal;
@@ -59,6 +60,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Load tests of the service (`bench http`).
     Bench(bench::BenchArgs),
+    /// Helpers for running the bot on a real Discord server (`discord invite-url`).
+    Discord(discord::DiscordArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -76,6 +79,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(args),
+        Command::Discord(args) => discord::run(args),
     }
 }
 
