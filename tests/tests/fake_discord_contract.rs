@@ -99,6 +99,24 @@ struct Reply {
     headers: HeaderMap,
 }
 
+/// `body` with `allowed_mentions: {parse: []}` on the message it carries, unless it has one.
+fn pinging_nobody(mut body: Value) -> Value {
+    let carries_data = matches!(body.get("type").and_then(Value::as_u64), Some(4 | 7));
+    let message = if carries_data {
+        body.get_mut("data")
+    } else if body.get("type").is_none() {
+        Some(&mut body)
+    } else {
+        None
+    };
+    if let Some(Value::Object(message)) = message {
+        message
+            .entry("allowed_mentions")
+            .or_insert_with(|| json!({ "parse": [] }));
+    }
+    body
+}
+
 impl RawBot {
     async fn start() -> RawBot {
         let fake = FakeDiscord::start().await.expect("the fake starts");
@@ -137,7 +155,13 @@ impl RawBot {
         bot
     }
 
+    /// Sends `body` as a well-behaved bot does: a message that does not say whom it pings pings
+    /// nobody (a test of that rule sends its body with [`RawBot::request_as_is`]).
     async fn request(&self, method: reqwest::Method, path: &str, body: Value) -> Reply {
+        self.request_as_is(method, path, pinging_nobody(body)).await
+    }
+
+    async fn request_as_is(&self, method: reqwest::Method, path: &str, body: Value) -> Reply {
         let url = format!("{}/v10{path}", self.fake.api_base());
         let response = self
             .http
@@ -466,7 +490,10 @@ async fn unknown_channels_and_missing_permissions_are_refused() {
         .await;
     assert_refused(&embed, 403, 50013);
     let form = reqwest::multipart::Form::new()
-        .text("payload_json", json!({ "content": "board" }).to_string())
+        .text(
+            "payload_json",
+            json!({ "content": "board", "allowed_mentions": { "parse": [] } }).to_string(),
+        )
         .part(
             "files[0]",
             reqwest::multipart::Part::bytes(b"\x89PNG\r\n\x1a\nnot really".to_vec())

@@ -145,7 +145,7 @@ async fn run(
                 Ok(()) => scope.shown().await,
                 Err(e) => {
                     scope.not_shown().await;
-                    return Err(e.into());
+                    return Err(BotError::ReplyNotSent(Box::new(e)));
                 }
             }
         }

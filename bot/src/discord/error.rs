@@ -46,6 +46,9 @@ pub enum BotError {
     /// Discord refused or failed a request.
     #[error("Discord error: {0}")]
     Discord(Box<serenity::Error>),
+    /// The action was done, but its reply could not be sent: the outbox posts it instead.
+    #[error("Done, but I could not show it here; it is posted in the channel.")]
+    ReplyNotSent(Box<serenity::Error>),
 }
 
 // serenity's error is large; boxed, every `Result` in the front end stays small.
@@ -78,7 +81,9 @@ impl BotError {
     pub fn is_user_error(&self) -> bool {
         !matches!(
             self,
-            BotError::Service(ServiceError::Internal(_)) | BotError::Discord(_)
+            BotError::Service(ServiceError::Internal(_))
+                | BotError::Discord(_)
+                | BotError::ReplyNotSent(_)
         )
     }
 }

@@ -81,6 +81,8 @@ pub enum Refusal {
     RateLimited { retry_after: Duration },
     /// 404 0: Discord's answer to a path it does not serve.
     UnknownRoute,
+    /// 401 0: a bot token Discord does not accept.
+    Unauthorized,
 }
 
 impl Refusal {
@@ -111,6 +113,7 @@ impl Refusal {
                 "500: Internal Server Error",
             ),
             Refusal::UnknownRoute => (StatusCode::NOT_FOUND, 0, "404: Not Found"),
+            Refusal::Unauthorized => (StatusCode::UNAUTHORIZED, 0, "401: Unauthorized"),
         };
         refusal_answer(status, json!({ "code": code, "message": message }))
     }

@@ -20,6 +20,8 @@ pub enum Fault {
     Forbidden,
     /// 404 10003 Unknown Channel
     UnknownChannel,
+    /// 401 `{"code":0,"message":"401: Unauthorized"}`: the bot token is not (or no longer) valid.
+    Unauthorized,
 }
 
 impl Fault {
@@ -29,6 +31,7 @@ impl Fault {
             Fault::RateLimited { retry_after } => Refusal::RateLimited { retry_after },
             Fault::Forbidden => Refusal::MissingPermissions,
             Fault::UnknownChannel => Refusal::UnknownChannel,
+            Fault::Unauthorized => Refusal::Unauthorized,
         }
     }
 }

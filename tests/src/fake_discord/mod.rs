@@ -15,7 +15,9 @@
 //!   answer of the fake against the response schema for its status. A request that breaks the
 //!   description is a problem but is still served (the description is stricter than Discord in
 //!   places); two places where Discord is looser than its description in what it *answers* are
-//!   allowed for the fake's own answers (see `known_description_gap`).
+//!   allowed for the fake's own answers (see `known_description_gap`); one where Discord's own
+//!   reference is looser in what it *takes* (an attachment's numeric placeholder `id`, the form
+//!   serenity sends) is checked as the string the description wants.
 //! - **Limits the description leaves out** ([`limits`]): content 2,000 characters, 25
 //!   autocomplete choices, `custom_id` 100 characters, embed limits (title, description,
 //!   fields, footer, author, 6,000 in all, 10 embeds): refused 400 50035 with Discord's error
@@ -30,7 +32,10 @@
 //!   answers, not problems). Interaction answers are not subject to them, as on Discord. Edits
 //!   keep the fields and attachments they leave out.
 //! - **Scripted faults** ([`faults`]): 500, 429 with Discord's body and rate-limit headers,
-//!   403, 404 on the next matching requests; failing command registrations.
+//!   403, 404, 401 on the next matching requests; failing command registrations.
+//! - **The bot's ping rule** (`mentions`): every message, follow-up, edit and message callback
+//!   must carry `allowed_mentions`, never allowing `everyone` or roles (Discord would accept
+//!   one without and ping every mention in its text, so this is a problem of the bot).
 //! - **Gateway**: HELLO, IDENTIFY -> READY (with `session_id` and `resume_gateway_url`) and
 //!   GUILD_CREATE, heartbeat ACKs, dispatches with a per-session `seq`; RESUME replays what the
 //!   session missed, then RESUMED; an unknown or ended session gets op 9. A test can refuse
@@ -53,7 +58,8 @@
 //!   who may run a command (`default_member_permissions`) is not enforced.
 //! - Messages: no edit history (an edit replaces the stored message and sets
 //!   `edited_timestamp`), no attachment size limit (25 MiB) or total upload size, mentions never
-//!   parsed (`mentions` always empty, `allowed_mentions` ignored), ephemeral messages stored like
+//!   parsed (`mentions` always empty; `allowed_mentions` checked for the ping rule but not
+//!   applied to the text), ephemeral messages stored like
 //!   any other, no threads, reactions, pins, or message deletion through channel routes.
 //! - Interactions: the callback type is not checked against the interaction's type, a
 //!   follow-up before the first answer is not refused (Discord: 10015), modal submits cannot be
@@ -67,6 +73,7 @@ pub mod faults;
 mod gateway;
 pub mod interactions;
 pub mod limits;
+mod mentions;
 pub mod payloads;
 pub mod permissions;
 pub mod recorder;

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::answer::{Answer, Refusal};
 use super::interactions::InteractionInfo;
 use super::limits::{self, FieldError};
+use super::mentions;
 use super::payloads::{self, StoredAttachment};
 use super::permissions::{self, MessageNeeds};
 use super::recorder::{Recorded, RecordedAttachment, RouteKind};
@@ -122,6 +123,12 @@ fn judge_and_serve(state: &FakeState, incoming: &Incoming, recorded: &mut Record
     };
     if let Some(mismatch) = &schema_errors {
         state.problem(mismatch.to_string());
+    }
+    if let Some(json) = &incoming.json
+        && let Some(problem) =
+            mentions::mention_problem(&recorded.kind, incoming.method.as_str(), json)
+    {
+        state.problem(format!("{method} {}: {problem}", incoming.path));
     }
     let limit_errors = limit_errors(&recorded.kind, incoming);
     if !limit_errors.is_empty() {

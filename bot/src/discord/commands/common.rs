@@ -90,7 +90,7 @@ pub async fn answer(
         }
         Err(e) => {
             scope.not_shown().await;
-            Err(e.into())
+            Err(BotError::ReplyNotSent(Box::new(e)))
         }
     }
 }

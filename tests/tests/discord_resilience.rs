@@ -1,0 +1,308 @@
+//! The Discord front end when Discord misbehaves: failed posts are retried and delivered once,
+//! posts to a channel that is gone are given up while the game goes on, a failed reply is made
+//! up for by a channel post, and a front end that cannot work says so instead of looking alive.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failure must stop the test loudly"
+)]
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::config::Config;
+use taflbot::discord::DiscordState;
+use taflbot_e2e::bot::FAKE_TOKEN;
+use taflbot_e2e::fake_discord::{
+    CommandOption as Opt, FakeDiscord, FakeUser, Fault, Recorded, RouteKind, RouteMatch,
+};
+use taflbot_e2e::world::{WAIT, World};
+
+/// Retries in milliseconds, so a test sees several tries at once.
+fn quick_retries(config: &mut Config) {
+    config.discord.retry_base_ms = 20;
+}
+
+/// `challenger` (attackers) and `opponent` start a brandubh game in `channel`; returns its id.
+async fn brandubh_game(
+    world: &World,
+    channel: u64,
+    challenger: &FakeUser,
+    opponent: &FakeUser,
+) -> i64 {
+    let challenge = world
+        .slash(
+            challenger,
+            channel,
+            "challenge",
+            &[
+                Opt::user("opponent", opponent),
+                Opt::string("variant", "brandubh"),
+                Opt::string("side", "attackers"),
+            ],
+        )
+        .await;
+    let accept = challenge.button_starting_with("challenge:accept:").unwrap();
+    let click = world
+        .fake
+        .click(opponent, challenge.message.as_ref().unwrap(), &accept)
+        .unwrap();
+    world.reply(&click).await;
+    let games = world
+        .app
+        .service
+        .list_games(player_of(world, challenger).await)
+        .await
+        .unwrap();
+    games.first().expect("the game started").id
+}
+
+async fn player_of(world: &World, user: &FakeUser) -> i64 {
+    world
+        .app
+        .service
+        .player_for_discord_user(user.id, &user.name)
+        .await
+        .unwrap()
+        .id
+}
+
+/// `user` plays `mv` in `game` over the HTTP API; answers the HTTP status.
+async fn http_move(world: &World, user: &FakeUser, game: i64, mv: &str, ply: u32) -> u16 {
+    let player = player_of(world, user).await;
+    let token = world
+        .app
+        .service
+        .issue_api_token(player, "test")
+        .await
+        .unwrap()
+        .token;
+    world
+        .http
+        .post(format!("{}/games/{game}/moves", world.api()))
+        .bearer_auth(token)
+        .json(&json!({ "move": mv, "ply": ply }))
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+/// Requests to post in `channel` recorded after `mark`.
+fn posts_to(world: &World, mark: usize, channel: u64) -> Vec<Recorded> {
+    world
+        .fake
+        .recorder()
+        .all()
+        .into_iter()
+        .skip(mark)
+        .filter(|r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+        })
+        .collect()
+}
+
+/// Messages Discord holds in `channel` whose text contains `needle`.
+fn shown_in(world: &World, channel: u64, needle: &str) -> usize {
+    world
+        .fake
+        .channel_messages(channel)
+        .iter()
+        .filter(|m| m["content"].as_str().unwrap_or_default().contains(needle))
+        .count()
+}
+
+#[tokio::test]
+async fn a_post_refused_with_500_then_429_goes_out_once_on_the_third_try() {
+    let world = World::start_with(quick_retries).await;
+    let (alice, bob, channel) = (
+        world.fake.new_user("alice"),
+        world.fake.new_user("bob"),
+        world.fake.channel(),
+    );
+    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    world.fake.fail_next(
+        RouteMatch::ChannelMessagesIn(channel),
+        &[
+            Fault::ServerError,
+            Fault::RateLimited {
+                retry_after: Duration::from_millis(50),
+            },
+        ],
+    );
+    let mark = world.fake.recorder().mark();
+    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    world
+        .fake
+        .recorder()
+        .wait_for_after(mark, "the move accepted in the channel", WAIT, |r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+                && r.accepted()
+        })
+        .await
+        .unwrap();
+    world.wait_for_outbox_drained().await;
+    let statuses: Vec<u16> = posts_to(&world, mark, channel)
+        .iter()
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(statuses, vec![500, 429, 200], "tried until Discord took it");
+    assert_eq!(shown_in(&world, channel, "d1-b1"), 1, "one post people see");
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn when_the_move_reply_fails_the_move_is_posted_once_in_the_channel() {
+    let world = World::start_with(quick_retries).await;
+    let (alice, bob, channel) = (
+        world.fake.new_user("alice"),
+        world.fake.new_user("bob"),
+        world.fake.channel(),
+    );
+    brandubh_game(&world, channel, &alice, &bob).await;
+    world
+        .fake
+        .fail_next(RouteMatch::InteractionCallbacks, &[Fault::ServerError]);
+    let mark = world.fake.recorder().mark();
+    let sent = world
+        .fake
+        .slash(&alice, channel, "move", &[Opt::string("move", "d1-b1")])
+        .unwrap();
+    // The reply fails; the user is told privately that the move is posted instead.
+    let told = world.reply(&sent).await;
+    assert!(told.is_ephemeral(), "{}", told.text());
+    assert!(
+        told.text().contains("posted in the channel"),
+        "{}",
+        told.text()
+    );
+    let posted = world
+        .fake
+        .recorder()
+        .wait_for_after(mark, "the move posted in the channel", WAIT, |r| {
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
+                && r.accepted()
+        })
+        .await
+        .unwrap();
+    assert!(posted.text().contains("d1-b1"), "{}", posted.text());
+    world.wait_for_outbox_drained().await;
+    assert_eq!(shown_in(&world, channel, "d1-b1"), 1, "shown exactly once");
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn a_deleted_channel_is_given_up_after_a_few_tries_and_the_game_goes_on_over_http() {
+    let world = World::start_with(quick_retries).await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.new_channel("doomed");
+    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    world.fake.delete_channel(channel).unwrap();
+    let mark = world.fake.recorder().mark();
+    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    world.wait_for_outbox_drained().await;
+    let tries = posts_to(&world, mark, channel);
+    assert_eq!(tries.len(), 3, "a bounded number of tries");
+    assert!(
+        tries
+            .iter()
+            .all(|r| r.status == 404 && r.error_code == Some(10003)),
+        "Unknown Channel each time"
+    );
+    // The game goes on: Bob answers over HTTP.
+    assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
+    let view = world.app.service.game(None, game).await.unwrap();
+    assert_eq!(view.ply, 2);
+    world.wait_for_outbox_drained().await;
+    world.stop().await;
+}
+
+/// Waits until the Discord front end has given up; fails loudly after [`WAIT`].
+async fn wait_for_failure(world: &World) -> String {
+    let status = world.app.discord_status.clone();
+    let state = tokio::time::timeout(WAIT, status.wait_for(DiscordState::is_failed))
+        .await
+        .unwrap_or_else(|_| panic!("the Discord front end never gave up: {:?}", status.get()));
+    match state {
+        DiscordState::Failed { error } => error,
+        other => panic!("not failed: {other:?}"),
+    }
+}
+
+async fn health(world: &World) -> (u16, Value) {
+    let response = world
+        .http
+        .get(format!("{}/health", world.api()))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn a_failed_command_registration_stops_the_front_end_and_health_says_so() {
+    let fake = FakeDiscord::start().await.unwrap();
+    fake.fail_command_registration(usize::MAX);
+    let world = World::start_against(fake, quick_retries).await;
+    let error = wait_for_failure(&world).await;
+    assert!(error.contains("registration failed 4 times"), "{error}");
+    let (status, body) = health(&world).await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["discord"]["state"], "failed", "{body}");
+    assert!(
+        body["discord"]["error"]
+            .as_str()
+            .unwrap()
+            .contains("registration"),
+        "{body}"
+    );
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_the_gateway_refuses_with_4004_is_reported_by_health() {
+    let fake = FakeDiscord::start().await.unwrap();
+    fake.reject_identify(4004);
+    let world = World::start_against(fake, quick_retries).await;
+    let error = wait_for_failure(&world).await;
+    assert!(error.contains("4004"), "{error}");
+    let (status, body) = health(&world).await;
+    assert_eq!(status, 503, "{body}");
+    assert_eq!(body["status"], "failing", "{body}");
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn a_token_discord_refuses_is_a_clear_error_at_start() {
+    let fake = FakeDiscord::start().await.unwrap();
+    fake.fail_next(RouteMatch::Any, &[Fault::Unauthorized]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = Config::default();
+    config.discord.token = Some(FAKE_TOKEN.to_owned());
+    config.discord.api_base = fake.api_base();
+    config.database.path = dir.path().join("taflbot.db");
+    config.http.listen = "127.0.0.1:0".to_owned();
+    let options = AppOptions {
+        scheduler: false,
+        ..AppOptions::default()
+    };
+    let Err(error) = RunningApp::start(config, options).await else {
+        panic!("the app started with a token Discord refused");
+    };
+    let text = error.to_string();
+    assert!(text.contains("refused the bot token"), "{text}");
+    assert!(text.contains("discord.token"), "says what to do: {text}");
+}
