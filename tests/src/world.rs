@@ -16,7 +16,9 @@ use taflbot::config::Config;
 use taflbot::service::{Clock, ManualClock, MovePicker, SystemClock};
 
 use crate::bot::{FAKE_TOKEN, init_logging};
-use crate::fake_discord::{CommandOption, FakeDiscord, FakeUser, Recorded, SentInteraction};
+use crate::fake_discord::{
+    CommandOption, FakeDiscord, FakeUser, Recorded, RouteKind, SentInteraction,
+};
 
 /// How long a test waits for anything before failing loudly.
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -219,6 +221,64 @@ impl World {
         }
     }
 
+    /// `challenger` (attackers) challenges `opponent` to brandubh in `channel` and `opponent`
+    /// accepts with the button; returns the game's id.
+    pub async fn brandubh_game(
+        &self,
+        channel: u64,
+        challenger: &FakeUser,
+        opponent: &FakeUser,
+    ) -> i64 {
+        let challenge = self
+            .slash(
+                challenger,
+                channel,
+                "challenge",
+                &[
+                    CommandOption::user("opponent", opponent),
+                    CommandOption::string("variant", "brandubh"),
+                    CommandOption::string("side", "attackers"),
+                ],
+            )
+            .await;
+        let accept = challenge
+            .button_starting_with("challenge:accept:")
+            .expect("an Accept button");
+        let message = challenge.message.as_ref().expect("the challenge message");
+        let click = self
+            .fake
+            .click(opponent, message, &accept)
+            .expect("the fake sends the click");
+        let accepted = self.reply(&click).await;
+        game_id_in(&accepted.text())
+    }
+
+    /// The player of a Discord user, as the service (and the HTTP API) knows it.
+    pub async fn player_of(&self, user: &FakeUser) -> i64 {
+        self.app
+            .service
+            .player_for_discord_user(user.id, &user.name)
+            .await
+            .expect("the player of a Discord user")
+            .id
+    }
+
+    /// Posts to `channel` the bot attempted after `mark`, accepted or not.
+    pub fn channel_posts_after(&self, mark: usize, channel: u64) -> Vec<Recorded> {
+        self.fake
+            .recorder()
+            .all()
+            .into_iter()
+            .skip(mark)
+            .filter(|r| {
+                r.kind
+                    == RouteKind::ChannelMessage {
+                        channel_id: channel,
+                    }
+            })
+            .collect()
+    }
+
     /// The HTTP API's base URL, e.g. `http://127.0.0.1:4242/api/v1`.
     pub fn api(&self) -> String {
         format!("{}/api/v1", self.app.base_url().expect("the HTTP API runs"))
@@ -259,4 +319,17 @@ impl World {
         self.app.shutdown().await;
         assert_fake_clean(&self.fake);
     }
+}
+
+/// The number after "Game #" in a post.
+pub fn game_id_in(text: &str) -> i64 {
+    let rest = text
+        .split("Game #")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no game id in {text:?}"));
+    rest.chars()
+        .take_while(char::is_ascii_digit)
+        .collect::<String>()
+        .parse()
+        .unwrap_or_else(|e| panic!("no game id in {text:?}: {e}"))
 }

@@ -10,51 +10,8 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 use taflbot::service::Place;
-use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
-use taflbot_e2e::world::{WAIT, World};
-
-/// `challenger` (attackers) and `opponent` start a brandubh game in `channel`; returns its id.
-async fn brandubh_game(
-    world: &World,
-    channel: u64,
-    challenger: &FakeUser,
-    opponent: &FakeUser,
-) -> i64 {
-    let challenge = world
-        .slash(
-            challenger,
-            channel,
-            "challenge",
-            &[
-                Opt::user("opponent", opponent),
-                Opt::string("variant", "brandubh"),
-                Opt::string("side", "attackers"),
-            ],
-        )
-        .await;
-    let accept = challenge
-        .button_starting_with("challenge:accept:")
-        .expect("Accept");
-    let click = world
-        .fake
-        .click(opponent, challenge.message.as_ref().unwrap(), &accept)
-        .unwrap();
-    let accepted = world.reply(&click).await;
-    game_id_in(&accepted.text())
-}
-
-/// The number after "Game #" in a post.
-fn game_id_in(text: &str) -> i64 {
-    let rest = text
-        .split("Game #")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no game id in {text:?}"));
-    rest.chars()
-        .take_while(char::is_ascii_digit)
-        .collect::<String>()
-        .parse()
-        .unwrap()
-}
+use taflbot_e2e::fake_discord::{CommandOption as Opt, Recorded, RouteKind};
+use taflbot_e2e::world::{WAIT, World, game_id_in};
 
 async fn legal_moves(world: &World, game: i64) -> Vec<String> {
     world.app.service.legal_moves(game, None).await.unwrap()
@@ -65,7 +22,7 @@ async fn autocomplete_offers_at_most_25_legal_moves_filtered_by_what_was_typed()
     let world = World::start().await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
-    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    let game = world.brandubh_game(channel, &alice, &bob).await;
     let legal: HashSet<String> = legal_moves(&world, game).await.into_iter().collect();
     assert!(
         legal.len() > 25,
@@ -257,7 +214,7 @@ async fn games_and_challenge_buttons_survive_a_restart() {
     let world = World::start().await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
-    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    let game = world.brandubh_game(channel, &alice, &bob).await;
     let first = world
         .slash(&alice, channel, "move", &[Opt::string("move", "d1-b1")])
         .await;
@@ -317,7 +274,7 @@ async fn a_move_made_over_http_shows_up_in_the_channel() {
     let world = World::start().await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
-    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    let game = world.brandubh_game(channel, &alice, &bob).await;
 
     let issued = world.slash(&alice, channel, "token", &[]).await;
     assert!(issued.is_ephemeral(), "the token is private");
@@ -449,8 +406,8 @@ async fn where_a_channel_holds_several_games_the_game_option_picks_one() {
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let (carol, dave) = (world.fake.new_user("carol"), world.fake.new_user("dave"));
     let (eve, channel) = (world.fake.new_user("eve"), world.fake.channel());
-    let first = brandubh_game(&world, channel, &alice, &bob).await;
-    let second = brandubh_game(&world, channel, &carol, &dave).await;
+    let first = world.brandubh_game(channel, &alice, &bob).await;
+    let second = world.brandubh_game(channel, &carol, &dave).await;
 
     // Each player's own game is found without the option.
     let moved = world
@@ -562,7 +519,7 @@ async fn a_challenge_accepted_over_http_starts_the_game_in_the_channel() {
     // Started from Discord (the button), the start is shown once: in the button's answer.
     let carol = world.fake.new_user("carol");
     let mark = world.fake.recorder().mark();
-    brandubh_game(&world, channel, &carol, &alice).await;
+    world.brandubh_game(channel, &carol, &alice).await;
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     let extra: Vec<_> = world
         .fake

@@ -43,22 +43,11 @@ fn assert_pings_only(recorded: &Recorded, users: &[&FakeUser]) {
     );
 }
 
-/// The player id of a Discord user, as the HTTP API knows it.
-async fn player_of(world: &World, user: &FakeUser) -> i64 {
-    world
-        .app
-        .service
-        .player_for_discord_user(user.id, &user.name)
-        .await
-        .unwrap()
-        .id
-}
-
 #[tokio::test]
 async fn a_player_named_everyone_is_shown_literally_and_pings_nobody() {
     let world = World::start().await;
     let alice = world.fake.new_user("alice");
-    let alice_id = player_of(&world, &alice).await;
+    let alice_id = world.player_of(&alice).await;
     // An HTTP player picks a name meant to ping the whole server, and plays alice.
     let registered: Value = world
         .http
@@ -119,7 +108,7 @@ async fn a_player_named_everyone_is_shown_literally_and_pings_nobody() {
 async fn forty_games_fit_the_games_listing_page_by_page() {
     let world = World::start().await;
     let alice = world.fake.new_user("alice");
-    let me = player_of(&world, &alice).await;
+    let me = world.player_of(&alice).await;
     for _ in 0..40 {
         world
             .app
@@ -175,17 +164,8 @@ async fn forty_games_fit_the_games_listing_page_by_page() {
 /// Channel posts recorded after `mark` whose text contains `needle`.
 fn posts_after(world: &World, mark: usize, channel: u64, needle: &str) -> Vec<Recorded> {
     world
-        .fake
-        .recorder()
-        .all()
+        .channel_posts_after(mark, channel)
         .into_iter()
-        .skip(mark)
-        .filter(|r| {
-            r.kind
-                == RouteKind::ChannelMessage {
-                    channel_id: channel,
-                }
-        })
         .filter(|r| r.text().contains(needle))
         .collect()
 }

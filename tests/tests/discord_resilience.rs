@@ -16,7 +16,7 @@ use taflbot::config::Config;
 use taflbot::discord::DiscordState;
 use taflbot_e2e::bot::FAKE_TOKEN;
 use taflbot_e2e::fake_discord::{
-    CommandOption as Opt, FakeDiscord, FakeUser, Fault, Recorded, RouteKind, RouteMatch,
+    CommandOption as Opt, FakeDiscord, FakeUser, Fault, RouteKind, RouteMatch,
 };
 use taflbot_e2e::world::{WAIT, World};
 
@@ -25,53 +25,9 @@ fn quick_retries(config: &mut Config) {
     config.discord.retry_base_ms = 20;
 }
 
-/// `challenger` (attackers) and `opponent` start a brandubh game in `channel`; returns its id.
-async fn brandubh_game(
-    world: &World,
-    channel: u64,
-    challenger: &FakeUser,
-    opponent: &FakeUser,
-) -> i64 {
-    let challenge = world
-        .slash(
-            challenger,
-            channel,
-            "challenge",
-            &[
-                Opt::user("opponent", opponent),
-                Opt::string("variant", "brandubh"),
-                Opt::string("side", "attackers"),
-            ],
-        )
-        .await;
-    let accept = challenge.button_starting_with("challenge:accept:").unwrap();
-    let click = world
-        .fake
-        .click(opponent, challenge.message.as_ref().unwrap(), &accept)
-        .unwrap();
-    world.reply(&click).await;
-    let games = world
-        .app
-        .service
-        .list_games(player_of(world, challenger).await)
-        .await
-        .unwrap();
-    games.first().expect("the game started").id
-}
-
-async fn player_of(world: &World, user: &FakeUser) -> i64 {
-    world
-        .app
-        .service
-        .player_for_discord_user(user.id, &user.name)
-        .await
-        .unwrap()
-        .id
-}
-
 /// `user` plays `mv` in `game` over the HTTP API; answers the HTTP status.
 async fn http_move(world: &World, user: &FakeUser, game: i64, mv: &str, ply: u32) -> u16 {
-    let player = player_of(world, user).await;
+    let player = world.player_of(user).await;
     let token = world
         .app
         .service
@@ -89,23 +45,6 @@ async fn http_move(world: &World, user: &FakeUser, game: i64, mv: &str, ply: u32
         .unwrap()
         .status()
         .as_u16()
-}
-
-/// Requests to post in `channel` recorded after `mark`.
-fn posts_to(world: &World, mark: usize, channel: u64) -> Vec<Recorded> {
-    world
-        .fake
-        .recorder()
-        .all()
-        .into_iter()
-        .skip(mark)
-        .filter(|r| {
-            r.kind
-                == RouteKind::ChannelMessage {
-                    channel_id: channel,
-                }
-        })
-        .collect()
 }
 
 /// Messages Discord holds in `channel` whose text contains `needle`.
@@ -126,7 +65,7 @@ async fn a_post_refused_with_500_then_429_goes_out_once_on_the_third_try() {
         world.fake.new_user("bob"),
         world.fake.channel(),
     );
-    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    let game = world.brandubh_game(channel, &alice, &bob).await;
     world.fake.fail_next(
         RouteMatch::ChannelMessagesIn(channel),
         &[
@@ -151,7 +90,8 @@ async fn a_post_refused_with_500_then_429_goes_out_once_on_the_third_try() {
         .await
         .unwrap();
     world.wait_for_outbox_drained().await;
-    let statuses: Vec<u16> = posts_to(&world, mark, channel)
+    let statuses: Vec<u16> = world
+        .channel_posts_after(mark, channel)
         .iter()
         .map(|r| r.status)
         .collect();
@@ -168,7 +108,7 @@ async fn when_the_move_reply_fails_the_move_is_posted_once_in_the_channel() {
         world.fake.new_user("bob"),
         world.fake.channel(),
     );
-    brandubh_game(&world, channel, &alice, &bob).await;
+    world.brandubh_game(channel, &alice, &bob).await;
     world
         .fake
         .fail_next(RouteMatch::InteractionCallbacks, &[Fault::ServerError]);
@@ -208,12 +148,12 @@ async fn a_deleted_channel_is_given_up_after_a_few_tries_and_the_game_goes_on_ov
     let world = World::start_with(quick_retries).await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.new_channel("doomed");
-    let game = brandubh_game(&world, channel, &alice, &bob).await;
+    let game = world.brandubh_game(channel, &alice, &bob).await;
     world.fake.delete_channel(channel).unwrap();
     let mark = world.fake.recorder().mark();
     assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
     world.wait_for_outbox_drained().await;
-    let tries = posts_to(&world, mark, channel);
+    let tries = world.channel_posts_after(mark, channel);
     assert_eq!(tries.len(), 3, "a bounded number of tries");
     assert!(
         tries
