@@ -19,6 +19,15 @@ pub struct SchedulerPass {
     pub timeouts: usize,
     pub reminders: usize,
     pub expired_challenges: usize,
+    /// Games or challenges whose work failed this pass (logged; the rest went on).
+    pub failed: usize,
+}
+
+impl SchedulerPass {
+    fn failure(&mut self, work: &str, what: &str, id: i64, error: &super::ServiceError) {
+        self.failed += 1;
+        tracing::warn!(work, what, id, %error, "scheduled work failed; the others go on");
+    }
 }
 
 impl GamesService {
@@ -38,20 +47,25 @@ impl GamesService {
                 ))
             })
             .await?;
+        // One bad row must not stop the timeouts of every other game: each item stands alone.
         let mut pass = SchedulerPass::default();
         for id in late {
-            if self.end_on_time(id).await? {
-                pass.timeouts += 1;
+            match self.end_on_time(id).await {
+                Ok(ended) => pass.timeouts += usize::from(ended),
+                Err(e) => pass.failure("timeout", "game", id, &e),
             }
         }
         for id in remind {
-            if self.remind(id, before_ms).await? {
-                pass.reminders += 1;
+            match self.remind(id, before_ms).await {
+                Ok(reminded) => pass.reminders += usize::from(reminded),
+                Err(e) => pass.failure("reminder", "game", id, &e),
             }
         }
         for id in expired {
-            self.expire_challenge(id).await?;
-            pass.expired_challenges += 1;
+            match self.expire_challenge(id).await {
+                Ok(_) => pass.expired_challenges += 1,
+                Err(e) => pass.failure("expiry", "challenge", id, &e),
+            }
         }
         for id in ai {
             self.kick_ai(id);
