@@ -77,7 +77,13 @@ impl RunningApp {
             path: db.path.display().to_string(),
             source,
         })?;
-        let service = GamesService::new(store, options.clock, config.games.clone(), options.picker);
+        crate::telemetry::handle();
+        let service = GamesService::new(
+            store,
+            options.clock.clone(),
+            config.games.clone(),
+            options.picker.clone(),
+        );
         let (shutdown, shutdown_rx) = watch::channel(false);
         let mut background = Vec::new();
 
@@ -115,7 +121,12 @@ impl RunningApp {
                 service.clone(),
                 config.http.clone(),
                 shutdown_rx.clone(),
-                discord_status.clone(),
+                crate::http::Ops {
+                    discord: discord_status.clone(),
+                    scheduler_every: options
+                        .scheduler
+                        .then(|| Duration::from_millis(config.games.scheduler_interval_ms)),
+                },
             );
             let mut rx = shutdown_rx.clone();
             let server = tokio::spawn(async move {

@@ -209,6 +209,13 @@ async fn a_failed_command_registration_stops_the_front_end_and_health_says_so() 
             .contains("registration"),
         "{body}"
     );
+    let ready = world
+        .http
+        .get(format!("{}/health/ready", world.api()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ready.status().as_u16(), 503, "not ready without Discord");
     world.stop().await;
 }
 

@@ -19,6 +19,7 @@ use super::posts::Post;
 use super::{BotError, Data};
 use crate::service::{Clock, Event, SystemClock, event_kind};
 use crate::store::rows::OutboxHead;
+use crate::telemetry;
 
 /// Tries of a post Discord refuses for good reasons (gone channel, missing permission) before
 /// it is given up: a permission can be granted back in the meantime.
@@ -57,6 +58,14 @@ impl Failure {
             }
             serenity::Error::Model(_) => Failure::Rejected,
             _ => Failure::Passing,
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Failure::Passing => "passing",
+            Failure::Refused => "refused",
+            Failure::Rejected => "rejected",
         }
     }
 
@@ -133,6 +142,7 @@ async fn attempt(
         Err(error) => error,
     };
     let failure = Failure::of(&error);
+    metrics::counter!(telemetry::DISCORD_POST_FAILURES, "failure" => failure.label()).increment(1);
     let tries = head.attempts + 1;
     let retry_at = (tries < failure.tries())
         .then(|| wall_ms().saturating_add(backoff(base, head.attempts).as_millis() as i64));
@@ -144,14 +154,17 @@ async fn attempt(
             ?failure,
             "Discord post failed: {error}"
         ),
-        None => tracing::warn!(
+        None => {
+            metrics::counter!(telemetry::DISCORD_POSTS_GIVEN_UP).increment(1);
+            tracing::warn!(
             post = head.id,
             channel = head.channel_id,
             event = event.id,
             kind = %event.kind,
             tries,
             "Discord post given up: {error}; the game goes on (it can be followed over HTTP)"
-        ),
+            )
+        }
     }
     data.service
         .discord_post_failed(head.id, error.to_string(), retry_at)

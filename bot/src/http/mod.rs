@@ -7,6 +7,7 @@ mod board;
 mod error;
 mod extract;
 mod handlers;
+mod observe;
 mod openapi;
 mod rate_limit;
 mod routes;
@@ -18,6 +19,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::StatusCode;
 use tokio::sync::watch;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::config::HttpConfig;
 use crate::discord::DiscordStatus;
@@ -36,8 +38,17 @@ pub struct AppState {
     pub boards: Arc<board::BoardCache>,
     /// Becomes true when the server shuts down, so endless streams end.
     pub shutdown: watch::Receiver<bool>,
-    /// The Discord front end's state, for the health endpoint.
+    /// What the health endpoints report besides the store.
+    pub ops: Ops,
+}
+
+/// The running parts the health endpoints look at.
+#[derive(Clone)]
+pub struct Ops {
+    /// The Discord front end's state.
     pub discord: DiscordStatus,
+    /// How often the scheduler runs, when it runs.
+    pub scheduler_every: Option<std::time::Duration>,
 }
 
 /// The whole HTTP application.
@@ -45,7 +56,7 @@ pub fn router(
     service: GamesService,
     config: HttpConfig,
     shutdown: watch::Receiver<bool>,
-    discord: DiscordStatus,
+    ops: Ops,
 ) -> Router {
     let state = AppState {
         limiter: Arc::new(RateLimiter::new(
@@ -55,7 +66,7 @@ pub fn router(
         boards: Arc::new(board::BoardCache::new(config.board_cache_entries)),
         service,
         shutdown,
-        discord,
+        ops,
         config: Arc::new(config),
     };
     let mut api = Router::new();
@@ -64,6 +75,7 @@ pub fn router(
     }
     Router::new()
         .nest(API_PREFIX, api)
+        .route("/metrics", axum::routing::get(handlers::metrics))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -79,5 +91,15 @@ pub fn router(
             )
         })
         .layer(DefaultBodyLimit::max(state.config.body_limit_bytes))
+        .layer(axum::middleware::from_fn(observe::count_request))
+        // A span per request; answers at debug (server errors are logged by their handlers).
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(observe::request_span)
+                .on_request(())
+                .on_response(DefaultOnResponse::new().level(tracing::Level::DEBUG)),
+        )
+        .layer(observe::propagate_request_id())
+        .layer(observe::set_request_id())
         .with_state(state)
 }

@@ -67,6 +67,15 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
             get(health),
         ),
         (
+            spec(
+                "GET",
+                "/health/ready",
+                "Readiness: store, scheduler and Discord (503 when not ready)",
+            )
+            .public(),
+            get(ready),
+        ),
+        (
             spec("GET", "/openapi.json", "This OpenAPI document").public(),
             get(openapi_json),
         ),

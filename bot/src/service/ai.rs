@@ -72,9 +72,12 @@ impl GamesService {
             let Some(game) = game else { return Ok(()) };
             let ply = game.ply();
             let picker = picker.clone();
+            let thinking = std::time::Instant::now();
             let picked = tokio::task::spawn_blocking(move || picker.pick(&game, level))
                 .await
                 .map_err(|e| ServiceError::Internal(format!("the AI crashed: {e}")))?;
+            metrics::histogram!(crate::telemetry::AI_THINK, "level" => level.to_string())
+                .record(thinking.elapsed().as_secs_f64());
             let Some(mv) = picked else {
                 return Err(ServiceError::Internal(format!(
                     "the AI found no move in game {game_id} at ply {ply}"

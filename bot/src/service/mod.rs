@@ -71,6 +71,8 @@ struct Inner {
     picker: Option<Arc<dyn MovePicker>>,
     /// Games whose AI turn is being computed.
     ai_running: Mutex<HashSet<i64>>,
+    /// Wall-clock time of the last scheduler pass that completed (0: none yet).
+    last_pass_ms: std::sync::atomic::AtomicI64,
 }
 
 impl GamesService {
@@ -92,6 +94,7 @@ impl GamesService {
                 engines: Arc::new(game_state::EngineCache::new(10_000)),
                 picker,
                 ai_running: Mutex::new(HashSet::new()),
+                last_pass_ms: std::sync::atomic::AtomicI64::new(0),
             }),
             held: None,
         }
@@ -186,6 +189,7 @@ impl GamesService {
                 },
                 move |(_, emitter): &(T, Emitter)| {
                     if !emitter.events.is_empty() {
+                        crate::telemetry::record_events(&emitter.events);
                         bus.publish(emitter.events.clone());
                     }
                     if emitter.deliveries > 0 {

@@ -11,7 +11,7 @@ use crate::store::rows::{self, GameId, Seat};
 use super::events::kind;
 use super::game_state::{self};
 use super::moves::end_if_out_of_time;
-use super::{GamesService, Result};
+use super::{Clock, GamesService, Result};
 
 /// What one scheduler pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +31,15 @@ impl SchedulerPass {
 }
 
 impl GamesService {
+    /// Wall-clock time of the last completed scheduler pass, if any.
+    pub fn last_scheduler_pass_ms(&self) -> Option<i64> {
+        let at = self
+            .inner
+            .last_pass_ms
+            .load(std::sync::atomic::Ordering::Relaxed);
+        (at > 0).then_some(at)
+    }
+
     /// Does everything due at the service clock's now.
     pub async fn run_due(&self) -> Result<SchedulerPass> {
         let now = self.now_ms();
@@ -70,6 +79,10 @@ impl GamesService {
         for id in ai {
             self.kick_ai(id);
         }
+        self.inner.last_pass_ms.store(
+            super::SystemClock.now_ms(),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         Ok(pass)
     }
 

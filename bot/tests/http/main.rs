@@ -9,5 +9,6 @@ mod common;
 mod events;
 mod games;
 mod openapi;
+mod operations;
 mod places;
 mod scheduler;

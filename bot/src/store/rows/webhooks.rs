@@ -134,3 +134,13 @@ pub fn next_delivery_at(c: &Connection) -> Result<Option<i64>> {
     .optional()?
     .flatten())
 }
+
+/// Webhook deliveries not yet made nor given up.
+pub fn pending_delivery_count(c: &Connection) -> Result<u64> {
+    let count: i64 = c.query_row(
+        "SELECT COUNT(*) FROM deliveries WHERE status = 'pending'",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(u64::try_from(count).unwrap_or_default())
+}

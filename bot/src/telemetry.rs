@@ -1,0 +1,111 @@
+//! Prometheus metrics through the `metrics` facade. The recorder is installed once per process
+//! (several apps in one test process share it); `GET /metrics` renders it.
+
+use std::sync::OnceLock;
+
+use metrics::{counter, describe_counter, describe_gauge, describe_histogram, histogram};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+
+use crate::service::{Event, event_kind};
+
+pub const HTTP_REQUESTS: &str = "taflbot_http_requests_total";
+pub const HTTP_DURATION: &str = "taflbot_http_request_duration_seconds";
+pub const MOVES: &str = "taflbot_moves_total";
+pub const GAMES_STARTED: &str = "taflbot_games_started_total";
+pub const GAMES_ENDED: &str = "taflbot_games_ended_total";
+pub const AI_THINK: &str = "taflbot_ai_think_seconds";
+pub const OUTBOX_PENDING: &str = "taflbot_outbox_pending";
+pub const DISCORD_POST_FAILURES: &str = "taflbot_discord_post_failures_total";
+pub const DISCORD_POSTS_GIVEN_UP: &str = "taflbot_discord_posts_given_up_total";
+
+/// Latency buckets, in seconds: from a cached read to a slow AI move.
+const BUCKETS: &[f64] = &[
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0,
+];
+
+static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
+
+/// The process's recorder, installed on first use; `None` if another recorder was installed.
+pub fn handle() -> Option<&'static PrometheusHandle> {
+    HANDLE
+        .get_or_init(|| {
+            let recorder = match PrometheusBuilder::new().set_buckets(BUCKETS) {
+                Ok(builder) => builder.build_recorder(),
+                Err(e) => {
+                    tracing::warn!("metrics off: {e}");
+                    return None;
+                }
+            };
+            let handle = recorder.handle();
+            if let Err(e) = metrics::set_global_recorder(recorder) {
+                tracing::warn!("metrics off: {e}");
+                return None;
+            }
+            describe();
+            Some(handle)
+        })
+        .as_ref()
+}
+
+fn describe() {
+    describe_counter!(
+        HTTP_REQUESTS,
+        "HTTP requests answered, by route, method and status"
+    );
+    describe_histogram!(
+        HTTP_DURATION,
+        metrics::Unit::Seconds,
+        "HTTP request latency by route"
+    );
+    describe_counter!(MOVES, "moves played, by who played them (player or ai)");
+    describe_counter!(GAMES_STARTED, "games started");
+    describe_counter!(GAMES_ENDED, "games ended, by reason");
+    describe_histogram!(
+        AI_THINK,
+        metrics::Unit::Seconds,
+        "time the AI took for a move"
+    );
+    describe_gauge!(
+        OUTBOX_PENDING,
+        "posts and deliveries not yet made, by outbox"
+    );
+    describe_counter!(
+        DISCORD_POST_FAILURES,
+        "failed tries of Discord posts, by kind of failure"
+    );
+    describe_counter!(
+        DISCORD_POSTS_GIVEN_UP,
+        "Discord posts given up after their tries"
+    );
+}
+
+/// Counts what committed events say happened: moves, games started and ended.
+pub fn record_events(events: &[Event]) {
+    for event in events {
+        match event.kind.as_str() {
+            event_kind::MOVE_PLAYED => {
+                let by_ai = event.data.get("by").is_none_or(|by| by.is_null());
+                let by = if by_ai { "ai" } else { "player" };
+                counter!(MOVES, "by" => by).increment(1);
+            }
+            event_kind::GAME_STARTED => counter!(GAMES_STARTED).increment(1),
+            event_kind::GAME_ENDED => {
+                let reason = event
+                    .data
+                    .get("reason")
+                    .and_then(|r| r.as_str())
+                    .unwrap_or("unknown")
+                    .to_owned();
+                counter!(GAMES_ENDED, "reason" => reason).increment(1);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One answered HTTP request.
+pub fn http_request(route: String, method: String, status: u16, seconds: f64) {
+    counter!(HTTP_REQUESTS, "route" => route.clone(), "method" => method.clone(), "status" => status.to_string())
+        .increment(1);
+    histogram!(HTTP_DURATION, "route" => route, "method" => method).record(seconds);
+}
