@@ -128,9 +128,10 @@ pub(crate) fn soldier_captures(
     }
 }
 
-/// OpenTafl `linc`, file 000: "If the king is in the castle and surrounded on three sides by
-/// attackers, but protected by a defender on the last side, it is possible to capture the last
-/// defender by pinning it between an attacker piece and the occupied castle."
+/// OpenTafl `linc`; docs/rules.md, R-000-last-defender (source 000): "If the king is in the castle
+/// and surrounded on three sides by attackers, but protected by a defender on the last side, it is
+/// possible to capture the last defender by pinning it between an attacker piece and the occupied
+/// castle."
 fn linnaean_capture(
     rules: &Rules,
     position: &Position,
@@ -149,8 +150,9 @@ fn linnaean_capture(
         && anvil.neighbours(position.dim()).count() == 4
 }
 
-/// File 001: "if a black knight is between two white knights ... and it has a king from the
-/// 3-rd side, then it can be killed by a white knight that moves to it's 4-th side".
+/// docs/rules.md, R-001-special-capture (source 001): "if a black knight is between two white
+/// knights ... and it has a king from the 3-rd side, then it can be killed by a white knight that
+/// moves to it's 4-th side".
 fn slavic_capture(
     rules: &Rules,
     position: &Position,

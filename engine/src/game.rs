@@ -39,7 +39,8 @@ pub struct MoveReport {
     pub hash: u64,
 }
 
-/// Minimum defending soldiers for the draw-fort rule (file 003 §8b: "king plus five men").
+/// Minimum defending soldiers for the draw-fort rule (docs/rules.md, R-003-draw-forts: "king plus
+/// five men").
 const DRAW_FORT_MIN_MEN: u32 = 5;
 
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 //! - no piece passes over another;
 //! - a special square may be passed only by the kinds in its `pass` list, or by a piece whose
 //!   move started on a square of the same kind and has not left such squares yet (moving
-//!   within its fortress, file 001);
+//!   within its fortress: docs/rules.md, R-001-fortress);
 //! - a move may end on a special square only for kinds in its `stop` list, and, when it did not
 //!   stay on squares of that kind all the way from its start, in its `reenter` list;
 //! - a piece moves at most its speed limit.
@@ -42,8 +42,8 @@ pub fn check_move(rules: &Rules, position: &Position, mv: Move) -> Result<Piece,
         to: mv.to,
     })?;
     let from_kind = rules.square_kind(mv.from);
-    // Still on squares of the starting kind (moving within one's fortress, file 001)? Once a
-    // move has left them, coming back onto that kind is entering again.
+    // Still on squares of the starting kind (moving within one's fortress, docs/rules.md
+    // R-001-fortress)? Once a move has left them, coming back onto that kind is entering again.
     let mut inside = true;
     let mut sq = mv.from;
     while sq != mv.to {

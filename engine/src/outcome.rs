@@ -26,7 +26,7 @@ pub enum WinReason {
     Repetition,
     /// The king stands in an unbreakable fort on the edge.
     EdgeFort,
-    /// The defenders repeated a fort arrangement three times (file 003 §8b).
+    /// The defenders repeated a fort arrangement three times (docs/rules.md, R-003-draw-forts).
     DrawFort,
 }
 

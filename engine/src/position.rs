@@ -17,7 +17,8 @@ pub struct Position {
     pub(crate) king: Option<Square>,
     pub(crate) dim: u8,
     pub(crate) side_to_move: Side,
-    /// File 001: the king was captured and the defenders' next move must free him.
+    /// docs/rules.md, R-001-rescue: the king was captured and the defenders' next move must free
+    /// him.
     pub(crate) king_awaits_rescue: bool,
 }
 

@@ -58,7 +58,8 @@ pub fn apply(
         }
     }
     if !movegen::has_legal_move(rules, position) {
-        // A captured king whose side cannot move at all cannot be rescued (file 001).
+        // A captured king whose side cannot move at all cannot be rescued (docs/rules.md,
+        // R-001-rescue).
         if position.king_awaits_rescue() {
             return Some(win(Side::Attackers, WinReason::KingCaptured));
         }
@@ -71,8 +72,9 @@ fn win(winner: Side, reason: WinReason) -> Outcome {
     Outcome::Win { winner, reason }
 }
 
-/// File 003 §7b: "If the attackers surround the king and ALL remaining defenders, then they
-/// win": no defender can reach the edge through squares free of attackers.
+/// docs/rules.md, R-003-encirclement (source 003 §7b): "If the attackers surround the king and ALL
+/// remaining defenders, then they win": no defender can reach the edge through squares free of
+/// attackers.
 pub fn encircled(position: &Position) -> bool {
     let dim = position.dim();
     let defenders = position.pieces_of(Side::Defenders);

@@ -1,5 +1,5 @@
-//! The rules model: one struct general enough for every variant in VARIANTS.md and every
-//! OpenTafl rules string (OpenTafl notation spec, section 3), plus what the rule files need
+//! The rules model: one struct general enough for every preset of docs/rules.md and every
+//! OpenTafl rules string (OpenTafl notation spec, section 3), plus what the rule sources need
 //! that OpenTafl lacks (Slavic special capture and rescue move, draw forts).
 
 use crate::bitboard::{Bitboard, row_mask};
@@ -23,7 +23,8 @@ pub enum Escape {
 pub enum Repetition {
     Ignore,
     Draw,
-    /// The player whose move creates the third occurrence loses (file 003 §8, "the aggressive player").
+    /// The player whose move creates the third occurrence loses (docs/rules.md,
+    /// R-aggressive-player).
     MoverLoses,
     MoverWins,
     /// Copenhagen: "if a player causes perpetual repetition, the defenders lose", whoever moved.
@@ -128,7 +129,8 @@ pub struct Rules {
     pub(crate) dim: u8,
     pub escape: Escape,
     pub attackers_first: bool,
-    /// Attackers win by enclosing the king and every defender (`surf:`, file 003 §7b).
+    /// Attackers win by enclosing the king and every defender (`surf:`; docs/rules.md,
+    /// R-003-encirclement).
     pub encirclement: bool,
     pub repetition: Repetition,
     pub king_armed: KingArmed,
@@ -154,12 +156,14 @@ pub struct Rules {
     /// A defender beside the king on the throne, his other three sides held by attackers,
     /// may be captured against the occupied throne (`linc:`).
     pub linnaean_capture: bool,
-    /// File 001: a defender flanked by two attackers with the king on its third side is
-    /// captured by an attacker closing the fourth side.
+    /// Slavic (docs/rules.md, R-001-special-capture): a defender flanked by two attackers with the
+    /// king on its third side is captured by an attacker closing the fourth side.
     pub slavic_capture: bool,
-    /// File 001: when the king is captured the defenders get one move to free him.
+    /// Slavic (docs/rules.md, R-001-rescue): when the king is captured the defenders get one move
+    /// to free him.
     pub king_rescue: bool,
-    /// File 003 §8b: defenders repeating their arrangement three times with no capture lose.
+    /// docs/rules.md, R-003-draw-forts: defenders repeating their arrangement three times with no
+    /// capture lose.
     pub draw_forts: bool,
     pub(crate) start: Position,
     pub(crate) tables: MoveTables,

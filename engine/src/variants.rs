@@ -1,4 +1,5 @@
-//! Named presets: every variant of `shared/rules/VARIANTS.md`, plus OpenTafl's own variants.
+//! Named presets: every variant of the rule sources, plus OpenTafl's own variants; docs/rules.md
+//! states each preset's rules.
 //! Each is an OpenTafl rules string (with this engine's `x` keys where OpenTafl has no word),
 //! so a preset reads exactly like a rules string a user could type.
 
@@ -9,7 +10,8 @@ use crate::rules::Rules;
 pub struct Variant {
     pub id: &'static str,
     pub name: &'static str,
-    /// The rule file (or published source) the preset follows.
+    /// The rule source (numbered as in docs/rules.md, Sources) or published rules the preset
+    /// follows.
     pub source: &'static str,
     pub rules_string: &'static str,
 }

@@ -1,6 +1,7 @@
-//! Escape warnings (file 000): "If the king should ever have an unimpeded path to the edge of
-//! the board, he must call out "raichi" ..., and if he has two paths of escape, then he must
-//! call out "tuichu"". A path is a move the king could make to a winning square.
+//! Escape warnings (docs/rules.md, Warnings and R-000-warnings; source 000): "If the king should
+//! ever have an unimpeded path to the edge of the board, he must call out "raichi" ..., and if he
+//! has two paths of escape, then he must call out "tuichu"". A path is a move the king could make
+//! to a winning square.
 
 use serde::Serialize;
 

@@ -34,7 +34,7 @@ static PIECE_KEYS: [[u64; SQUARES]; 3] = build_keys();
 
 /// XORed in when the defenders are to move.
 pub const DEFENDERS_TO_MOVE: u64 = 0x3C6E_F372_FE94_F82B;
-/// XORed in while a captured king awaits rescue (file 001).
+/// XORed in while a captured king awaits rescue (docs/rules.md, R-001-rescue).
 pub const KING_AWAITS_RESCUE: u64 = 0x5BE0_CD19_137E_2179;
 
 #[inline]

@@ -1,6 +1,6 @@
 //! The `copenhagen` preset: the World Tafl Federation's Copenhagen rules (aagenielsen.dk), not
-//! in the rule files; VARIANTS.md: "corner escape, shieldwall capture, exit (edge) forts,
-//! encirclement, king captured by 4 or 3 + throne, armed king".
+//! among the numbered rule sources; docs/rules.md, Copenhagen: corner escape, shieldwall capture,
+//! exit (edge) forts, encirclement, king captured by 4 or 3 + throne, armed king.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

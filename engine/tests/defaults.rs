@@ -1,5 +1,5 @@
-//! VARIANTS.md "Defaults (where a file says nothing)", checked on the presets whose rule file
-//! is silent.
+//! docs/rules.md, "Defaults (where a source says nothing)", checked on the presets whose rule
+//! source is silent.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -8,8 +8,8 @@ mod common;
 use common::*;
 use tafl_engine::{DrawReason, Outcome, Side, WinReason};
 
-/// VARIANTS.md: "Repetition: if the file has no repetition rule, the third occurrence of the
-/// same position with the same side to move is a draw." (files 000, 001 and 002)
+/// docs/rules.md, R-default-repetition: if the source has no repetition rule, the third
+/// occurrence of the same position with the same side to move is a draw (sources 000, 001, 002).
 #[test]
 fn defaults_third_repetition_is_a_draw_where_the_file_is_silent() {
     for id in [
@@ -48,7 +48,8 @@ fn defaults_third_repetition_is_a_draw_where_the_file_is_silent() {
     }
 }
 
-/// VARIANTS.md: "No legal move on your turn: you lose." (files 000 and 001, which say nothing)
+/// docs/rules.md, R-default-no-move: no legal move on your turn: you lose (sources 000 and 001,
+/// which say nothing).
 #[test]
 fn defaults_no_legal_move_loses() {
     for id in [
@@ -81,9 +82,9 @@ fn defaults_no_legal_move_loses() {
     }
 }
 
-/// VARIANTS.md: "The king is armed (may help capture) unless the file says otherwise." (all
-/// presets from files 000, 001, 003 and 004; file 002 says "The King cannot take part in
-/// captures")
+/// docs/rules.md, R-default-king-armed: the king is armed (may help capture) unless the source says
+/// otherwise (all presets from sources 000, 001, 003 and 004; source 002 says "The King cannot take
+/// part in captures")
 #[test]
 fn defaults_king_is_armed() {
     for id in [

@@ -1,5 +1,6 @@
-//! Rule file 000 (japonek.github.io Tablut), presets `tablut-castle` (closed castle) and
-//! `tablut-castle-open` (open castle). Every test quotes the sentence it checks.
+//! Source 000 of docs/rules.md (japonek.github.io Tablut; docs/rules.md, Tablut (castle)), presets
+//! `tablut-castle` (closed castle) and `tablut-castle-open` (open castle). Every test quotes the
+//! sentence it checks.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -51,7 +52,7 @@ fn file_000_setup_9x9_king_on_castle_cross_of_eight_sixteen_attackers() {
         for (attacker, defender) in [("e2", "e3"), ("e8", "e7"), ("b5", "c5"), ("h5", "g5")] {
             assert!(sq(attacker).neighbours(9).any(|n| n == sq(defender)));
         }
-        // VARIANTS.md: who moves first in 000 is not stated: attackers first.
+        // docs/rules.md, R-default-first-mover: 000 does not say who moves first: attackers.
         assert_eq!(start.side_to_move(), Side::Attackers, "{id}");
     }
 }
@@ -284,8 +285,8 @@ fn file_000_defenders_capture_attacker_against_occupied_castle() {
     }
 }
 
-/// 000: "In one variant, the castle cannot be entered by anyone, not even the king, once the
-/// king has left it." (VARIANTS.md: nor passed through; preset `tablut-castle`.)
+/// 000: "In one variant, the castle cannot be entered by anyone, not even the king, once the king
+/// has left it." (docs/rules.md, R-000-closed-castle: nor passed through; preset `tablut-castle`.)
 #[test]
 fn file_000_closed_castle_cannot_be_entered_once_the_king_left() {
     let mut g = game("tablut-castle", "Ke5 Ta7 tb1 ti9", D);
@@ -394,8 +395,8 @@ fn file_000_raichi_one_open_path_tuichu_two() {
     }
 }
 
-/// VARIANTS.md (file 000's warnings): "The warnings are part of the referee's answer to every
-/// move, in every variant": one path is raichi, two are tuichu, whatever the winning squares.
+/// docs/rules.md, Warnings (R-000-warnings): the warning is part of the referee's answer to
+/// every move, in every preset: one path is raichi, two are tuichu, whatever the winning squares.
 #[test]
 fn file_000_warnings_in_every_variant() {
     for v in variants() {

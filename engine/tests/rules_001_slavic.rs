@@ -1,6 +1,6 @@
-//! Rule file 001 (Viking or Slavic Chess), presets `slavic-9` (corner escape) and `slavic-13`
-//! (any border square but fortresses). Every test quotes the sentence it checks. "White
-//! knights" are the attackers, "black" the king's side.
+//! Source 001 of docs/rules.md (Viking or Slavic Chess; docs/rules.md, Slavic tafl), presets
+//! `slavic-9` (corner escape) and `slavic-13` (any border square but fortresses). Every test quotes
+//! the sentence it checks. "White knights" are the attackers, "black" the king's side.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -31,7 +31,8 @@ fn extras(id: &str) -> String {
 
 /// 001: "Black knights defend their king (it is located in the central cell - 'throne')" and
 /// "White knights are in the 'fortresses' (colored in green) at the beginning of the game"
-/// (VARIANTS.md: the fortresses are the attackers' starting squares; attackers move first).
+/// (docs/rules.md, R-001-fortress: the fortresses are the attackers' starting squares;
+/// R-default-first-mover: attackers move first).
 #[test]
 fn file_001_setup_king_on_throne_white_knights_in_their_fortresses() {
     for id in BOTH {
@@ -294,7 +295,8 @@ fn file_001_attackers_move_inside_their_fortress_but_never_return() {
     let mut g = game("slavic-9", "ta4 Kc2 Th8 tg8", A);
     assert!(legal(&g, "a4-a5"));
     assert!(legal(&g, "a4-a6"));
-    // Leaving over its own fortress squares (VARIANTS.md: only *other* pieces may not pass).
+    // Leaving over its own fortress squares (docs/rules.md, R-001-fortress: only *other* pieces may
+    // not pass).
     assert!(legal(&g, "a4-a7"));
     play(&mut g, "a4-b4");
     play(&mut g, "h8-h7");

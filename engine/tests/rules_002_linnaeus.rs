@@ -1,7 +1,8 @@
-//! Rule file 002 (Linnaeus' Tablut), presets `tablut-linnaeus` (edge escape),
-//! `tablut-linnaeus-corner` (corner escape) and `tablut-linnaeus-edge` (corner escape, and the
-//! king also captured by three attackers and the board edge). "Black" are the attackers,
-//! "White" the king's side. Every test quotes the sentence it checks.
+//! Source 002 of docs/rules.md (Linnaeus' Tablut; docs/rules.md, Tablut (Linnaeus)), presets
+//! `tablut-linnaeus` (edge escape), `tablut-linnaeus-corner` (corner escape) and
+//! `tablut-linnaeus-edge` (corner escape, and the king also captured by three attackers and the
+//! board edge). "Black" are the attackers, "White" the king's side. Every test quotes the sentence
+//! it checks.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -1,4 +1,5 @@
-//! Rule file 003 (historical Hnefatafl rules), presets `tablut`, `brandubh`, `ard-ri`,
+//! Source 003 of docs/rules.md (historical Hnefatafl rules; docs/rules.md, Tablut family,
+//! Brandubh, Ard Ri), presets `tablut`, `brandubh`, `ard-ri`,
 //! `tawlbwrdd`, `hnefatafl-13` and `hnefatafl-15`. Every test quotes the sentence it checks and
 //! runs on each preset the sentence applies to.
 
@@ -251,7 +252,8 @@ fn file_003_s3a_brandubh_corners_restricted_and_hostile() {
     assert_eq!(captured(&play(&mut g, "d1-c1")), ["b1"]);
     let mut g = game("brandubh", "Tg2 te3 Kb6 Tf5", Side::Attackers);
     assert_eq!(captured(&play(&mut g, "e3-g3")), ["g2"]);
-    // VARIANTS.md: "hostile to all": the king too, away from the throne.
+    // docs/rules.md, R-003-throne-hostile-to-king: "hostile to all": the king too, away from the
+    // throne.
     let mut g = game("brandubh", "Kb1 tc2 Tf5", Side::Attackers);
     assert_eq!(
         win(&play(&mut g, "c2-c1")),
@@ -490,8 +492,8 @@ fn file_003_s7b_encircling_all_defenders_wins() {
 }
 
 /// 003 §8: "Perpetual repetitions are forbidden. ... If a board position is repeated for the
-/// third time, "the aggressive player" loses the game." (VARIANTS.md: the player whose move
-/// creates the third occurrence loses.)
+/// third time, "the aggressive player" loses the game." (docs/rules.md, R-aggressive-player: the
+/// player whose move creates the third occurrence loses.)
 #[test]
 fn file_003_s8_third_repetition_loses_for_the_mover() {
     for id in ALL {

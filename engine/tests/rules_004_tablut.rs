@@ -1,4 +1,5 @@
-//! Rule file 004 (www.KVASIRTHESEER.com Tablut), preset `tablut`. Every test quotes the
+//! Source 004 of docs/rules.md (www.KVASIRTHESEER.com Tablut; docs/rules.md, Tablut family),
+//! preset `tablut`. Every test quotes the
 //! sentence it checks.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]

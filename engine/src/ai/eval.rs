@@ -46,7 +46,7 @@ const KING_DISTANCE: usize = 9;
 const ATTACKER_CHAINS: usize = 10;
 const TEMPO: usize = 11;
 
-/// What a captured king awaiting rescue costs the defenders (file 001).
+/// What a captured king awaiting rescue costs the defenders (docs/rules.md, R-001-rescue).
 const KING_TAKEN: i32 = 2_000;
 
 /// Feature weights; the evaluation is their dot product with the features.
