@@ -114,6 +114,18 @@ pub struct DiscordConfig {
 pub struct LogConfig {
     /// tracing filter, e.g. "info" or "taflbot=debug,info".
     pub filter: String,
+    /// How lines are written: `auto` (coloured text on a terminal, plain text otherwise),
+    /// `text` (plain text), or `json` (one object per line).
+    pub format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    #[default]
+    Auto,
+    Text,
+    Json,
 }
 
 impl Default for DatabaseConfig {
@@ -181,6 +193,7 @@ impl Default for LogConfig {
     fn default() -> Self {
         LogConfig {
             filter: "info".to_owned(),
+            format: LogFormat::Auto,
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod config;
 pub mod discord;
 pub mod engine_protocol;
 pub mod http;
+pub mod logging;
 pub mod notify;
 pub mod service;
 pub mod store;

@@ -17,6 +17,7 @@ pub const AI_THINK: &str = "taflbot_ai_think_seconds";
 pub const OUTBOX_PENDING: &str = "taflbot_outbox_pending";
 pub const DISCORD_POST_FAILURES: &str = "taflbot_discord_post_failures_total";
 pub const DISCORD_POSTS_GIVEN_UP: &str = "taflbot_discord_posts_given_up_total";
+pub const LOG_LINES_DROPPED: &str = "taflbot_log_lines_dropped_total";
 
 /// Latency buckets, in seconds: from a cached read to a slow AI move.
 const BUCKETS: &[f64] = &[
@@ -76,6 +77,10 @@ fn describe() {
     describe_counter!(
         DISCORD_POSTS_GIVEN_UP,
         "Discord posts given up after their tries"
+    );
+    describe_counter!(
+        LOG_LINES_DROPPED,
+        "log lines dropped because the output could not take them"
     );
 }
 

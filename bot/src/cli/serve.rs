@@ -21,7 +21,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         .clone()
         .or_else(|| std::env::var_os("TAFLBOT_CONFIG").map(PathBuf::from));
     let config = Config::load(path.as_deref())?;
-    init_tracing(&config.log.filter);
+    let _logs = crate::logging::init(&config.log);
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {
         let app = RunningApp::start(config, AppOptions::default()).await?;
@@ -30,13 +30,6 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<()> {
         app.shutdown().await;
         Ok(())
     })
-}
-
-fn init_tracing(filter: &str) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .or_else(|_| tracing_subscriber::EnvFilter::try_new(filter))
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).try_init();
 }
 
 async fn wait_for_stop() {

@@ -76,6 +76,8 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         }
         Err(e) => tracing::warn!("outbox depths not read: {e}"),
     }
+    metrics::counter!(crate::telemetry::LOG_LINES_DROPPED)
+        .absolute(crate::logging::dropped_lines() as u64);
     (
         [(
             axum::http::header::CONTENT_TYPE,
