@@ -79,6 +79,8 @@ pub struct GamesConfig {
     pub scheduler_interval_ms: u64,
     /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
     pub max_ai_level: u8,
+    /// A bank clock's increment never raises a bank above this many times its initial bank.
+    pub max_bank_ratio: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -149,6 +151,7 @@ impl Default for GamesConfig {
             reminder_before_secs: 12 * 3600,
             scheduler_interval_ms: 5_000,
             max_ai_level: 5,
+            max_bank_ratio: 3.0,
         }
     }
 }
@@ -289,6 +292,11 @@ impl Config {
         if self.http.rate_limit_per_second.is_nan() || self.http.rate_limit_per_second <= 0.0 {
             return Err(ConfigError::Invalid(
                 "http.rate_limit_per_second must be above 0".into(),
+            ));
+        }
+        if !(self.games.max_bank_ratio >= 1.0 && self.games.max_bank_ratio.is_finite()) {
+            return Err(ConfigError::Invalid(
+                "games.max_bank_ratio must be a number of at least 1".into(),
             ));
         }
         if self.webhooks.max_attempts == 0 {

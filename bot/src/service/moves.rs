@@ -90,6 +90,7 @@ pub(crate) fn apply_move(
     actor: Actor,
     game_id: GameId,
     request: &MoveRequest,
+    max_bank_ratio: f64,
 ) -> Result<std::result::Result<MovePlayed, ServiceError>> {
     let hash = request_hash(game_id, &request.text, request.expected_ply);
     if let (Actor::Player(p), Some(key)) = (actor, &request.idempotency_key)
@@ -157,7 +158,7 @@ pub(crate) fn apply_move(
     let report = game
         .play(mv)
         .map_err(|err| ServiceError::IllegalMove(err.to_string()))?;
-    let played = record(c, e, &mut row, &report, actor, &game)?;
+    let played = record(c, e, &mut row, &report, actor, &game, max_bank_ratio)?;
     if let (Actor::Player(p), Some(key)) = (actor, &request.idempotency_key) {
         let answer = serde_json::to_string(&played)
             .map_err(|err| ServiceError::Internal(err.to_string()))?;
@@ -182,6 +183,7 @@ fn record(
     report: &MoveReport,
     actor: Actor,
     game: &tafl_engine::Game,
+    max_bank_ratio: f64,
 ) -> Result<MovePlayed> {
     let now = e.now();
     let captures: Vec<String> = report.captures.iter().map(ToString::to_string).collect();
@@ -203,10 +205,12 @@ fn record(
     let spent = now - row.turn_started_at;
     match report.side {
         Side::Attackers => {
-            row.attackers_bank_ms = clock.bank_after_move(row.attackers_bank_ms, spent)
+            row.attackers_bank_ms =
+                clock.bank_after_move(row.attackers_bank_ms, spent, max_bank_ratio)
         }
         Side::Defenders => {
-            row.defenders_bank_ms = clock.bank_after_move(row.defenders_bank_ms, spent)
+            row.defenders_bank_ms =
+                clock.bank_after_move(row.defenders_bank_ms, spent, max_bank_ratio)
         }
     }
     let next = report.side.opponent();
@@ -299,7 +303,8 @@ impl GamesService {
         request: MoveRequest,
     ) -> Result<MovePlayed> {
         let cache = self.inner.engines.clone();
-        self.commit(move |c, e| apply_move(c, e, &cache, actor, game_id, &request))
+        let ratio = self.inner.config.max_bank_ratio;
+        self.commit(move |c, e| apply_move(c, e, &cache, actor, game_id, &request, ratio))
             .await?
     }
 }

@@ -111,3 +111,56 @@ async fn pending_challenges_expire() {
     let lists = app.get("/challenges", &b.token).await;
     assert!(lists["incoming"].as_array().unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn a_bank_is_topped_up_to_at_most_its_cap() {
+    let app = TestApp::start_with(|c| c.games.max_bank_ratio = 2.0).await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    // A 1000 s bank with 400 s per move: the cap is 2000 s.
+    let game = app
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "bank", "bank_seconds": 1000, "increment_seconds": 400 }),
+        )
+        .await;
+    let moves = ["d1-a1", "d5-d1", "a1-a2", "d1-c1", "a2-a1", "c1-d1"];
+    let mut banks = Vec::new();
+    for ply in 0..moves.len() {
+        let (mover, side) = if ply % 2 == 0 {
+            (&a, "attackers")
+        } else {
+            (&b, "defenders")
+        };
+        app.clock.advance_ms(100_000);
+        app.post(
+            &format!("/games/{game}/moves"),
+            &mover.token,
+            json!({ "move": moves[ply], "ply": ply }),
+        )
+        .await;
+        let view = app.get(&format!("/games/{game}"), &a.token).await;
+        banks.push(view[format!("{side}_bank_ms")].as_i64().unwrap());
+    }
+    // Each move spends 100 s and gains 400 s until the 2000 s cap.
+    assert_eq!(
+        banks,
+        [
+            1_300_000, 1_300_000, 1_600_000, 1_600_000, 1_900_000, 1_900_000
+        ]
+    );
+    app.clock.advance_ms(100_000);
+    let played = app
+        .post(
+            &format!("/games/{game}/moves"),
+            &a.token,
+            json!({ "move": "a1-a2", "ply": 6 }),
+        )
+        .await;
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["attackers_bank_ms"], 2_000_000, "capped, not 2200 s");
+    // The defenders' deadline is their own bank away.
+    assert_eq!(played["deadline_at"], T0 + 700_000 + 1_900_000);
+}
