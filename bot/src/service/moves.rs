@@ -58,7 +58,12 @@ pub(crate) fn finish(
     )
 }
 
-/// Ends the game on time if the player to move is past their deadline. Returns whether it did.
+/// Reason of a game aborted because the side to move never made its first move.
+pub(crate) const NO_FIRST_MOVE: &str = "no_first_move";
+
+/// Ends the game if the player to move is past their deadline: lost on time, or aborted
+/// (nobody wins) when that player has not made a single move yet, as correspondence sites do.
+/// Returns whether it ended the game.
 pub(crate) fn end_if_out_of_time(
     c: &Connection,
     e: &mut Emitter,
@@ -66,17 +71,38 @@ pub(crate) fn end_if_out_of_time(
 ) -> Result<bool> {
     match row.deadline_at {
         Some(deadline) if row.status == "active" && deadline <= e.now() => {
-            let loser = game_state::parse_side(&row.side_to_move)?;
-            if let Some(bank) = match loser {
+            let late = game_state::parse_side(&row.side_to_move)?;
+            if let Some(bank) = match late {
                 Side::Attackers => row.attackers_bank_ms.as_mut(),
                 Side::Defenders => row.defenders_bank_ms.as_mut(),
             } {
                 *bank = 0;
             }
-            finish(c, e, row, "finished", Some(loser.opponent()), "timeout")?;
+            // Plies alternate from the first mover, so at ply 0 or 1 the side to move has
+            // not moved yet.
+            if row.ply < 2 {
+                finish(c, e, row, "aborted", None, NO_FIRST_MOVE)?;
+            } else {
+                finish(c, e, row, "finished", Some(late.opponent()), "timeout")?;
+            }
             Ok(true)
         }
         _ => Ok(false),
+    }
+}
+
+/// Why a move came too late, for the refusal.
+fn too_late_message(row: &GameRow) -> String {
+    if row.result_reason.as_deref() == Some(NO_FIRST_MOVE) {
+        format!(
+            "game {} was aborted: {} did not make their first move in time",
+            row.id, row.side_to_move
+        )
+    } else {
+        format!(
+            "game {} is over: {} ran out of time",
+            row.id, row.side_to_move
+        )
     }
 }
 
@@ -116,10 +142,7 @@ pub(crate) fn apply_move(
     }
     if end_if_out_of_time(c, e, &mut row)? {
         return Ok(Err(ServiceError::Conflict {
-            message: format!(
-                "game {game_id} is over: {} ran out of time",
-                row.side_to_move
-            ),
+            message: too_late_message(&row),
             game: Some(Box::new(game_state::game_view(
                 c,
                 cache,
