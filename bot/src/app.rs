@@ -77,7 +77,13 @@ impl RunningApp {
             path: db.path.display().to_string(),
             source,
         })?;
-        let service = GamesService::new(store, options.clock, config.games.clone(), options.picker);
+        let service = GamesService::new(
+            store,
+            options.clock,
+            config.games.clone(),
+            config.webhooks.target_policy()?,
+            options.picker,
+        );
         let (shutdown, shutdown_rx) = watch::channel(false);
         let mut background = Vec::new();
 
