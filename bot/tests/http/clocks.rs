@@ -132,7 +132,7 @@ async fn a_bank_is_topped_up_to_at_most_its_cap() {
         .await;
     let moves = ["d1-a1", "d5-d1", "a1-a2", "d1-c1", "a2-a1", "c1-d1"];
     let mut banks = Vec::new();
-    for ply in 0..moves.len() {
+    for (ply, mv) in moves.iter().enumerate() {
         let (mover, side) = if ply % 2 == 0 {
             (&a, "attackers")
         } else {
@@ -142,7 +142,7 @@ async fn a_bank_is_topped_up_to_at_most_its_cap() {
         app.post(
             &format!("/games/{game}/moves"),
             &mover.token,
-            json!({ "move": moves[ply], "ply": ply }),
+            json!({ "move": mv, "ply": ply }),
         )
         .await;
         let view = app.get(&format!("/games/{game}"), &a.token).await;
