@@ -82,6 +82,7 @@ impl RunningApp {
             store,
             options.clock.clone(),
             config.games.clone(),
+            config.webhooks.target_policy()?,
             options.picker.clone(),
         );
         let (shutdown, shutdown_rx) = watch::channel(false);

@@ -79,6 +79,8 @@ pub struct GamesConfig {
     pub scheduler_interval_ms: u64,
     /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
     pub max_ai_level: u8,
+    /// A bank clock's increment never raises a bank above this many times its initial bank.
+    pub max_bank_ratio: f64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -93,6 +95,10 @@ pub struct WebhooksConfig {
     pub timeout_ms: u64,
     /// How often the outbox is polled for due retries.
     pub poll_interval_ms: u64,
+    /// Webhook targets the operator trusts: addresses (`127.0.0.1`), networks (`10.0.0.0/8`)
+    /// and hosts (`hooks.internal`, `hooks.internal:8443`). Anything else must be https and
+    /// resolve to public addresses only. In the environment: a comma-separated list.
+    pub allow_private: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -161,6 +167,7 @@ impl Default for GamesConfig {
             reminder_before_secs: 12 * 3600,
             scheduler_interval_ms: 5_000,
             max_ai_level: 5,
+            max_bank_ratio: 3.0,
         }
     }
 }
@@ -174,6 +181,7 @@ impl Default for WebhooksConfig {
             max_backoff_ms: 3_600_000,
             timeout_ms: 10_000,
             poll_interval_ms: 1_000,
+            allow_private: Vec::new(),
         }
     }
 }
@@ -205,6 +213,14 @@ impl DiscordConfig {
             .as_deref()
             .map(str::trim)
             .filter(|t| !t.is_empty())
+    }
+}
+
+impl WebhooksConfig {
+    /// Where webhooks may be delivered, read from `allow_private`.
+    pub fn target_policy(&self) -> Result<crate::notify::TargetPolicy, ConfigError> {
+        crate::notify::TargetPolicy::new(&self.allow_private)
+            .map_err(|e| ConfigError::Invalid(e.to_string()))
     }
 }
 
@@ -304,11 +320,17 @@ impl Config {
                 "http.rate_limit_per_second must be above 0".into(),
             ));
         }
+        if !(self.games.max_bank_ratio >= 1.0 && self.games.max_bank_ratio.is_finite()) {
+            return Err(ConfigError::Invalid(
+                "games.max_bank_ratio must be a number of at least 1".into(),
+            ));
+        }
         if self.webhooks.max_attempts == 0 {
             return Err(ConfigError::Invalid(
                 "webhooks.max_attempts must be at least 1".into(),
             ));
         }
+        self.webhooks.target_policy()?;
         Ok(())
     }
 }
@@ -332,6 +354,14 @@ fn env_value(
         Some(toml::Value::Float(_)) => {
             toml::Value::Float(raw.trim().parse().map_err(|_| bad("a number"))?)
         }
+        // Lists: comma-separated strings.
+        Some(toml::Value::Array(_)) => toml::Value::Array(
+            raw.split(',')
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+                .map(|item| toml::Value::String(item.to_owned()))
+                .collect(),
+        ),
         // Optional settings (absent from the defaults): integers stay integers.
         None => match raw.trim().parse::<i64>() {
             Ok(n) => toml::Value::Integer(n),
@@ -390,6 +420,10 @@ mod tests {
                 ("TAFLBOT_DISCORD_TOKEN", "abc"),
                 ("TAFLBOT_DISCORD_GUILD_ID", "1234"),
                 ("TAFLBOT_HTTP_RATE_LIMIT_PER_SECOND", "2.5"),
+                (
+                    "TAFLBOT_WEBHOOKS_ALLOW_PRIVATE",
+                    "127.0.0.1, 10.0.0.0/8,hooks.internal:8443",
+                ),
                 ("TAFLBOT_CONFIG", "ignored.toml"),
             ]),
         )
@@ -400,6 +434,28 @@ mod tests {
         assert_eq!(c.discord.enabled_token(), Some("abc"));
         assert_eq!(c.discord.guild_id, Some(1234));
         assert_eq!(c.http.rate_limit_per_second, 2.5);
+        assert_eq!(
+            c.webhooks.allow_private,
+            ["127.0.0.1", "10.0.0.0/8", "hooks.internal:8443"]
+        );
+    }
+
+    #[test]
+    fn unreadable_webhook_exceptions_and_bank_ratios_are_refused() {
+        let err = Config::from_toml_and_env(
+            "[webhooks]\nallow_private = [\"10.0.0.0/40\"]\n",
+            Path::new("x.toml"),
+            env(&[]),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("10.0.0.0/40"), "{err}");
+        let err = Config::from_toml_and_env(
+            "",
+            Path::new(""),
+            env(&[("TAFLBOT_GAMES_MAX_BANK_RATIO", "0.5")]),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("max_bank_ratio"), "{err}");
     }
 
     #[test]

@@ -204,17 +204,18 @@ async fn reminders_and_timeouts_are_announced_in_the_channel() {
         reminder.text()
     );
 
+    // Bob never made his first move: the game is aborted, nobody wins.
     world.clock.advance_ms(2 * HOUR_MS);
     world.app.service.run_due().await.unwrap();
-    let ended = channel_post(&world, mark, channel, "the timeout", "Game over").await;
-    assert!(ended.text().contains("time ran out"), "{}", ended.text());
+    let ended = channel_post(&world, mark, channel, "the abort", "aborted").await;
     assert!(
         ended
             .text()
-            .contains(&format!("Attackers ({})", alice.mention())),
+            .contains("did not make their first move in time"),
         "{}",
         ended.text()
     );
+    assert!(!ended.text().contains("win"), "{}", ended.text());
 
     world.assert_clean();
     world.stop().await;

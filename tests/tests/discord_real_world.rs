@@ -201,7 +201,7 @@ async fn an_ai_turn_and_a_timeout_left_at_a_restart_are_posted_after_it() {
         .unwrap();
     let start = world.reply(&sent).await;
     assert!(start.text().contains("begins"), "{}", start.text());
-    // Bob and Carol start a game with an hour per move; Bob never moves.
+    // Bob and Carol start a game with an hour per move; Bob never moves (so it is aborted).
     let sent = world
         .fake
         .slash(
@@ -265,7 +265,7 @@ async fn an_ai_turn_and_a_timeout_left_at_a_restart_are_posted_after_it() {
                 == RouteKind::ChannelMessage {
                     channel_id: clocked,
                 }
-                && r.text().contains("time ran out")
+                && r.text().contains("did not make their first move")
         })
         .await
         .unwrap();
@@ -273,7 +273,10 @@ async fn an_ai_turn_and_a_timeout_left_at_a_restart_are_posted_after_it() {
     // Each once, and nothing else owed.
     world.wait_for_outbox_drained().await;
     assert_eq!(posts_after(&world, mark, ai_channel, "played").len(), 1);
-    assert_eq!(posts_after(&world, mark, clocked, "time ran out").len(), 1);
+    assert_eq!(
+        posts_after(&world, mark, clocked, "did not make their first move").len(),
+        1
+    );
     world.assert_clean();
     world.stop().await;
 }

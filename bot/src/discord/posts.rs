@@ -188,6 +188,7 @@ fn reason_text(reason: &str) -> String {
         "timeout" => "time ran out".into(),
         "draw_agreed" => "a draw was agreed".into(),
         "aborted" => "the game was aborted".into(),
+        "no_first_move" => "a player did not make their first move in time".into(),
         other => other.replace('_', " "),
     }
 }
@@ -204,7 +205,10 @@ pub fn ending_line(game: &GameView) -> String {
             side_title(winner),
             seat_label(seat_of(game, winner))
         ),
-        None if game.status == "aborted" => format!("**Game #{} aborted.**", game.id),
+        None if game.status == "aborted" && result.reason == "aborted" => {
+            format!("**Game #{} aborted.**", game.id)
+        }
+        None if game.status == "aborted" => format!("**Game #{} aborted:** {reason}.", game.id),
         None => format!("**Game over** · Draw: {reason}."),
     }
 }
@@ -359,7 +363,7 @@ pub async fn board_post(data: &Data, game: &GameView) -> Post {
     }
 }
 
-/// A game that ended without a move (resignation, timeout, agreed draw): pings its players,
+/// A game that ended without a move (resignation, timeout, agreed draw, abort): pings its players,
 /// except `actor`, who ended it.
 pub async fn end_post(data: &Data, game: &GameView, actor: Option<u64>) -> Post {
     let pings = [&game.attackers, &game.defenders]

@@ -2,6 +2,10 @@
 //! is retried with exponential backoff until `max_attempts`. A delivery is marked done only
 //! after a 2xx answer, so every event arrives at least once; receivers deduplicate by the
 //! stable event id in `X-Taflbot-Event-Id` (also the body's `id`).
+//!
+//! Before each attempt the target is checked again (`TargetPolicy`) against what its host
+//! resolves to now, and the request connects to exactly the addresses checked, with no proxy
+//! and no redirect followed: a webhook cannot be turned towards the server's own network.
 
 use std::time::Duration;
 
@@ -12,6 +16,7 @@ use crate::service::{GamesService, ServiceError};
 use crate::store::rows::{self, DueDelivery};
 
 use super::signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
+use super::target::{CheckedTarget, TargetPolicy};
 
 pub const EVENT_ID_HEADER: &str = "x-taflbot-event-id";
 
@@ -21,7 +26,7 @@ const BATCH: u32 = 64;
 pub struct DeliveryWorker {
     service: GamesService,
     config: WebhooksConfig,
-    client: reqwest::Client,
+    policy: TargetPolicy,
 }
 
 impl DeliveryWorker {
@@ -29,15 +34,13 @@ impl DeliveryWorker {
         service: GamesService,
         config: WebhooksConfig,
     ) -> Result<DeliveryWorker, ServiceError> {
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_millis(config.timeout_ms.max(1)))
-            .user_agent(concat!("taflbot/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| ServiceError::Internal(format!("cannot build the HTTP client: {e}")))?;
+        let policy = config
+            .target_policy()
+            .map_err(|e| ServiceError::Internal(e.to_string()))?;
         Ok(DeliveryWorker {
             service,
             config,
-            client,
+            policy,
         })
     }
 
@@ -70,10 +73,10 @@ impl DeliveryWorker {
         let n = due.len();
         let mut tasks = tokio::task::JoinSet::new();
         for d in due {
-            let client = self.client.clone();
+            let policy = self.policy.clone();
             let service = self.service.clone();
             let config = self.config.clone();
-            tasks.spawn(async move { deliver(&client, &service, &config, d).await });
+            tasks.spawn(async move { deliver(&policy, &service, &config, d).await });
         }
         while let Some(done) = tasks.join_next().await {
             match done {
@@ -96,7 +99,7 @@ fn backoff_ms(config: &WebhooksConfig, attempts_done: u32) -> i64 {
 }
 
 async fn deliver(
-    client: &reqwest::Client,
+    policy: &TargetPolicy,
     service: &GamesService,
     config: &WebhooksConfig,
     d: DueDelivery,
@@ -111,19 +114,24 @@ async fn deliver(
     };
     let body = serde_json::to_vec(&event).map_err(|e| ServiceError::Internal(e.to_string()))?;
     let timestamp = service.now_ms() / 1000;
-    let outcome = client
-        .post(&d.url)
-        .header(reqwest::header::CONTENT_TYPE, "application/json")
-        .header(EVENT_ID_HEADER, event.id.to_string())
-        .header(TIMESTAMP_HEADER, timestamp.to_string())
-        .header(SIGNATURE_HEADER, sign(&d.secret, timestamp, &body))
-        .body(body)
-        .send()
-        .await;
-    let result = match outcome {
-        Ok(r) if r.status().is_success() => Ok(()),
-        Ok(r) => Err(format!("answered {}", r.status())),
-        Err(e) => Err(format!("request failed: {e}")),
+    let result = match checked_client(policy, config, &d.url).await {
+        Ok((url, client)) => {
+            let outcome = client
+                .post(url)
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .header(EVENT_ID_HEADER, event.id.to_string())
+                .header(TIMESTAMP_HEADER, timestamp.to_string())
+                .header(SIGNATURE_HEADER, sign(&d.secret, timestamp, &body))
+                .body(body)
+                .send()
+                .await;
+            match outcome {
+                Ok(r) if r.status().is_success() => Ok(()),
+                Ok(r) => Err(format!("answered {}", r.status())),
+                Err(e) => Err(format!("request failed: {e}")),
+            }
+        }
+        Err(e) => Err(e),
     };
     let retry_at = (d.attempts + 1 < config.max_attempts)
         .then(|| service.now_ms() + backoff_ms(config, d.attempts));
@@ -131,6 +139,40 @@ async fn deliver(
         tracing::info!(delivery = d.id, url = %d.url, attempt = d.attempts + 1, error = %e, "webhook delivery failed");
     }
     record(service, d.id, result, retry_at, service.now_ms()).await
+}
+
+/// Checks `url` against `policy` as its host resolves now, and gives a client that connects
+/// only to the addresses checked. The error is the delivery's recorded failure.
+async fn checked_client(
+    policy: &TargetPolicy,
+    config: &WebhooksConfig,
+    url: &str,
+) -> Result<(reqwest::Url, reqwest::Client), String> {
+    let url = reqwest::Url::parse(url).map_err(|e| format!("bad url: {e}"))?;
+    let target = policy
+        .check_with_system_resolver(&url)
+        .await
+        .map_err(|e| format!("refused: {e}"))?;
+    let client =
+        pinned_client(config, &target).map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+    Ok((url, client))
+}
+
+/// A client for one delivery: `target`'s domain resolves to the checked addresses only (an
+/// address in the URL is connected to as it is), through no proxy, following no redirect.
+fn pinned_client(
+    config: &WebhooksConfig,
+    target: &CheckedTarget,
+) -> reqwest::Result<reqwest::Client> {
+    let mut builder = reqwest::Client::builder()
+        .timeout(Duration::from_millis(config.timeout_ms.max(1)))
+        .user_agent(concat!("taflbot/", env!("CARGO_PKG_VERSION")))
+        .redirect(reqwest::redirect::Policy::none())
+        .no_proxy();
+    if let Some(domain) = &target.domain {
+        builder = builder.resolve_to_addrs(domain, &target.addrs);
+    }
+    builder.build()
 }
 
 async fn record(
@@ -152,7 +194,58 @@ async fn record(
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, reason = "a failed unwrap is a failed test")]
+
     use super::*;
+
+    /// A local server: `/` answers 200, `/away` redirects to `/`.
+    async fn local_server() -> std::net::SocketAddr {
+        let app = axum::Router::new()
+            .route("/", axum::routing::get(|| async { "here" }))
+            .route(
+                "/away",
+                axum::routing::get(|| async { axum::response::Redirect::temporary("/") }),
+            );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        addr
+    }
+
+    #[tokio::test]
+    async fn a_delivery_connects_to_the_checked_address_and_follows_no_redirect() {
+        let addr = local_server().await;
+        // `rebind.test` resolves nowhere: the request can only arrive through the pin.
+        let target = CheckedTarget {
+            domain: Some("rebind.test".into()),
+            addrs: vec![addr],
+        };
+        let client = pinned_client(&WebhooksConfig::default(), &target).unwrap();
+        let port = addr.port();
+        let here = client
+            .get(format!("http://rebind.test:{port}/"))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(here.text().await.unwrap(), "here");
+        let away = client
+            .get(format!("http://rebind.test:{port}/away"))
+            .send()
+            .await
+            .unwrap();
+        assert!(away.status().is_redirection(), "{}", away.status());
+    }
+
+    #[tokio::test]
+    async fn a_target_refused_now_is_not_contacted() {
+        let policy = TargetPolicy::default();
+        let config = WebhooksConfig::default();
+        let err = checked_client(&policy, &config, "https://127.0.0.1:9/hook")
+            .await
+            .unwrap_err();
+        assert!(err.starts_with("refused: "), "{err}");
+        assert!(err.contains("127.0.0.1, a loopback address"), "{err}");
+    }
 
     #[test]
     fn backoff_doubles_up_to_the_cap() {

@@ -51,7 +51,13 @@ impl EventBus {
 }
 
 /// Game endings that come without a move (a move's post announces its own ending).
-const ENDINGS_WITHOUT_A_MOVE: &[&str] = &["resignation", "timeout", "draw_agreed", "aborted"];
+const ENDINGS_WITHOUT_A_MOVE: &[&str] = &[
+    "resignation",
+    "timeout",
+    "draw_agreed",
+    "aborted",
+    super::moves::NO_FIRST_MOVE,
+];
 
 /// Whether people in the game's channel should see this event: the service decides where a
 /// game is announced, front ends only deliver.

@@ -29,6 +29,7 @@ use rusqlite::Connection;
 use tokio::sync::{Notify, broadcast};
 
 use crate::config::GamesConfig;
+use crate::notify::TargetPolicy;
 use crate::store::Store;
 use crate::store::rows::{self, EventId, PlayerId};
 
@@ -59,6 +60,8 @@ struct Inner {
     clock: Arc<dyn Clock>,
     bus: EventBus,
     config: GamesConfig,
+    /// Where webhooks may point (checked at registration).
+    webhook_targets: TargetPolicy,
     /// SHA-256 of a token -> its player; tokens are never revoked while running.
     tokens: RwLock<HashMap<[u8; 32], PlayerId>>,
     /// Woken after every commit that wrote events, so webhook deliveries start at once.
@@ -80,6 +83,7 @@ impl GamesService {
         store: Store,
         clock: Arc<dyn Clock>,
         config: GamesConfig,
+        webhook_targets: TargetPolicy,
         picker: Option<Arc<dyn MovePicker>>,
     ) -> GamesService {
         GamesService {
@@ -88,6 +92,7 @@ impl GamesService {
                 clock,
                 bus: EventBus::new(4096),
                 config,
+                webhook_targets,
                 tokens: RwLock::new(HashMap::new()),
                 outbox: Arc::new(Notify::new()),
                 discord_outbox: Arc::new(Notify::new()),

@@ -58,7 +58,12 @@ pub(crate) fn finish(
     )
 }
 
-/// Ends the game on time if the player to move is past their deadline. Returns whether it did.
+/// Reason of a game aborted because the side to move never made its first move.
+pub(crate) const NO_FIRST_MOVE: &str = "no_first_move";
+
+/// Ends the game if the player to move is past their deadline: lost on time, or aborted
+/// (nobody wins) when that player has not made a single move yet, as correspondence sites do.
+/// Returns whether it ended the game.
 pub(crate) fn end_if_out_of_time(
     c: &Connection,
     e: &mut Emitter,
@@ -66,17 +71,38 @@ pub(crate) fn end_if_out_of_time(
 ) -> Result<bool> {
     match row.deadline_at {
         Some(deadline) if row.status == "active" && deadline <= e.now() => {
-            let loser = game_state::parse_side(&row.side_to_move)?;
-            if let Some(bank) = match loser {
+            let late = game_state::parse_side(&row.side_to_move)?;
+            if let Some(bank) = match late {
                 Side::Attackers => row.attackers_bank_ms.as_mut(),
                 Side::Defenders => row.defenders_bank_ms.as_mut(),
             } {
                 *bank = 0;
             }
-            finish(c, e, row, "finished", Some(loser.opponent()), "timeout")?;
+            // Plies alternate from the first mover, so at ply 0 or 1 the side to move has
+            // not moved yet.
+            if row.ply < 2 {
+                finish(c, e, row, "aborted", None, NO_FIRST_MOVE)?;
+            } else {
+                finish(c, e, row, "finished", Some(late.opponent()), "timeout")?;
+            }
             Ok(true)
         }
         _ => Ok(false),
+    }
+}
+
+/// Why a move came too late, for the refusal.
+fn too_late_message(row: &GameRow) -> String {
+    if row.result_reason.as_deref() == Some(NO_FIRST_MOVE) {
+        format!(
+            "game {} was aborted: {} did not make their first move in time",
+            row.id, row.side_to_move
+        )
+    } else {
+        format!(
+            "game {} is over: {} ran out of time",
+            row.id, row.side_to_move
+        )
     }
 }
 
@@ -90,6 +116,7 @@ pub(crate) fn apply_move(
     actor: Actor,
     game_id: GameId,
     request: &MoveRequest,
+    max_bank_ratio: f64,
 ) -> Result<std::result::Result<MovePlayed, ServiceError>> {
     let hash = request_hash(game_id, &request.text, request.expected_ply);
     if let (Actor::Player(p), Some(key)) = (actor, &request.idempotency_key)
@@ -115,10 +142,7 @@ pub(crate) fn apply_move(
     }
     if end_if_out_of_time(c, e, &mut row)? {
         return Ok(Err(ServiceError::Conflict {
-            message: format!(
-                "game {game_id} is over: {} ran out of time",
-                row.side_to_move
-            ),
+            message: too_late_message(&row),
             game: Some(Box::new(game_state::game_view(
                 c,
                 cache,
@@ -157,7 +181,7 @@ pub(crate) fn apply_move(
     let report = game
         .play(mv)
         .map_err(|err| ServiceError::IllegalMove(err.to_string()))?;
-    let played = record(c, e, &mut row, &report, actor, &game)?;
+    let played = record(c, e, &mut row, &report, actor, &game, max_bank_ratio)?;
     if let (Actor::Player(p), Some(key)) = (actor, &request.idempotency_key) {
         let answer = serde_json::to_string(&played)
             .map_err(|err| ServiceError::Internal(err.to_string()))?;
@@ -182,6 +206,7 @@ fn record(
     report: &MoveReport,
     actor: Actor,
     game: &tafl_engine::Game,
+    max_bank_ratio: f64,
 ) -> Result<MovePlayed> {
     let now = e.now();
     let captures: Vec<String> = report.captures.iter().map(ToString::to_string).collect();
@@ -203,10 +228,12 @@ fn record(
     let spent = now - row.turn_started_at;
     match report.side {
         Side::Attackers => {
-            row.attackers_bank_ms = clock.bank_after_move(row.attackers_bank_ms, spent)
+            row.attackers_bank_ms =
+                clock.bank_after_move(row.attackers_bank_ms, spent, max_bank_ratio)
         }
         Side::Defenders => {
-            row.defenders_bank_ms = clock.bank_after_move(row.defenders_bank_ms, spent)
+            row.defenders_bank_ms =
+                clock.bank_after_move(row.defenders_bank_ms, spent, max_bank_ratio)
         }
     }
     let next = report.side.opponent();
@@ -299,7 +326,8 @@ impl GamesService {
         request: MoveRequest,
     ) -> Result<MovePlayed> {
         let cache = self.inner.engines.clone();
-        self.commit(move |c, e| apply_move(c, e, &cache, actor, game_id, &request))
+        let ratio = self.inner.config.max_bank_ratio;
+        self.commit(move |c, e| apply_move(c, e, &cache, actor, game_id, &request, ratio))
             .await?
     }
 }

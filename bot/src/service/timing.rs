@@ -102,12 +102,25 @@ impl ClockSpec {
         }
     }
 
-    /// The mover's bank after a move made `spent_ms` into their turn.
-    pub(crate) fn bank_after_move(self, bank_ms: Option<i64>, spent_ms: i64) -> Option<i64> {
+    /// The mover's bank after a move made `spent_ms` into their turn: what is left plus the
+    /// increment, which never raises it above `max_bank_ratio` times the initial bank (the
+    /// cap takes away no time already held, should the ratio be lowered mid-game).
+    pub(crate) fn bank_after_move(
+        self,
+        bank_ms: Option<i64>,
+        spent_ms: i64,
+        max_bank_ratio: f64,
+    ) -> Option<i64> {
         match self {
             ClockSpec::Bank {
-                increment_seconds, ..
-            } => bank_ms.map(|b| (b - spent_ms.max(0)).max(0) + ms(increment_seconds)),
+                bank_seconds,
+                increment_seconds,
+            } => bank_ms.map(|b| {
+                let left = (b - spent_ms.max(0)).max(0);
+                // Float to integer `as` saturates; the ratio is checked finite and >= 1.
+                let cap = (ms(bank_seconds) as f64 * max_bank_ratio) as i64;
+                (left + ms(increment_seconds)).min(cap.max(left))
+            }),
             _ => bank_ms,
         }
     }
@@ -156,13 +169,28 @@ mod tests {
         };
         let bank = spec.initial_bank_ms();
         assert_eq!(bank, Some(100_000));
-        assert_eq!(spec.bank_after_move(bank, 30_000), Some(80_000));
+        assert_eq!(spec.bank_after_move(bank, 30_000, 3.0), Some(80_000));
         assert_eq!(spec.deadline(5, Some(80_000)), Some(80_005));
         assert_eq!(
             ClockSpec::days_per_move(1).deadline(0, None),
             Some(86_400_000)
         );
         assert_eq!(ClockSpec::Unlimited.deadline(0, None), None);
+    }
+
+    #[test]
+    fn the_increment_stops_at_the_cap_but_takes_nothing_away() {
+        let spec = ClockSpec::Bank {
+            bank_seconds: 100,
+            increment_seconds: 60,
+        };
+        assert_eq!(spec.bank_after_move(Some(280_000), 0, 3.0), Some(300_000));
+        assert_eq!(spec.bank_after_move(Some(300_000), 0, 3.0), Some(300_000));
+        assert_eq!(spec.bank_after_move(Some(300_000), 0, 1.5), Some(300_000));
+        assert_eq!(
+            spec.bank_after_move(Some(100_000), 50_000, 1.0),
+            Some(100_000)
+        );
     }
 
     #[test]

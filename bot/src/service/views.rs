@@ -47,7 +47,8 @@ pub struct SeatView {
 pub struct ResultView {
     /// "attackers", "defenders", or absent for a draw or an aborted game.
     pub winner: Option<String>,
-    /// e.g. king_escaped, king_captured, resignation, timeout, draw_agreed, aborted.
+    /// e.g. king_escaped, king_captured, resignation, timeout, draw_agreed, aborted,
+    /// no_first_move (aborted: the side to move never made its first move in time).
     pub reason: String,
 }
 

@@ -1,4 +1,5 @@
-//! Webhook registrations (delivery itself lives in `notify`).
+//! Webhook registrations (delivery itself lives in `notify`): the target must be one the
+//! server may call (`notify::TargetPolicy`).
 
 use crate::store::rows::{self, PlayerId, WebhookId, WebhookRow};
 
@@ -16,11 +17,12 @@ impl GamesService {
     ) -> Result<WebhookRow> {
         let parsed = reqwest::Url::parse(url)
             .map_err(|e| ServiceError::Invalid(format!("webhook url {url:?} is not a URL: {e}")))?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(ServiceError::Invalid(
-                "webhook url must be http or https".into(),
-            ));
-        }
+        // Checked again at each delivery: the host may resolve elsewhere by then.
+        self.inner
+            .webhook_targets
+            .check_with_system_resolver(&parsed)
+            .await
+            .map_err(|e| ServiceError::Invalid(e.to_string()))?;
         if secret.len() < 8 || secret.len() > 256 {
             return Err(ServiceError::Invalid(
                 "webhook secret must be 8 to 256 characters".into(),

@@ -38,6 +38,8 @@ async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
     app.play_line(game, &a, &b, &["d1-a1"]).await;
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["deadline_at"], T0 + 19 * 3600 * 1000 + DAY_MS);
+    // Both have moved, so running out of time now loses (before, it would abort).
+    app.play_line(game, &b, &a, &["d5-d1"]).await;
 
     // The scheduler's pass after a restart still finds the overdue game.
     let app = app.restart().await;
@@ -45,7 +47,7 @@ async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
     assert_eq!(app.service().run_due().await.unwrap().timeouts, 1);
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["status"], "finished");
-    assert_eq!(view["result"]["winner"], "attackers");
+    assert_eq!(view["result"]["winner"], "defenders");
     assert_eq!(view["result"]["reason"], "timeout");
 }
 
@@ -68,13 +70,15 @@ async fn a_move_after_the_deadline_is_refused_and_ends_the_game() {
     assert_eq!(played["deadline_at"], T0 + 100_000 + 600_000);
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["attackers_bank_ms"], 600_000 - 100_000 + 30_000);
-    app.clock.advance_ms(600_001);
+    // Both sides move once (running out before one's first move aborts instead).
+    app.play_line(game, &b, &a, &["d5-d1"]).await;
+    app.clock.advance_ms(530_001);
     let e = app
         .call(
             Method::POST,
             &format!("/games/{game}/moves"),
-            Some(&b.token),
-            Some(json!({ "move": "d5-d1", "ply": 1 })),
+            Some(&a.token),
+            Some(json!({ "move": "a1-a2", "ply": 2 })),
             StatusCode::CONFLICT,
         )
         .await;
@@ -86,7 +90,7 @@ async fn a_move_after_the_deadline_is_refused_and_ends_the_game() {
         "{e}"
     );
     assert_eq!(e["error"]["game"]["result"]["reason"], "timeout");
-    assert_eq!(e["error"]["game"]["result"]["winner"], "attackers");
+    assert_eq!(e["error"]["game"]["result"]["winner"], "defenders");
 }
 
 #[tokio::test]
@@ -110,4 +114,129 @@ async fn pending_challenges_expire() {
     assert_eq!(app.service().run_due().await.unwrap().expired_challenges, 1);
     let lists = app.get("/challenges", &b.token).await;
     assert!(lists["incoming"].as_array().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_bank_is_topped_up_to_at_most_its_cap() {
+    let app = TestApp::start_with(|c| c.games.max_bank_ratio = 2.0).await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    // A 1000 s bank with 400 s per move: the cap is 2000 s.
+    let game = app
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "bank", "bank_seconds": 1000, "increment_seconds": 400 }),
+        )
+        .await;
+    let moves = ["d1-a1", "d5-d1", "a1-a2", "d1-c1", "a2-a1", "c1-d1"];
+    let mut banks = Vec::new();
+    for (ply, mv) in moves.iter().enumerate() {
+        let (mover, side) = if ply % 2 == 0 {
+            (&a, "attackers")
+        } else {
+            (&b, "defenders")
+        };
+        app.clock.advance_ms(100_000);
+        app.post(
+            &format!("/games/{game}/moves"),
+            &mover.token,
+            json!({ "move": mv, "ply": ply }),
+        )
+        .await;
+        let view = app.get(&format!("/games/{game}"), &a.token).await;
+        banks.push(view[format!("{side}_bank_ms")].as_i64().unwrap());
+    }
+    // Each move spends 100 s and gains 400 s until the 2000 s cap.
+    assert_eq!(
+        banks,
+        [
+            1_300_000, 1_300_000, 1_600_000, 1_600_000, 1_900_000, 1_900_000
+        ]
+    );
+    app.clock.advance_ms(100_000);
+    let played = app
+        .post(
+            &format!("/games/{game}/moves"),
+            &a.token,
+            json!({ "move": "a1-a2", "ply": 6 }),
+        )
+        .await;
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["attackers_bank_ms"], 2_000_000, "capped, not 2200 s");
+    // The defenders' deadline is their own bank away.
+    assert_eq!(played["deadline_at"], T0 + 700_000 + 1_900_000);
+}
+
+/// Starts a one-day-per-move tablut game between two new players (A attacks, moves first).
+async fn day_per_move_game(app: &TestApp) -> (crate::common::Player, crate::common::Player, i64) {
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let game = app
+        .start_game(
+            &a,
+            &b,
+            "tablut",
+            json!({ "kind": "per_move", "seconds": 86400 }),
+        )
+        .await;
+    (a, b, game)
+}
+
+#[tokio::test]
+async fn a_game_whose_first_mover_never_moved_is_aborted_not_lost() {
+    let app = TestApp::start().await;
+    let (a, _b, game) = day_per_move_game(&app).await;
+    let mut events = app.service().subscribe();
+    app.clock.advance_ms(DAY_MS);
+    assert_eq!(app.service().run_due().await.unwrap().timeouts, 1);
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["status"], "aborted");
+    assert_eq!(view["result"]["winner"], serde_json::Value::Null);
+    assert_eq!(view["result"]["reason"], "no_first_move");
+    let e = events.recv().await.unwrap();
+    assert_eq!(e.kind, "game_ended");
+    assert_eq!(e.data["status"], "aborted");
+    assert_eq!(e.data["winner"], serde_json::Value::Null);
+    assert_eq!(e.data["reason"], "no_first_move");
+}
+
+#[tokio::test]
+async fn a_game_whose_second_player_never_answered_is_aborted_not_lost() {
+    let app = TestApp::start().await;
+    let (a, b, game) = day_per_move_game(&app).await;
+    app.play_line(game, &a, &b, &["d1-a1"]).await;
+    app.clock.advance_ms(DAY_MS);
+    // Found by a late move before the scheduler runs: refused, and the game is aborted.
+    let e = app
+        .call(
+            Method::POST,
+            &format!("/games/{game}/moves"),
+            Some(&b.token),
+            Some(json!({ "move": "d5-d1", "ply": 1 })),
+            StatusCode::CONFLICT,
+        )
+        .await;
+    let message = e["error"]["message"].as_str().unwrap();
+    assert!(message.contains("did not make their first move"), "{e}");
+    assert_eq!(e["error"]["game"]["status"], "aborted");
+    assert_eq!(e["error"]["game"]["result"]["reason"], "no_first_move");
+    assert_eq!(
+        e["error"]["game"]["result"]["winner"],
+        serde_json::Value::Null
+    );
+}
+
+#[tokio::test]
+async fn a_timeout_once_both_have_moved_is_still_a_loss() {
+    let app = TestApp::start().await;
+    let (a, b, game) = day_per_move_game(&app).await;
+    app.play_line(game, &a, &b, &["d1-a1", "d5-d1"]).await;
+    app.clock.advance_ms(DAY_MS);
+    assert_eq!(app.service().run_due().await.unwrap().timeouts, 1);
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["status"], "finished");
+    assert_eq!(view["result"]["winner"], "defenders");
+    assert_eq!(view["result"]["reason"], "timeout");
 }

@@ -12,18 +12,18 @@ use taflbot::notify::{EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verif
 use crate::common::TestApp;
 
 #[derive(Default)]
-struct Receiver {
+pub(crate) struct Receiver {
     /// (event id, body) of each accepted delivery.
-    accepted: Vec<(i64, Value)>,
+    pub(crate) accepted: Vec<(i64, Value)>,
     refused: usize,
     bad_signatures: usize,
     /// Refuse this many deliveries first.
     fail_first: usize,
 }
 
-const SECRET: &str = "webhook-secret-1";
+pub(crate) const SECRET: &str = "webhook-secret-1";
 
-async fn start_receiver(state: Arc<Mutex<Receiver>>) -> String {
+pub(crate) async fn start_receiver(state: Arc<Mutex<Receiver>>) -> String {
     let app = axum::Router::new().route(
         "/hook",
         post(move |headers: HeaderMap, body: Bytes| {
@@ -66,7 +66,8 @@ async fn wait_until(mut done: impl FnMut() -> bool) {
 
 #[tokio::test]
 async fn webhooks_get_signed_events_and_failures_are_retried() {
-    let app = TestApp::start().await;
+    // The receiver is local: the operator allows it.
+    let app = TestApp::start_with(|c| c.webhooks.allow_private = vec!["127.0.0.1".into()]).await;
     let a = app.register("A").await;
     let b = app.register("B").await;
     let state = Arc::new(Mutex::new(Receiver {
@@ -219,6 +220,7 @@ async fn a_delivery_is_given_up_after_max_attempts() {
     let app = TestApp::start_with(|c| {
         c.webhooks.max_attempts = 2;
         c.webhooks.initial_backoff_ms = 100;
+        c.webhooks.allow_private = vec!["127.0.0.1".into()];
     })
     .await;
     let a = app.register("A").await;

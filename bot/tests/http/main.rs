@@ -12,3 +12,4 @@ mod openapi;
 mod operations;
 mod places;
 mod scheduler;
+mod webhook_targets;
