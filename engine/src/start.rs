@@ -3,6 +3,7 @@
 
 use crate::capture;
 use crate::movegen;
+use crate::outcome::{Outcome, WinReason};
 use crate::position::Position;
 use crate::referee::{encircled, in_edge_fort};
 use crate::rules::Rules;
@@ -26,6 +27,24 @@ pub enum StartError {
     EdgeFort,
     #[error("the {side}, who move first, have no legal move")]
     NoLegalMove { side: Side },
+}
+
+impl StartError {
+    /// The result the referee calls for a game that began there anyway (one stored before
+    /// starts were checked). Every side that cannot move loses, so a start without attackers
+    /// is the defenders' win; a start without a king is decided by no rule.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let win = |winner, reason| Some(Outcome::Win { winner, reason });
+        match *self {
+            StartError::NoKing => None,
+            StartError::NoAttackers => win(Side::Defenders, WinReason::NoLegalMoves),
+            StartError::KingEscaped { .. } => win(Side::Defenders, WinReason::KingEscaped),
+            StartError::KingCaptured { .. } => win(Side::Attackers, WinReason::KingCaptured),
+            StartError::Encircled => win(Side::Attackers, WinReason::Encirclement),
+            StartError::EdgeFort => win(Side::Defenders, WinReason::EdgeFort),
+            StartError::NoLegalMove { side } => win(side.opponent(), WinReason::NoLegalMoves),
+        }
+    }
 }
 
 /// Refuses a position that the referee would judge already decided, or that leaves a side

@@ -10,3 +10,4 @@ mod events;
 mod games;
 mod openapi;
 mod places;
+mod starts;
