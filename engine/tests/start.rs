@@ -117,3 +117,31 @@ fn win_of(game: &Game) -> Option<(Side, WinReason)> {
         tafl_engine::Outcome::Draw { .. } => None,
     }
 }
+
+/// A game that began at a refused start anyway (stored before the check) ends as the referee
+/// would have called it: a side that cannot move loses.
+#[test]
+fn a_refused_start_has_the_referees_result_where_the_rules_give_one() {
+    use tafl_engine::Outcome;
+    let win = |winner, reason| Some(Outcome::Win { winner, reason });
+    assert_eq!(StartError::NoKing.outcome(), None);
+    assert_eq!(
+        StartError::NoAttackers.outcome(),
+        win(Side::Defenders, WinReason::NoLegalMoves)
+    );
+    assert_eq!(
+        StartError::KingEscaped { square: sq("a1") }.outcome(),
+        win(Side::Defenders, WinReason::KingEscaped)
+    );
+    assert_eq!(
+        StartError::NoLegalMove {
+            side: Side::Attackers
+        }
+        .outcome(),
+        win(Side::Defenders, WinReason::NoLegalMoves)
+    );
+    assert_eq!(
+        StartError::Encircled.outcome(),
+        win(Side::Attackers, WinReason::Encirclement)
+    );
+}
