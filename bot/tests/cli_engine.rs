@@ -296,3 +296,26 @@ fn replay_reads_an_opentafl_game_record_then_more_moves() {
     let output = taflbot(&["replay", "--otg", path, "--variant", "brandubh"]);
     assert!(!output.status.success());
 }
+
+#[test]
+fn commands_refuse_rules_whose_start_cannot_be_played() {
+    let no_attackers = "dim:7 start:/7/7/7/3K3/7/7/7/";
+    let king_on_corner = "dim:7 start:/K6/7/7/7/7/7/3t3/";
+    for command in ["legal", "replay", "bestmove"] {
+        assert_input_error(
+            &[command, "--rules", no_attackers],
+            "cannot start a game: the start position has no attackers",
+        );
+        assert_input_error(
+            &[command, "--rules", king_on_corner],
+            "cannot start a game: the king starts on a1, a winning square",
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("stuck.otg");
+    std::fs::write(&record, format!("[rules:{no_attackers}]\n\n")).unwrap();
+    assert_input_error(
+        &["replay", "--otg", record.to_str().unwrap()],
+        "cannot be replayed from its start: the start position has no attackers",
+    );
+}

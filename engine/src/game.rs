@@ -15,6 +15,7 @@ use crate::referee;
 use crate::rules::Rules;
 use crate::side::{Piece, Side};
 use crate::square::Square;
+use crate::start::{StartError, check_start};
 use crate::warning::{Warning, escape_warning};
 use crate::zobrist;
 
@@ -27,7 +28,12 @@ pub struct MoveReport {
     pub piece: Piece,
     #[serde(rename = "move")]
     pub mv: Move,
+    /// Soldiers taken off the board. The king is never among them: a captured king stays on
+    /// his square (see `king_captured`).
     pub captures: Vec<Square>,
+    /// Where the king stood when this move captured him (under rescue rules he may yet be
+    /// freed; the outcome says whether the capture ended the game).
+    pub king_captured: Option<Square>,
     /// Canonical notation with captures, `e5-e8xe9/f8`.
     pub notation: String,
     /// Raichi or tuichu after the move.
@@ -62,7 +68,20 @@ impl Game {
         Game::from_position(rules, start)
     }
 
-    /// A game from any position of the right size.
+    /// A game from the rules' start position, refused when the referee would already call
+    /// that start decided or it leaves a side nothing to play (see [`check_start`]).
+    pub fn start(rules: Rules) -> Result<Game, StartError> {
+        rules.check_start()?;
+        Ok(Game::new(rules))
+    }
+
+    /// A game from `position`, refused like [`Game::start`] refuses a start.
+    pub fn start_from(rules: Rules, position: Position) -> Result<Game, StartError> {
+        check_start(&rules, &position)?;
+        Ok(Game::from_position(rules, position))
+    }
+
+    /// A game from any position of the right size, even one already decided.
     pub fn from_position(rules: Rules, position: Position) -> Game {
         let mut game = Game {
             rules,
@@ -220,6 +239,17 @@ impl Game {
             }
         }
         let captures = captures.as_slice().to_vec();
+        let king_captured = match (side, outcome) {
+            (
+                Side::Attackers,
+                Some(Outcome::Win {
+                    reason: WinReason::KingCaptured,
+                    ..
+                }),
+            ) => self.position.king(),
+            (Side::Attackers, _) if self.position.king_awaits_rescue() => self.position.king(),
+            _ => None,
+        };
         let report = MoveReport {
             ply: self.ply() + 1,
             side,
@@ -227,6 +257,7 @@ impl Game {
             mv,
             notation: canonical_notation(mv, &captures),
             captures,
+            king_captured,
             warning: if outcome.is_none() {
                 escape_warning(&self.rules, &self.position)
             } else {

@@ -16,6 +16,7 @@ mod rules_string;
 mod rules_summary;
 mod side;
 mod square;
+mod start;
 mod variants;
 mod warning;
 mod zobrist;
@@ -42,5 +43,6 @@ pub use rules::{
 };
 pub use side::{ParseSideError, Piece, Side};
 pub use square::{Direction, MAX_DIM, MIN_DIM, Square};
+pub use start::{StartError, check_start};
 pub use variants::{Variant, variant, variants};
 pub use warning::{Warning, WarningKind, escape_warning};

@@ -358,6 +358,10 @@ async fn boards(
     let a = register(client, base, "board-a").await?;
     let b = register(client, base, "board-b").await?;
     let (id, _) = new_game(client, base, &args.variant, &a, &b).await?;
+    // Only an image that can no longer change is served without a look at the store: end the
+    // game (its one image then shows the result) so that the cache alone answers.
+    let resign = format!("/games/{id}/resign");
+    call(client, base, &resign, Some(&a.token), json!({})).await?;
     let url = format!("{base_arc}/api/v1/games/{id}/board.png?ply=0");
     let warm = client.get(&url).bearer_auth(&a.token).send().await?;
     if !warm.status().is_success() {

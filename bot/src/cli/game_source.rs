@@ -1,6 +1,6 @@
 //! The options every engine subcommand shares: which rules, and which position.
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use clap::Args;
 use tafl_engine::{Position, Rules, Side, variant, variants};
 
@@ -33,7 +33,16 @@ pub struct GameSource {
 }
 
 impl RulesSource {
+    /// The rules, refused when their start cannot begin a game (see `Rules::check_start`).
     pub fn load(&self) -> anyhow::Result<Rules> {
+        let rules = self.named_or_custom()?;
+        rules
+            .check_start()
+            .map_err(|e| anyhow!("these rules cannot start a game: {e}"))?;
+        Ok(rules)
+    }
+
+    fn named_or_custom(&self) -> anyhow::Result<Rules> {
         match (&self.variant, &self.rules) {
             (Some(id), _) => match variant(id) {
                 Some(v) => Ok(v.rules()),

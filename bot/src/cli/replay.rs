@@ -29,7 +29,8 @@ pub fn run(args: ReplayArgs) -> anyhow::Result<ExitCode> {
             let (record, _tags) =
                 otg::read(&text).with_context(|| format!("bad game record {}", path.display()))?;
             let moves: Vec<Move> = record.history().iter().map(|r| r.mv).collect();
-            let game = Game::from_position(record.rules().clone(), *record.start_position());
+            let game = Game::start_from(record.rules().clone(), *record.start_position())
+                .with_context(|| format!("{} cannot be replayed from its start", path.display()))?;
             (game, moves)
         }
         None => {

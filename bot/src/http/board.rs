@@ -1,6 +1,8 @@
 //! `GET /games/{id}/board.png`: a board image per (game, ply, flip, theme). Moves are never
-//! undone, so an image of a given ply never changes: it is cached in memory and served
-//! with a strong ETag that a client can revalidate without the image being rendered again.
+//! undone, so an image of an earlier ply never changes; the last ply's changes once, when the
+//! game ends and its result is drawn on it. Images are cached in memory and served with a
+//! strong ETag (naming the result when one is drawn) that a client can revalidate without the
+//! image being rendered again; only a settled image is promised to be immutable.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -27,21 +29,32 @@ pub struct BoardKey {
 }
 
 impl BoardKey {
-    fn etag(&self) -> String {
+    /// The image's tag: the key, and whether the picture shows the game's result.
+    fn etag(&self, with_result: bool) -> String {
         format!(
-            "\"g{}-p{}-{}-{}\"",
+            "\"g{}-p{}-{}-{}{}\"",
             self.game,
             self.ply,
             u8::from(self.flip),
-            self.theme
+            self.theme,
+            if with_result { "-over" } else { "" }
         )
     }
+}
+
+/// A rendered board and what a client may be told of it.
+#[derive(Clone)]
+pub struct CachedBoard {
+    pub png: Bytes,
+    pub etag: String,
+    /// The picture can never change (see `BoardSnapshot::settled`).
+    pub settled: bool,
 }
 
 /// Bounded first-in-first-out cache of rendered boards.
 pub struct BoardCache {
     capacity: usize,
-    inner: Mutex<(HashMap<BoardKey, Bytes>, VecDeque<BoardKey>)>,
+    inner: Mutex<(HashMap<BoardKey, CachedBoard>, VecDeque<BoardKey>)>,
 }
 
 impl BoardCache {
@@ -52,16 +65,16 @@ impl BoardCache {
         }
     }
 
-    pub fn get(&self, key: &BoardKey) -> Option<Bytes> {
+    pub fn get(&self, key: &BoardKey) -> Option<CachedBoard> {
         self.inner.lock().ok()?.0.get(key).cloned()
     }
 
-    pub fn put(&self, key: BoardKey, png: Bytes) {
+    pub fn put(&self, key: BoardKey, board: CachedBoard) {
         let Ok(mut guard) = self.inner.lock() else {
             return;
         };
         let (map, order) = &mut *guard;
-        if map.insert(key.clone(), png).is_none() {
+        if map.insert(key.clone(), board).is_none() {
             order.push_back(key);
         }
         while order.len() > self.capacity {
@@ -97,7 +110,8 @@ pub async fn board_png(
             format!("theme must be one of {}", THEMES.join(", ")),
         ));
     }
-    // A request naming its ply can be answered from the cache without touching the store.
+    // A request naming its ply can be answered from the cache without touching the store,
+    // when its image can no longer change.
     let explicit = q.ply.map(|ply| BoardKey {
         game: id,
         ply,
@@ -105,9 +119,10 @@ pub async fn board_png(
         theme: theme.clone(),
     });
     if let Some(key) = &explicit
-        && let Some(png) = state.boards.get(key)
+        && let Some(board) = state.boards.get(key)
+        && board.settled
     {
-        return Ok(answer(key, png, &headers, true));
+        return Ok(answer(board, &headers, true));
     }
     let snapshot = state.service.board_snapshot(id, q.ply).await?;
     let key = BoardKey {
@@ -116,16 +131,25 @@ pub async fn board_png(
         flip: q.flip,
         theme,
     };
-    if let Some(png) = state.boards.get(&key) {
-        return Ok(answer(&key, png, &headers, explicit.is_some()));
+    let etag = key.etag(snapshot.result.is_some());
+    let immutable = explicit.is_some() && snapshot.settled;
+    if let Some(board) = state.boards.get(&key)
+        && board.etag == etag
+    {
+        return Ok(answer(board, &headers, immutable));
     }
     let png = Bytes::from(crate::service::render_board(&snapshot, key.flip, &key.theme).await?);
-    state.boards.put(key.clone(), png.clone());
-    Ok(answer(&key, png, &headers, explicit.is_some()))
+    let board = CachedBoard {
+        png,
+        etag,
+        settled: snapshot.settled,
+    };
+    state.boards.put(key, board.clone());
+    Ok(answer(board, &headers, immutable))
 }
 
-fn answer(key: &BoardKey, png: Bytes, headers: &HeaderMap, immutable: bool) -> Response {
-    let etag = key.etag();
+fn answer(board: CachedBoard, headers: &HeaderMap, immutable: bool) -> Response {
+    let CachedBoard { png, etag, .. } = board;
     let cache_control = if immutable {
         "public, max-age=31536000, immutable"
     } else {

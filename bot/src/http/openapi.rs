@@ -90,6 +90,22 @@ fn query_parameters(path: &str) -> Vec<Value> {
     }
 }
 
+/// What an operation's answer holds beyond its summary, where a client could misread it.
+fn operation_description(method: &str, path: &str) -> Option<&'static str> {
+    match (method, path) {
+        ("POST", "/challenges") => Some(
+            "Rules whose start cannot be played are refused with 422 naming why: no king, no attackers, the king already on a winning square or captured, encircled, in an edge fort, or no legal move for the side to move first.",
+        ),
+        ("POST", "/games/{id}/moves") => Some(
+            "The answer names the move's `captures` (squares of the soldiers taken off the board) and `king_captured`: the king's square when this move captured him, else null. The king is never in `captures`: he stays on his square, and under rescue rules the defenders may yet free him; `result` says whether the game is over. The move_played event carries both fields too.",
+        ),
+        ("GET", "/games/{id}/board.png") => Some(
+            "The last ply of a finished game is drawn with its result (a winner badge, the captured king crossed out), however the game ended; its ETag then ends in `-over`. Images that can no longer change (earlier plies, finished games) are served immutable when `ply` is given.",
+        ),
+        _ => None,
+    }
+}
+
 fn error_response(description: &str) -> Value {
     json!({
         "description": description,
@@ -152,6 +168,9 @@ pub fn openapi_document() -> Value {
             .chain(query_parameters(spec.path))
             .collect();
         if let Some(obj) = op.as_object_mut() {
+            if let Some(text) = operation_description(spec.method, spec.path) {
+                obj.insert("description".into(), json!(text));
+            }
             if !params.is_empty() {
                 obj.insert("parameters".into(), Value::Array(params));
             }

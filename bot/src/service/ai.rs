@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use tafl_engine::{Game, Move};
+use tafl_engine::{Game, Move, Outcome, check_start};
 
 use crate::store::rows::{GameId, Seat};
 
 use super::game_state;
-use super::moves::Actor;
+use super::moves::{Actor, finish};
 use super::{GamesService, MoveRequest, Result, ServiceError};
 
 /// Chooses the AI's move. `level` is the seat's level (1 = beginner).
@@ -79,9 +79,7 @@ impl GamesService {
             metrics::histogram!(crate::telemetry::AI_THINK, "level" => level.to_string())
                 .record(thinking.elapsed().as_secs_f64());
             let Some(mv) = picked else {
-                return Err(ServiceError::Internal(format!(
-                    "the AI found no move in game {game_id} at ply {ply}"
-                )));
+                return self.end_without_a_move(game_id, ply).await;
             };
             let played = self
                 .play_as(
@@ -104,4 +102,42 @@ impl GamesService {
             }
         }
     }
+
+    /// The AI found no move: the game ends as the rules say (the side that cannot move loses),
+    /// rather than the turn being tried again forever. Only a picker that gives up in a game
+    /// the rules have not decided is an error.
+    async fn end_without_a_move(&self, game_id: GameId, ply: u32) -> Result<()> {
+        let cache = self.inner.engines.clone();
+        self.commit(move |c, e| {
+            let mut row = game_state::load(c, game_id)?;
+            if row.status != "active" || row.ply != ply {
+                return Ok(());
+            }
+            let game = game_state::engine_game(c, &cache, &row)?;
+            let Some(outcome) = rules_outcome(&game) else {
+                return Err(ServiceError::Internal(format!(
+                    "the AI found no move in game {game_id} at ply {ply}"
+                )));
+            };
+            tracing::warn!(game_id, ply, result = %outcome.describe(), "the AI has no move: the game ends by the rules");
+            let (winner, reason) = game_state::outcome_result(&outcome);
+            let winner = winner.and_then(|w| w.parse().ok());
+            finish(c, e, &mut row, "finished", winner, &reason)
+        })
+        .await
+    }
+}
+
+/// What the rules say of a game: its outcome, or for a game still at a start that could not
+/// have been created today (stored before starts were checked), the result of that start.
+fn rules_outcome(game: &Game) -> Option<Outcome> {
+    if let Some(outcome) = game.outcome() {
+        return Some(*outcome);
+    }
+    if game.ply() > 0 {
+        return None;
+    }
+    check_start(game.rules(), game.start_position())
+        .err()
+        .and_then(|refused| refused.outcome())
 }

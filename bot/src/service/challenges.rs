@@ -13,8 +13,18 @@ use super::{
     ClockSpec, Emitter, GamesService, NewChallenge, Opponent, Result, RulesChoice, ServiceError,
 };
 
-/// The rules of a challenge: (variant id, rules string).
+/// The rules of a challenge: (variant id, rules string), refused when their start cannot be
+/// played (judged like any ply, so no game is made that is over or stuck before it begins).
 fn resolve_rules(choice: &RulesChoice) -> Result<(Option<String>, String, Rules)> {
+    let resolved = named_or_custom_rules(choice)?;
+    resolved
+        .2
+        .check_start()
+        .map_err(|e| ServiceError::Invalid(format!("these rules cannot start a game: {e}")))?;
+    Ok(resolved)
+}
+
+fn named_or_custom_rules(choice: &RulesChoice) -> Result<(Option<String>, String, Rules)> {
     match choice {
         RulesChoice::Variant(id) => {
             let v = tafl_engine::variant(id).ok_or_else(|| {

@@ -38,7 +38,7 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use events::{Event, EventBus, kind as event_kind};
 pub use place::Place;
-pub use queries::{BoardSnapshot, render_board};
+pub use queries::{BoardResult, BoardSnapshot, render_board};
 pub use reply::{InReply, REPLY_HOLD_MS};
 pub use requests::{MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
 pub use scheduler::SchedulerPass;

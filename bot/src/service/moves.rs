@@ -210,6 +210,7 @@ fn record(
 ) -> Result<MovePlayed> {
     let now = e.now();
     let captures: Vec<String> = report.captures.iter().map(ToString::to_string).collect();
+    let king_captured = report.king_captured.map(|sq| sq.to_string());
     rows::insert_move(
         c,
         row.id,
@@ -265,6 +266,7 @@ fn record(
             "move": report.mv.to_string(),
             "notation": report.notation,
             "captures": captures,
+            "king_captured": king_captured,
             "warning": warning,
             "by": actor_player(actor),
             "side_to_move": report.outcome.is_none().then(|| side_name(next)),
@@ -287,6 +289,7 @@ fn record(
         mv: report.mv.to_string(),
         notation: report.notation.clone(),
         captures,
+        king_captured,
         warning,
         status: row.status.clone(),
         result: game_state::result_view(row),

@@ -1,6 +1,6 @@
 //! Reading games: lists, one game, legal moves, the .otg record, variants, board snapshots.
 
-use tafl_engine::{Game, Move, Position, Rules, Square, Warning};
+use tafl_engine::{Game, Move, Position, Rules, Side, Square, Warning};
 
 use crate::store::rows::{self, GameId, PlayerId};
 
@@ -25,6 +25,35 @@ pub struct BoardSnapshot {
     pub players: String,
     /// Whose turn it is at that ply (none once the game ended there).
     pub to_move: Option<tafl_engine::Side>,
+    /// Where the move that led here captured the king (he stays on the board, crossed out).
+    pub king_captured: Option<Square>,
+    /// How the game ended, on its last ply once it is over (by the moves or otherwise:
+    /// resignation, time, agreement, abort); drawn as a badge like `taflbot render` does.
+    pub result: Option<BoardResult>,
+    /// The picture can no longer change: an earlier ply, or a game that is over. The current
+    /// ply of an active game may yet be redrawn with a result.
+    pub settled: bool,
+}
+
+/// The result a board image shows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardResult {
+    /// None for a draw or an aborted game.
+    pub winner: Option<Side>,
+    /// As in the game's `result.reason`: king_escaped, resignation, aborted...
+    pub reason: String,
+}
+
+impl BoardResult {
+    /// The badge: "Defenders win", "Draw", "Aborted".
+    pub fn badge(&self) -> &'static str {
+        match self.winner {
+            Some(Side::Attackers) => "Attackers win",
+            Some(Side::Defenders) => "Defenders win",
+            None if self.reason == "aborted" => "Aborted",
+            None => "Draw",
+        }
+    }
 }
 
 impl GamesService {
@@ -162,10 +191,18 @@ impl GamesService {
                 game_state::seat_view(c, row.attackers)?.name,
                 game_state::seat_view(c, row.defenders)?.name
             );
-            // Only the moves decide the picture, so an image of a ply never changes
-            // (a later resignation or timeout does not redraw it).
+            // The moves decide the picture of every ply but the last; that one shows the
+            // result once the game is over, however it ended.
             let over = game.outcome().is_some();
+            let finished = row.status != "active";
+            let result = (finished && ply == row.ply).then(|| BoardResult {
+                winner: row.winner.as_deref().and_then(|w| w.parse().ok()),
+                reason: row.result_reason.clone().unwrap_or_default(),
+            });
             Ok(BoardSnapshot {
+                king_captured: last.and_then(|r| r.king_captured),
+                settled: finished || ply < row.ply,
+                result,
                 players,
                 to_move: (!over).then(|| game.side_to_move()),
                 game_id: id,
@@ -195,16 +232,19 @@ pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> 
             ..Style::default()
         },
         last_move: s.last_move,
-        captured: s.captures.clone(),
+        // The captured king stays on the board: he gets the cross alone.
+        captured: s.captures.iter().copied().chain(s.king_captured).collect(),
         warning: s.warning.clone(),
         caption: Some(Caption {
             players: Some(s.players.clone()),
             move_number: Some(s.ply),
-            to_move: s.to_move.map(|side| match side {
-                tafl_engine::Side::Attackers => CaptionSide::Attackers,
-                tafl_engine::Side::Defenders => CaptionSide::Defenders,
-            }),
-            warning: None,
+            to_move: match (&s.result, s.to_move) {
+                (Some(_), _) | (None, None) => None,
+                (None, Some(Side::Attackers)) => Some(CaptionSide::Attackers),
+                (None, Some(Side::Defenders)) => Some(CaptionSide::Defenders),
+            },
+            // A finished game says how it ended where the escape warning would be.
+            warning: s.result.as_ref().map(|r| r.badge().to_owned()),
         }),
     };
     tokio::task::spawn_blocking(move || tafl_render::render(&s.position, &s.rules, &options))

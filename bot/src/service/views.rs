@@ -165,7 +165,11 @@ pub struct MovePlayed {
     pub mv: String,
     /// Canonical notation with captures, e.g. "e5-e8xe9/f8".
     pub notation: String,
+    /// Squares of the soldiers taken off the board. Never the king: see `king_captured`.
     pub captures: Vec<String>,
+    /// The king's square when this move captured him (he stays there; under rescue rules the
+    /// defenders may yet free him, and `result` says whether the capture ended the game).
+    pub king_captured: Option<String>,
     pub warning: Option<WarningView>,
     /// "active" or "finished".
     pub status: String,

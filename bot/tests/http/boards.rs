@@ -1,6 +1,8 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
+use taflbot::service::render_board;
+
 use crate::common::TestApp;
 
 #[tokio::test]
@@ -81,4 +83,128 @@ async fn board_images_are_immutable_per_ply_with_etags() {
         StatusCode::BAD_REQUEST,
     )
     .await;
+}
+
+/// A weak king on c5 beside an attacker on b5: d7-d5 takes him.
+const KING_TRAP: &str = "dim:7 ks:w start:/7/7/7/7/1tK4/7/3t3/";
+
+/// Two players in a game of `rules`, `a` with the attackers.
+async fn custom_game(
+    app: &TestApp,
+    rules: &str,
+) -> (i64, crate::common::Player, crate::common::Player) {
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let id = app
+        .challenge(
+            &a,
+            json!({ "opponent_id": b.id, "rules": rules, "side": "attackers" }),
+        )
+        .await;
+    let game = app
+        .post(&format!("/challenges/{id}/accept"), &b.token, json!({}))
+        .await;
+    (game["id"].as_i64().unwrap(), a, b)
+}
+
+#[tokio::test]
+async fn the_board_of_a_finished_game_shows_its_result() {
+    let app = TestApp::start().await;
+    let (game, a, _b) = custom_game(&app, KING_TRAP).await;
+    let before = app.service().board_snapshot(game, None).await.unwrap();
+    assert!(before.result.is_none());
+    assert!(
+        !before.settled,
+        "the current ply of an active game may change"
+    );
+
+    let played = app
+        .post(
+            &format!("/games/{game}/moves"),
+            &a.token,
+            json!({ "move": "d7-d5", "ply": 0 }),
+        )
+        .await;
+    assert_eq!(played["result"]["reason"], "king_captured");
+
+    let snapshot = app.service().board_snapshot(game, None).await.unwrap();
+    let result = snapshot
+        .result
+        .clone()
+        .expect("the last ply carries the result");
+    assert_eq!(result.winner, Some(tafl_engine::Side::Attackers));
+    assert_eq!(result.reason, "king_captured");
+    assert_eq!(result.badge(), "Attackers win");
+    assert_eq!(snapshot.king_captured, Some(tafl_engine::Square::new(2, 4)));
+    assert_eq!(snapshot.to_move, None);
+    assert!(snapshot.settled);
+    // The earlier ply is drawn as it was.
+    let start = app.service().board_snapshot(game, Some(0)).await.unwrap();
+    assert!(start.result.is_none() && start.king_captured.is_none());
+
+    // The same position without the result is another picture, and the API serves the one
+    // with it.
+    let with_result = render_board(&snapshot, false, "light").await.unwrap();
+    let mut bare = snapshot.clone();
+    bare.result = None;
+    bare.king_captured = None;
+    let without = render_board(&bare, false, "light").await.unwrap();
+    assert_ne!(with_result, without);
+    let served = app
+        .client
+        .get(app.url(&format!("/games/{game}/board.png?ply=1")))
+        .bearer_auth(&a.token)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        served.headers()["etag"]
+            .to_str()
+            .unwrap()
+            .ends_with("-over\"")
+    );
+    assert!(
+        served.headers()["cache-control"]
+            .to_str()
+            .unwrap()
+            .contains("immutable")
+    );
+    assert_eq!(served.bytes().await.unwrap(), with_result);
+}
+
+#[tokio::test]
+async fn a_resignation_redraws_the_last_board_with_the_result() {
+    let app = TestApp::start().await;
+    let (game, a, b) = custom_game(&app, KING_TRAP).await;
+    app.play_line(game, &a, &b, &["b5-b6"]).await;
+    let get = || {
+        app.client
+            .get(app.url(&format!("/games/{game}/board.png?ply=1")))
+            .bearer_auth(&a.token)
+            .send()
+    };
+    let live = get().await.unwrap();
+    assert_eq!(live.headers()["cache-control"], "no-cache");
+    let live_etag = live.headers()["etag"].to_str().unwrap().to_owned();
+    let live_png = live.bytes().await.unwrap();
+
+    app.post(&format!("/games/{game}/resign"), &b.token, json!({}))
+        .await;
+    let snapshot = app.service().board_snapshot(game, None).await.unwrap();
+    let result = snapshot
+        .result
+        .clone()
+        .expect("a resigned game's board shows it");
+    assert_eq!(result.winner, Some(tafl_engine::Side::Attackers));
+    assert_eq!(result.reason, "resignation");
+    assert_eq!(snapshot.king_captured, None);
+
+    let over = get().await.unwrap();
+    assert_eq!(over.status(), StatusCode::OK);
+    let over_etag = over.headers()["etag"].to_str().unwrap().to_owned();
+    assert_ne!(
+        over_etag, live_etag,
+        "a client revalidating gets the new picture"
+    );
+    assert_ne!(over.bytes().await.unwrap(), live_png);
 }

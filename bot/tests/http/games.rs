@@ -632,3 +632,49 @@ async fn a_resigned_game_exports_its_result() {
     let (replayed, _) = tafl_engine::otg::read(&text).unwrap();
     assert_eq!(replayed.ply(), 1);
 }
+
+#[tokio::test]
+async fn the_move_that_captures_the_king_says_so() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    // A weak king on c5 beside an attacker on b5: d7-d5 takes him.
+    let id = app
+        .challenge(
+            &a,
+            json!({ "opponent_id": b.id, "rules": "dim:7 ks:w start:/7/7/7/7/1tK4/7/3t3/", "side": "attackers" }),
+        )
+        .await;
+    let game = app
+        .post(&format!("/challenges/{id}/accept"), &b.token, json!({}))
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    let mut events = app.service().subscribe();
+    let quiet = app
+        .play_line(game, &a, &b, &["d7-d6", "c5-c6", "d6-d7", "c6-c5"])
+        .await;
+    assert_eq!(quiet["king_captured"], serde_json::Value::Null);
+    let taken = app
+        .post(
+            &format!("/games/{game}/moves"),
+            &a.token,
+            json!({ "move": "d7-d5", "ply": 4 }),
+        )
+        .await;
+    assert_eq!(taken["captures"], json!([]), "the king stays on the board");
+    assert_eq!(taken["king_captured"], "c5");
+    assert_eq!(taken["result"]["winner"], "attackers");
+    assert_eq!(taken["result"]["reason"], "king_captured");
+    let event = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        loop {
+            let e = events.recv().await.unwrap();
+            if e.kind == "move_played" && e.data["ply"] == 5 {
+                return e;
+            }
+        }
+    })
+    .await
+    .expect("no move_played event for ply 5 within 5 s");
+    assert_eq!(event.data["king_captured"], "c5");
+}

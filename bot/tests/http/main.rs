@@ -12,4 +12,5 @@ mod openapi;
 mod operations;
 mod places;
 mod scheduler;
+mod starts;
 mod webhook_targets;
