@@ -66,6 +66,10 @@ pub struct HttpConfig {
     pub board_cache_entries: usize,
     /// Seconds between keep-alive lines on the event stream.
     pub stream_keepalive_secs: u64,
+    /// Event streams one player may hold open at once (all their tokens together).
+    pub max_streams_per_player: usize,
+    /// Event streams the server holds open at once.
+    pub max_streams: usize,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -156,6 +160,8 @@ impl Default for HttpConfig {
             rate_limit_burst: 40,
             board_cache_entries: 2_000,
             stream_keepalive_secs: 15,
+            max_streams_per_player: 5,
+            max_streams: 10_000,
         }
     }
 }

@@ -12,6 +12,7 @@ mod openapi;
 mod rate_limit;
 mod routes;
 mod stream;
+mod stream_slots;
 
 use std::sync::Arc;
 
@@ -40,6 +41,8 @@ pub struct AppState {
     pub shutdown: watch::Receiver<bool>,
     /// What the health endpoints report besides the store.
     pub ops: Ops,
+    /// Places for open event streams.
+    pub streams: Arc<stream_slots::StreamSlots>,
 }
 
 /// The running parts the health endpoints look at.
@@ -67,6 +70,10 @@ pub fn router(
         service,
         shutdown,
         ops,
+        streams: Arc::new(stream_slots::StreamSlots::new(
+            config.max_streams_per_player,
+            config.max_streams,
+        )),
         config: Arc::new(config),
     };
     let mut api = Router::new();

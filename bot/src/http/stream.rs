@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::State;
-use axum::http::header;
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc};
@@ -20,6 +20,7 @@ use super::AppState;
 use super::auth::Authed;
 use super::error::ApiError;
 use super::extract::ApiQuery;
+use super::stream_slots::{NoSlot, StreamSlot};
 
 #[derive(Deserialize)]
 pub struct StreamQuery {
@@ -35,11 +36,13 @@ pub async fn events_stream(
     ApiQuery(q): ApiQuery<StreamQuery>,
 ) -> Result<Response, ApiError> {
     let since = q.since.unwrap_or(0).max(0);
+    let slot = state.streams.take(me).map_err(too_many_streams)?;
     // Subscribe before reading the table, so nothing falls between the two.
-    let live = state.service.subscribe();
+    let live = state.service.subscribe_player(me);
     let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(64);
     let keepalive = Duration::from_secs(state.config.stream_keepalive_secs.max(1));
     tokio::spawn(pump(
+        slot,
         state.service.clone(),
         me,
         since,
@@ -84,7 +87,24 @@ async fn catch_up(
     }
 }
 
+/// 429 with `Retry-After`, naming the limit that was reached.
+fn too_many_streams(no: NoSlot) -> ApiError {
+    let message = match no {
+        NoSlot::Player { limit } => {
+            format!("you have {limit} event streams open, the most one player may; close one first")
+        }
+        NoSlot::Server { limit } => {
+            format!("the server has {limit} event streams open, its limit; try again later")
+        }
+    };
+    let mut error = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_streams", message);
+    error.retry_after_secs = Some(30);
+    error
+}
+
 async fn pump(
+    // Held while the stream runs: its place is freed when it ends.
+    _slot: StreamSlot,
     service: GamesService,
     me: PlayerId,
     since: EventId,

@@ -1,9 +1,12 @@
 //! Every change of the service is an event: appended to the `events` table inside the
 //! change's own transaction, then broadcast to live listeners once committed.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use tokio::sync::broadcast;
 
-use crate::store::rows::{self, EventId, EventRow};
+use crate::store::rows::{self, EventId, EventRow, PlayerId};
 
 use super::Place;
 
@@ -25,15 +28,33 @@ pub mod kind {
     pub const DEADLINE_REMINDER: &str = "deadline_reminder";
 }
 
+/// Live events: one channel for every event (front ends), and one per player with listeners
+/// (event streams), so a player's stream wakes only for that player's events.
 #[derive(Clone)]
 pub struct EventBus {
     sender: broadcast::Sender<Event>,
+    players: Arc<Mutex<HashMap<PlayerId, broadcast::Sender<Event>>>>,
 }
+
+/// Events a player's listeners may fall behind by before they catch up from the table.
+const PLAYER_CAPACITY: usize = 256;
 
 impl EventBus {
     pub fn new(capacity: usize) -> EventBus {
         let (sender, _) = broadcast::channel(capacity.max(16));
-        EventBus { sender }
+        EventBus {
+            sender,
+            players: Arc::default(),
+        }
+    }
+
+    /// Live events concerning `player` from now on (`Lagged`: catch up from the table).
+    pub fn subscribe_player(&self, player: PlayerId) -> broadcast::Receiver<Event> {
+        let mut players = self.players.lock().unwrap_or_else(|p| p.into_inner());
+        players
+            .entry(player)
+            .or_insert_with(|| broadcast::channel(PLAYER_CAPACITY).0)
+            .subscribe()
     }
 
     /// Live events from now on. A receiver that falls behind gets `Lagged` and should
@@ -43,7 +64,18 @@ impl EventBus {
     }
 
     pub(crate) fn publish(&self, events: Vec<Event>) {
+        let mut players = self.players.lock().unwrap_or_else(|p| p.into_inner());
         for e in events {
+            for player in &e.players {
+                if let Some(sender) = players.get(player) {
+                    if sender.receiver_count() == 0 {
+                        // Its last stream ended: forget the channel.
+                        players.remove(player);
+                    } else {
+                        let _ = sender.send(e.clone());
+                    }
+                }
+            }
             // No listener is fine: the table keeps every event.
             let _ = self.sender.send(e);
         }
@@ -110,5 +142,40 @@ pub(crate) fn new_event(
         players,
         data,
         created_at: now,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(id: EventId, players: Vec<PlayerId>) -> Event {
+        let mut e = new_event(
+            kind::MOVE_PLAYED,
+            Some(1),
+            None,
+            players,
+            serde_json::json!({}),
+            0,
+        );
+        e.id = id;
+        e
+    }
+
+    #[test]
+    fn a_players_listener_wakes_only_for_that_players_events() {
+        let bus = EventBus::new(16);
+        let mut mine = bus.subscribe_player(7);
+        let mut everything = bus.subscribe();
+        bus.publish(vec![
+            event(1, vec![3, 4]),
+            event(2, vec![7, 4]),
+            event(3, vec![5]),
+        ]);
+        assert_eq!(mine.try_recv().map(|e| e.id).ok(), Some(2));
+        assert!(mine.try_recv().is_err(), "nothing else reached player 7");
+        let all: Vec<EventId> =
+            std::iter::from_fn(|| everything.try_recv().ok().map(|e| e.id)).collect();
+        assert_eq!(all, vec![1, 2, 3]);
     }
 }

@@ -123,6 +123,12 @@ impl GamesService {
         self.inner.bus.subscribe()
     }
 
+    /// Live events concerning `player` only (event streams); on `Lagged`, catch up with
+    /// [`GamesService::events_for`].
+    pub fn subscribe_player(&self, player: PlayerId) -> broadcast::Receiver<Event> {
+        self.inner.bus.subscribe_player(player)
+    }
+
     /// Notified whenever events were committed (webhook outbox worker).
     pub fn outbox_signal(&self) -> Arc<Notify> {
         self.inner.outbox.clone()
