@@ -20,7 +20,7 @@ use super::AppState;
 use super::auth::Authed;
 use super::error::ApiError;
 use super::extract::ApiQuery;
-use super::stream_slots::{NoSlot, StreamSlot};
+use super::stream_slots::NoSlot;
 
 #[derive(Deserialize)]
 pub struct StreamQuery {
@@ -41,16 +41,20 @@ pub async fn events_stream(
     let live = state.service.subscribe_player(me);
     let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(64);
     let keepalive = Duration::from_secs(state.config.stream_keepalive_secs.max(1));
-    tokio::spawn(pump(
-        slot,
-        state.service.clone(),
-        me,
-        since,
-        live,
-        tx,
-        keepalive,
-        state.shutdown.clone(),
-    ));
+    tokio::spawn(async move {
+        // Held while the stream runs: its place is freed when it ends.
+        let _slot = slot;
+        pump(
+            state.service.clone(),
+            me,
+            since,
+            live,
+            tx,
+            keepalive,
+            state.shutdown.clone(),
+        )
+        .await;
+    });
     Ok((
         [
             (header::CONTENT_TYPE, "application/x-ndjson"),
@@ -103,8 +107,6 @@ fn too_many_streams(no: NoSlot) -> ApiError {
 }
 
 async fn pump(
-    // Held while the stream runs: its place is freed when it ends.
-    _slot: StreamSlot,
     service: GamesService,
     me: PlayerId,
     since: EventId,
