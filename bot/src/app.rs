@@ -129,18 +129,16 @@ impl RunningApp {
                         .then(|| Duration::from_millis(config.games.scheduler_interval_ms)),
                 },
             );
-            let mut rx = shutdown_rx.clone();
-            let server = tokio::spawn(async move {
-                let stop = async move {
-                    let _ = rx.wait_for(|stop| *stop).await;
-                };
-                if let Err(e) = axum::serve(listener, router)
-                    .with_graceful_shutdown(stop)
-                    .await
-                {
-                    tracing::error!(error = %e, "HTTP server failed");
-                }
-            });
+            let limits = crate::http::server::ConnectionLimits::fitted(
+                config.http.max_connections,
+                Duration::from_millis(config.http.header_read_timeout_ms.max(1)),
+            );
+            let server = tokio::spawn(crate::http::server::serve(
+                listener,
+                router,
+                limits,
+                shutdown_rx.clone(),
+            ));
             tracing::info!(%addr, "HTTP API listening on http://{addr}/api/v1");
             (Some(addr), Some(server))
         } else {

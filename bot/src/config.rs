@@ -70,6 +70,11 @@ pub struct HttpConfig {
     pub max_streams_per_player: usize,
     /// Event streams the server holds open at once.
     pub max_streams: usize,
+    /// Connections open at once (lowered at start to fit the file-descriptor limit).
+    pub max_connections: usize,
+    /// A request's headers must arrive within this; an idle keep-alive connection is closed
+    /// after it.
+    pub header_read_timeout_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -162,6 +167,8 @@ impl Default for HttpConfig {
             stream_keepalive_secs: 15,
             max_streams_per_player: 5,
             max_streams: 10_000,
+            max_connections: 20_000,
+            header_read_timeout_ms: 5_000,
         }
     }
 }

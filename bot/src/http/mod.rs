@@ -11,6 +11,7 @@ mod observe;
 mod openapi;
 mod rate_limit;
 mod routes;
+pub mod server;
 mod stream;
 mod stream_slots;
 

@@ -6,6 +6,7 @@ mod auth;
 mod boards;
 mod clocks;
 mod common;
+mod connections;
 mod events;
 mod games;
 mod openapi;

@@ -1,0 +1,126 @@
+//! The HTTP server's accept loop. axum's `serve` has no limits, so a few thousand clients that
+//! open connections and never finish a request could run the process out of file descriptors
+//! and leave every endpoint unanswered. Here:
+//! - a request's headers must arrive within `http.header_read_timeout_ms`, and a keep-alive
+//!   connection idle that long is closed (hyper's header read timer runs while it waits);
+//! - at most `http.max_connections` connections are open (below the file-descriptor limit,
+//!   which is raised to its hard maximum at start): at the cap, new connections wait in the
+//!   kernel's backlog while those open are served;
+//! - on shutdown, no new connection is accepted and the requests in flight finish.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::ConnectInfo;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tower::ServiceExt;
+
+/// Descriptors kept for the database, logs and outgoing requests.
+const DESCRIPTORS_KEPT: u64 = 128;
+/// How long requests in flight may take to finish at shutdown.
+const DRAIN: Duration = Duration::from_secs(30);
+
+/// The limits of the accept loop.
+#[derive(Debug, Clone, Copy)]
+pub struct ConnectionLimits {
+    pub max_connections: usize,
+    pub header_read_timeout: Duration,
+}
+
+impl ConnectionLimits {
+    /// `wanted` connections, lowered to what the file-descriptor limit allows (raised first to
+    /// its hard maximum where the system lets us).
+    pub fn fitted(wanted: usize, header_read_timeout: Duration) -> ConnectionLimits {
+        let descriptors = match rlimit::increase_nofile_limit(u64::MAX) {
+            Ok(limit) => limit,
+            Err(e) => {
+                tracing::warn!("cannot read or raise the file-descriptor limit: {e}");
+                u64::MAX
+            }
+        };
+        let fits =
+            usize::try_from(descriptors.saturating_sub(DESCRIPTORS_KEPT)).unwrap_or(usize::MAX);
+        let max_connections = wanted.min(fits).max(1);
+        if max_connections < wanted {
+            tracing::warn!(
+                wanted,
+                max_connections,
+                descriptors,
+                "http.max_connections lowered to fit the file-descriptor limit"
+            );
+        }
+        ConnectionLimits {
+            max_connections,
+            header_read_timeout,
+        }
+    }
+}
+
+/// Serves `router` on `listener` until `shutdown` turns true, then drains.
+pub async fn serve(
+    listener: TcpListener,
+    router: Router,
+    limits: ConnectionLimits,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    // HTTP/1 only: sniffing for HTTP/2 would wait for a silent client's first bytes with no
+    // timer at all, and nothing here needs cleartext HTTP/2.
+    let mut http1 = hyper::server::conn::http1::Builder::new();
+    http1
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout);
+    let open = Arc::new(Semaphore::new(limits.max_connections));
+    let graceful = GracefulShutdown::new();
+    loop {
+        // A place first: at the cap, connections wait in the backlog, not in our memory.
+        let place = tokio::select! {
+            place = Arc::clone(&open).acquire_owned() => match place {
+                Ok(place) => place,
+                Err(_) => break,
+            },
+            () = stopped(&mut shutdown) => break,
+        };
+        let (stream, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of descriptors or a client that left: wait a moment, go on.
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = stopped(&mut shutdown) => break,
+        };
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            request.extensions_mut().insert(ConnectInfo(remote));
+            router.clone().oneshot(request.map(axum::body::Body::new))
+        });
+        let connection = http1.serve_connection(TokioIo::new(stream), service);
+        let connection = graceful.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(%remote, "connection ended: {e}");
+            }
+            drop(place);
+        });
+    }
+    drop(listener);
+    if tokio::time::timeout(DRAIN, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("requests still in flight after {DRAIN:?}; stopping anyway");
+    }
+}
+
+/// Resolves once `shutdown` turns true (or its sender is gone).
+async fn stopped(shutdown: &mut watch::Receiver<bool>) {
+    let _ = shutdown.wait_for(|stop| *stop).await;
+}
