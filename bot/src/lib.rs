@@ -5,7 +5,6 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod discord;
-pub mod engine_protocol;
 pub mod http;
 pub mod logging;
 pub mod notify;

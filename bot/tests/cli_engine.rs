@@ -1,4 +1,5 @@
-//! The engine subcommands of the `taflbot` binary: variants, rules, legal, replay, perft.
+//! The engine subcommands of the `taflbot` binary: variants, rules, legal, replay, perft, and
+//! the wiring of the engine tooling's (`engine`, `match`; their behaviour is tested in tafl-tools).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -318,4 +319,28 @@ fn commands_refuse_rules_whose_start_cannot_be_played() {
         &["replay", "--otg", record.to_str().unwrap()],
         "cannot be replayed from its start: the start position has no attackers",
     );
+}
+
+#[test]
+fn engine_greets_and_leaves_on_goodbye() {
+    use std::io::Write;
+    use std::process::Stdio;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(["engine", "--move-time-ms", "100", "--hash-mib", "4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    writeln!(child.stdin.take().unwrap(), "goodbye").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    assert_eq!(stdout(&output).trim(), "hello");
+}
+
+#[test]
+fn match_refuses_a_bad_player_clearly() {
+    let output = taflbot(&["match", "--variant", "brandubh", "--a", "7", "--b", "1"]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("level"));
 }

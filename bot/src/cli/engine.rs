@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::engine_protocol::engine::OtepEngine;
+use tafl_tools::protocol::engine::OtepEngine;
 
 #[derive(Debug, Args)]
 pub struct EngineArgs {

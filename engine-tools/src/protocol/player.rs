@@ -1,16 +1,13 @@
 //! A player in a refereed match: one of our levels, or an external engine.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use anyhow::{Context, bail};
-use tafl_engine::ai::{Level, SearchLimits, Searcher};
-use tafl_engine::{Game, Move, Side};
+use tafl_engine::ai::{Level, ParseLevelError, SearchLimits, Searcher};
+use tafl_engine::{Game, Move, MoveError, Side};
 
 use super::htp_client::HtpPlayer;
 use super::otep_client::OtepPlayer;
+use super::process::ProcessError;
 
 /// Why a game with an external engine could not go on.
 #[derive(Debug, thiserror::Error)]
@@ -33,9 +30,41 @@ pub enum PlayerError {
     /// The engine resigned instead of moving.
     #[error("{engine} resigned")]
     Resigned { engine: String },
-    /// The engine broke the protocol, crashed or timed out.
-    #[error("{0}")]
-    Failed(#[from] anyhow::Error),
+    /// The engine could not be started, crashed, stopped reading or timed out.
+    #[error(transparent)]
+    Process(#[from] ProcessError),
+    /// The engine broke the protocol: an answer we cannot read, or an error it reported.
+    #[error("{engine}: {detail}")]
+    Protocol { engine: String, detail: String },
+    /// The player chose a move our referee refuses.
+    #[error("{player} played an illegal move {mv}: {source}")]
+    Illegal {
+        player: String,
+        mv: Move,
+        source: MoveError,
+    },
+    /// The player was asked for a move in a game that is over.
+    #[error("{player} has no move: the game is over")]
+    NoMove { player: String },
+}
+
+impl PlayerError {
+    /// Did the game stop because the engine's house rules differ from our referee's (the game
+    /// is reported apart), rather than because a player failed?
+    pub fn is_rules_difference(&self) -> bool {
+        matches!(
+            self,
+            PlayerError::Refused { .. } | PlayerError::Disagrees { .. }
+        )
+    }
+}
+
+/// A player on the command line that is neither a level nor an engine command.
+#[derive(Debug, thiserror::Error)]
+#[error("player {text:?}: expected a level (1-5), otep:COMMAND or htp:COMMAND")]
+pub struct ParsePlayerSpecError {
+    pub text: String,
+    pub source: ParseLevelError,
 }
 
 /// A result an external engine reached by its own house rules where our referee plays on
@@ -88,9 +117,9 @@ impl std::fmt::Display for PlayerSpec {
 }
 
 impl std::str::FromStr for PlayerSpec {
-    type Err = anyhow::Error;
+    type Err = ParsePlayerSpecError;
 
-    fn from_str(text: &str) -> anyhow::Result<PlayerSpec> {
+    fn from_str(text: &str) -> Result<PlayerSpec, ParsePlayerSpecError> {
         let text = text.trim();
         if let Some(command) = text.strip_prefix("otep:") {
             return Ok(PlayerSpec::Otep(command.to_string()));
@@ -99,9 +128,13 @@ impl std::str::FromStr for PlayerSpec {
             return Ok(PlayerSpec::Htp(command.to_string()));
         }
         let level = text.strip_prefix("level:").unwrap_or(text);
-        Ok(PlayerSpec::Level(level.parse().with_context(|| {
-            format!("player {text:?}: expected a level (1-5), otep:COMMAND or htp:COMMAND")
-        })?))
+        level
+            .parse()
+            .map(PlayerSpec::Level)
+            .map_err(|source| ParsePlayerSpecError {
+                text: text.to_string(),
+                source,
+            })
     }
 }
 
@@ -126,7 +159,7 @@ impl PlayerSpec {
         &self,
         budget: &MoveBudget,
         opponent: &PlayerSpec,
-    ) -> anyhow::Result<Box<dyn Player>> {
+    ) -> Result<Box<dyn Player>, PlayerError> {
         Ok(match self {
             PlayerSpec::Level(level) => {
                 let mut player = LevelPlayer::new(*level, budget);
@@ -205,77 +238,10 @@ impl Player for LevelPlayer {
         let limits = self.limits_for(game);
         match self.searcher.search(game, &limits) {
             Some(result) => Ok(result.best_move),
-            None => Err(PlayerError::Failed(anyhow::anyhow!(
-                "no move: the game is over"
-            ))),
+            None => Err(PlayerError::NoMove {
+                player: self.name(),
+            }),
         }
-    }
-}
-
-/// An external program speaking a line protocol on its standard input and output.
-pub struct Process {
-    pub name: String,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Process {
-    pub fn spawn(command: &str) -> anyhow::Result<Process> {
-        // `exec`, so that killing the child kills the engine and not only the shell.
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(format!("exec {command}"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {command:?}"))?;
-        let stdin = child.stdin.take().context("no stdin")?;
-        let stdout = child.stdout.take().context("no stdout")?;
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Process {
-            name: command.to_string(),
-            child,
-            stdin,
-            lines,
-        })
-    }
-
-    pub fn send(&mut self, line: &str) -> anyhow::Result<()> {
-        tracing::debug!(engine = %self.name, "> {line}");
-        writeln!(self.stdin, "{line}").with_context(|| format!("{} stopped reading", self.name))?;
-        self.stdin.flush()?;
-        Ok(())
-    }
-
-    /// The next line, waiting at most `timeout`.
-    pub fn receive(&mut self, timeout: Duration) -> anyhow::Result<String> {
-        let deadline = Instant::now() + timeout;
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => {
-                tracing::debug!(engine = %self.name, "< {line}");
-                Ok(line)
-            }
-            Err(RecvTimeoutError::Timeout) => bail!("{} said nothing for {timeout:?}", self.name),
-            Err(RecvTimeoutError::Disconnected) => bail!("{} exited", self.name),
-        }
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

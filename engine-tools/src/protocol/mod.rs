@@ -5,3 +5,4 @@ pub mod engine;
 pub mod htp_client;
 pub mod otep_client;
 pub mod player;
+pub mod process;

@@ -6,10 +6,10 @@
 
 use std::time::Duration;
 
-use anyhow::anyhow;
 use tafl_engine::{Game, Move, Position, Side, Square};
 
-use super::player::{Player, PlayerError, Process, Verdict};
+use super::player::{Player, PlayerError, Verdict};
+use super::process::{Process, ProcessError};
 
 /// The least time `generate_move` is given before the engine counts as hung.
 const GENERATE_MOVE_WAIT: Duration = Duration::from_secs(30 * 60);
@@ -28,7 +28,7 @@ fn role(side: Side) -> &'static str {
 }
 
 impl HtpPlayer {
-    pub fn spawn(command: &str, move_time: Option<Duration>) -> anyhow::Result<HtpPlayer> {
+    pub fn spawn(command: &str, move_time: Option<Duration>) -> Result<HtpPlayer, ProcessError> {
         Ok(HtpPlayer {
             command: command.to_string(),
             process: Process::spawn(command)?,
@@ -37,7 +37,11 @@ impl HtpPlayer {
     }
 
     /// Sends a command and returns the text after `=`, or the error after `?`.
-    fn command(&mut self, line: &str, timeout: Duration) -> anyhow::Result<Result<String, String>> {
+    fn command(
+        &mut self,
+        line: &str,
+        timeout: Duration,
+    ) -> Result<Result<String, String>, ProcessError> {
         self.process.send(line)?;
         loop {
             let reply = self.process.receive(timeout)?;
@@ -55,7 +59,14 @@ impl HtpPlayer {
     fn expect_ok(&mut self, line: &str, timeout: Duration) -> Result<String, PlayerError> {
         match self.command(line, timeout)? {
             Ok(reply) => Ok(reply),
-            Err(e) => Err(PlayerError::Failed(anyhow!("{line}: {e}"))),
+            Err(e) => Err(self.protocol(format!("{line}: {e}"))),
+        }
+    }
+
+    fn protocol(&self, detail: String) -> PlayerError {
+        PlayerError::Protocol {
+            engine: self.process.name.clone(),
+            detail,
         }
     }
 
@@ -119,10 +130,7 @@ impl Player for HtpPlayer {
         };
         match parsed {
             Some(mv) => Ok(mv),
-            None => Err(PlayerError::Failed(anyhow!(
-                "{}: unreadable generate_move reply {reply:?}",
-                self.process.name
-            ))),
+            None => Err(self.protocol(format!("unreadable generate_move reply {reply:?}"))),
         }
     }
 
@@ -145,9 +153,7 @@ impl Player for HtpPlayer {
             "defender_wins" => Some(Side::Defenders),
             "draw" => None,
             other => {
-                return Err(PlayerError::Failed(anyhow!(
-                    "final_status: unknown status {other:?}"
-                )));
+                return Err(self.protocol(format!("final_status: unknown status {other:?}")));
             }
         };
         Ok(Some(Verdict {

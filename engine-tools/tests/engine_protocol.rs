@@ -1,19 +1,21 @@
-//! `taflbot engine` driven through its standard input and output, as OpenTafl drives it.
+//! Our engine driven through a pair of pipes, as OpenTafl drives `taflbot engine` through its
+//! standard input and output.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use tafl_tools::protocol::engine::OtepEngine;
 
 #[test]
-fn taflbot_engine_speaks_the_opentafl_engine_protocol() {
+fn the_engine_speaks_the_opentafl_engine_protocol() {
     let rules = tafl_engine::variant("brandubh").unwrap().rules();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
-        .args(["engine", "--move-time-ms", "100", "--hash-mib", "4"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let (engine_in, mut stdin) = std::io::pipe().unwrap();
+    let (stdout, engine_out) = std::io::pipe().unwrap();
+    let engine = std::thread::spawn(move || {
+        OtepEngine::new(Some(Duration::from_millis(100)), 4)
+            .run(BufReader::new(engine_in), engine_out)
+    });
+    let mut lines = BufReader::new(stdout).lines();
     assert_eq!(lines.next().unwrap().unwrap(), "hello");
     writeln!(stdin, "rules {}", rules.to_opentafl()).unwrap();
     writeln!(stdin, "play attackers").unwrap();
@@ -47,5 +49,5 @@ fn taflbot_engine_speaks_the_opentafl_engine_protocol() {
     );
     writeln!(stdin, "finish 0").unwrap();
     writeln!(stdin, "goodbye").unwrap();
-    assert!(child.wait().unwrap().success());
+    engine.join().unwrap().unwrap();
 }

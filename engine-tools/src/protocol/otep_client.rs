@@ -2,10 +2,10 @@
 
 use std::time::Duration;
 
-use anyhow::{Context, anyhow, bail};
 use tafl_engine::{Game, Move, Outcome, Side};
 
-use super::player::{Player, PlayerError, Process};
+use super::player::{Player, PlayerError};
+use super::process::Process;
 
 pub struct OtepPlayer {
     process: Process,
@@ -34,11 +34,14 @@ pub fn rules_from_here(game: &Game) -> String {
 }
 
 impl OtepPlayer {
-    pub fn spawn(command: &str, move_time: Option<Duration>) -> anyhow::Result<OtepPlayer> {
+    pub fn spawn(command: &str, move_time: Option<Duration>) -> Result<OtepPlayer, PlayerError> {
         let mut process = Process::spawn(command)?;
         let hello = process.receive(Duration::from_secs(5))?;
         if hello.trim() != "hello" {
-            bail!("{command}: expected hello, got {hello:?}");
+            return Err(PlayerError::Protocol {
+                engine: command.to_string(),
+                detail: format!("expected hello, got {hello:?}"),
+            });
         }
         Ok(OtepPlayer {
             process,
@@ -82,17 +85,16 @@ impl Player for OtepPlayer {
             let line = self.process.receive(timeout)?;
             let line = line.trim();
             if let Some(text) = line.strip_prefix("move ") {
-                return Move::parse(text, game.rules().dim())
-                    .with_context(|| {
-                        format!("{} sent an unreadable move {text:?}", self.process.name)
-                    })
-                    .map_err(PlayerError::Failed);
+                return Move::parse(text, game.rules().dim()).map_err(|e| PlayerError::Protocol {
+                    engine: self.process.name.clone(),
+                    detail: format!("unreadable move {text:?}: {e}"),
+                });
             }
             if line.starts_with("error -1") {
-                return Err(PlayerError::Failed(anyhow!(
-                    "{}: {line}",
-                    self.process.name
-                )));
+                return Err(PlayerError::Protocol {
+                    engine: self.process.name.clone(),
+                    detail: line.to_string(),
+                });
             }
         }
     }

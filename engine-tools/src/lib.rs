@@ -1,0 +1,10 @@
+//! tafl-tools: the engine's tooling, apart from the service. Our AI behind the OpenTafl
+//! Engine Protocol (`protocol::engine`), external engines as players (`protocol`), refereed
+//! matches between players (`matches`) and the fitting of evaluation weights (`tune`).
+//!
+//! The `taflbot` command line (`engine`, `match`, `tune`) parses its arguments and calls here;
+//! nothing here knows about the service.
+
+pub mod matches;
+pub mod protocol;
+pub mod tune;
