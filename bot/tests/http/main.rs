@@ -13,4 +13,5 @@ mod operations;
 mod places;
 mod scheduler;
 mod starts;
+mod storage;
 mod webhook_targets;
