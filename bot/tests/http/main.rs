@@ -14,4 +14,5 @@ mod places;
 mod scheduler;
 mod starts;
 mod storage;
+mod tokens;
 mod webhook_targets;
