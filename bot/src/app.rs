@@ -134,7 +134,9 @@ impl RunningApp {
                 let stop = async move {
                     let _ = rx.wait_for(|stop| *stop).await;
                 };
-                if let Err(e) = axum::serve(listener, router)
+                // Connect info: the client's address, for the per-address registration limit.
+                let app = router.into_make_service_with_connect_info::<SocketAddr>();
+                if let Err(e) = axum::serve(listener, app)
                     .with_graceful_shutdown(stop)
                     .await
                 {
