@@ -133,6 +133,8 @@ impl RunningApp {
                 config.http.max_connections,
                 Duration::from_millis(config.http.header_read_timeout_ms.max(1)),
             );
+            // The accept loop gives each request its client's address (ConnectInfo), which the
+            // per-address registration limit reads.
             let server = tokio::spawn(crate::http::server::serve(
                 listener,
                 router,

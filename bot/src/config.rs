@@ -62,6 +62,10 @@ pub struct HttpConfig {
     pub rate_limit_per_second: f64,
     /// Requests a token may make in a burst above the sustained rate.
     pub rate_limit_burst: u32,
+    /// Sustained registrations (`POST /api/v1/players`) per minute per client address.
+    pub registration_per_minute: f64,
+    /// Registrations one client address may make at once above that rate.
+    pub registration_burst: u32,
     /// Rendered boards kept in memory.
     pub board_cache_entries: usize,
     /// Seconds between keep-alive lines on the event stream.
@@ -163,6 +167,8 @@ impl Default for HttpConfig {
             body_limit_bytes: 64 * 1024,
             rate_limit_per_second: 20.0,
             rate_limit_burst: 40,
+            registration_per_minute: 2.0,
+            registration_burst: 5,
             board_cache_entries: 2_000,
             stream_keepalive_secs: 15,
             max_streams_per_player: 5,
@@ -331,6 +337,11 @@ impl Config {
         if self.http.rate_limit_per_second.is_nan() || self.http.rate_limit_per_second <= 0.0 {
             return Err(ConfigError::Invalid(
                 "http.rate_limit_per_second must be above 0".into(),
+            ));
+        }
+        if self.http.registration_per_minute.is_nan() || self.http.registration_per_minute <= 0.0 {
+            return Err(ConfigError::Invalid(
+                "http.registration_per_minute must be above 0".into(),
             ));
         }
         if !(self.games.max_bank_ratio >= 1.0 && self.games.max_bank_ratio.is_finite()) {

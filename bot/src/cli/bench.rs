@@ -98,6 +98,8 @@ fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
             config.http.listen = "127.0.0.1:0".into();
             config.http.rate_limit_per_second = 1e9;
             config.http.rate_limit_burst = u32::MAX;
+            config.http.registration_per_minute = 1e9;
+            config.http.registration_burst = u32::MAX;
             let app = server_rt.block_on(RunningApp::start(config, AppOptions::default()))?;
             let base = app.base_url().context("the HTTP API is off")?;
             (base, Some(app))

@@ -81,7 +81,7 @@ impl BotError {
     pub fn is_user_error(&self) -> bool {
         !matches!(
             self,
-            BotError::Service(ServiceError::Internal(_))
+            BotError::Service(ServiceError::Internal(_) | ServiceError::StoreUnavailable(_))
                 | BotError::Discord(_)
                 | BotError::ReplyNotSent(_)
         )

@@ -6,6 +6,9 @@ use serde_json::json;
 
 use crate::service::ServiceError;
 
+/// `Retry-After` of a 503 caused by the store.
+const STORE_RETRY_AFTER_SECS: u64 = 1;
+
 #[derive(Debug)]
 pub struct ApiError {
     pub status: StatusCode,
@@ -43,10 +46,16 @@ impl From<ServiceError> for ApiError {
             ServiceError::IllegalMove(_) | ServiceError::Invalid(_) => {
                 StatusCode::UNPROCESSABLE_ENTITY
             }
-            ServiceError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ServiceError::Unavailable(_) | ServiceError::StoreUnavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ServiceError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         let mut api = ApiError::new(status, e.code(), e.to_string());
+        if let ServiceError::StoreUnavailable(_) = e {
+            // Busy or I/O trouble usually passes; a client should not hammer, nor give up.
+            api.retry_after_secs = Some(STORE_RETRY_AFTER_SECS);
+        }
         if let ServiceError::Conflict {
             game: Some(game), ..
         } = e

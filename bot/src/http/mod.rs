@@ -29,7 +29,7 @@ use crate::service::GamesService;
 
 pub use error::ApiError;
 pub use openapi::openapi_document;
-pub use rate_limit::RateLimiter;
+pub use rate_limit::{ClientKey, RateLimiter};
 pub use routes::{API_PREFIX, RouteSpec, table as route_table};
 
 #[derive(Clone)]
@@ -37,6 +37,8 @@ pub struct AppState {
     pub service: GamesService,
     pub config: Arc<HttpConfig>,
     pub limiter: Arc<RateLimiter>,
+    /// Registrations, per client address.
+    pub registrations: Arc<RateLimiter<Option<std::net::IpAddr>>>,
     pub boards: Arc<board::BoardCache>,
     /// Becomes true when the server shuts down, so endless streams end.
     pub shutdown: watch::Receiver<bool>,
@@ -66,6 +68,10 @@ pub fn router(
         limiter: Arc::new(RateLimiter::new(
             config.rate_limit_per_second,
             config.rate_limit_burst,
+        )),
+        registrations: Arc::new(RateLimiter::new(
+            config.registration_per_minute / 60.0,
+            config.registration_burst,
         )),
         boards: Arc::new(board::BoardCache::new(config.board_cache_entries)),
         service,

@@ -11,6 +11,21 @@ fn body_schemas() -> Value {
             "additionalProperties": false,
             "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 } }
         },
+        "NewToken": {
+            "type": "object", "required": ["name"],
+            "additionalProperties": false,
+            "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64, "description": "your label for it (printable characters)" } }
+        },
+        "Token": {
+            "type": "object", "required": ["id", "name", "created_at", "last_used_at"],
+            "properties": {
+                "id": { "type": "integer", "format": "int64" },
+                "name": { "type": "string" },
+                "created_at": { "type": "integer", "format": "int64", "description": "ms since the epoch" },
+                "last_used_at": { "type": ["integer", "null"], "format": "int64", "description": "ms since the epoch, to within a minute; null: not used yet" },
+                "token": { "type": "string", "description": "only in the answer to POST /tokens" }
+            }
+        },
         "NewChallenge": {
             "type": "object",
             "description": "Give opponent_id, or ai_level, or neither for an open challenge. Give variant or rules (default copenhagen).",
@@ -96,12 +111,28 @@ fn operation_description(method: &str, path: &str) -> Option<&'static str> {
         ("POST", "/challenges") => Some(
             "Rules whose start cannot be played are refused with 422 naming why: no king, no attackers, the king already on a winning square or captured, encircled, in an edge fort, or no legal move for the side to move first.",
         ),
+        ("POST", "/tokens") => Some(
+            "Answers the new token's `Token` fields and `token`, the secret itself, which is never shown again. At most 20 tokens per player (422 beyond).",
+        ),
+        ("DELETE", "/tokens/{id}") => Some(
+            "The token is refused (401 `invalid_token`) from its next request on, including when it is the token making this request.",
+        ),
         ("POST", "/games/{id}/moves") => Some(
             "The answer names the move's `captures` (squares of the soldiers taken off the board) and `king_captured`: the king's square when this move captured him, else null. The king is never in `captures`: he stays on his square, and under rescue rules the defenders may yet free him; `result` says whether the game is over. The move_played event carries both fields too.",
         ),
         ("GET", "/games/{id}/board.png") => Some(
             "The last ply of a finished game is drawn with its result (a winner badge, the captured king crossed out), however the game ended; its ETag then ends in `-over`. Images that can no longer change (earlier plies, finished games) are served immutable when `ply` is given.",
         ),
+        _ => None,
+    }
+}
+
+/// Schema of a successful answer, for the routes that document one.
+fn success_schema(method: &str, path: &str) -> Option<Value> {
+    let token = json!({ "$ref": "#/components/schemas/Token" });
+    match (method, path) {
+        ("GET", "/tokens") => Some(json!({ "type": "array", "items": token })),
+        ("POST", "/tokens") => Some(token),
         _ => None,
     }
 }
@@ -122,7 +153,9 @@ pub fn openapi_document() -> Value {
             if spec.success == 204 {
                 json!({ "description": "done" })
             } else {
-                json!({ "description": "success", "content": { spec.produces: {} } })
+                let media = success_schema(spec.method, spec.path)
+                    .map_or_else(|| json!({}), |schema| json!({ "schema": schema }));
+                json!({ "description": "success", "content": { spec.produces: media } })
             },
         );
         responses.insert("400".into(), error_response("malformed request"));

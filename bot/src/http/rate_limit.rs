@@ -1,13 +1,20 @@
-//! Per-token token bucket: `rate` requests per second sustained, `burst` at once.
+//! Token buckets by key: `rate` requests per second sustained, `burst` at once. Keyed by
+//! API token (hash) for authenticated requests, by client address for registration.
 
 use std::collections::HashMap;
+use std::hash::Hash;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::Instant;
 
-pub struct RateLimiter {
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+
+pub struct RateLimiter<K = [u8; 32]> {
     rate: f64,
     burst: f64,
-    buckets: Mutex<HashMap<[u8; 32], Bucket>>,
+    max_buckets: usize,
+    buckets: Mutex<HashMap<K, Bucket>>,
 }
 
 struct Bucket {
@@ -15,30 +22,34 @@ struct Bucket {
     at: Instant,
 }
 
-/// Most buckets kept; idle full buckets are dropped beyond this.
+/// Most buckets kept: beyond it, full (idle) buckets go, then the least recently used.
 const MAX_BUCKETS: usize = 100_000;
 
-impl RateLimiter {
-    pub fn new(rate_per_second: f64, burst: u32) -> RateLimiter {
+impl<K: Hash + Eq> RateLimiter<K> {
+    pub fn new(rate_per_second: f64, burst: u32) -> RateLimiter<K> {
+        RateLimiter::bounded(rate_per_second, burst, MAX_BUCKETS)
+    }
+
+    fn bounded(rate_per_second: f64, burst: u32, max_buckets: usize) -> RateLimiter<K> {
         RateLimiter {
             rate: rate_per_second.max(f64::MIN_POSITIVE),
             burst: f64::from(burst.max(1)),
+            max_buckets: max_buckets.max(2),
             buckets: Mutex::new(HashMap::new()),
         }
     }
 
     /// Takes one request from `key`'s bucket; `Err(seconds)` to wait when it is empty.
-    pub fn check(&self, key: [u8; 32]) -> Result<(), u64> {
+    pub fn check(&self, key: K) -> Result<(), u64> {
         self.check_at(key, Instant::now())
     }
 
-    fn check_at(&self, key: [u8; 32], now: Instant) -> Result<(), u64> {
+    fn check_at(&self, key: K, now: Instant) -> Result<(), u64> {
         let Ok(mut buckets) = self.buckets.lock() else {
             return Ok(());
         };
-        if buckets.len() >= MAX_BUCKETS {
-            let (rate, burst) = (self.rate, self.burst);
-            buckets.retain(|_, b| b.tokens + now.duration_since(b.at).as_secs_f64() * rate < burst);
+        if buckets.len() >= self.max_buckets && !buckets.contains_key(&key) {
+            self.evict(&mut buckets, now);
         }
         let bucket = buckets.entry(key).or_insert(Bucket {
             tokens: self.burst,
@@ -54,6 +65,53 @@ impl RateLimiter {
             let wait = (1.0 - bucket.tokens) / self.rate;
             Err(wait.ceil().max(1.0) as u64)
         }
+    }
+
+    /// Drops the buckets that have refilled (forgetting them changes nothing); if that is not
+    /// enough (many keys, all recently busy), the least recently used half, so memory stays
+    /// bounded whatever the keys.
+    fn evict(&self, buckets: &mut HashMap<K, Bucket>, now: Instant) {
+        let (rate, burst) = (self.rate, self.burst);
+        buckets.retain(|_, b| {
+            b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * rate < burst
+        });
+        if buckets.len() >= self.max_buckets {
+            let mut ages: Vec<Instant> = buckets.values().map(|b| b.at).collect();
+            let (_, median, _) = ages.select_nth_unstable(buckets.len() / 2);
+            let cutoff = *median;
+            buckets.retain(|_, b| b.at > cutoff);
+        }
+    }
+}
+
+/// Who a registration is counted against: the client's address, an IPv6 client by its /64
+/// (one machine usually holds a whole /64). `None` when the server was started without
+/// connection info; everyone then shares one bucket.
+pub struct ClientKey(pub Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientKey {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(ClientKey(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|ConnectInfo(addr)| client_key(addr.ip())),
+        ))
+    }
+}
+
+fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mask = u128::MAX << 64;
+                IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask))
+            }
+        },
     }
 }
 
@@ -82,6 +140,49 @@ mod tests {
         assert!(
             limiter
                 .check_at(key, t0 + Duration::from_millis(600))
+                .is_err()
+        );
+    }
+
+    fn ip(text: &str) -> IpAddr {
+        client_key(text.parse().unwrap())
+    }
+
+    #[test]
+    fn one_address_exhausting_its_bucket_leaves_the_others_theirs() {
+        // 2 registrations a minute, 2 at once.
+        let limiter = RateLimiter::new(2.0 / 60.0, 2);
+        let t0 = Instant::now();
+        let greedy = ip("203.0.113.7");
+        assert!(limiter.check_at(greedy, t0).is_ok());
+        assert!(limiter.check_at(greedy, t0).is_ok());
+        assert_eq!(limiter.check_at(greedy, t0), Err(30));
+        assert!(limiter.check_at(ip("203.0.113.8"), t0).is_ok());
+        assert!(limiter.check_at(ip("2001:db8:1::1"), t0).is_ok());
+        // The same /64 is the same client; IPv4-mapped is IPv4.
+        assert!(limiter.check_at(ip("2001:db8:1::2"), t0).is_ok());
+        assert!(limiter.check_at(ip("2001:db8:1::ffff"), t0).is_err());
+        assert!(limiter.check_at(ip("::ffff:203.0.113.7"), t0).is_err());
+        assert!(
+            limiter
+                .check_at(greedy, t0 + Duration::from_secs(30))
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn memory_stays_bounded_however_many_addresses_come() {
+        let limiter = RateLimiter::<u32>::bounded(1.0 / 60.0, 1, 100);
+        let t0 = Instant::now();
+        for i in 0..10_000u32 {
+            // Every bucket busy (just emptied), so none is dropped for being full.
+            let _ = limiter.check_at(i, t0 + Duration::from_millis(u64::from(i)));
+            assert!(limiter.buckets.lock().unwrap().len() <= 100);
+        }
+        // The most recent client is still remembered.
+        assert!(
+            limiter
+                .check_at(9_999, t0 + Duration::from_secs(10))
                 .is_err()
         );
     }

@@ -94,6 +94,33 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
         (
             spec(
                 "GET",
+                "/tokens",
+                "My API tokens: name, created, last used (never the token)",
+            ),
+            get(list_tokens),
+        ),
+        (
+            spec(
+                "POST",
+                "/tokens",
+                "Create a named API token; returns the token (shown once)",
+            )
+            .body("NewToken")
+            .created(),
+            post(create_token),
+        ),
+        (
+            spec(
+                "DELETE",
+                "/tokens/{id}",
+                "Revoke one of my tokens; refused from its next request on",
+            )
+            .no_content(),
+            delete(revoke_token),
+        ),
+        (
+            spec(
+                "GET",
                 "/variants",
                 "Variants with rules summaries and start positions",
             )

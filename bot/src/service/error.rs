@@ -26,6 +26,9 @@ pub enum ServiceError {
     Invalid(String),
     #[error("{0}")]
     Unavailable(String),
+    /// The database is out of reach for now (locked, I/O, file gone): worth retrying soon.
+    #[error("{0}")]
+    StoreUnavailable(String),
     #[error("{0}")]
     Internal(String),
 }
@@ -41,7 +44,7 @@ impl ServiceError {
             ServiceError::GameOver => "game_over",
             ServiceError::IllegalMove(_) => "illegal_move",
             ServiceError::Invalid(_) => "invalid",
-            ServiceError::Unavailable(_) => "unavailable",
+            ServiceError::Unavailable(_) | ServiceError::StoreUnavailable(_) => "unavailable",
             ServiceError::Internal(_) => "internal",
         }
     }
@@ -54,6 +57,13 @@ impl ServiceError {
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
         tracing::error!(error = %e, "store failure");
-        ServiceError::Internal(format!("storage failure: {e}"))
+        if e.is_unavailable() {
+            // The detail (a path, SQLite's words) is in the log, not for the client.
+            ServiceError::StoreUnavailable(
+                "the database is unavailable for now; try again shortly".into(),
+            )
+        } else {
+            ServiceError::Internal(format!("storage failure: {e}"))
+        }
     }
 }

@@ -16,13 +16,14 @@ mod reply;
 mod requests;
 mod scheduler;
 mod timing;
+mod tokens;
 mod views;
 mod webhooks;
 
 pub mod clock;
 pub mod players;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex, RwLock};
 
 use rusqlite::Connection;
@@ -43,6 +44,7 @@ pub use reply::{InReply, REPLY_HOLD_MS};
 pub use requests::{MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
 pub use scheduler::SchedulerPass;
 pub use timing::ClockSpec;
+pub use tokens::MAX_TOKENS_PER_PLAYER;
 pub use views::*;
 
 pub type Result<T> = std::result::Result<T, ServiceError>;
@@ -62,8 +64,8 @@ struct Inner {
     config: GamesConfig,
     /// Where webhooks may point (checked at registration).
     webhook_targets: TargetPolicy,
-    /// SHA-256 of a token -> its player; tokens are never revoked while running.
-    tokens: RwLock<HashMap<[u8; 32], PlayerId>>,
+    /// Tokens seen lately, by SHA-256; a revocation removes its token here too.
+    tokens: RwLock<tokens::TokenCache>,
     /// Woken after every commit that wrote events, so webhook deliveries start at once.
     outbox: Arc<Notify>,
     /// Woken after every commit that queued Discord posts, or settled held ones.
@@ -93,7 +95,7 @@ impl GamesService {
                 bus: EventBus::new(4096),
                 config,
                 webhook_targets,
-                tokens: RwLock::new(HashMap::new()),
+                tokens: RwLock::new(tokens::TokenCache::default()),
                 outbox: Arc::new(Notify::new()),
                 discord_outbox: Arc::new(Notify::new()),
                 engines: Arc::new(game_state::EngineCache::new(10_000)),

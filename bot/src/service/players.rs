@@ -13,7 +13,7 @@ pub fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
-fn new_token() -> Result<String> {
+pub(super) fn new_token() -> Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)
         .map_err(|e| ServiceError::Internal(format!("no randomness for a token: {e}")))?;
@@ -95,23 +95,6 @@ impl GamesService {
             player: player.into(),
             token,
         })
-    }
-
-    /// The player a bearer token belongs to, if any.
-    pub async fn authenticate(&self, token: &str) -> Result<Option<PlayerId>> {
-        let hash = token_hash(token);
-        if let Ok(cache) = self.inner.tokens.read()
-            && let Some(p) = cache.get(&hash)
-        {
-            return Ok(Some(*p));
-        }
-        let found = self
-            .read(move |c| Ok::<_, ServiceError>(rows::player_by_token_hash(c, &hash)?))
-            .await?;
-        if let (Some(p), Ok(mut cache)) = (found, self.inner.tokens.write()) {
-            cache.insert(hash, p);
-        }
-        Ok(found)
     }
 
     pub async fn player(&self, id: PlayerId) -> Result<PlayerView> {

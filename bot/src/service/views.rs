@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::rows::{ChallengeId, GameId, MoveRow, PlayerId, PlayerRow};
+use crate::store::rows::{ChallengeId, GameId, MoveRow, PlayerId, PlayerRow, TokenId, TokenRow};
 
 use super::timing::ClockSpec;
 
@@ -29,6 +29,35 @@ impl From<PlayerRow> for PlayerView {
 #[derive(Debug, Clone, Serialize)]
 pub struct IssuedToken {
     pub player: PlayerView,
+    pub token: String,
+}
+
+/// An API token as its owner sees it: never the token or its hash.
+#[derive(Debug, Clone, Serialize)]
+pub struct TokenView {
+    pub id: TokenId,
+    pub name: String,
+    pub created_at: i64,
+    /// Within a minute or so (not written on every request); null: not used yet.
+    pub last_used_at: Option<i64>,
+}
+
+impl From<TokenRow> for TokenView {
+    fn from(t: TokenRow) -> Self {
+        TokenView {
+            id: t.id,
+            name: t.label,
+            created_at: t.created_at,
+            last_used_at: t.last_used_at,
+        }
+    }
+}
+
+/// A token just created: its view and, this once, the token itself.
+#[derive(Debug, Clone, Serialize)]
+pub struct CreatedToken {
+    #[serde(flatten)]
+    pub view: TokenView,
     pub token: String,
 }
 

@@ -4,6 +4,7 @@ use rusqlite_migration::{M, Migrations};
 const FILES: &[&str] = &[
     include_str!("../../../migrations/0001_initial.sql"),
     include_str!("../../../migrations/0002_discord_outbox.sql"),
+    include_str!("../../../migrations/0003_api_token_last_used.sql"),
 ];
 
 /// Schema version of a fully migrated database (SQLite `user_version`).

@@ -47,7 +47,7 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Store {
             inner: Arc::new(Inner {
-                writer: Writer::start(conn, max_batch.max(1))?,
+                writer: Writer::start(conn, path, max_batch.max(1))?,
                 readers: Mutex::new(pool),
                 max_readers: readers.max(1),
                 path: path.to_owned(),

@@ -134,3 +134,31 @@ async fn a_file_from_a_newer_schema_is_refused_not_touched() {
         .expect("a newer schema must be refused");
     assert!(matches!(err, StoreError::Migration(_)), "{err}");
 }
+
+#[tokio::test]
+async fn a_replaced_file_stops_every_later_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.db");
+    let store = open(&dir);
+    async fn touch(store: &Store) -> Result<(), StoreError> {
+        store
+            .write(|c| {
+                c.execute("INSERT INTO players (name, created_at) VALUES ('p', 0)", [])?;
+                Ok::<_, StoreError>(())
+            })
+            .await
+    }
+    touch(&store).await.unwrap();
+    // Same name, another file (as a restore from backup would leave it).
+    let copy = dir.path().join("copy.db");
+    std::fs::copy(&path, &copy).unwrap();
+    std::fs::rename(&copy, &path).unwrap();
+    let err = touch(&store).await.unwrap_err();
+    assert!(matches!(err, StoreError::FileGone(_)), "{err}");
+    assert!(err.is_unavailable());
+    // It stays stopped: the file it writes to is not the one a restart would open.
+    assert!(matches!(
+        touch(&store).await.unwrap_err(),
+        StoreError::FileGone(_)
+    ));
+}

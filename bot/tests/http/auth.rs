@@ -116,13 +116,38 @@ async fn a_token_over_its_rate_gets_429_with_retry_after() {
     // Another token is not affected.
     app.call(Method::GET, "/me", Some(&b.token), None, StatusCode::OK)
         .await;
-    // Registration (no token) shares one bucket: two used above, one left.
-    app.register("C").await;
+}
+
+#[tokio::test]
+async fn too_many_registrations_from_one_address_get_429_with_retry_after() {
+    // The per-address buckets themselves: `http::rate_limit` unit tests (a test only ever
+    // comes from 127.0.0.1).
+    let app = TestApp::start_with(|c| {
+        c.http.registration_per_minute = 1.0;
+        c.http.registration_burst = 2;
+        // Tokens have their own, separate, limit.
+        c.http.rate_limit_per_second = 10_000.0;
+    })
+    .await;
+    let a = app.register("A").await;
+    app.register("B").await;
     let r = app
-        .send(Method::POST, "/players", None, Some(json!({ "name": "D" })))
+        .send(Method::POST, "/players", None, Some(json!({ "name": "C" })))
         .await;
     assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
-    assert!(r.headers().contains_key("retry-after"));
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&retry), "{retry}");
+    assert_eq!(
+        r.json::<serde_json::Value>().await.unwrap()["error"]["code"],
+        "rate_limited"
+    );
+    // Registered players are not slowed by it.
+    app.call(Method::GET, "/me", Some(&a.token), None, StatusCode::OK)
+        .await;
 }
 
 #[tokio::test]

@@ -14,5 +14,7 @@ mod operations;
 mod places;
 mod scheduler;
 mod starts;
+mod storage;
 mod stream_limits;
+mod tokens;
 mod webhook_targets;

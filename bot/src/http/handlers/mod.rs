@@ -4,6 +4,7 @@ mod challenges;
 mod games;
 mod meta;
 mod players;
+mod tokens;
 mod webhooks;
 
 pub use super::board::board_png;
@@ -11,6 +12,7 @@ pub use challenges::*;
 pub use games::*;
 pub use meta::*;
 pub use players::*;
+pub use tokens::*;
 pub use webhooks::*;
 
 type ApiResult<T> = Result<T, super::error::ApiError>;

@@ -7,10 +7,10 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::ApiResult;
-use crate::http::AppState;
 use crate::http::auth::Authed;
 use crate::http::error::ApiError;
 use crate::http::extract::ApiJson;
+use crate::http::{AppState, ClientKey};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -20,6 +20,7 @@ pub struct NewPlayerBody {
 
 pub async fn register_player(
     State(state): State<AppState>,
+    ClientKey(client): ClientKey,
     ApiJson(body): ApiJson<NewPlayerBody>,
 ) -> ApiResult<Response> {
     if !state.config.allow_registration {
@@ -29,12 +30,13 @@ pub async fn register_player(
             "registration over HTTP is turned off here; ask the Discord bot for a token with /token",
         ));
     }
-    // Registration needs no token, so it shares one bucket for everyone.
-    if let Err(secs) = state.limiter.check([0u8; 32]) {
+    // Registration needs no token: counted per client address, so one client cannot lock
+    // everyone else out.
+    if let Err(secs) = state.registrations.check(client) {
         let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",
-            format!("too many registrations; retry in {secs} s"),
+            format!("too many registrations from your address; retry in {secs} s"),
         );
         e.retry_after_secs = Some(secs);
         return Err(e);

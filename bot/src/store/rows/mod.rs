@@ -3,6 +3,7 @@
 
 use super::StoreError;
 
+mod api_tokens;
 mod challenges;
 mod discord_outbox;
 mod events;
@@ -12,6 +13,7 @@ mod moves;
 mod players;
 mod webhooks;
 
+pub use api_tokens::*;
 pub use challenges::*;
 pub use discord_outbox::*;
 pub use events::*;
@@ -26,5 +28,6 @@ pub type GameId = i64;
 pub type ChallengeId = i64;
 pub type EventId = i64;
 pub type WebhookId = i64;
+pub type TokenId = i64;
 
 type Result<T> = std::result::Result<T, StoreError>;

@@ -1,4 +1,4 @@
-//! Players and their API tokens (stored as SHA-256 hashes).
+//! Players (their API tokens: `api_tokens`).
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
@@ -63,26 +63,4 @@ pub fn rename_player(c: &Connection, id: PlayerId, name: &str) -> Result<()> {
         params![id, name],
     )?;
     Ok(())
-}
-
-pub fn insert_token(
-    c: &Connection,
-    player: PlayerId,
-    token_hash: &[u8],
-    label: &str,
-    now: i64,
-) -> Result<()> {
-    c.execute(
-        "INSERT INTO api_tokens (player_id, token_hash, label, created_at) VALUES (?1, ?2, ?3, ?4)",
-        params![player, token_hash, label, now],
-    )?;
-    Ok(())
-}
-
-pub fn player_by_token_hash(c: &Connection, token_hash: &[u8]) -> Result<Option<PlayerId>> {
-    Ok(
-        c.prepare_cached("SELECT player_id FROM api_tokens WHERE token_hash = ?1")?
-            .query_row([token_hash], |r| r.get(0))
-            .optional()?,
-    )
 }

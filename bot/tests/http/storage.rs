@@ -1,0 +1,74 @@
+//! The store out of reach: a locked database and a deleted file answer 503 with
+//! `Retry-After`, never 500, and nothing is acknowledged that was not stored.
+
+use reqwest::{Method, StatusCode};
+use serde_json::json;
+
+use crate::common::TestApp;
+
+/// Sends a move and expects the store's 503: code `unavailable`, `Retry-After: 1`.
+async fn expect_store_unavailable(app: &TestApp, token: &str, game: i64, mv: &str) {
+    let r = app
+        .send(
+            Method::POST,
+            &format!("/games/{game}/moves"),
+            Some(token),
+            Some(json!({ "move": mv, "ply": 0 })),
+        )
+        .await;
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(r.headers()["retry-after"], "1");
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "unavailable", "{body}");
+}
+
+#[tokio::test]
+async fn a_locked_database_answers_503_with_retry_after_then_recovers() {
+    let app = TestApp::start_with(|c| c.database.busy_timeout_ms = 50).await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let game = app
+        .start_game(&a, &b, "brandubh", json!({ "kind": "unlimited" }))
+        .await;
+
+    // Another process holds the write lock.
+    let other = rusqlite::Connection::open(&app.config.database.path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    expect_store_unavailable(&app, &a.token, game, "d2-e2").await;
+    other.execute_batch("COMMIT").unwrap();
+
+    app.post(
+        &format!("/games/{game}/moves"),
+        &a.token,
+        json!({ "move": "d2-e2", "ply": 0 }),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_deleted_database_file_stops_writes_and_readiness() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let game = app
+        .start_game(&a, &b, "brandubh", json!({ "kind": "unlimited" }))
+        .await;
+
+    std::fs::remove_file(&app.config.database.path).unwrap();
+
+    expect_store_unavailable(&app, &a.token, game, "d2-e2").await;
+    let ready = app
+        .call(
+            Method::GET,
+            "/health/ready",
+            None,
+            None,
+            StatusCode::SERVICE_UNAVAILABLE,
+        )
+        .await;
+    assert_eq!(ready["ready"], false, "{ready}");
+    assert_eq!(ready["checks"]["database"]["ok"], false, "{ready}");
+    // Still refused on the next try, and the game did not move.
+    expect_store_unavailable(&app, &a.token, game, "d2-e2").await;
+    assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["ply"], 0);
+}
