@@ -59,11 +59,18 @@ fn body_schemas() -> Value {
 fn query_parameters(path: &str) -> Vec<Value> {
     let param = |name: &str, schema: Value, description: &str| json!({ "name": name, "in": "query", "required": false, "schema": schema, "description": description });
     match path {
-        "/games/{id}/legal-moves" => vec![param(
-            "from",
-            json!({ "type": "string", "pattern": "^[a-sA-S][1-9][0-9]?$", "example": "e5" }),
-            "only the moves from this square",
-        )],
+        "/games/{id}/legal-moves" => vec![
+            param(
+                "from",
+                json!({ "type": "string", "pattern": "^[a-sA-S][1-9][0-9]?$", "example": "e5" }),
+                "only the moves from this square",
+            ),
+            param(
+                "side",
+                json!({ "type": "string", "enum": ["attackers", "defenders"] }),
+                "whose moves (default: the side to move); the answer names the side and whether it is to move",
+            ),
+        ],
         "/games/{id}/board.png" => vec![
             param(
                 "ply",
@@ -88,6 +95,14 @@ fn query_parameters(path: &str) -> Vec<Value> {
         )],
         _ => Vec::new(),
     }
+}
+
+/// Names of the query parameters a route takes, as documented: anything else is refused.
+pub(super) fn query_parameter_names(path: &str) -> Vec<String> {
+    query_parameters(path)
+        .iter()
+        .filter_map(|p| p["name"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// What an operation's answer holds beyond its summary, where a client could misread it.

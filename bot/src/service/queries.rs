@@ -5,7 +5,7 @@ use tafl_engine::{Game, Move, Position, Rules, Side, Square, Warning};
 use crate::store::rows::{self, GameId, PlayerId};
 
 use super::game_state::{self, board_rows, side_name};
-use super::views::{GameSummary, GameView, VariantView};
+use super::views::{GameSummary, GameView, LegalMovesView, VariantView};
 use super::{GamesService, Result, ServiceError};
 
 /// Finished games listed after the active ones.
@@ -130,20 +130,39 @@ impl GamesService {
 
     /// Legal moves of the side to move, all or from one square.
     pub async fn legal_moves(&self, id: GameId, from: Option<&str>) -> Result<Vec<String>> {
+        Ok(self.legal_moves_of(id, None, from).await?.moves)
+    }
+
+    /// Legal moves of `side` (default: the side to move), all or from one square. The side
+    /// not to move gets the moves it could play were it its turn.
+    pub async fn legal_moves_of(
+        &self,
+        id: GameId,
+        side: Option<Side>,
+        from: Option<&str>,
+    ) -> Result<LegalMovesView> {
         let game = self.engine(id).await?;
-        if game.outcome().is_some() {
-            return Ok(Vec::new());
-        }
-        let moves = match from {
-            Some(text) => {
-                let sq = Square::parse(text, game.rules().dim()).map_err(|e| {
-                    ServiceError::Invalid(format!("{text:?} is not a square of this board: {e}"))
-                })?;
-                game.legal_moves_from(sq)
-            }
-            None => game.legal_moves(),
+        let over = game.outcome().is_some();
+        let side = side.unwrap_or_else(|| game.side_to_move());
+        let position = game.position().with_side_to_move(side);
+        let from_square = from
+            .map(|text| {
+                Square::parse(text, game.rules().dim())
+                    .map_err(|e| ServiceError::Invalid(format!("from: {e}")))
+            })
+            .transpose()?;
+        let moves = match (over, from_square) {
+            (true, _) => Vec::new(),
+            (false, Some(sq)) => tafl_engine::legal_moves_from(game.rules(), &position, sq),
+            (false, None) => tafl_engine::legal_moves(game.rules(), &position),
         };
-        Ok(moves.iter().map(ToString::to_string).collect())
+        Ok(LegalMovesView {
+            game_id: id,
+            from: from.map(str::to_owned),
+            side: side_name(side).to_owned(),
+            to_move: !over && side == game.side_to_move(),
+            moves: moves.iter().map(ToString::to_string).collect(),
+        })
     }
 
     /// The game as an OpenTafl .otg record.

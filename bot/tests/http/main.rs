@@ -8,6 +8,7 @@ mod clocks;
 mod common;
 mod events;
 mod games;
+mod messages;
 mod openapi;
 mod operations;
 mod places;
