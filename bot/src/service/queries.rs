@@ -173,6 +173,8 @@ impl GamesService {
             ("event".to_owned(), format!("taflbot game {id}")),
             ("attackers".to_owned(), view.attackers.name.clone()),
             ("defenders".to_owned(), view.defenders.name.clone()),
+            // The day the game started (UTC), ISO 8601.
+            ("date".to_owned(), iso_date(view.created_at)),
         ];
         if let Some(v) = &view.variant {
             tags.push(("variant".to_owned(), v.clone()));
@@ -237,6 +239,22 @@ impl GamesService {
     }
 }
 
+/// The UTC calendar day of a Unix time in milliseconds, as ISO 8601 `YYYY-MM-DD`
+/// (Howard Hinnant's `civil_from_days`, proleptic Gregorian).
+fn iso_date(unix_ms: i64) -> String {
+    let days = unix_ms.div_euclid(86_400_000) + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
 /// Draws a snapshot as PNG off the async runtime.
 pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> Result<Vec<u8>> {
     use tafl_render::{Caption, CaptionSide, RenderOptions, Style, Theme};
@@ -270,4 +288,18 @@ pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> 
         .await
         .map_err(|e| ServiceError::Internal(format!("the renderer crashed: {e}")))?
         .map_err(|e| ServiceError::Internal(format!("cannot draw game {}: {e}", s.game_id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iso_date;
+
+    #[test]
+    fn iso_dates_of_unix_times() {
+        assert_eq!(iso_date(0), "1970-01-01");
+        assert_eq!(iso_date(1_700_000_000_000), "2023-11-14");
+        assert_eq!(iso_date(951_782_400_000), "2000-02-29");
+        assert_eq!(iso_date(1_709_251_199_999), "2024-02-29");
+        assert_eq!(iso_date(-1), "1969-12-31");
+    }
 }

@@ -6,6 +6,7 @@ mod auth;
 mod boards;
 mod clocks;
 mod common;
+mod consistency;
 mod events;
 mod games;
 mod messages;
