@@ -19,6 +19,8 @@ pub struct BoardSnapshot {
     pub rules: Rules,
     pub position: Position,
     pub last_move: Option<Move>,
+    /// The side that made the last move.
+    pub moved: Option<Side>,
     pub captures: Vec<Square>,
     pub warning: Option<Warning>,
     /// "Attackers vs Defenders" names, for the caption.
@@ -231,6 +233,7 @@ impl GamesService {
                 rules: game.rules().clone(),
                 position: *game.position(),
                 last_move: last.map(|r| r.mv),
+                moved: last.map(|r| r.side),
                 captures: last.map(|r| r.captures.clone()).unwrap_or_default(),
                 warning: game.warning(),
             })
@@ -274,7 +277,12 @@ pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> 
         warning: s.warning.clone(),
         caption: Some(Caption {
             players: Some(s.players.clone()),
-            move_number: Some(s.ply),
+            // Counted in turns, as the .otg record counts them, with the side that moved.
+            move_number: (s.ply > 0).then(|| s.ply.div_ceil(2)),
+            moved: s.moved.map(|side| match side {
+                Side::Attackers => CaptionSide::Attackers,
+                Side::Defenders => CaptionSide::Defenders,
+            }),
             to_move: match (&s.result, s.to_move) {
                 (Some(_), _) | (None, None) => None,
                 (None, Some(Side::Attackers)) => Some(CaptionSide::Attackers),
