@@ -212,7 +212,7 @@ pub fn openapi_document() -> Value {
         "info": {
             "title": "taflbot",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "Tafl by correspondence: challenges, games, moves, events and webhooks."
+            "description": "Tafl by correspondence: challenges, games, moves, events and webhooks.\n\nBoard orientation: a game's `board` is a list of rows as the board is drawn, top rank first: `board[0]` is the highest rank and `board[dim-1]` rank 1, so `a1` (the lower left corner) is the first character of the last row. `position` (an OpenTafl position record) runs the other way: its first `/`-separated row is rank 1. Squares are named file letter then rank number, files from the left, ranks from the bottom. Moves and turns: `ply` counts single moves; the `.otg` export and the board image's caption count turns, one move of each side (\"Move 37, attackers\" is ply 73 when the attackers move first).\n\nErrors name the field, parameter or id that was wrong and what it must be. A query parameter the route does not list is refused with 400 `bad_query`."
         },
         "paths": paths,
         "components": {

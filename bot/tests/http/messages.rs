@@ -6,6 +6,16 @@ use serde_json::json;
 
 use crate::common::TestApp;
 
+/// Method, path, body, and the status, code and message of the answer.
+type Case<'a> = (
+    Method,
+    String,
+    Option<&'a str>,
+    StatusCode,
+    &'a str,
+    &'a str,
+);
+
 /// The body limit these tests run with, so the 413 names it.
 const LIMIT: usize = 2048;
 
@@ -21,7 +31,7 @@ async fn each_bad_input_gets_one_sentence_naming_what_is_allowed() {
     let board = format!("/games/{game}/board.png");
     let legal = format!("/games/{game}/legal-moves");
     let big = format!(r#"{{"move":"{}","ply":0}}"#, "x".repeat(LIMIT));
-    let cases: Vec<(Method, String, Option<&str>, StatusCode, &str, &str)> = vec![
+    let cases: Vec<Case> = vec![
         // Bodies: one sentence per field, in JSON's terms, never a Rust type's name.
         (
             Method::POST,
