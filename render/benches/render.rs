@@ -39,6 +39,7 @@ fn caption(warning: Option<&str>) -> Caption {
     Caption {
         players: Some("Ragnar vs Astrid".into()),
         move_number: Some(23),
+        moved: None,
         to_move: Some(CaptionSide::Defenders),
         warning: warning.map(str::to_string),
     }

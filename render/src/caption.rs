@@ -97,9 +97,15 @@ fn turn_text(caption: &Caption) -> String {
         CaptionSide::Attackers => "Attackers to move",
         CaptionSide::Defenders => "Defenders to move",
     });
-    match (caption.move_number, side) {
-        (Some(n), Some(side)) => format!("Move {n} · {side}"),
-        (Some(n), None) => format!("Move {n}"),
+    let moved = match (caption.move_number, caption.moved) {
+        (Some(n), Some(CaptionSide::Attackers)) => Some(format!("Move {n}, attackers")),
+        (Some(n), Some(CaptionSide::Defenders)) => Some(format!("Move {n}, defenders")),
+        (Some(n), None) => Some(format!("Move {n}")),
+        (None, _) => None,
+    };
+    match (moved, side) {
+        (Some(moved), Some(side)) => format!("{moved} · {side}"),
+        (Some(moved), None) => moved,
         (None, Some(side)) => side.to_string(),
         (None, None) => String::new(),
     }
@@ -150,4 +156,42 @@ fn fit(text: &str, px: f32, max_width: f32) -> Result<String, RenderError> {
         }
     }
     Ok(String::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_caption_names_the_turn_and_side_of_the_last_move() {
+        let caption = |move_number, moved, to_move| Caption {
+            move_number,
+            moved,
+            to_move,
+            ..Caption::default()
+        };
+        let cases = [
+            (
+                caption(
+                    Some(37),
+                    Some(CaptionSide::Attackers),
+                    Some(CaptionSide::Defenders),
+                ),
+                "Move 37, attackers · Defenders to move",
+            ),
+            (
+                caption(Some(37), Some(CaptionSide::Defenders), None),
+                "Move 37, defenders",
+            ),
+            (caption(Some(23), None, None), "Move 23"),
+            (
+                caption(None, None, Some(CaptionSide::Attackers)),
+                "Attackers to move",
+            ),
+            (caption(None, None, None), ""),
+        ];
+        for (caption, want) in cases {
+            assert_eq!(turn_text(&caption), want);
+        }
+    }
 }

@@ -62,7 +62,11 @@ pub enum CaptionSide {
 pub struct Caption {
     /// Free text, typically "Alice vs Bob".
     pub players: Option<String>,
+    /// The turn of the last move, counted as the `.otg` record counts them: a turn is one
+    /// move of each side, so ply 73 and ply 74 are both in turn 37.
     pub move_number: Option<u32>,
+    /// The side that made the last move, named after the turn: "Move 37, attackers".
+    pub moved: Option<CaptionSide>,
     pub to_move: Option<CaptionSide>,
     /// Short alert such as "Raichi!" or "Tuichu!", drawn as a badge.
     pub warning: Option<String>,

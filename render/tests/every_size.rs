@@ -43,6 +43,7 @@ fn a_caption_adds_a_strip_above_the_board() {
     scene.caption = Some(Caption {
         players: Some("A rather long pair of player names that cannot possibly fit".into()),
         move_number: Some(120),
+        moved: None,
         to_move: Some(CaptionSide::Attackers),
         warning: Some("Tuichu!".into()),
     });

@@ -88,6 +88,7 @@ fn prepare(args: &RenderArgs) -> anyhow::Result<(Game, RenderOptions)> {
         options.caption = Some(Caption {
             players: args.players.clone(),
             move_number: None,
+            moved: None,
             to_move: match game.outcome() {
                 Some(_) => None,
                 None => Some(match game.side_to_move() {

@@ -86,6 +86,7 @@ impl BoardCache {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BoardQuery {
     ply: Option<u32>,
     #[serde(default)]
@@ -107,7 +108,7 @@ pub async fn board_png(
         return Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "invalid",
-            format!("theme must be one of {}", THEMES.join(", ")),
+            format!("theme must be {}, not {theme:?}", THEMES.join(" or ")),
         ));
     }
     // A request naming its ply can be answered from the cache without touching the store,

@@ -4,6 +4,7 @@
 
 mod auth;
 mod board;
+mod complaints;
 mod error;
 mod extract;
 mod handlers;
@@ -87,6 +88,7 @@ pub fn router(
     for (spec, method_router) in routes::table() {
         api = api.route(spec.path, method_router);
     }
+    let api = api.route_layer(axum::middleware::from_fn(extract::refuse_unknown_query));
     Router::new()
         .nest(API_PREFIX, api)
         .route("/metrics", axum::routing::get(handlers::metrics))

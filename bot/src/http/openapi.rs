@@ -74,11 +74,18 @@ fn body_schemas() -> Value {
 fn query_parameters(path: &str) -> Vec<Value> {
     let param = |name: &str, schema: Value, description: &str| json!({ "name": name, "in": "query", "required": false, "schema": schema, "description": description });
     match path {
-        "/games/{id}/legal-moves" => vec![param(
-            "from",
-            json!({ "type": "string", "pattern": "^[a-sA-S][1-9][0-9]?$", "example": "e5" }),
-            "only the moves from this square",
-        )],
+        "/games/{id}/legal-moves" => vec![
+            param(
+                "from",
+                json!({ "type": "string", "pattern": "^[a-sA-S][1-9][0-9]?$", "example": "e5" }),
+                "only the moves from this square",
+            ),
+            param(
+                "side",
+                json!({ "type": "string", "enum": ["attackers", "defenders"] }),
+                "whose moves (default: the side to move); the answer names the side and whether it is to move",
+            ),
+        ],
         "/games/{id}/board.png" => vec![
             param(
                 "ply",
@@ -103,6 +110,14 @@ fn query_parameters(path: &str) -> Vec<Value> {
         )],
         _ => Vec::new(),
     }
+}
+
+/// Names of the query parameters a route takes, as documented: anything else is refused.
+pub(super) fn query_parameter_names(path: &str) -> Vec<String> {
+    query_parameters(path)
+        .iter()
+        .filter_map(|p| p["name"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// What an operation's answer holds beyond its summary, where a client could misread it.
@@ -230,7 +245,7 @@ pub fn openapi_document() -> Value {
         "info": {
             "title": "taflbot",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "Tafl by correspondence: challenges, games, moves, events and webhooks."
+            "description": "Tafl by correspondence: challenges, games, moves, events and webhooks.\n\nBoard orientation: a game's `board` is a list of rows as the board is drawn, top rank first: `board[0]` is the highest rank and `board[dim-1]` rank 1, so `a1` (the lower left corner) is the first character of the last row. `position` (an OpenTafl position record) runs the other way: its first `/`-separated row is rank 1. Squares are named file letter then rank number, files from the left, ranks from the bottom. Moves and turns: `ply` counts single moves; the `.otg` export and the board image's caption count turns, one move of each side (\"Move 37, attackers\" is ply 73 when the attackers move first).\n\nErrors name the field, parameter or id that was wrong and what it must be. A query parameter the route does not list is refused with 400 `bad_query`."
         },
         "paths": paths,
         "components": {

@@ -189,7 +189,7 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
             spec(
                 "GET",
                 "/games/{id}/legal-moves",
-                "Legal moves, optionally from one square (?from=e5)",
+                "Legal moves of a side (?side=, default the side to move), optionally from one square (?from=e5)",
             ),
             get(legal_moves),
         ),

@@ -155,10 +155,7 @@ pub(crate) fn apply_move(
         && expected != row.ply
     {
         return Err(ServiceError::Conflict {
-            message: format!(
-                "the game has moved on: you sent ply {expected}, it is at ply {}",
-                row.ply
-            ),
+            message: stale_ply_message(expected, row.ply),
             game: Some(Box::new(game_state::game_view(
                 c,
                 cache,
@@ -175,9 +172,9 @@ pub(crate) fn apply_move(
     }
     let mut game = game_state::engine_game(c, cache, &row)?;
     let dim = game.rules().dim();
-    let mv = Move::parse(&request.text, dim).map_err(|err| {
-        ServiceError::IllegalMove(format!("{:?} is not a move: {err}", request.text))
-    })?;
+    // The engine's reason already quotes the text and says how to write a move.
+    let mv = Move::parse(&request.text, dim)
+        .map_err(|err| ServiceError::IllegalMove(err.to_string()))?;
     let report = game
         .play(mv)
         .map_err(|err| ServiceError::IllegalMove(err.to_string()))?;
@@ -189,6 +186,21 @@ pub(crate) fn apply_move(
     }
     cache.put(game_id, game);
     Ok(Ok(played))
+}
+
+/// Why a move's `ply` does not match the game: sent before a move that came in between,
+/// or a ply the game has not reached.
+fn stale_ply_message(sent: u32, played: u32) -> String {
+    if sent > played {
+        let moves = if played == 1 {
+            "move has"
+        } else {
+            "moves have"
+        };
+        format!("ply {sent} is ahead of the game: {played} {moves} been played")
+    } else {
+        format!("the game has moved on: you sent ply {sent}, it is at ply {played}")
+    }
 }
 
 fn actor_player(actor: Actor) -> Option<PlayerId> {

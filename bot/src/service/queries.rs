@@ -5,7 +5,7 @@ use tafl_engine::{Game, Move, Position, Rules, Side, Square, Warning};
 use crate::store::rows::{self, GameId, PlayerId};
 
 use super::game_state::{self, board_rows, side_name};
-use super::views::{GameSummary, GameView, VariantView};
+use super::views::{GameSummary, GameView, LegalMovesView, VariantView};
 use super::{GamesService, Result, ServiceError};
 
 /// Finished games listed after the active ones.
@@ -19,6 +19,8 @@ pub struct BoardSnapshot {
     pub rules: Rules,
     pub position: Position,
     pub last_move: Option<Move>,
+    /// The side that made the last move.
+    pub moved: Option<Side>,
     pub captures: Vec<Square>,
     pub warning: Option<Warning>,
     /// "Attackers vs Defenders" names, for the caption.
@@ -130,20 +132,39 @@ impl GamesService {
 
     /// Legal moves of the side to move, all or from one square.
     pub async fn legal_moves(&self, id: GameId, from: Option<&str>) -> Result<Vec<String>> {
+        Ok(self.legal_moves_of(id, None, from).await?.moves)
+    }
+
+    /// Legal moves of `side` (default: the side to move), all or from one square. The side
+    /// not to move gets the moves it could play were it its turn.
+    pub async fn legal_moves_of(
+        &self,
+        id: GameId,
+        side: Option<Side>,
+        from: Option<&str>,
+    ) -> Result<LegalMovesView> {
         let game = self.engine(id).await?;
-        if game.outcome().is_some() {
-            return Ok(Vec::new());
-        }
-        let moves = match from {
-            Some(text) => {
-                let sq = Square::parse(text, game.rules().dim()).map_err(|e| {
-                    ServiceError::Invalid(format!("{text:?} is not a square of this board: {e}"))
-                })?;
-                game.legal_moves_from(sq)
-            }
-            None => game.legal_moves(),
+        let over = game.outcome().is_some();
+        let side = side.unwrap_or_else(|| game.side_to_move());
+        let position = game.position().with_side_to_move(side);
+        let from_square = from
+            .map(|text| {
+                Square::parse(text, game.rules().dim())
+                    .map_err(|e| ServiceError::Invalid(format!("from: {e}")))
+            })
+            .transpose()?;
+        let moves = match (over, from_square) {
+            (true, _) => Vec::new(),
+            (false, Some(sq)) => tafl_engine::legal_moves_from(game.rules(), &position, sq),
+            (false, None) => tafl_engine::legal_moves(game.rules(), &position),
         };
-        Ok(moves.iter().map(ToString::to_string).collect())
+        Ok(LegalMovesView {
+            game_id: id,
+            from: from.map(str::to_owned),
+            side: side_name(side).to_owned(),
+            to_move: !over && side == game.side_to_move(),
+            moves: moves.iter().map(ToString::to_string).collect(),
+        })
     }
 
     /// The game as an OpenTafl .otg record.
@@ -154,6 +175,8 @@ impl GamesService {
             ("event".to_owned(), format!("taflbot game {id}")),
             ("attackers".to_owned(), view.attackers.name.clone()),
             ("defenders".to_owned(), view.defenders.name.clone()),
+            // The day the game started (UTC), ISO 8601.
+            ("date".to_owned(), iso_date(view.created_at)),
         ];
         if let Some(v) = &view.variant {
             tags.push(("variant".to_owned(), v.clone()));
@@ -210,12 +233,29 @@ impl GamesService {
                 rules: game.rules().clone(),
                 position: *game.position(),
                 last_move: last.map(|r| r.mv),
+                moved: last.map(|r| r.side),
                 captures: last.map(|r| r.captures.clone()).unwrap_or_default(),
                 warning: game.warning(),
             })
         })
         .await
     }
+}
+
+/// The UTC calendar day of a Unix time in milliseconds, as ISO 8601 `YYYY-MM-DD`
+/// (Howard Hinnant's `civil_from_days`, proleptic Gregorian).
+fn iso_date(unix_ms: i64) -> String {
+    let days = unix_ms.div_euclid(86_400_000) + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }
 
 /// Draws a snapshot as PNG off the async runtime.
@@ -237,7 +277,12 @@ pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> 
         warning: s.warning.clone(),
         caption: Some(Caption {
             players: Some(s.players.clone()),
-            move_number: Some(s.ply),
+            // Counted in turns, as the .otg record counts them, with the side that moved.
+            move_number: (s.ply > 0).then(|| s.ply.div_ceil(2)),
+            moved: s.moved.map(|side| match side {
+                Side::Attackers => CaptionSide::Attackers,
+                Side::Defenders => CaptionSide::Defenders,
+            }),
             to_move: match (&s.result, s.to_move) {
                 (Some(_), _) | (None, None) => None,
                 (None, Some(Side::Attackers)) => Some(CaptionSide::Attackers),
@@ -251,4 +296,18 @@ pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> 
         .await
         .map_err(|e| ServiceError::Internal(format!("the renderer crashed: {e}")))?
         .map_err(|e| ServiceError::Internal(format!("cannot draw game {}: {e}", s.game_id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::iso_date;
+
+    #[test]
+    fn iso_dates_of_unix_times() {
+        assert_eq!(iso_date(0), "1970-01-01");
+        assert_eq!(iso_date(1_700_000_000_000), "2023-11-14");
+        assert_eq!(iso_date(951_782_400_000), "2000-02-29");
+        assert_eq!(iso_date(1_709_251_199_999), "2024-02-29");
+        assert_eq!(iso_date(-1), "1969-12-31");
+    }
 }

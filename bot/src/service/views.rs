@@ -223,3 +223,18 @@ pub struct VariantView {
     pub start_position: String,
     pub board: Vec<String>,
 }
+
+/// The legal moves of one side in a game, saying whose they are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LegalMovesView {
+    pub game_id: GameId,
+    /// The square asked about, if any.
+    pub from: Option<String>,
+    /// Whose moves these are: the side asked for, else the side to move.
+    pub side: String,
+    /// Whether that side is to move now (false for the other side and once the game is over).
+    pub to_move: bool,
+    /// What that side could play now: for the side not to move, as if it were its turn.
+    /// Empty once the game is over.
+    pub moves: Vec<String>,
+}

@@ -88,6 +88,7 @@ pub fn midgame() -> Scene {
     scene.caption = Some(Caption {
         players: Some("Ragnar vs Astrid".into()),
         move_number: Some(23),
+        moved: None,
         to_move: Some(CaptionSide::Defenders),
         warning: None,
     });
@@ -118,6 +119,7 @@ pub fn raichi() -> Scene {
     scene.caption = Some(Caption {
         players: Some("Ragnar vs Astrid".into()),
         move_number: Some(24),
+        moved: None,
         to_move: Some(CaptionSide::Attackers),
         warning: Some("Raichi!".into()),
     });

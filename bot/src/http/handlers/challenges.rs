@@ -19,7 +19,8 @@ use crate::http::extract::{ApiJson, ApiPath};
 #[serde(deny_unknown_fields)]
 pub struct NewChallengeBody {
     opponent_id: Option<i64>,
-    ai_level: Option<u8>,
+    /// Any whole number, so one out of range gets the service's "between 1 and N".
+    ai_level: Option<i64>,
     variant: Option<String>,
     rules: Option<String>,
     #[serde(default)]
@@ -43,7 +44,9 @@ pub async fn create_challenge(
             ));
         }
         (Some(id), None) => Opponent::Player(id),
-        (None, Some(level)) => Opponent::Ai { level },
+        (None, Some(level)) => Opponent::Ai {
+            level: u8::try_from(level).unwrap_or(0),
+        },
         (None, None) => Opponent::Open,
     };
     let rules = match (body.variant, body.rules) {

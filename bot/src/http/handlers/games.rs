@@ -5,7 +5,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde_json::json;
+use tafl_engine::Side;
 
 use crate::service::MoveRequest;
 use crate::store::rows::GameId;
@@ -29,8 +29,10 @@ pub async fn get_game(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LegalQuery {
     from: Option<String>,
+    side: Option<Side>,
 }
 
 pub async fn legal_moves(
@@ -39,8 +41,11 @@ pub async fn legal_moves(
     ApiPath(id): ApiPath<GameId>,
     ApiQuery(q): ApiQuery<LegalQuery>,
 ) -> ApiResult<Response> {
-    let moves = state.service.legal_moves(id, q.from.as_deref()).await?;
-    Ok(Json(json!({ "game_id": id, "from": q.from, "moves": moves })).into_response())
+    let legal = state
+        .service
+        .legal_moves_of(id, q.side, q.from.as_deref())
+        .await?;
+    Ok(Json(legal).into_response())
 }
 
 #[derive(Deserialize)]
