@@ -520,20 +520,9 @@ async fn a_challenge_accepted_over_http_starts_the_game_in_the_channel() {
     let carol = world.fake.new_user("carol");
     let mark = world.fake.recorder().mark();
     world.brandubh_game(channel, &carol, &alice).await;
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
-    let extra: Vec<_> = world
-        .fake
-        .recorder()
-        .all()
-        .into_iter()
-        .skip(mark)
-        .filter(|r| {
-            r.kind
-                == RouteKind::ChannelMessage {
-                    channel_id: channel,
-                }
-        })
-        .collect();
+    // Once the outbox is empty, no post can come any more.
+    world.wait_for_outbox_drained().await;
+    let extra = world.channel_posts_after(mark, channel);
     assert!(extra.is_empty(), "no second start post: {extra:#?}");
 
     world.assert_clean();

@@ -163,7 +163,8 @@ async fn board_history_games_draws_and_resignation() {
 
     // A resignation elsewhere (over HTTP) is not announced twice: the command showed it.
     let mark = world.fake.recorder().mark();
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    // Once the outbox is empty, no post can come any more.
+    world.wait_for_outbox_drained().await;
     assert!(
         world.fake.recorder().all().iter().skip(mark).all(|r| r.kind
             != RouteKind::ChannelMessage {
