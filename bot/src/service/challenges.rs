@@ -175,17 +175,29 @@ fn challenge_audience(ch: &ChallengeRow) -> Vec<PlayerId> {
     std::iter::once(ch.challenger).chain(ch.opponent).collect()
 }
 
+/// A challenge request that passed every check that needs no database.
+struct Checked {
+    variant: Option<String>,
+    rules_text: String,
+    clock: ClockSpec,
+    context: Option<String>,
+}
+
 impl GamesService {
-    /// Challenges a player, anyone, or the AI (whose game starts at once).
-    pub async fn create_challenge(
-        &self,
-        player: PlayerId,
-        request: NewChallenge,
-    ) -> Result<ChallengeCreated> {
+    /// Everything [`GamesService::create_challenge`] would refuse in `request` without looking
+    /// at the database: rules (and whether their start can be played), clock, context, the AI's
+    /// availability and level. Front ends call it before they acknowledge a command, so a
+    /// refusal can still be private and immediate.
+    pub fn check_challenge(&self, request: &NewChallenge) -> Result<()> {
+        self.checked(request).map(|_| ())
+    }
+
+    fn checked(&self, request: &NewChallenge) -> Result<Checked> {
         let (variant, rules_text, _rules) = resolve_rules(&request.rules)?;
         let clock = request.clock.validate()?;
         let context = request
             .context
+            .clone()
             .map(super::Place::checked)
             .transpose()?
             .map(|place| place.to_context());
@@ -202,6 +214,26 @@ impl GamesService {
                 )));
             }
         }
+        Ok(Checked {
+            variant,
+            rules_text,
+            clock,
+            context,
+        })
+    }
+
+    /// Challenges a player, anyone, or the AI (whose game starts at once).
+    pub async fn create_challenge(
+        &self,
+        player: PlayerId,
+        request: NewChallenge,
+    ) -> Result<ChallengeCreated> {
+        let Checked {
+            variant,
+            rules_text,
+            clock,
+            context,
+        } = self.checked(&request)?;
         if request.opponent == Opponent::Player(player) {
             return Err(ServiceError::Invalid(
                 "you cannot challenge yourself".into(),

@@ -41,7 +41,9 @@ pub use events::{Event, EventBus, kind as event_kind};
 pub use place::Place;
 pub use queries::{BoardResult, BoardSnapshot, render_board};
 pub use reply::{InReply, REPLY_HOLD_MS};
-pub use requests::{MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
+pub use requests::{
+    DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice,
+};
 pub use scheduler::SchedulerPass;
 pub use timing::ClockSpec;
 pub use tokens::MAX_TOKENS_PER_PLAYER;

@@ -52,6 +52,11 @@ impl std::str::FromStr for SideChoice {
     }
 }
 
+/// The variant of a challenge that names none, in every front end.
+pub const DEFAULT_VARIANT: &str = "copenhagen";
+/// The AI's level when a front end's user names none.
+pub const DEFAULT_AI_LEVEL: u8 = 2;
+
 /// Which rules a game uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RulesChoice {
@@ -81,4 +86,10 @@ pub struct MoveRequest {
     pub expected_ply: Option<u32>,
     /// A repeated request with the same key gets the first answer again.
     pub idempotency_key: Option<String>,
+}
+
+impl Default for RulesChoice {
+    fn default() -> Self {
+        RulesChoice::Variant(DEFAULT_VARIANT.to_owned())
+    }
 }

@@ -4,6 +4,7 @@
 
 mod auth;
 mod boards;
+mod challenge_checks;
 mod clocks;
 mod common;
 mod connections;

@@ -10,18 +10,15 @@ use crate::discord::places::here;
 use crate::discord::posts::{self, discord_time};
 use crate::discord::{BotError, Context};
 use crate::service::{
-    ChallengeView, ClockSpec, NewChallenge, Opponent, RulesChoice, ServiceError, SideChoice,
+    ChallengeView, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent,
+    RulesChoice, ServiceError, SideChoice,
 };
 
 // Both start a game whose later moves (over HTTP, by the AI) the bot posts in this channel, so
 // it must be allowed to post there, with the board image.
 
-/// The variant when none is named.
-pub const DEFAULT_VARIANT: &str = "copenhagen";
 /// The clock of a challenge when none is given: three days per move.
 pub const DEFAULT_CLOCK: &str = "3d";
-/// The AI level of `/challenge @taflbot` and of `/play` without a level.
-pub const DEFAULT_AI_LEVEL: u8 = 2;
 
 fn clock_text(clock: &ClockSpec) -> String {
     let days_or_hours = |s: u64| {
@@ -161,20 +158,6 @@ async fn start_ai_game(
     side: SideChoice,
 ) -> Result<(), BotError> {
     let data = ctx.data();
-    // What the user can get wrong is checked before deferring, so the refusal stays private.
-    if tafl_engine::variant(variant.trim()).is_none() {
-        return Err(BotError::BadOption(format!(
-            "I do not know the variant {variant:?}; `/rules` lists them."
-        )));
-    }
-    let max_level = data.service.config().max_ai_level;
-    if level == 0 || level > max_level {
-        return Err(BotError::BadOption(format!(
-            "The AI level must be between 1 and {max_level}."
-        )));
-    }
-    ctx.defer().await?;
-    let me = data.player_of(ctx.author()).await?;
     let request = NewChallenge {
         opponent: Opponent::Ai { level },
         rules: RulesChoice::Variant(variant),
@@ -182,6 +165,10 @@ async fn start_ai_game(
         clock: ClockSpec::Unlimited,
         context: Some(here(ctx.channel_id())),
     };
+    // What the user can get wrong is checked before deferring, so the refusal stays private.
+    data.service.check_challenge(&request)?;
+    ctx.defer().await?;
+    let me = data.player_of(ctx.author()).await?;
     // The reply shows the start; the AI's first move waits in the outbox behind it.
     let scope = data.service.in_reply();
     let created = scope.service().create_challenge(me, request).await?;

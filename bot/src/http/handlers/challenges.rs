@@ -59,7 +59,7 @@ pub async fn create_challenge(
         }
         (Some(v), None) => RulesChoice::Variant(v),
         (None, Some(r)) => RulesChoice::Rules(r),
-        (None, None) => RulesChoice::Variant("copenhagen".into()),
+        (None, None) => RulesChoice::default(),
     };
     let created = state
         .service
