@@ -116,6 +116,7 @@ fn act(
 }
 
 impl GamesService {
+    #[tracing::instrument(level = "debug", skip(self))]
     async fn game_action(&self, player: PlayerId, id: GameId, action: Action) -> Result<GameView> {
         let cache = self.inner.engines.clone();
         self.commit(move |c, e| {

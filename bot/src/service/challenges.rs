@@ -223,6 +223,7 @@ impl GamesService {
     }
 
     /// Challenges a player, anyone, or the AI (whose game starts at once).
+    #[tracing::instrument(level = "debug", skip(self, request), fields(opponent = ?request.opponent))]
     pub async fn create_challenge(
         &self,
         player: PlayerId,
@@ -331,6 +332,7 @@ impl GamesService {
     }
 
     /// Accepts a challenge sent to `player` (or an open one): the game starts.
+    #[tracing::instrument(level = "debug", skip(self))]
     pub async fn accept_challenge(&self, player: PlayerId, id: ChallengeId) -> Result<GameView> {
         let cache = self.inner.engines.clone();
         let view = self
@@ -366,6 +368,7 @@ impl GamesService {
     }
 
     /// Declines a challenge sent to `player`.
+    #[tracing::instrument(level = "debug", skip(self))]
     pub async fn decline_challenge(
         &self,
         player: PlayerId,
@@ -376,6 +379,7 @@ impl GamesService {
     }
 
     /// Withdraws a challenge `player` sent.
+    #[tracing::instrument(level = "debug", skip(self))]
     pub async fn cancel_challenge(
         &self,
         player: PlayerId,

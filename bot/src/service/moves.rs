@@ -314,6 +314,7 @@ fn record(
 
 impl GamesService {
     /// Plays `request` for `player` in game `game_id`.
+    #[tracing::instrument(level = "debug", skip(self, request), fields(ply = ?request.expected_ply))]
     pub async fn play_move(
         &self,
         player: PlayerId,

@@ -37,6 +37,7 @@ fn clean_name(name: &str) -> Result<String> {
 
 impl GamesService {
     /// Registers a new player and returns their first API token.
+    #[tracing::instrument(level = "debug", skip_all)]
     pub async fn register_player(&self, name: &str) -> Result<IssuedToken> {
         let name = clean_name(name)?;
         let token = new_token()?;

@@ -124,6 +124,7 @@ impl GamesService {
     }
 
     /// A new named token for `player`; the token is in the answer and nowhere else.
+    #[tracing::instrument(level = "debug", skip(self, name))]
     pub async fn create_token(&self, player: PlayerId, name: &str) -> Result<CreatedToken> {
         let name = clean_token_name(name)?;
         let token = new_token()?;
@@ -145,6 +146,7 @@ impl GamesService {
     }
 
     /// Revokes `player`'s token `id`: from the store, then from the cache, before answering.
+    #[tracing::instrument(level = "debug", skip(self))]
     pub async fn revoke_token(&self, player: PlayerId, id: TokenId) -> Result<()> {
         self.commit(move |c, _| {
             if rows::delete_token(c, player, id)? {
