@@ -250,7 +250,7 @@ async fn games_and_challenge_buttons_survive_a_restart() {
         bob_moves.text()
     );
     assert!(
-        bob_moves.text().contains("move 2"),
+        bob_moves.text().contains("move 1: Defenders"),
         "the game went on from where it was: {}",
         bob_moves.text()
     );

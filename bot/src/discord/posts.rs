@@ -269,13 +269,19 @@ fn board_filename(game: GameId, ply: u32) -> String {
     format!("game-{game}-ply-{ply}.png")
 }
 
+/// The move number of ply `ply` (1-based), counted in turns of both sides as the board image's
+/// caption and the `.otg` record count them: plies 1 and 2 are move 1.
+fn move_number(ply: u32) -> u32 {
+    ply.div_ceil(2)
+}
+
 /// The post after a move: board, notation, captures, warning, whose turn or the end.
 pub async fn move_post(data: &Data, game: &GameView, facts: &MoveFacts) -> Post {
     let mover = seat_label(seat_of(game, &facts.side));
     let mut lines = vec![format!(
         "**Game #{}** · move {}: {} {mover} played **{}**",
         game.id,
-        facts.ply,
+        move_number(facts.ply),
         side_title(&facts.side),
         facts.notation
     )];
@@ -425,6 +431,14 @@ mod tests {
             ..http
         };
         assert_eq!(seat_label(&everyone), "@\u{200B}everyone");
+    }
+
+    #[test]
+    fn moves_are_numbered_in_turns_like_the_caption_and_the_record() {
+        assert_eq!(move_number(1), 1);
+        assert_eq!(move_number(2), 1);
+        assert_eq!(move_number(3), 2);
+        assert_eq!(move_number(74), 37);
     }
 
     #[test]
