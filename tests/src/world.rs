@@ -263,6 +263,22 @@ impl World {
             .id
     }
 
+    /// The first post to `channel` after `mark` that Discord accepted; fails loudly after
+    /// [`WAIT`], naming `what` it waited for.
+    pub async fn accepted_post_after(&self, mark: usize, channel: u64, what: &str) -> Recorded {
+        self.fake
+            .recorder()
+            .wait_for_after(mark, what, WAIT, |r| {
+                r.kind
+                    == RouteKind::ChannelMessage {
+                        channel_id: channel,
+                    }
+                    && r.accepted()
+            })
+            .await
+            .expect("the post arrives")
+    }
+
     /// Posts to `channel` the bot attempted after `mark`, accepted or not.
     pub fn channel_posts_after(&self, mark: usize, channel: u64) -> Vec<Recorded> {
         self.fake

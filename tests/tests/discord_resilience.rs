@@ -15,9 +15,7 @@ use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::discord::DiscordState;
 use taflbot_e2e::bot::FAKE_TOKEN;
-use taflbot_e2e::fake_discord::{
-    CommandOption as Opt, FakeDiscord, FakeUser, Fault, RouteKind, RouteMatch,
-};
+use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeDiscord, FakeUser, Fault, RouteMatch};
 use taflbot_e2e::world::{WAIT, World};
 
 /// Retries in milliseconds, so a test sees several tries at once.
@@ -78,17 +76,8 @@ async fn a_post_refused_with_500_then_429_goes_out_once_on_the_third_try() {
     let mark = world.fake.recorder().mark();
     assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
     world
-        .fake
-        .recorder()
-        .wait_for_after(mark, "the move accepted in the channel", WAIT, |r| {
-            r.kind
-                == RouteKind::ChannelMessage {
-                    channel_id: channel,
-                }
-                && r.accepted()
-        })
-        .await
-        .unwrap();
+        .accepted_post_after(mark, channel, "the move accepted in the channel")
+        .await;
     world.wait_for_outbox_drained().await;
     let statuses: Vec<u16> = world
         .channel_posts_after(mark, channel)
@@ -126,17 +115,8 @@ async fn when_the_move_reply_fails_the_move_is_posted_once_in_the_channel() {
         told.text()
     );
     let posted = world
-        .fake
-        .recorder()
-        .wait_for_after(mark, "the move posted in the channel", WAIT, |r| {
-            r.kind
-                == RouteKind::ChannelMessage {
-                    channel_id: channel,
-                }
-                && r.accepted()
-        })
-        .await
-        .unwrap();
+        .accepted_post_after(mark, channel, "the move posted in the channel")
+        .await;
     assert!(posted.text().contains("d1-b1"), "{}", posted.text());
     world.wait_for_outbox_drained().await;
     assert_eq!(shown_in(&world, channel, "d1-b1"), 1, "shown exactly once");

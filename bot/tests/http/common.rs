@@ -211,6 +211,17 @@ impl TestApp {
         game["id"].as_i64().unwrap()
     }
 
+    /// Registers A and B and starts an untimed `variant` game, A attacking; returns both and
+    /// the game's id.
+    pub async fn game_between_a_and_b(&self, variant: &str) -> (Player, Player, i64) {
+        let a = self.register("A").await;
+        let b = self.register("B").await;
+        let game = self
+            .start_game(&a, &b, variant, json!({ "kind": "unlimited" }))
+            .await;
+        (a, b, game)
+    }
+
     /// Plays `moves` alternately, starting with the side to move; returns the last answer.
     pub async fn play_line(
         &self,

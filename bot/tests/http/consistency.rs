@@ -2,18 +2,13 @@
 //! date.
 
 use reqwest::Method;
-use serde_json::json;
 
 use crate::common::TestApp;
 
 #[tokio::test]
 async fn legal_moves_name_their_side_and_whether_it_is_to_move() {
     let app = TestApp::start().await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(&a, &b, "copenhagen", json!({ "kind": "unlimited" }))
-        .await;
+    let (a, b, game) = app.game_between_a_and_b("copenhagen").await;
     let path = format!("/games/{game}/legal-moves");
     let own = app.get(&path, &a.token).await;
     assert_eq!(own["side"], "attackers");
@@ -59,11 +54,7 @@ async fn legal_moves_name_their_side_and_whether_it_is_to_move() {
 #[tokio::test]
 async fn the_otg_record_carries_the_day_the_game_started() {
     let app = TestApp::start().await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(&a, &b, "copenhagen", json!({ "kind": "unlimited" }))
-        .await;
+    let (a, _b, game) = app.game_between_a_and_b("copenhagen").await;
     let r = app
         .send(
             Method::GET,

@@ -22,11 +22,7 @@ const LIMIT: usize = 2048;
 #[tokio::test]
 async fn each_bad_input_gets_one_sentence_naming_what_is_allowed() {
     let app = TestApp::start_with(|c| c.http.body_limit_bytes = LIMIT).await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(&a, &b, "copenhagen", json!({ "kind": "unlimited" }))
-        .await;
+    let (a, _b, game) = app.game_between_a_and_b("copenhagen").await;
     let moves = format!("/games/{game}/moves");
     let board = format!("/games/{game}/board.png");
     let legal = format!("/games/{game}/legal-moves");
@@ -290,11 +286,7 @@ async fn each_bad_input_gets_one_sentence_naming_what_is_allowed() {
 #[tokio::test]
 async fn a_ply_ahead_of_the_game_says_how_many_moves_were_played() {
     let app = TestApp::start().await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(&a, &b, "copenhagen", json!({ "kind": "unlimited" }))
-        .await;
+    let (a, b, game) = app.game_between_a_and_b("copenhagen").await;
     let path = format!("/games/{game}/moves");
     let send = |ply: u32| {
         app.call(

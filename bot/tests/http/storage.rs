@@ -25,11 +25,7 @@ async fn expect_store_unavailable(app: &TestApp, token: &str, game: i64, mv: &st
 #[tokio::test]
 async fn a_locked_database_answers_503_with_retry_after_then_recovers() {
     let app = TestApp::start_with(|c| c.database.busy_timeout_ms = 50).await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(&a, &b, "brandubh", json!({ "kind": "unlimited" }))
-        .await;
+    let (a, _b, game) = app.game_between_a_and_b("brandubh").await;
 
     // Another process holds the write lock.
     let other = rusqlite::Connection::open(&app.config.database.path).unwrap();
@@ -48,11 +44,7 @@ async fn a_locked_database_answers_503_with_retry_after_then_recovers() {
 #[tokio::test]
 async fn a_deleted_database_file_stops_writes_and_readiness() {
     let app = TestApp::start().await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(&a, &b, "brandubh", json!({ "kind": "unlimited" }))
-        .await;
+    let (a, _b, game) = app.game_between_a_and_b("brandubh").await;
 
     std::fs::remove_file(&app.config.database.path).unwrap();
 
