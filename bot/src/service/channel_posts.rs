@@ -1,7 +1,6 @@
 //! The Discord outbox as the service offers it to the worker that delivers it: the post due in
 //! each channel, and what became of an attempt.
 
-use crate::store::StoreError;
 use crate::store::rows::{self, EventId, OutboxHead, OutboxId, OutboxStatus};
 
 use super::{Clock, Event, GamesService, Result, ServiceError, SystemClock};
@@ -50,34 +49,6 @@ impl GamesService {
     ) -> Result<Vec<(OutboxId, OutboxStatus, u32)>> {
         self.read(move |c| Ok(rows::outbox_posts_of_event(c, event)?))
             .await
-    }
-
-    /// A write through the writer and a read on a reader: the store is usable.
-    pub async fn probe_store(&self) -> Result<()> {
-        self.inner
-            .store
-            .write(|c| {
-                c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
-                    .map_err(StoreError::from)
-            })
-            .await?;
-        self.read(|c| {
-            c.query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
-                .map_err(|e| StoreError::from(e).into())
-        })
-        .await?;
-        Ok(())
-    }
-
-    /// Pending Discord posts and pending webhook deliveries.
-    pub async fn outbox_depths(&self) -> Result<(u64, u64)> {
-        self.read(|c| {
-            Ok((
-                rows::outbox_pending_count(c)?,
-                rows::pending_delivery_count(c)?,
-            ))
-        })
-        .await
     }
 
     /// Posts not yet delivered nor given up.

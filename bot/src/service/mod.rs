@@ -9,6 +9,7 @@ mod channel_posts;
 mod error;
 mod events;
 mod game_state;
+mod health;
 mod moves;
 mod place;
 mod queries;

@@ -1,0 +1,37 @@
+//! What the health endpoints ask the service: whether the store takes a write and a read, and
+//! how much its outboxes still owe.
+
+use crate::store::StoreError;
+use crate::store::rows;
+
+use super::{GamesService, Result};
+
+impl GamesService {
+    /// A write through the writer and a read on a reader: the store is usable.
+    pub async fn probe_store(&self) -> Result<()> {
+        self.inner
+            .store
+            .write(|c| {
+                c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
+                    .map_err(StoreError::from)
+            })
+            .await?;
+        self.read(|c| {
+            c.query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
+                .map_err(|e| StoreError::from(e).into())
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// Pending Discord posts and pending webhook deliveries.
+    pub async fn outbox_depths(&self) -> Result<(u64, u64)> {
+        self.read(|c| {
+            Ok((
+                rows::outbox_pending_count(c)?,
+                rows::pending_delivery_count(c)?,
+            ))
+        })
+        .await
+    }
+}
