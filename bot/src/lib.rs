@@ -5,6 +5,7 @@ pub mod app;
 pub mod cli;
 pub mod config;
 pub mod discord;
+pub mod domain;
 pub mod http;
 pub mod logging;
 pub mod notify;

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use metrics::{counter, describe_counter, describe_gauge, describe_histogram, histogram};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
-use crate::service::{Event, event_kind};
+use crate::service::{Event, EventPayload};
 
 pub const HTTP_REQUESTS: &str = "taflbot_http_requests_total";
 pub const HTTP_DURATION: &str = "taflbot_http_request_duration_seconds";
@@ -87,21 +87,14 @@ fn describe() {
 /// Counts what committed events say happened: moves, games started and ended.
 pub fn record_events(events: &[Event]) {
     for event in events {
-        match event.kind.as_str() {
-            event_kind::MOVE_PLAYED => {
-                let by_ai = event.data.get("by").is_none_or(|by| by.is_null());
-                let by = if by_ai { "ai" } else { "player" };
+        match &event.payload {
+            EventPayload::MovePlayed(played) => {
+                let by = if played.by.is_none() { "ai" } else { "player" };
                 counter!(MOVES, "by" => by).increment(1);
             }
-            event_kind::GAME_STARTED => counter!(GAMES_STARTED).increment(1),
-            event_kind::GAME_ENDED => {
-                let reason = event
-                    .data
-                    .get("reason")
-                    .and_then(|r| r.as_str())
-                    .unwrap_or("unknown")
-                    .to_owned();
-                counter!(GAMES_ENDED, "reason" => reason).increment(1);
+            EventPayload::GameStarted(_) => counter!(GAMES_STARTED).increment(1),
+            EventPayload::GameEnded(ended) => {
+                counter!(GAMES_ENDED, "reason" => ended.reason.as_str()).increment(1);
             }
             _ => {}
         }

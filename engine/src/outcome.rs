@@ -1,6 +1,6 @@
 //! How a game ends.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::side::Side;
 
@@ -11,7 +11,7 @@ pub enum Outcome {
     Draw { reason: DrawReason },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WinReason {
     /// The king reached a winning square.
@@ -30,7 +30,7 @@ pub enum WinReason {
     DrawFort,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DrawReason {
     Repetition,
@@ -54,6 +54,29 @@ impl Outcome {
 }
 
 impl WinReason {
+    pub const ALL: [WinReason; 7] = [
+        WinReason::KingEscaped,
+        WinReason::KingCaptured,
+        WinReason::Encirclement,
+        WinReason::NoLegalMoves,
+        WinReason::Repetition,
+        WinReason::EdgeFort,
+        WinReason::DrawFort,
+    ];
+
+    /// The stable name (as serialized): "king_escaped", "no_legal_moves", ...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WinReason::KingEscaped => "king_escaped",
+            WinReason::KingCaptured => "king_captured",
+            WinReason::Encirclement => "encirclement",
+            WinReason::NoLegalMoves => "no_legal_moves",
+            WinReason::Repetition => "repetition",
+            WinReason::EdgeFort => "edge_fort",
+            WinReason::DrawFort => "draw_fort",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             WinReason::KingEscaped => "the king escaped",
@@ -68,9 +91,43 @@ impl WinReason {
 }
 
 impl DrawReason {
+    pub const ALL: [DrawReason; 1] = [DrawReason::Repetition];
+
+    /// The stable name (as serialized): "repetition".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DrawReason::Repetition => "repetition",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             DrawReason::Repetition => "threefold repetition",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reason_names_are_their_serialized_form() {
+        for reason in WinReason::ALL {
+            let json = serde_json::to_value(reason).ok();
+            assert_eq!(
+                json.as_ref().and_then(|v| v.as_str()),
+                Some(reason.as_str())
+            );
+            let back: Option<WinReason> = json.and_then(|v| serde_json::from_value(v).ok());
+            assert_eq!(back, Some(reason));
+        }
+        for reason in DrawReason::ALL {
+            let json = serde_json::to_value(reason).ok();
+            assert_eq!(
+                json.as_ref().and_then(|v| v.as_str()),
+                Some(reason.as_str())
+            );
         }
     }
 }

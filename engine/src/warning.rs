@@ -3,7 +3,7 @@
 //! has two paths of escape, then he must call out "tuichu"". A path is a move the king could make
 //! to a winning square.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::movegen;
 use crate::position::Position;
@@ -11,7 +11,7 @@ use crate::rules::Rules;
 use crate::side::Piece;
 use crate::square::{Direction, Square};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum WarningKind {
     Raichi,

@@ -261,6 +261,7 @@ impl World {
             .await
             .expect("the player of a Discord user")
             .id
+            .get()
     }
 
     /// The first post to `channel` after `mark` that Discord accepted; fails loudly after

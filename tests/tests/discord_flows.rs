@@ -14,7 +14,12 @@ use taflbot_e2e::fake_discord::{CommandOption as Opt, Recorded, RouteKind};
 use taflbot_e2e::world::{WAIT, World, game_id_in};
 
 async fn legal_moves(world: &World, game: i64) -> Vec<String> {
-    world.app.service.legal_moves(game, None).await.unwrap()
+    world
+        .app
+        .service
+        .legal_moves(taflbot::domain::GameId(game), None)
+        .await
+        .unwrap()
 }
 
 #[tokio::test]

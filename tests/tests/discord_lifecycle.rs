@@ -95,7 +95,12 @@ async fn board_history_games_draws_and_resignation() {
         .attachments
         .iter()
         .find(|a| a.filename.ends_with(".otg"));
-    match world.app.service.export_otg(game_id).await {
+    match world
+        .app
+        .service
+        .export_otg(taflbot::domain::GameId(game_id))
+        .await
+    {
         // The record the service writes is the file attached.
         Ok(record) => assert_eq!(
             attached.expect("the .otg record").bytes,

@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use taflbot::domain::{ChallengeId, PlayerId};
 use taflbot::service::{ClockSpec, NewChallenge, Opponent, RulesChoice, SideChoice};
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
 use taflbot_e2e::world::{SwitchableAi, WAIT, World};
@@ -83,7 +84,7 @@ async fn a_player_named_everyone_is_shown_literally_and_pings_nobody() {
     world
         .app
         .service
-        .accept_challenge(alice_id, id)
+        .accept_challenge(PlayerId(alice_id), ChallengeId(id))
         .await
         .unwrap();
 
@@ -114,7 +115,7 @@ async fn forty_games_fit_the_games_listing_page_by_page() {
             .app
             .service
             .create_challenge(
-                me,
+                PlayerId(me),
                 NewChallenge {
                     opponent: Opponent::Ai { level: 1 },
                     rules: RulesChoice::Variant("brandubh".into()),

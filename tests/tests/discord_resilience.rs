@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::discord::DiscordState;
+use taflbot::domain::{GameId, PlayerId};
 use taflbot_e2e::bot::FAKE_TOKEN;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeDiscord, FakeUser, Fault, RouteMatch};
 use taflbot_e2e::world::{WAIT, World};
@@ -29,7 +30,7 @@ async fn http_move(world: &World, user: &FakeUser, game: i64, mv: &str, ply: u32
     let token = world
         .app
         .service
-        .issue_api_token(player, "test")
+        .issue_api_token(PlayerId(player), "test")
         .await
         .unwrap()
         .token;
@@ -143,7 +144,7 @@ async fn a_deleted_channel_is_given_up_after_a_few_tries_and_the_game_goes_on_ov
     );
     // The game goes on: Bob answers over HTTP.
     assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
-    let view = world.app.service.game(None, game).await.unwrap();
+    let view = world.app.service.game(None, GameId(game)).await.unwrap();
     assert_eq!(view.ply, 2);
     world.wait_for_outbox_drained().await;
     world.stop().await;

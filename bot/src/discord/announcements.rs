@@ -4,76 +4,65 @@
 
 use super::posts::{self, MoveFacts, Post, discord_time, discord_user, seat_label, seat_of};
 use super::{BotError, Data};
-use crate::service::{Event, event_kind};
+use crate::service::{Event, EventPayload};
 
 /// The post announcing `event`, or `None` when there is nothing to say.
 pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotError> {
-    if event.kind == event_kind::CHALLENGE_EXPIRED {
+    if let EventPayload::ChallengeExpired {} = event.payload {
         return expiry(data, event).await;
     }
     let Some(game) = event.game_id else {
         return Ok(None);
     };
     let view = data.service.game(None, game).await?;
-    let text = |key: &str| {
-        event
-            .data
-            .get(key)
-            .and_then(|v| v.as_str())
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let post = match event.kind.as_str() {
-        event_kind::MOVE_PLAYED => match MoveFacts::from_event(&event.data) {
-            Some(facts) => posts::move_post(data, &view, &facts).await,
-            None => return Ok(None),
-        },
-        event_kind::GAME_ENDED => posts::end_post(data, &view, None).await,
-        event_kind::GAME_STARTED => posts::start_post(data, &view).await,
-        event_kind::DRAW_OFFERED => {
-            let by = text("by");
-            let to = seat_of(&view, posts::opponent_side(&by));
+    let post = match &event.payload {
+        EventPayload::MovePlayed(played) => {
+            posts::move_post(data, &view, &MoveFacts::from(played)).await
+        }
+        EventPayload::GameEnded(_) => posts::end_post(data, &view, None).await,
+        EventPayload::GameStarted(_) => posts::start_post(data, &view).await,
+        EventPayload::DrawOffered(offer) => {
+            let to = seat_of(&view, offer.by.opponent());
             Post::text(
                 format!(
-                    "The {by} offer a draw in game #{game}. {}: `/draw accept` or `/draw decline`.",
+                    "The {} offer a draw in game #{game}. {}: `/draw accept` or `/draw decline`.",
+                    offer.by,
                     seat_label(to)
                 ),
                 discord_user(to).into_iter().collect(),
             )
         }
-        event_kind::DRAW_DECLINED => {
-            let by = text("by");
-            let offerer = seat_of(&view, posts::opponent_side(&by));
+        EventPayload::DrawDeclined(answer) => {
+            let offerer = seat_of(&view, answer.by.opponent());
             Post::text(
                 format!(
-                    "The {by} declined the draw in game #{game}, {}: play on.",
+                    "The {} declined the draw in game #{game}, {}: play on.",
+                    answer.by,
                     seat_label(offerer)
                 ),
                 discord_user(offerer).into_iter().collect(),
             )
         }
-        event_kind::DEADLINE_REMINDER => {
-            let side = text("side");
-            let seat = seat_of(&view, &side);
-            let deadline = event
-                .data
-                .get("deadline_at")
-                .and_then(|d| d.as_i64())
-                .map(discord_time)
-                .unwrap_or_default();
+        EventPayload::DeadlineReminder(reminder) => {
+            let seat = seat_of(&view, reminder.side);
+            let deadline = reminder.deadline_at.map(discord_time).unwrap_or_default();
             Post::text(
                 format!(
-                    "{}, it is your move in game #{game} ({side}); deadline {deadline}.",
-                    seat_label(seat)
+                    "{}, it is your move in game #{game} ({}); deadline {deadline}.",
+                    seat_label(seat),
+                    reminder.side
                 ),
                 discord_user(seat).into_iter().collect(),
             )
         }
-        _ => return Ok(None),
+        EventPayload::ChallengeCreated(_)
+        | EventPayload::ChallengeAccepted(_)
+        | EventPayload::ChallengeDeclined(_)
+        | EventPayload::ChallengeCancelled(_)
+        | EventPayload::ChallengeExpired {} => return Ok(None),
     };
     Ok(Some(post))
 }
-
 async fn expiry(data: &Data, event: &Event) -> Result<Option<Post>, BotError> {
     let Some(id) = event.challenge_id else {
         return Ok(None);

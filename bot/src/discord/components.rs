@@ -10,7 +10,7 @@ use super::commands::help;
 use super::mentions;
 use super::posts::{self, seat_label};
 use super::{BotError, Data};
-use crate::store::rows::ChallengeId;
+use crate::domain::ChallengeId;
 
 /// What a button does, read from its custom id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,8 +183,8 @@ mod tests {
     fn custom_ids_round_trip() {
         for action in [
             ButtonAction::HowToPlay,
-            ButtonAction::Accept(17),
-            ButtonAction::Decline(9_000_000_001),
+            ButtonAction::Accept(ChallengeId(17)),
+            ButtonAction::Decline(ChallengeId(9_000_000_001)),
         ] {
             assert_eq!(ButtonAction::parse(&action.custom_id()).unwrap(), action);
         }

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use serenity::all::User;
 
+use crate::domain::{GameId, PlayerId};
 use crate::service::GamesService;
-use crate::store::rows::{GameId, PlayerId};
 
 use super::{BotError, DiscordStatus};
 

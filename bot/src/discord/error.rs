@@ -2,6 +2,7 @@
 
 use poise::CreateReply;
 
+use crate::domain::GameId;
 use crate::service::ServiceError;
 
 use super::Data;
@@ -35,7 +36,7 @@ pub enum BotError {
     #[error("Several games are going on in this channel ({0}); pick one with the `game` option.")]
     SeveralGames(String),
     #[error("Game #{0} is not played in this channel.")]
-    GameNotHere(i64),
+    GameNotHere(GameId),
     #[error("Only {0} can answer this challenge.")]
     NotYourChallenge(String),
     #[error("{0}")]

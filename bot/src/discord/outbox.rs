@@ -17,7 +17,7 @@ use tokio::sync::watch;
 use super::announcements;
 use super::posts::Post;
 use super::{BotError, Data};
-use crate::service::{Clock, Event, SystemClock, event_kind};
+use crate::service::{Clock, Event, EventPayload, SystemClock};
 use crate::store::rows::OutboxHead;
 use crate::telemetry;
 
@@ -148,7 +148,7 @@ async fn attempt(
         .then(|| wall_ms().saturating_add(backoff(base, head.attempts).as_millis() as i64));
     match retry_at {
         Some(_) => tracing::debug!(
-            post = head.id,
+            post = %head.id,
             channel = head.channel_id,
             tries,
             ?failure,
@@ -157,10 +157,10 @@ async fn attempt(
         None => {
             metrics::counter!(telemetry::DISCORD_POSTS_GIVEN_UP).increment(1);
             tracing::warn!(
-            post = head.id,
+            post = %head.id,
             channel = head.channel_id,
-            event = event.id,
-            kind = %event.kind,
+            event = %event.id,
+            kind = event.kind(),
             tries,
             "Discord post given up: {error}; the game goes on (it can be followed over HTTP)"
             )
@@ -181,8 +181,7 @@ async fn send(
     event: &Event,
     post: &Post,
 ) -> Result<(), BotError> {
-    let by_ai =
-        event.kind == event_kind::MOVE_PLAYED && event.data.get("by").is_none_or(|by| by.is_null());
+    let by_ai = matches!(&event.payload, EventPayload::MovePlayed(played) if played.by.is_none());
     if by_ai
         && let Some(game) = event.game_id
         && let Some(pending) = data.take_ai_followup(game)
@@ -193,7 +192,7 @@ async fn send(
             .await
         {
             Ok(_) => return Ok(()),
-            Err(e) => tracing::info!(game, "follow-up refused ({e}); posting in the channel"),
+            Err(e) => tracing::info!(%game, "follow-up refused ({e}); posting in the channel"),
         }
     }
     channel.send_message(http, post.message()).await?;

@@ -6,8 +6,10 @@
 use poise::CreateReply;
 use serenity::all::{CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
 
-use crate::service::{GameView, MovePlayed, SeatView, render_board};
-use crate::store::rows::GameId;
+use tafl_engine::WarningKind;
+
+use crate::domain::{GameId, GameStatus, ResultReason, Side, WinReason};
+use crate::service::{GameView, MovePlayed, MovePlayedEvent, SeatView, render_board};
 
 use super::Data;
 use super::data::BOARD_THEME;
@@ -79,11 +81,10 @@ impl Post {
 #[derive(Debug, Clone)]
 pub struct MoveFacts {
     pub ply: u32,
-    pub side: String,
+    pub side: Side,
     pub notation: String,
     pub captures: Vec<String>,
-    /// "raichi" or "tuichu".
-    pub warning: Option<String>,
+    pub warning: Option<WarningKind>,
     pub deadline_at: Option<i64>,
 }
 
@@ -91,39 +92,25 @@ impl From<&MovePlayed> for MoveFacts {
     fn from(m: &MovePlayed) -> Self {
         MoveFacts {
             ply: m.ply,
-            side: m.side.clone(),
+            side: m.side,
             notation: m.notation.clone(),
             captures: m.captures.clone(),
-            warning: m.warning.as_ref().map(|w| w.kind.clone()),
+            warning: m.warning.as_ref().map(|w| w.kind),
             deadline_at: m.deadline_at,
         }
     }
 }
 
-impl MoveFacts {
-    /// Reads a `move_played` event's data; `None` if it lacks what a post needs.
-    pub fn from_event(data: &serde_json::Value) -> Option<MoveFacts> {
-        let text = |key: &str| data.get(key).and_then(|v| v.as_str()).map(str::to_owned);
-        Some(MoveFacts {
-            ply: u32::try_from(data.get("ply")?.as_u64()?).ok()?,
-            side: text("side")?,
-            notation: text("notation").or_else(|| text("move"))?,
-            captures: data
-                .get("captures")
-                .and_then(|c| c.as_array())
-                .map(|list| {
-                    list.iter()
-                        .filter_map(|c| c.as_str().map(str::to_owned))
-                        .collect()
-                })
-                .unwrap_or_default(),
-            warning: data
-                .get("warning")
-                .and_then(|w| w.get("kind"))
-                .and_then(|k| k.as_str())
-                .map(str::to_owned),
-            deadline_at: data.get("deadline_at").and_then(|d| d.as_i64()),
-        })
+impl From<&MovePlayedEvent> for MoveFacts {
+    fn from(m: &MovePlayedEvent) -> Self {
+        MoveFacts {
+            ply: m.ply,
+            side: m.side,
+            notation: m.notation.clone(),
+            captures: m.captures.clone(),
+            warning: m.warning.as_ref().map(|w| w.kind),
+            deadline_at: m.deadline_at,
+        }
     }
 }
 
@@ -145,31 +132,21 @@ pub fn discord_user(seat: &SeatView) -> Option<u64> {
 }
 
 /// The Discord users of the side to move next (none when the game is over).
-fn to_move_pings(game: &GameView, side: &str) -> Vec<u64> {
+fn to_move_pings(game: &GameView, side: Side) -> Vec<u64> {
     discord_user(seat_of(game, side)).into_iter().collect()
 }
 
-pub fn seat_of<'a>(game: &'a GameView, side: &str) -> &'a SeatView {
-    if side == "attackers" {
-        &game.attackers
-    } else {
-        &game.defenders
+pub fn seat_of(game: &GameView, side: Side) -> &SeatView {
+    match side {
+        Side::Attackers => &game.attackers,
+        Side::Defenders => &game.defenders,
     }
 }
 
-pub fn opponent_side(side: &str) -> &'static str {
-    if side == "attackers" {
-        "defenders"
-    } else {
-        "attackers"
-    }
-}
-
-pub fn side_title(side: &str) -> &'static str {
-    if side == "attackers" {
-        "Attackers"
-    } else {
-        "Defenders"
+pub fn side_title(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "Attackers",
+        Side::Defenders => "Defenders",
     }
 }
 
@@ -178,18 +155,19 @@ pub fn discord_time(ms: i64) -> String {
     format!("<t:{}:R>", ms.div_euclid(1000))
 }
 
-fn reason_text(reason: &str) -> String {
+fn reason_text(reason: ResultReason) -> String {
     match reason {
-        "king_escaped" => "the king escaped".into(),
-        "king_captured" => "the king was captured".into(),
-        "encirclement" => "the defenders are encircled".into(),
-        "no_legal_moves" => "no legal move was left".into(),
-        "resignation" => "resignation".into(),
-        "timeout" => "time ran out".into(),
-        "draw_agreed" => "a draw was agreed".into(),
-        "aborted" => "the game was aborted".into(),
-        "no_first_move" => "a player did not make their first move in time".into(),
-        other => other.replace('_', " "),
+        ResultReason::Rules(WinReason::KingEscaped) => "the king escaped".into(),
+        ResultReason::Rules(WinReason::KingCaptured) => "the king was captured".into(),
+        ResultReason::Rules(WinReason::Encirclement) => "the defenders are encircled".into(),
+        ResultReason::Rules(WinReason::NoLegalMoves) => "no legal move was left".into(),
+        ResultReason::Resignation => "resignation".into(),
+        ResultReason::Timeout => "time ran out".into(),
+        ResultReason::DrawAgreed => "a draw was agreed".into(),
+        ResultReason::Aborted => "the game was aborted".into(),
+        ResultReason::NoFirstMove => "a player did not make their first move in time".into(),
+        ResultReason::Rules(WinReason::Repetition | WinReason::EdgeFort | WinReason::DrawFort)
+        | ResultReason::Draw(_) => reason.as_str().replace('_', " "),
     }
 }
 
@@ -198,22 +176,24 @@ pub fn ending_line(game: &GameView) -> String {
     let Some(result) = &game.result else {
         return format!("**Game #{} is over.**", game.id);
     };
-    let reason = reason_text(&result.reason);
-    match result.winner.as_deref() {
+    let reason = reason_text(result.reason);
+    match result.winner {
         Some(winner) => format!(
             "**Game over** · {} ({}) win: {reason}.",
             side_title(winner),
             seat_label(seat_of(game, winner))
         ),
-        None if game.status == "aborted" && result.reason == "aborted" => {
+        None if result.reason == ResultReason::Aborted => {
             format!("**Game #{} aborted.**", game.id)
         }
-        None if game.status == "aborted" => format!("**Game #{} aborted:** {reason}.", game.id),
+        None if game.status == GameStatus::Aborted => {
+            format!("**Game #{} aborted:** {reason}.", game.id)
+        }
         None => format!("**Game over** · Draw: {reason}."),
     }
 }
 
-fn turn_line(game: &GameView, side: &str, deadline_at: Option<i64>) -> String {
+fn turn_line(game: &GameView, side: Side, deadline_at: Option<i64>) -> String {
     let mut line = format!("{} ({}) to move", seat_label(seat_of(game, side)), side);
     if let Some(deadline) = deadline_at {
         line.push_str(&format!(" · deadline {}", discord_time(deadline)));
@@ -221,11 +201,10 @@ fn turn_line(game: &GameView, side: &str, deadline_at: Option<i64>) -> String {
     line
 }
 
-fn warning_line(kind: &str) -> Option<&'static str> {
+fn warning_line(kind: WarningKind) -> &'static str {
     match kind {
-        "raichi" => Some("**Raichi!** The king has an open road to escape."),
-        "tuichu" => Some("**Tuichu!** The king has two open roads to escape."),
-        _ => None,
+        WarningKind::Raichi => "**Raichi!** The king has an open road to escape.",
+        WarningKind::Tuichu => "**Tuichu!** The king has two open roads to escape.",
     }
 }
 
@@ -235,14 +214,14 @@ pub async fn board_png(data: &Data, game: GameId, ply: Option<u32>) -> Option<Ve
     let snapshot = match data.service.board_snapshot(game, ply).await {
         Ok(snapshot) => snapshot,
         Err(e) => {
-            tracing::warn!(game, "no board snapshot: {e}");
+            tracing::warn!(%game, "no board snapshot: {e}");
             return None;
         }
     };
     match render_board(&snapshot, false, BOARD_THEME).await {
         Ok(png) => Some(png),
         Err(e) => {
-            tracing::warn!(game, "board not drawn: {e}");
+            tracing::warn!(%game, "board not drawn: {e}");
             None
         }
     }
@@ -277,23 +256,23 @@ fn move_number(ply: u32) -> u32 {
 
 /// The post after a move: board, notation, captures, warning, whose turn or the end.
 pub async fn move_post(data: &Data, game: &GameView, facts: &MoveFacts) -> Post {
-    let mover = seat_label(seat_of(game, &facts.side));
+    let mover = seat_label(seat_of(game, facts.side));
     let mut lines = vec![format!(
         "**Game #{}** · move {}: {} {mover} played **{}**",
         game.id,
         move_number(facts.ply),
-        side_title(&facts.side),
+        side_title(facts.side),
         facts.notation
     )];
     if !facts.captures.is_empty() {
         lines.push(format!("Captured: {}", facts.captures.join(", ")));
     }
-    if let Some(line) = facts.warning.as_deref().and_then(warning_line) {
-        lines.push(line.to_owned());
+    if let Some(kind) = facts.warning {
+        lines.push(warning_line(kind).to_owned());
     }
     // The game may have moved on (an AI reply) since this move: only end it if this move did.
-    let ended_here = game.status != "active" && game.ply == facts.ply;
-    let next = opponent_side(&facts.side);
+    let ended_here = !game.status.is_active() && game.ply == facts.ply;
+    let next = facts.side.opponent();
     if ended_here {
         lines.push(ending_line(game));
     } else {
@@ -320,7 +299,7 @@ pub async fn start_post(data: &Data, game: &GameView) -> Post {
         seat_label(&game.attackers),
         seat_label(&game.defenders)
     )];
-    let pings = match game.side_to_move.as_deref() {
+    let pings = match game.side_to_move {
         Some(side) => {
             lines.push(turn_line(game, side, game.deadline_at));
             to_move_pings(game, side)
@@ -347,16 +326,16 @@ pub async fn board_post(data: &Data, game: &GameView) -> Post {
         seat_label(&game.defenders),
         game.ply
     )];
-    if let Some(line) = game.warning.as_ref().and_then(|w| warning_line(&w.kind)) {
-        lines.push(line.to_owned());
+    if let Some(warning) = &game.warning {
+        lines.push(warning_line(warning.kind).to_owned());
     }
-    if let Some(side) = &game.draw_offer_by {
+    if let Some(side) = game.draw_offer_by {
         lines.push(format!(
             "{} offer a draw (`/draw accept` or `/draw decline`).",
             side_title(side)
         ));
     }
-    match game.side_to_move.as_deref() {
+    match game.side_to_move {
         Some(side) => lines.push(turn_line(game, side, game.deadline_at)),
         None => lines.push(ending_line(game)),
     }
@@ -388,25 +367,32 @@ pub async fn end_post(data: &Data, game: &GameView, actor: Option<u64>) -> Post 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::PlayerId;
 
     #[test]
-    fn move_facts_are_read_from_a_move_played_event() {
+    fn move_facts_are_read_from_a_stored_move_played_event() {
+        // The data of a move_played event as the store keeps it.
         let data = serde_json::json!({
             "ply": 7, "side": "defenders", "move": "e5-e8", "notation": "e5-e8xe9",
-            "captures": ["e9"], "warning": {"kind": "raichi", "paths": []}, "deadline_at": 1_000_000
+            "captures": ["e9"], "king_captured": null,
+            "warning": {"kind": "raichi", "paths": [["e8", "e11"]]},
+            "by": null, "side_to_move": "attackers", "deadline_at": 1_000_000, "context": null
         });
-        let facts = MoveFacts::from_event(&data).unwrap();
+        let event: MovePlayedEvent = serde_json::from_value(data).unwrap();
+        let facts = MoveFacts::from(&event);
         assert_eq!(facts.ply, 7);
+        assert_eq!(facts.side, Side::Defenders);
         assert_eq!(facts.notation, "e5-e8xe9");
         assert_eq!(facts.captures, vec!["e9".to_owned()]);
-        assert_eq!(facts.warning.as_deref(), Some("raichi"));
-        assert!(MoveFacts::from_event(&serde_json::json!({"side": "attackers"})).is_none());
+        assert_eq!(facts.warning, Some(WarningKind::Raichi));
+        let incomplete = serde_json::json!({"side": "attackers"});
+        assert!(serde_json::from_value::<MovePlayedEvent>(incomplete).is_err());
     }
 
     #[test]
     fn seats_are_mentions_for_people_and_named_for_the_ai() {
         let person = SeatView {
-            player_id: Some(1),
+            player_id: Some(PlayerId(1)),
             discord_user_id: Some(42),
             name: "alice".into(),
             ai_level: None,
@@ -418,7 +404,7 @@ mod tests {
             ai_level: Some(3),
         };
         let http = SeatView {
-            player_id: Some(2),
+            player_id: Some(PlayerId(2)),
             discord_user_id: None,
             name: "bob".into(),
             ai_level: None,

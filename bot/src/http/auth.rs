@@ -4,8 +4,8 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 
+use crate::domain::PlayerId;
 use crate::service::players::token_hash;
-use crate::store::rows::PlayerId;
 
 use super::AppState;
 use super::error::ApiError;

@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::store::rows::GameId;
+use crate::domain::GameId;
 
 use super::AppState;
 use super::auth::Authed;

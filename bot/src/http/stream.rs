@@ -13,8 +13,8 @@ use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
 
+use crate::domain::{EventId, PlayerId};
 use crate::service::{Event, GamesService};
-use crate::store::rows::{EventId, PlayerId};
 
 use super::AppState;
 use super::auth::Authed;
@@ -35,7 +35,7 @@ pub async fn events_stream(
     Authed(me): Authed,
     ApiQuery(q): ApiQuery<StreamQuery>,
 ) -> Result<Response, ApiError> {
-    let since = q.since.unwrap_or(0).max(0);
+    let since = q.since.unwrap_or(EventId(0)).max(EventId(0));
     let slot = state.streams.take(me).map_err(too_many_streams)?;
     // Subscribe before reading the table, so nothing falls between the two.
     let live = state.service.subscribe_player(me);

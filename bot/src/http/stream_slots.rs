@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::store::rows::PlayerId;
+use crate::domain::PlayerId;
 
 #[derive(Debug)]
 pub struct StreamSlots {
@@ -90,17 +90,27 @@ impl Drop for StreamSlot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::PlayerId;
 
     #[test]
     fn slots_are_capped_per_player_and_in_total_and_freed_on_drop() {
         let slots = Arc::new(StreamSlots::new(2, 3));
-        let a1 = slots.take(1).unwrap();
-        let _a2 = slots.take(1).unwrap();
-        assert_eq!(slots.take(1).unwrap_err(), NoSlot::Player { limit: 2 });
-        let _b1 = slots.take(2).unwrap();
-        assert_eq!(slots.take(3).unwrap_err(), NoSlot::Server { limit: 3 });
+        let a1 = slots.take(PlayerId(1)).unwrap();
+        let _a2 = slots.take(PlayerId(1)).unwrap();
+        assert_eq!(
+            slots.take(PlayerId(1)).unwrap_err(),
+            NoSlot::Player { limit: 2 }
+        );
+        let _b1 = slots.take(PlayerId(2)).unwrap();
+        assert_eq!(
+            slots.take(PlayerId(3)).unwrap_err(),
+            NoSlot::Server { limit: 3 }
+        );
         drop(a1);
         assert_eq!(slots.open_now(), 2);
-        assert!(slots.take(1).is_ok(), "a freed place can be taken again");
+        assert!(
+            slots.take(PlayerId(1)).is_ok(),
+            "a freed place can be taken again"
+        );
     }
 }

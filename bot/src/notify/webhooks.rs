@@ -12,8 +12,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::config::WebhooksConfig;
-use crate::service::{GamesService, ServiceError};
-use crate::store::rows::{self, DueDelivery};
+use crate::service::{GamesService, ServiceError, WebhookDelivery};
 
 use super::signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
 use super::target::{CheckedTarget, TargetPolicy};
@@ -64,12 +63,7 @@ impl DeliveryWorker {
 
     /// Attempts every due delivery once; returns how many were attempted.
     pub async fn pass(&self) -> Result<usize, ServiceError> {
-        let now = self.service.now_ms();
-        let due = self
-            .service
-            .store()
-            .read(move |c| Ok::<_, ServiceError>(rows::due_deliveries(c, now, BATCH)?))
-            .await?;
+        let due = self.service.due_webhook_deliveries(BATCH).await?;
         let n = due.len();
         let mut tasks = tokio::task::JoinSet::new();
         for d in due {
@@ -102,15 +96,12 @@ async fn deliver(
     policy: &TargetPolicy,
     service: &GamesService,
     config: &WebhooksConfig,
-    d: DueDelivery,
+    d: WebhookDelivery,
 ) -> Result<(), ServiceError> {
-    let event_id = d.event_id;
-    let event = service
-        .store()
-        .read(move |c| Ok::<_, ServiceError>(rows::event(c, event_id)?))
-        .await?;
-    let Some(event) = event else {
-        return record(service, d.id, Err("event missing".into()), None, 0).await;
+    let Some(event) = d.event else {
+        return service
+            .webhook_attempted(d.id, Err("event missing".into()), None)
+            .await;
     };
     let body = serde_json::to_vec(&event).map_err(|e| ServiceError::Internal(e.to_string()))?;
     let timestamp = service.now_ms() / 1000;
@@ -136,9 +127,9 @@ async fn deliver(
     let retry_at = (d.attempts + 1 < config.max_attempts)
         .then(|| service.now_ms() + backoff_ms(config, d.attempts));
     if let Err(e) = &result {
-        tracing::info!(delivery = d.id, url = %d.url, attempt = d.attempts + 1, error = %e, "webhook delivery failed");
+        tracing::info!(delivery = %d.id, url = %d.url, attempt = d.attempts + 1, error = %e, "webhook delivery failed");
     }
-    record(service, d.id, result, retry_at, service.now_ms()).await
+    service.webhook_attempted(d.id, result, retry_at).await
 }
 
 /// Checks `url` against `policy` as its host resolves now, and gives a client that connects
@@ -173,23 +164,6 @@ fn pinned_client(
         builder = builder.resolve_to_addrs(domain, &target.addrs);
     }
     builder.build()
-}
-
-async fn record(
-    service: &GamesService,
-    id: i64,
-    result: Result<(), String>,
-    retry_at: Option<i64>,
-    now: i64,
-) -> Result<(), ServiceError> {
-    service
-        .store()
-        .write(move |c| match result {
-            Ok(()) => rows::delivery_succeeded(c, id, now),
-            Err(e) => rows::delivery_failed(c, id, &e, retry_at),
-        })
-        .await
-        .map_err(ServiceError::from)
 }
 
 #[cfg(test)]

@@ -1,13 +1,13 @@
 //! Resign, abort, draw offers: everything a player does to a game besides moving.
 
 use rusqlite::Connection;
-use serde_json::json;
 use tafl_engine::Side;
 
-use crate::store::rows::{self, GameId, GameRow, PlayerId, Seat};
+use crate::domain::{GameId, PlayerId, ResultReason, Seat};
+use crate::store::rows::{self, GameRow};
 
-use super::events::kind;
-use super::game_state::{self, side_name};
+use super::event::{DrawEvent, EventPayload};
+use super::game_state;
 use super::moves::{end_if_out_of_time, finish};
 use super::views::GameView;
 use super::{Emitter, GamesService, Result, ServiceError};
@@ -31,7 +31,7 @@ fn my_active_game(
     let mut row = game_state::load(c, id)?;
     let side = game_state::side_of(&row, player)
         .ok_or_else(|| ServiceError::Forbidden(format!("you do not play in game {id}")))?;
-    if row.status != "active" || end_if_out_of_time(c, e, &mut row)? {
+    if !row.status.is_active() || end_if_out_of_time(c, e, &mut row)? {
         return Err(ServiceError::GameOver);
     }
     Ok((row, side))
@@ -44,10 +44,9 @@ fn act(
     side: Side,
     action: Action,
 ) -> Result<()> {
-    let me = side_name(side);
     let opponent_seat = game_state::seat(row, side.opponent());
     match action {
-        Action::Resign => finish(c, e, row, "finished", Some(side.opponent()), "resignation"),
+        Action::Resign => finish(c, e, row, Some(side.opponent()), ResultReason::Resignation),
         Action::Abort => {
             if row.ply >= 2 {
                 return Err(ServiceError::Conflict {
@@ -57,7 +56,7 @@ fn act(
                     game: None,
                 });
             }
-            finish(c, e, row, "aborted", None, "aborted")
+            finish(c, e, row, None, ResultReason::Aborted)
         }
         Action::OfferDraw => {
             if matches!(opponent_seat, Seat::Ai(_)) {
@@ -65,8 +64,8 @@ fn act(
                     "the AI does not agree to draws".into(),
                 ));
             }
-            match row.draw_offer_by.as_deref() {
-                Some(by) if by == me => Err(ServiceError::Conflict {
+            match row.draw_offer_by {
+                Some(by) if by == side => Err(ServiceError::Conflict {
                     message: "you have already offered a draw".into(),
                     game: None,
                 }),
@@ -75,40 +74,44 @@ fn act(
                     game: None,
                 }),
                 None => {
-                    row.draw_offer_by = Some(me.to_owned());
+                    row.draw_offer_by = Some(side);
                     row.updated_at = e.now();
                     rows::update_game(c, row)?;
                     e.emit(
                         c,
-                        kind::DRAW_OFFERED,
                         Some(row.id),
                         None,
                         game_state::humans(row),
-                        json!({ "by": me, "context": row.context }),
+                        EventPayload::DrawOffered(DrawEvent {
+                            by: side,
+                            context: row.context.clone(),
+                        }),
                     )
                 }
             }
         }
         Action::AcceptDraw | Action::DeclineDraw => {
-            if row.draw_offer_by.as_deref() != Some(side_name(side.opponent())) {
+            if row.draw_offer_by != Some(side.opponent()) {
                 return Err(ServiceError::Conflict {
                     message: "there is no draw offer from your opponent".into(),
                     game: None,
                 });
             }
             if action == Action::AcceptDraw {
-                finish(c, e, row, "finished", None, "draw_agreed")
+                finish(c, e, row, None, ResultReason::DrawAgreed)
             } else {
                 row.draw_offer_by = None;
                 row.updated_at = e.now();
                 rows::update_game(c, row)?;
                 e.emit(
                     c,
-                    kind::DRAW_DECLINED,
                     Some(row.id),
                     None,
                     game_state::humans(row),
-                    json!({ "by": me, "context": row.context }),
+                    EventPayload::DrawDeclined(DrawEvent {
+                        by: side,
+                        context: row.context.clone(),
+                    }),
                 )
             }
         }

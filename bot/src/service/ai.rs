@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use tafl_engine::{Game, Move, Outcome, check_start};
 
-use crate::store::rows::{GameId, Seat};
+use crate::domain::{GameId, ResultReason, Seat};
 
 use super::game_state;
 use super::moves::{Actor, finish};
@@ -41,7 +41,7 @@ impl GamesService {
         let service = self.detached();
         tokio::spawn(async move {
             if let Err(e) = service.ai_turns(game_id, picker).await {
-                tracing::warn!(game_id, error = %e, "AI turn failed");
+                tracing::warn!(%game_id, error = %e, "AI turn failed");
             }
             if let Ok(mut running) = service.inner.ai_running.lock() {
                 running.remove(&game_id);
@@ -56,11 +56,10 @@ impl GamesService {
             let (game, level) = self
                 .read(move |c| {
                     let row = game_state::load(c, game_id)?;
-                    if row.status != "active" {
+                    if !row.status.is_active() {
                         return Ok(None);
                     }
-                    let side = game_state::parse_side(&row.side_to_move)?;
-                    match game_state::seat(&row, side) {
+                    match game_state::seat(&row, row.side_to_move) {
                         Seat::Ai(level) => {
                             Ok(Some((game_state::engine_game(c, &cache, &row)?, level)))
                         }
@@ -93,7 +92,7 @@ impl GamesService {
                 )
                 .await;
             match played {
-                Ok(p) if p.status == "active" => continue,
+                Ok(p) if p.status.is_active() => continue,
                 Ok(_) => return Ok(()),
                 // The game changed while the AI thought (resigned, timed out): look again.
                 Err(ServiceError::Conflict { .. }) => continue,
@@ -110,7 +109,7 @@ impl GamesService {
         let cache = self.inner.engines.clone();
         self.commit(move |c, e| {
             let mut row = game_state::load(c, game_id)?;
-            if row.status != "active" || row.ply != ply {
+            if !row.status.is_active() || row.ply != ply {
                 return Ok(());
             }
             let game = game_state::engine_game(c, &cache, &row)?;
@@ -119,10 +118,9 @@ impl GamesService {
                     "the AI found no move in game {game_id} at ply {ply}"
                 )));
             };
-            tracing::warn!(game_id, ply, result = %outcome.describe(), "the AI has no move: the game ends by the rules");
-            let (winner, reason) = game_state::outcome_result(&outcome);
-            let winner = winner.and_then(|w| w.parse().ok());
-            finish(c, e, &mut row, "finished", winner, &reason)
+            tracing::warn!(%game_id, ply, result = %outcome.describe(), "the AI has no move: the game ends by the rules");
+            let (winner, reason) = ResultReason::of_outcome(&outcome);
+            finish(c, e, &mut row, winner, reason)
         })
         .await
     }

@@ -1,13 +1,13 @@
 //! Challenges: to a player, open to anyone, or to the AI; accept, decline, cancel, expiry.
 
 use rusqlite::Connection;
-use serde_json::json;
 use tafl_engine::{Rules, Side};
 
-use crate::store::rows::{self, ChallengeId, ChallengeRow, GameRow, PlayerId, Seat};
+use crate::domain::{ChallengeId, ChallengeStatus, GameId, GameStatus, PlayerId, Seat, SideChoice};
+use crate::store::rows::{self, ChallengeRow, GameRow};
 
-use super::events::kind;
-use super::game_state::{self, parse_rules, side_name};
+use super::event::{ChallengeAnswer, EventPayload, GameStarted};
+use super::game_state::{self, parse_rules};
 use super::views::{ChallengeCreated, ChallengeLists, ChallengeView, GameView};
 use super::{
     ClockSpec, Emitter, GamesService, NewChallenge, Opponent, Result, RulesChoice, ServiceError,
@@ -55,12 +55,12 @@ fn random_bit() -> Result<bool> {
 }
 
 /// The challenger's side once `random` is decided.
-fn decide_side(choice: &str) -> Result<Side> {
+fn decide_side(choice: SideChoice) -> Result<Side> {
     Ok(match choice {
-        "attackers" => Side::Attackers,
-        "defenders" => Side::Defenders,
-        _ if random_bit()? => Side::Attackers,
-        _ => Side::Defenders,
+        SideChoice::Attackers => Side::Attackers,
+        SideChoice::Defenders => Side::Defenders,
+        SideChoice::Random if random_bit()? => Side::Attackers,
+        SideChoice::Random => Side::Defenders,
     })
 }
 
@@ -76,9 +76,9 @@ pub(crate) fn challenge_view(c: &Connection, ch: &ChallengeRow) -> Result<Challe
         opponent,
         variant: ch.variant.clone(),
         rules: ch.rules.clone(),
-        challenger_side: ch.challenger_side.clone(),
+        challenger_side: ch.challenger_side,
         clock: serde_json::from_str(&ch.clock).unwrap_or_default(),
-        status: ch.status.clone(),
+        status: ch.status,
         game_id: ch.game_id,
         context: ch.context.clone(),
         created_at: ch.created_at,
@@ -94,7 +94,7 @@ fn start_game(
     opponent: Seat,
 ) -> Result<GameRow> {
     let rules = parse_rules(&ch.rules)?;
-    let challenger_side = decide_side(&ch.challenger_side)?;
+    let challenger_side = decide_side(ch.challenger_side)?;
     let (attackers, defenders) = match challenger_side {
         Side::Attackers => (Seat::Player(ch.challenger), opponent),
         Side::Defenders => (opponent, Seat::Player(ch.challenger)),
@@ -104,16 +104,16 @@ fn start_game(
     let to_move = rules.first_to_move();
     let bank = clock.initial_bank_ms();
     let mut row = GameRow {
-        id: 0,
+        id: GameId(0),
         variant: ch.variant.clone(),
         rules: ch.rules.clone(),
         attackers,
         defenders,
-        status: "active".into(),
+        status: GameStatus::Active,
         winner: None,
         result_reason: None,
         ply: 0,
-        side_to_move: side_name(to_move).into(),
+        side_to_move: to_move,
         position: start.to_opentafl(),
         clock: clock.to_row(),
         attackers_bank_ms: bank,
@@ -132,20 +132,19 @@ fn start_game(
         Seat::Ai(_) => None,
     };
     row.id = rows::insert_game(c, &row)?;
-    rows::resolve_challenge(c, ch.id, "accepted", Some(row.id), e.now())?;
+    rows::resolve_challenge(c, ch.id, ChallengeStatus::Accepted, Some(row.id), e.now())?;
     e.emit(
         c,
-        kind::GAME_STARTED,
         Some(row.id),
         Some(ch.id),
         game_state::humans(&row),
-        json!({
-            "attackers": row.attackers,
-            "defenders": row.defenders,
-            "variant": row.variant,
-            "side_to_move": row.side_to_move,
-            "deadline_at": row.deadline_at,
-            "context": row.context,
+        EventPayload::GameStarted(GameStarted {
+            attackers: row.attackers,
+            defenders: row.defenders,
+            variant: row.variant.clone(),
+            side_to_move: row.side_to_move,
+            deadline_at: row.deadline_at,
+            context: row.context.clone(),
         }),
     )?;
     Ok(row)
@@ -156,7 +155,7 @@ fn load_challenge(c: &Connection, id: ChallengeId) -> Result<ChallengeRow> {
 }
 
 fn require_pending(ch: &ChallengeRow, now: i64) -> Result<()> {
-    if ch.status != "pending" {
+    if ch.status != ChallengeStatus::Pending {
         return Err(ServiceError::Conflict {
             message: format!("challenge {} is already {}", ch.id, ch.status),
             game: None,
@@ -173,6 +172,15 @@ fn require_pending(ch: &ChallengeRow, now: i64) -> Result<()> {
 
 fn challenge_audience(ch: &ChallengeRow) -> Vec<PlayerId> {
     std::iter::once(ch.challenger).chain(ch.opponent).collect()
+}
+
+/// How the person a challenge concerns can end it before it is accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    /// The opponent says no.
+    Decline,
+    /// The challenger withdraws it.
+    Cancel,
 }
 
 /// A challenge request that passed every check that needs no database.
@@ -253,7 +261,7 @@ impl GamesService {
                         .ok_or_else(|| ServiceError::not_found(format!("player {id}")))?;
                 }
                 let mut ch = ChallengeRow {
-                    id: 0,
+                    id: ChallengeId(0),
                     challenger: player,
                     opponent: match opponent {
                         Opponent::Player(id) => Some(id),
@@ -265,10 +273,10 @@ impl GamesService {
                     },
                     variant,
                     rules: rules_text,
-                    challenger_side: side.as_str().into(),
+                    challenger_side: side,
                     clock: serde_json::to_string(&clock)
                         .map_err(|e| ServiceError::Internal(e.to_string()))?,
-                    status: "pending".into(),
+                    status: ChallengeStatus::Pending,
                     game_id: None,
                     context,
                     created_at: e.now(),
@@ -279,7 +287,7 @@ impl GamesService {
                 let game = match opponent {
                     Opponent::Ai { level } => {
                         let row = start_game(c, e, &ch, Seat::Ai(level))?;
-                        ch.status = "accepted".into();
+                        ch.status = ChallengeStatus::Accepted;
                         ch.game_id = Some(row.id);
                         Some(game_state::game_view(c, &cache, &row, Some(player))?)
                     }
@@ -287,11 +295,10 @@ impl GamesService {
                         let view = challenge_view(c, &ch)?;
                         e.emit(
                             c,
-                            kind::CHALLENGE_CREATED,
                             None,
                             Some(ch.id),
                             challenge_audience(&ch),
-                            serde_json::to_value(&view).unwrap_or_default(),
+                            EventPayload::ChallengeCreated(view),
                         )?;
                         None
                     }
@@ -353,11 +360,10 @@ impl GamesService {
                 accepted.opponent = Some(player);
                 e.emit(
                     c,
-                    kind::CHALLENGE_ACCEPTED,
                     None,
                     Some(ch.id),
                     vec![ch.challenger, player],
-                    json!({ "by": player }),
+                    EventPayload::ChallengeAccepted(ChallengeAnswer { by: player }),
                 )?;
                 let row = start_game(c, e, &accepted, Seat::Player(player))?;
                 game_state::game_view(c, &cache, &row, Some(player))
@@ -374,8 +380,7 @@ impl GamesService {
         player: PlayerId,
         id: ChallengeId,
     ) -> Result<ChallengeView> {
-        self.resolve(player, id, "declined", kind::CHALLENGE_DECLINED)
-            .await
+        self.resolve(player, id, Answer::Decline).await
     }
 
     /// Withdraws a challenge `player` sent.
@@ -385,40 +390,41 @@ impl GamesService {
         player: PlayerId,
         id: ChallengeId,
     ) -> Result<ChallengeView> {
-        self.resolve(player, id, "cancelled", kind::CHALLENGE_CANCELLED)
-            .await
+        self.resolve(player, id, Answer::Cancel).await
     }
 
     async fn resolve(
         &self,
         player: PlayerId,
         id: ChallengeId,
-        status: &'static str,
-        event: &'static str,
+        answer: Answer,
     ) -> Result<ChallengeView> {
         self.commit(move |c, e| {
             let mut ch = load_challenge(c, id)?;
-            let allowed = match status {
-                "cancelled" => ch.challenger == player,
-                _ => ch.opponent == Some(player),
+            let allowed = match answer {
+                Answer::Cancel => ch.challenger == player,
+                Answer::Decline => ch.opponent == Some(player),
             };
             if !allowed {
-                return Err(ServiceError::Forbidden(match status {
-                    "cancelled" => format!("only the challenger may cancel challenge {id}"),
-                    _ => format!("challenge {id} was not sent to you"),
+                return Err(ServiceError::Forbidden(match answer {
+                    Answer::Cancel => format!("only the challenger may cancel challenge {id}"),
+                    Answer::Decline => format!("challenge {id} was not sent to you"),
                 }));
             }
             require_pending(&ch, e.now())?;
+            let (status, payload) = match answer {
+                Answer::Cancel => (
+                    ChallengeStatus::Cancelled,
+                    EventPayload::ChallengeCancelled(ChallengeAnswer { by: player }),
+                ),
+                Answer::Decline => (
+                    ChallengeStatus::Declined,
+                    EventPayload::ChallengeDeclined(ChallengeAnswer { by: player }),
+                ),
+            };
             rows::resolve_challenge(c, id, status, None, e.now())?;
-            ch.status = status.into();
-            e.emit(
-                c,
-                event,
-                None,
-                Some(id),
-                challenge_audience(&ch),
-                json!({ "by": player }),
-            )?;
+            ch.status = status;
+            e.emit(c, None, Some(id), challenge_audience(&ch), payload)?;
             challenge_view(c, &ch)
         })
         .await
@@ -428,16 +434,15 @@ impl GamesService {
     pub(crate) async fn expire_challenge(&self, id: ChallengeId) -> Result<()> {
         self.commit(move |c, e| {
             let mut ch = load_challenge(c, id)?;
-            if ch.status == "pending" && ch.expires_at <= e.now() {
-                rows::resolve_challenge(c, id, "expired", None, e.now())?;
-                ch.status = "expired".into();
+            if ch.status == ChallengeStatus::Pending && ch.expires_at <= e.now() {
+                rows::resolve_challenge(c, id, ChallengeStatus::Expired, None, e.now())?;
+                ch.status = ChallengeStatus::Expired;
                 e.emit(
                     c,
-                    kind::CHALLENGE_EXPIRED,
                     None,
                     Some(id),
                     challenge_audience(&ch),
-                    json!({}),
+                    EventPayload::ChallengeExpired {},
                 )?;
             }
             Ok(())

@@ -1,7 +1,8 @@
 //! The Discord outbox as the service offers it to the worker that delivers it: the post due in
 //! each channel, and what became of an attempt.
 
-use crate::store::rows::{self, EventId, OutboxHead, OutboxId, OutboxStatus};
+use crate::domain::{EventId, OutboxId};
+use crate::store::rows::{self, OutboxHead, OutboxStatus};
 
 use super::{Clock, Event, GamesService, Result, ServiceError, SystemClock};
 
@@ -14,7 +15,9 @@ impl GamesService {
     /// The event a post announces.
     pub async fn event(&self, id: EventId) -> Result<Event> {
         self.read(move |c| {
-            rows::event(c, id)?.ok_or_else(|| ServiceError::not_found(format!("event {id}")))
+            let row = rows::event(c, id)?
+                .ok_or_else(|| ServiceError::not_found(format!("event {id}")))?;
+            Ok(super::events::event_of_row(row)?)
         })
         .await
     }

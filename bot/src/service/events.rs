@@ -6,27 +6,14 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::broadcast;
 
-use crate::store::rows::{self, EventId, EventRow, PlayerId};
+use serde_json::{Map, Value};
+
+use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
+use crate::store::StoreError;
+use crate::store::rows::{self, EventRow};
 
 use super::Place;
-
-/// An event, as stored and as sent to the stream, webhooks and front ends.
-pub type Event = EventRow;
-
-/// Names of the event kinds.
-pub mod kind {
-    pub const CHALLENGE_CREATED: &str = "challenge_created";
-    pub const CHALLENGE_ACCEPTED: &str = "challenge_accepted";
-    pub const CHALLENGE_DECLINED: &str = "challenge_declined";
-    pub const CHALLENGE_CANCELLED: &str = "challenge_cancelled";
-    pub const CHALLENGE_EXPIRED: &str = "challenge_expired";
-    pub const GAME_STARTED: &str = "game_started";
-    pub const MOVE_PLAYED: &str = "move_played";
-    pub const DRAW_OFFERED: &str = "draw_offered";
-    pub const DRAW_DECLINED: &str = "draw_declined";
-    pub const GAME_ENDED: &str = "game_ended";
-    pub const DEADLINE_REMINDER: &str = "deadline_reminder";
-}
+use super::event::{Event, EventPayload};
 
 /// Live events: one channel for every event (front ends), and one per player with listeners
 /// (event streams), so a player's stream wakes only for that player's events.
@@ -82,31 +69,22 @@ impl EventBus {
     }
 }
 
-/// Game endings that come without a move (a move's post announces its own ending).
-const ENDINGS_WITHOUT_A_MOVE: &[&str] = &[
-    "resignation",
-    "timeout",
-    "draw_agreed",
-    "aborted",
-    super::moves::NO_FIRST_MOVE,
-];
-
 /// Whether people in the game's channel should see this event: the service decides where a
 /// game is announced, front ends only deliver.
 fn announced_in_channel(event: &Event) -> bool {
-    match event.kind.as_str() {
-        kind::MOVE_PLAYED
-        | kind::GAME_STARTED
-        | kind::DRAW_OFFERED
-        | kind::DRAW_DECLINED
-        | kind::DEADLINE_REMINDER
-        | kind::CHALLENGE_EXPIRED => true,
-        kind::GAME_ENDED => event
-            .data
-            .get("reason")
-            .and_then(|r| r.as_str())
-            .is_some_and(|reason| ENDINGS_WITHOUT_A_MOVE.contains(&reason)),
-        _ => false,
+    match &event.payload {
+        EventPayload::MovePlayed(_)
+        | EventPayload::GameStarted(_)
+        | EventPayload::DrawOffered(_)
+        | EventPayload::DrawDeclined(_)
+        | EventPayload::DeadlineReminder(_)
+        | EventPayload::ChallengeExpired {} => true,
+        // A move's post announces the ending it caused.
+        EventPayload::GameEnded(ended) => ended.reason.comes_without_a_move(),
+        EventPayload::ChallengeCreated(_)
+        | EventPayload::ChallengeAccepted(_)
+        | EventPayload::ChallengeDeclined(_)
+        | EventPayload::ChallengeCancelled(_) => false,
     }
 }
 
@@ -124,58 +102,107 @@ pub(crate) fn discord_channel_of(
 
 /// Builds an event to be inserted (its id is assigned by the store).
 pub(crate) fn new_event(
-    kind: &str,
-    game_id: Option<i64>,
-    challenge_id: Option<i64>,
-    players: Vec<i64>,
-    data: serde_json::Value,
+    payload: EventPayload,
+    game_id: Option<GameId>,
+    challenge_id: Option<ChallengeId>,
+    mut players: Vec<PlayerId>,
     now: i64,
 ) -> Event {
-    let mut players = players;
     players.dedup();
     players.truncate(2);
-    EventRow {
-        id: 0 as EventId,
-        kind: kind.to_owned(),
+    Event {
+        id: EventId(0),
+        payload,
         game_id,
         challenge_id,
         players,
-        data,
         created_at: now,
     }
+}
+
+/// The row that stores `event`: its kind, and its fields as the JSON `data`.
+pub(crate) fn event_row(event: &Event) -> Result<EventRow, StoreError> {
+    let corrupt = |e: serde_json::Error| StoreError::Corrupt(e.to_string());
+    let mut tagged = match serde_json::to_value(&event.payload).map_err(corrupt)? {
+        Value::Object(map) => map,
+        other => {
+            return Err(StoreError::Corrupt(format!(
+                "event payload {other} is not an object"
+            )));
+        }
+    };
+    Ok(EventRow {
+        id: event.id,
+        kind: event.kind().to_owned(),
+        game_id: event.game_id,
+        challenge_id: event.challenge_id,
+        players: event.players.clone(),
+        data: tagged
+            .remove("data")
+            .unwrap_or_else(|| Value::Object(Map::new())),
+        created_at: event.created_at,
+    })
+}
+
+/// The event a stored row holds.
+pub(crate) fn event_of_row(row: EventRow) -> Result<Event, StoreError> {
+    let mut tagged = Map::new();
+    tagged.insert("kind".to_owned(), Value::String(row.kind));
+    tagged.insert("data".to_owned(), row.data);
+    let payload: EventPayload = serde_json::from_value(Value::Object(tagged))
+        .map_err(|e| StoreError::Corrupt(format!("event {}: {e}", row.id)))?;
+    Ok(Event {
+        id: row.id,
+        payload,
+        game_id: row.game_id,
+        challenge_id: row.challenge_id,
+        players: row.players,
+        created_at: row.created_at,
+    })
+}
+
+/// The events of stored rows; a row that no longer reads as an event is left out with a
+/// warning rather than stopping every stream at it.
+pub(crate) fn events_of_rows(rows: Vec<EventRow>) -> Vec<Event> {
+    rows.into_iter()
+        .filter_map(|row| {
+            event_of_row(row)
+                .map_err(|e| tracing::warn!("skipping a stored event: {e}"))
+                .ok()
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn event(id: EventId, players: Vec<PlayerId>) -> Event {
+    fn event(id: i64, players: Vec<i64>) -> Event {
         let mut e = new_event(
-            kind::MOVE_PLAYED,
-            Some(1),
+            EventPayload::ChallengeExpired {},
             None,
-            players,
-            serde_json::json!({}),
+            Some(ChallengeId(1)),
+            players.into_iter().map(PlayerId).collect(),
             0,
         );
-        e.id = id;
+        e.id = EventId(id);
         e
     }
 
     #[test]
     fn a_players_listener_wakes_only_for_that_players_events() {
         let bus = EventBus::new(16);
-        let mut mine = bus.subscribe_player(7);
+        let mut mine = bus.subscribe_player(PlayerId(7));
         let mut everything = bus.subscribe();
         bus.publish(vec![
             event(1, vec![3, 4]),
             event(2, vec![7, 4]),
             event(3, vec![5]),
         ]);
-        assert_eq!(mine.try_recv().map(|e| e.id).ok(), Some(2));
+        assert_eq!(mine.try_recv().map(|e| e.id.get()).ok(), Some(2));
         assert!(mine.try_recv().is_err(), "nothing else reached player 7");
-        let all: Vec<EventId> =
-            std::iter::from_fn(|| everything.try_recv().ok().map(|e| e.id)).collect();
+        let all: Vec<i64> =
+            std::iter::from_fn(|| everything.try_recv().ok().map(|e| e.id.get())).collect();
         assert_eq!(all, vec![1, 2, 3]);
     }
 }

@@ -5,9 +5,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use rusqlite::Connection;
-use tafl_engine::{Game, Move, Outcome, Piece, Position, Rules, Side, Square, Warning};
+use tafl_engine::{Game, Move, Piece, Position, Rules, Side, Square, Warning};
 
-use crate::store::rows::{self, GameId, GameRow, MoveRow, PlayerId, Seat};
+use crate::domain::{GameId, PlayerId, Seat};
+use crate::store::rows::{self, GameRow, MoveRow};
 
 use super::views::{CapturedView, GameSummary, GameView, ResultView, SeatView, WarningView};
 use super::{ClockSpec, Result, ServiceError};
@@ -44,15 +45,6 @@ impl EngineCache {
 pub(crate) fn parse_rules(text: &str) -> Result<Rules> {
     Rules::from_opentafl(text)
         .map_err(|e| ServiceError::Invalid(format!("the rules string is not valid: {e}")))
-}
-
-pub(crate) fn side_name(side: Side) -> &'static str {
-    side.as_str()
-}
-
-pub(crate) fn parse_side(text: &str) -> Result<Side> {
-    text.parse::<Side>()
-        .map_err(|_| ServiceError::Internal(format!("stored side {text:?} is not a side")))
 }
 
 /// The engine game of `row`, at `row.ply`.
@@ -107,7 +99,7 @@ pub(crate) fn board_rows(position: &Position) -> Vec<String> {
 
 pub(crate) fn warning_view(w: &Warning) -> WarningView {
     WarningView {
-        kind: format!("{:?}", w.kind).to_ascii_lowercase(),
+        kind: w.kind,
         paths: w
             .paths
             .iter()
@@ -116,22 +108,13 @@ pub(crate) fn warning_view(w: &Warning) -> WarningView {
     }
 }
 
-/// The stored result of an engine outcome: (winner, reason).
-pub(crate) fn outcome_result(outcome: &Outcome) -> (Option<&'static str>, String) {
-    let reason = serde_json::to_value(outcome)
-        .ok()
-        .and_then(|v| v.get("reason").and_then(|r| r.as_str()).map(str::to_owned))
-        .unwrap_or_else(|| "game_over".to_owned());
-    match outcome {
-        Outcome::Win { winner, .. } => (Some(side_name(*winner)), reason),
-        Outcome::Draw { .. } => (None, format!("draw_{reason}")),
-    }
-}
-
 pub(crate) fn result_view(row: &GameRow) -> Option<ResultView> {
-    (row.status != "active").then(|| ResultView {
-        winner: row.winner.clone(),
-        reason: row.result_reason.clone().unwrap_or_default(),
+    if row.status.is_active() {
+        return None;
+    }
+    row.result_reason.map(|reason| ResultView {
+        winner: row.winner,
+        reason,
     })
 }
 
@@ -185,7 +168,7 @@ fn captured(moves: &[MoveRow]) -> CapturedView {
     let mut view = CapturedView::default();
     for m in moves {
         let n = m.captures.len() as u32;
-        if m.side == "attackers" {
+        if m.side == Side::Attackers {
             view.defenders += n;
         } else {
             view.attackers += n;
@@ -202,7 +185,7 @@ pub(crate) fn game_view(
 ) -> Result<GameView> {
     let game = engine_game(c, cache, row)?;
     let moves = rows::moves(c, row.id)?;
-    let active = row.status == "active";
+    let active = row.status.is_active();
     let your_side = viewer.and_then(|p| side_of(row, p));
     Ok(GameView {
         id: row.id,
@@ -211,42 +194,46 @@ pub(crate) fn game_view(
         dim: game.rules().dim(),
         attackers: seat_view(c, row.attackers)?,
         defenders: seat_view(c, row.defenders)?,
-        status: row.status.clone(),
+        status: row.status,
         result: result_view(row),
         ply: row.ply,
-        side_to_move: active.then(|| row.side_to_move.clone()),
-        your_side: your_side.map(|s| side_name(s).to_owned()),
-        your_turn: active && your_side.is_some_and(|s| side_name(s) == row.side_to_move),
+        side_to_move: active.then_some(row.side_to_move),
+        your_side,
+        your_turn: active && your_side == Some(row.side_to_move),
         position: game.position().to_opentafl(),
         board: board_rows(game.position()),
         captured: captured(&moves),
-        moves,
+        moves: moves.into_iter().map(Into::into).collect(),
         warning: game.warning().as_ref().map(warning_view),
         clock: ClockSpec::from_row(&row.clock),
         deadline_at: row.deadline_at,
         attackers_bank_ms: row.attackers_bank_ms,
         defenders_bank_ms: row.defenders_bank_ms,
-        draw_offer_by: row.draw_offer_by.clone(),
+        draw_offer_by: row.draw_offer_by,
         context: row.context.clone(),
         created_at: row.created_at,
         updated_at: row.updated_at,
     })
 }
 
-pub(crate) fn game_summary(c: &Connection, row: &GameRow, viewer: PlayerId) -> Result<GameSummary> {
-    let active = row.status == "active";
-    let your_side = side_of(row, viewer);
+pub(crate) fn game_summary(
+    c: &Connection,
+    row: &GameRow,
+    viewer: Option<PlayerId>,
+) -> Result<GameSummary> {
+    let active = row.status.is_active();
+    let your_side = viewer.and_then(|p| side_of(row, p));
     Ok(GameSummary {
         id: row.id,
         variant: row.variant.clone(),
         attackers: seat_view(c, row.attackers)?,
         defenders: seat_view(c, row.defenders)?,
-        status: row.status.clone(),
+        status: row.status,
         result: result_view(row),
         ply: row.ply,
-        side_to_move: active.then(|| row.side_to_move.clone()),
-        your_side: your_side.map(|s| side_name(s).to_owned()),
-        your_turn: active && your_side.is_some_and(|s| side_name(s) == row.side_to_move),
+        side_to_move: active.then_some(row.side_to_move),
+        your_side,
+        your_turn: active && your_side == Some(row.side_to_move),
         deadline_at: row.deadline_at,
         context: row.context.clone(),
         updated_at: row.updated_at,

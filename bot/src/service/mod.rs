@@ -7,6 +7,7 @@ mod ai;
 mod challenges;
 mod channel_posts;
 mod error;
+mod event;
 mod events;
 mod game_state;
 mod health;
@@ -31,14 +32,19 @@ use rusqlite::Connection;
 use tokio::sync::{Notify, broadcast};
 
 use crate::config::GamesConfig;
+use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
 use crate::notify::TargetPolicy;
 use crate::store::Store;
-use crate::store::rows::{self, EventId, PlayerId};
+use crate::store::rows;
 
 pub use ai::MovePicker;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
-pub use events::{Event, EventBus, kind as event_kind};
+pub use event::{
+    ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded, GameStarted,
+    MovePlayedEvent,
+};
+pub use events::EventBus;
 pub use place::Place;
 pub use queries::{BoardResult, BoardSnapshot, render_board};
 pub use reply::{InReply, REPLY_HOLD_MS};
@@ -49,6 +55,7 @@ pub use scheduler::SchedulerPass;
 pub use timing::ClockSpec;
 pub use tokens::MAX_TOKENS_PER_PLAYER;
 pub use views::*;
+pub use webhooks::WebhookDelivery;
 
 pub type Result<T> = std::result::Result<T, ServiceError>;
 
@@ -78,7 +85,7 @@ struct Inner {
     /// The AI; without one, challenges to the AI are refused.
     picker: Option<Arc<dyn MovePicker>>,
     /// Games whose AI turn is being computed.
-    ai_running: Mutex<HashSet<i64>>,
+    ai_running: Mutex<HashSet<GameId>>,
     /// Wall-clock time of the last scheduler pass that completed (0: none yet).
     last_pass_ms: std::sync::atomic::AtomicI64,
 }
@@ -151,13 +158,17 @@ impl GamesService {
         since: EventId,
         limit: u32,
     ) -> Result<Vec<Event>> {
-        self.read(move |c| Ok(rows::events_for_player(c, player, since, limit)?))
-            .await
+        self.read(move |c| {
+            Ok(events::events_of_rows(rows::events_for_player(
+                c, player, since, limit,
+            )?))
+        })
+        .await
     }
 
     /// Every stored event after `since`, oldest first.
     pub async fn events_after(&self, since: EventId, limit: u32) -> Result<Vec<Event>> {
-        self.read(move |c| Ok(rows::events_since(c, since, limit)?))
+        self.read(move |c| Ok(events::events_of_rows(rows::events_since(c, since, limit)?)))
             .await
     }
 
@@ -247,14 +258,15 @@ impl Emitter {
     pub(crate) fn emit(
         &mut self,
         c: &Connection,
-        kind: &str,
-        game_id: Option<i64>,
-        challenge_id: Option<i64>,
+        game_id: Option<GameId>,
+        challenge_id: Option<ChallengeId>,
         players: Vec<PlayerId>,
-        data: serde_json::Value,
+        payload: EventPayload,
     ) -> Result<()> {
-        let mut event = events::new_event(kind, game_id, challenge_id, players, data, self.now);
-        self.deliveries += rows::insert_event(c, &mut event)?;
+        let mut event = events::new_event(payload, game_id, challenge_id, players, self.now);
+        let mut row = events::event_row(&event)?;
+        self.deliveries += rows::insert_event(c, &mut row)?;
+        event.id = row.id;
         if let Some(channel) = events::discord_channel_of(c, &event)? {
             let post =
                 rows::insert_outbox_post(c, event.id, channel, self.wall_now, self.held_until)?;

@@ -2,14 +2,14 @@
 //! two racing moves exactly one wins. The AI's moves go through the same path.
 
 use rusqlite::Connection;
-use serde_json::json;
 use sha2::{Digest, Sha256};
 use tafl_engine::{Move, MoveReport, Side};
 
-use crate::store::rows::{self, GameId, GameRow, MoveRow, PlayerId, Seat};
+use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
+use crate::store::rows::{self, GameRow, MoveRow};
 
-use super::events::kind;
-use super::game_state::{self, EngineCache, side_name};
+use super::event::{EventPayload, GameEnded, MovePlayedEvent};
+use super::game_state::{self, EngineCache};
 use super::views::MovePlayed;
 use super::{ClockSpec, Emitter, GamesService, MoveRequest, Result, ServiceError};
 
@@ -30,13 +30,16 @@ pub(crate) fn finish(
     c: &Connection,
     e: &mut Emitter,
     row: &mut GameRow,
-    status: &str,
     winner: Option<Side>,
-    reason: &str,
+    reason: ResultReason,
 ) -> Result<()> {
-    row.status = status.into();
-    row.winner = winner.map(|w| side_name(w).to_owned());
-    row.result_reason = Some(reason.to_owned());
+    // Nobody wins an aborted game; every other ending is a result.
+    row.status = match reason {
+        ResultReason::Aborted | ResultReason::NoFirstMove => GameStatus::Aborted,
+        _ => GameStatus::Finished,
+    };
+    row.winner = winner;
+    row.result_reason = Some(reason);
     row.deadline_at = None;
     row.draw_offer_by = None;
     row.finished_at = Some(e.now());
@@ -44,22 +47,18 @@ pub(crate) fn finish(
     rows::update_game(c, row)?;
     e.emit(
         c,
-        kind::GAME_ENDED,
         Some(row.id),
         None,
         game_state::humans(row),
-        json!({
-            "status": row.status,
-            "winner": row.winner,
-            "reason": reason,
-            "ply": row.ply,
-            "context": row.context,
+        EventPayload::GameEnded(GameEnded {
+            status: row.status,
+            winner: row.winner,
+            reason,
+            ply: row.ply,
+            context: row.context.clone(),
         }),
     )
 }
-
-/// Reason of a game aborted because the side to move never made its first move.
-pub(crate) const NO_FIRST_MOVE: &str = "no_first_move";
 
 /// Ends the game if the player to move is past their deadline: lost on time, or aborted
 /// (nobody wins) when that player has not made a single move yet, as correspondence sites do.
@@ -70,8 +69,8 @@ pub(crate) fn end_if_out_of_time(
     row: &mut GameRow,
 ) -> Result<bool> {
     match row.deadline_at {
-        Some(deadline) if row.status == "active" && deadline <= e.now() => {
-            let late = game_state::parse_side(&row.side_to_move)?;
+        Some(deadline) if row.status.is_active() && deadline <= e.now() => {
+            let late = row.side_to_move;
             if let Some(bank) = match late {
                 Side::Attackers => row.attackers_bank_ms.as_mut(),
                 Side::Defenders => row.defenders_bank_ms.as_mut(),
@@ -81,9 +80,9 @@ pub(crate) fn end_if_out_of_time(
             // Plies alternate from the first mover, so at ply 0 or 1 the side to move has
             // not moved yet.
             if row.ply < 2 {
-                finish(c, e, row, "aborted", None, NO_FIRST_MOVE)?;
+                finish(c, e, row, None, ResultReason::NoFirstMove)?;
             } else {
-                finish(c, e, row, "finished", Some(late.opponent()), "timeout")?;
+                finish(c, e, row, Some(late.opponent()), ResultReason::Timeout)?;
             }
             Ok(true)
         }
@@ -93,7 +92,7 @@ pub(crate) fn end_if_out_of_time(
 
 /// Why a move came too late, for the refusal.
 fn too_late_message(row: &GameRow) -> String {
-    if row.result_reason.as_deref() == Some(NO_FIRST_MOVE) {
+    if row.result_reason == Some(ResultReason::NoFirstMove) {
         format!(
             "game {} was aborted: {} did not make their first move in time",
             row.id, row.side_to_move
@@ -135,9 +134,9 @@ pub(crate) fn apply_move(
     let my_side = match actor {
         Actor::Player(p) => game_state::side_of(&row, p)
             .ok_or_else(|| ServiceError::Forbidden(format!("you do not play in game {game_id}")))?,
-        Actor::Ai => game_state::parse_side(&row.side_to_move)?,
+        Actor::Ai => row.side_to_move,
     };
-    if row.status != "active" {
+    if !row.status.is_active() {
         return Err(ServiceError::GameOver);
     }
     if end_if_out_of_time(c, e, &mut row)? {
@@ -164,8 +163,8 @@ pub(crate) fn apply_move(
             )?)),
         });
     }
-    if side_name(my_side) != row.side_to_move {
-        return Err(ServiceError::NotYourTurn(row.side_to_move.clone()));
+    if my_side != row.side_to_move {
+        return Err(ServiceError::NotYourTurn(row.side_to_move.to_string()));
     }
     if actor != Actor::Ai && matches!(game_state::seat(&row, my_side), Seat::Ai(_)) {
         return Err(ServiceError::NotYourTurn("the AI".into()));
@@ -228,7 +227,7 @@ fn record(
         row.id,
         &MoveRow {
             ply: report.ply,
-            side: side_name(report.side).into(),
+            side: report.side,
             notation: report.notation.clone(),
             mv: report.mv.to_string(),
             captures: captures.clone(),
@@ -251,7 +250,7 @@ fn record(
     }
     let next = report.side.opponent();
     row.ply = report.ply;
-    row.side_to_move = side_name(next).into();
+    row.side_to_move = next;
     row.position = game.position().to_opentafl();
     row.turn_started_at = now;
     row.reminded_ply = None;
@@ -268,47 +267,45 @@ fn record(
     let warning = report.warning.as_ref().map(game_state::warning_view);
     e.emit(
         c,
-        kind::MOVE_PLAYED,
         Some(row.id),
         None,
         game_state::humans(row),
-        json!({
-            "ply": report.ply,
-            "side": side_name(report.side),
-            "move": report.mv.to_string(),
-            "notation": report.notation,
-            "captures": captures,
-            "king_captured": king_captured,
-            "warning": warning,
-            "by": actor_player(actor),
-            "side_to_move": report.outcome.is_none().then(|| side_name(next)),
-            "deadline_at": row.deadline_at,
-            "context": row.context,
+        EventPayload::MovePlayed(MovePlayedEvent {
+            ply: report.ply,
+            side: report.side,
+            mv: report.mv.to_string(),
+            notation: report.notation.clone(),
+            captures: captures.clone(),
+            king_captured: king_captured.clone(),
+            warning: warning.clone(),
+            by: actor_player(actor),
+            side_to_move: report.outcome.is_none().then_some(next),
+            deadline_at: row.deadline_at,
+            context: row.context.clone(),
         }),
     )?;
     match &report.outcome {
         Some(outcome) => {
-            let (winner, reason) = game_state::outcome_result(outcome);
-            let winner = winner.and_then(|w| w.parse::<Side>().ok());
-            finish(c, e, row, "finished", winner, &reason)?;
+            let (winner, reason) = ResultReason::of_outcome(outcome);
+            finish(c, e, row, winner, reason)?;
         }
         None => rows::update_game(c, row)?,
     }
     Ok(MovePlayed {
         game_id: row.id,
         ply: report.ply,
-        side: side_name(report.side).into(),
+        side: report.side,
         mv: report.mv.to_string(),
         notation: report.notation.clone(),
         captures,
         king_captured,
         warning,
-        status: row.status.clone(),
+        status: row.status,
         result: game_state::result_view(row),
-        side_to_move: (row.status == "active").then(|| row.side_to_move.clone()),
+        side_to_move: row.status.is_active().then_some(row.side_to_move),
         deadline_at: row.deadline_at,
         position: row.position.clone(),
-        ai_to_move: row.status == "active" && matches!(game_state::seat(row, next), Seat::Ai(_)),
+        ai_to_move: row.status.is_active() && matches!(game_state::seat(row, next), Seat::Ai(_)),
     })
 }
 
@@ -329,7 +326,7 @@ impl GamesService {
         let played = self
             .play_as(Actor::Player(player), game_id, request)
             .await?;
-        if played.status == "active" {
+        if played.status.is_active() {
             self.kick_ai(game_id);
         }
         Ok(played)

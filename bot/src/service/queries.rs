@@ -2,9 +2,10 @@
 
 use tafl_engine::{Game, Move, Position, Rules, Side, Square, Warning};
 
-use crate::store::rows::{self, GameId, PlayerId};
+use crate::domain::{GameId, PlayerId, ResultReason};
+use crate::store::rows;
 
-use super::game_state::{self, board_rows, side_name};
+use super::game_state::{self, board_rows};
 use super::views::{GameSummary, GameView, LegalMovesView, VariantView};
 use super::{GamesService, Result, ServiceError};
 
@@ -42,8 +43,8 @@ pub struct BoardSnapshot {
 pub struct BoardResult {
     /// None for a draw or an aborted game.
     pub winner: Option<Side>,
-    /// As in the game's `result.reason`: king_escaped, resignation, aborted...
-    pub reason: String,
+    /// As in the game's `result.reason`.
+    pub reason: ResultReason,
 }
 
 impl BoardResult {
@@ -52,7 +53,13 @@ impl BoardResult {
         match self.winner {
             Some(Side::Attackers) => "Attackers win",
             Some(Side::Defenders) => "Defenders win",
-            None if self.reason == "aborted" => "Aborted",
+            None if matches!(
+                self.reason,
+                ResultReason::Aborted | ResultReason::NoFirstMove
+            ) =>
+            {
+                "Aborted"
+            }
             None => "Draw",
         }
     }
@@ -70,7 +77,7 @@ impl GamesService {
                     id: v.id.to_owned(),
                     name: v.name.to_owned(),
                     dim: rules.dim(),
-                    first_to_move: side_name(rules.first_to_move()).to_owned(),
+                    first_to_move: rules.first_to_move(),
                     rules: rules.to_opentafl(),
                     summary: rules.summary(),
                     start_position: start.to_opentafl(),
@@ -86,11 +93,11 @@ impl GamesService {
         self.read(move |c| {
             let mut list = rows::games_of_player(c, player, RECENT_FINISHED)?
                 .iter()
-                .map(|row| game_state::game_summary(c, row, player))
+                .map(|row| game_state::game_summary(c, row, Some(player)))
                 .collect::<Result<Vec<_>>>()?;
             list.sort_by_key(|g| {
                 (
-                    g.status != "active",
+                    !g.status.is_active(),
                     !g.your_turn,
                     g.deadline_at.unwrap_or(i64::MAX),
                     std::cmp::Reverse(g.updated_at),
@@ -111,7 +118,7 @@ impl GamesService {
         self.read(move |c| {
             rows::active_games_in_context(c, &context)?
                 .iter()
-                .map(|row| game_state::game_summary(c, row, viewer.unwrap_or(0)))
+                .map(|row| game_state::game_summary(c, row, viewer))
                 .collect()
         })
         .await
@@ -161,7 +168,7 @@ impl GamesService {
         Ok(LegalMovesView {
             game_id: id,
             from: from.map(str::to_owned),
-            side: side_name(side).to_owned(),
+            side,
             to_move: !over && side == game.side_to_move(),
             moves: moves.iter().map(ToString::to_string).collect(),
         })
@@ -184,13 +191,16 @@ impl GamesService {
         // The engine writes the result of a game its rules ended; the service adds the
         // ends it decides itself (resignation, time, agreement), in OpenTafl's form.
         if let (Some(r), None) = (&view.result, game.outcome()) {
-            let result = match r.winner.as_deref() {
-                Some("attackers") => "1",
-                Some("defenders") => "-1",
-                _ => "0",
+            let result = match r.winner {
+                Some(Side::Attackers) => "1",
+                Some(Side::Defenders) => "-1",
+                None => "0",
             };
             tags.push(("result".to_owned(), result.to_owned()));
-            tags.push(("termination".to_owned(), r.reason.replace('_', " ")));
+            tags.push((
+                "termination".to_owned(),
+                r.reason.as_str().replace('_', " "),
+            ));
         }
         Ok(tafl_engine::otg::write(&game, &tags))
     }
@@ -217,11 +227,14 @@ impl GamesService {
             // The moves decide the picture of every ply but the last; that one shows the
             // result once the game is over, however it ended.
             let over = game.outcome().is_some();
-            let finished = row.status != "active";
-            let result = (finished && ply == row.ply).then(|| BoardResult {
-                winner: row.winner.as_deref().and_then(|w| w.parse().ok()),
-                reason: row.result_reason.clone().unwrap_or_default(),
-            });
+            let finished = !row.status.is_active();
+            let result = row
+                .result_reason
+                .filter(|_| finished && ply == row.ply)
+                .map(|reason| BoardResult {
+                    winner: row.winner,
+                    reason,
+                });
             Ok(BoardSnapshot {
                 king_captured: last.and_then(|r| r.king_captured),
                 settled: finished || ply < row.ply,

@@ -1,8 +1,7 @@
 //! What callers ask the service for.
 
-use serde::{Deserialize, Serialize};
-
-use crate::store::rows::PlayerId;
+use crate::domain::PlayerId;
+pub use crate::domain::SideChoice;
 
 use super::ClockSpec;
 
@@ -16,40 +15,6 @@ pub enum Opponent {
     Ai {
         level: u8,
     },
-}
-
-/// The challenger's side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum SideChoice {
-    Attackers,
-    Defenders,
-    #[default]
-    Random,
-}
-
-impl SideChoice {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SideChoice::Attackers => "attackers",
-            SideChoice::Defenders => "defenders",
-            SideChoice::Random => "random",
-        }
-    }
-}
-
-impl std::str::FromStr for SideChoice {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "attackers" | "attacker" | "a" => Ok(SideChoice::Attackers),
-            "defenders" | "defender" | "d" => Ok(SideChoice::Defenders),
-            "random" | "r" | "" => Ok(SideChoice::Random),
-            other => Err(format!(
-                "side {other:?}: say attackers, defenders or random"
-            )),
-        }
-    }
 }
 
 /// The variant of a challenge that names none, in every front end.

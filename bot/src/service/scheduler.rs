@@ -3,13 +3,13 @@
 
 use std::time::Duration;
 
-use serde_json::json;
 use tokio::sync::watch;
 
-use crate::store::rows::{self, GameId, Seat};
+use crate::domain::{GameId, Seat};
+use crate::store::rows;
 
-use super::events::kind;
-use super::game_state::{self};
+use super::event::{DeadlineReminder, EventPayload};
+use super::game_state;
 use super::moves::end_if_out_of_time;
 use super::{Clock, GamesService, Result};
 
@@ -24,9 +24,15 @@ pub struct SchedulerPass {
 }
 
 impl SchedulerPass {
-    fn failure(&mut self, work: &str, what: &str, id: i64, error: &super::ServiceError) {
+    fn failure(
+        &mut self,
+        work: &str,
+        what: &str,
+        id: impl std::fmt::Display,
+        error: &super::ServiceError,
+    ) {
         self.failed += 1;
-        tracing::warn!(work, what, id, %error, "scheduled work failed; the others go on");
+        tracing::warn!(work, what, %id, %error, "scheduled work failed; the others go on");
     }
 }
 
@@ -97,7 +103,7 @@ impl GamesService {
     async fn remind(&self, id: GameId, before_ms: i64) -> Result<bool> {
         self.commit(move |c, e| {
             let mut row = game_state::load(c, id)?;
-            let due = row.status == "active"
+            let due = row.status.is_active()
                 && row.reminded_ply != Some(row.ply)
                 && row
                     .deadline_at
@@ -105,24 +111,22 @@ impl GamesService {
             if !due {
                 return Ok(false);
             }
-            let side = game_state::parse_side(&row.side_to_move)?;
-            let Seat::Player(player) = game_state::seat(&row, side) else {
+            let Seat::Player(player) = game_state::seat(&row, row.side_to_move) else {
                 return Ok(false);
             };
             row.reminded_ply = Some(row.ply);
             rows::update_game(c, &row)?;
             e.emit(
                 c,
-                kind::DEADLINE_REMINDER,
                 Some(id),
                 None,
                 vec![player],
-                json!({
-                    "player": player,
-                    "side": row.side_to_move,
-                    "ply": row.ply,
-                    "deadline_at": row.deadline_at,
-                    "context": row.context,
+                EventPayload::DeadlineReminder(DeadlineReminder {
+                    player,
+                    side: row.side_to_move,
+                    ply: row.ply,
+                    deadline_at: row.deadline_at,
+                    context: row.context.clone(),
                 }),
             )?;
             Ok(true)

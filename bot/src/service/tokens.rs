@@ -106,7 +106,7 @@ impl GamesService {
                     .write(move |c| Ok::<_, ServiceError>(rows::touch_token(c, id, now)?))
                     .await;
                 if let Err(e) = touched {
-                    tracing::debug!(token = id, "last use not recorded: {e}");
+                    tracing::debug!(token = %id, "last use not recorded: {e}");
                 }
             });
         }

@@ -3,7 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::rows::{ChallengeId, GameId, MoveRow, PlayerId, PlayerRow, TokenId, TokenRow};
+use tafl_engine::WarningKind;
+
+use crate::domain::{
+    ChallengeId, ChallengeStatus, GameId, GameStatus, PlayerId, ResultReason, Side, SideChoice,
+    TokenId, WebhookId,
+};
+use crate::store::rows::{MoveRow, PlayerRow, TokenRow, WebhookRow};
 
 use super::timing::ClockSpec;
 
@@ -74,17 +80,17 @@ pub struct SeatView {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultView {
-    /// "attackers", "defenders", or absent for a draw or an aborted game.
-    pub winner: Option<String>,
+    /// Absent for a draw or an aborted game.
+    pub winner: Option<Side>,
     /// e.g. king_escaped, king_captured, resignation, timeout, draw_agreed, aborted,
     /// no_first_move (aborted: the side to move never made its first move in time).
-    pub reason: String,
+    pub reason: ResultReason,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarningView {
-    /// "raichi" (one open path for the king) or "tuichu" (two or more).
-    pub kind: String,
+    /// Raichi: one open path for the king; tuichu: two or more.
+    pub kind: WarningKind,
     pub paths: Vec<Vec<String>>,
 }
 
@@ -104,21 +110,20 @@ pub struct GameView {
     pub dim: u8,
     pub attackers: SeatView,
     pub defenders: SeatView,
-    /// "active", "finished" or "aborted".
-    pub status: String,
+    pub status: GameStatus,
     pub result: Option<ResultView>,
     /// Moves played so far; send it back as `ply` with the next move.
     pub ply: u32,
     /// Whose turn it is (absent once the game is over).
-    pub side_to_move: Option<String>,
+    pub side_to_move: Option<Side>,
     /// The side of the player who asked, if they play in this game.
-    pub your_side: Option<String>,
+    pub your_side: Option<Side>,
     pub your_turn: bool,
     /// OpenTafl position record, first row = rank 1.
     pub position: String,
     /// The board from the top rank down: '.' empty, 't' attacker, 'T' defender, 'K' king.
     pub board: Vec<String>,
-    pub moves: Vec<MoveRow>,
+    pub moves: Vec<MoveView>,
     pub captured: CapturedView,
     pub warning: Option<WarningView>,
     pub clock: ClockSpec,
@@ -126,10 +131,64 @@ pub struct GameView {
     pub deadline_at: Option<i64>,
     pub attackers_bank_ms: Option<i64>,
     pub defenders_bank_ms: Option<i64>,
-    pub draw_offer_by: Option<String>,
+    pub draw_offer_by: Option<Side>,
     pub context: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+}
+
+/// One move of a game's record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MoveView {
+    /// 1-based ply of this move.
+    pub ply: u32,
+    pub side: Side,
+    /// Canonical notation with captures, e.g. "e5-e8xe9/f8".
+    pub notation: String,
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Squares of the soldiers this move took off the board.
+    pub captures: Vec<String>,
+    /// The player who moved; absent for the AI.
+    pub played_by: Option<PlayerId>,
+    /// Milliseconds since the epoch.
+    pub played_at: i64,
+}
+
+impl From<MoveRow> for MoveView {
+    fn from(m: MoveRow) -> Self {
+        MoveView {
+            ply: m.ply,
+            side: m.side,
+            notation: m.notation,
+            mv: m.mv,
+            captures: m.captures,
+            played_by: m.played_by,
+            played_at: m.played_at,
+        }
+    }
+}
+
+/// A webhook as its owner sees it: never its secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WebhookView {
+    pub id: WebhookId,
+    pub player_id: PlayerId,
+    pub url: String,
+    pub active: bool,
+    pub created_at: i64,
+}
+
+impl From<WebhookRow> for WebhookView {
+    fn from(w: WebhookRow) -> Self {
+        WebhookView {
+            id: w.id,
+            player_id: w.player_id,
+            url: w.url,
+            active: w.active,
+            created_at: w.created_at,
+        }
+    }
 }
 
 /// One line of "my games".
@@ -139,18 +198,18 @@ pub struct GameSummary {
     pub variant: Option<String>,
     pub attackers: SeatView,
     pub defenders: SeatView,
-    pub status: String,
+    pub status: GameStatus,
     pub result: Option<ResultView>,
     pub ply: u32,
-    pub side_to_move: Option<String>,
-    pub your_side: Option<String>,
+    pub side_to_move: Option<Side>,
+    pub your_side: Option<Side>,
     pub your_turn: bool,
     pub deadline_at: Option<i64>,
     pub context: Option<String>,
     pub updated_at: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChallengeView {
     pub id: ChallengeId,
     pub challenger: SeatView,
@@ -158,11 +217,10 @@ pub struct ChallengeView {
     pub opponent: Option<SeatView>,
     pub variant: Option<String>,
     pub rules: String,
-    /// The challenger's side: attackers, defenders or random.
-    pub challenger_side: String,
+    /// The challenger's side.
+    pub challenger_side: SideChoice,
     pub clock: ClockSpec,
-    /// pending, accepted, declined, cancelled or expired.
-    pub status: String,
+    pub status: ChallengeStatus,
     pub game_id: Option<GameId>,
     pub context: Option<String>,
     pub created_at: i64,
@@ -189,7 +247,7 @@ pub struct MovePlayed {
     pub game_id: GameId,
     /// 1-based ply of this move.
     pub ply: u32,
-    pub side: String,
+    pub side: Side,
     #[serde(rename = "move")]
     pub mv: String,
     /// Canonical notation with captures, e.g. "e5-e8xe9/f8".
@@ -200,11 +258,10 @@ pub struct MovePlayed {
     /// defenders may yet free him, and `result` says whether the capture ended the game).
     pub king_captured: Option<String>,
     pub warning: Option<WarningView>,
-    /// "active" or "finished".
-    pub status: String,
+    pub status: GameStatus,
     pub result: Option<ResultView>,
     /// Whose turn it is now (absent once the game is over).
-    pub side_to_move: Option<String>,
+    pub side_to_move: Option<Side>,
     pub deadline_at: Option<i64>,
     pub position: String,
     /// Whether the AI moves next (the service starts its turn).
@@ -217,7 +274,7 @@ pub struct VariantView {
     pub id: String,
     pub name: String,
     pub dim: u8,
-    pub first_to_move: String,
+    pub first_to_move: Side,
     pub rules: String,
     pub summary: String,
     pub start_position: String,
@@ -231,7 +288,7 @@ pub struct LegalMovesView {
     /// The square asked about, if any.
     pub from: Option<String>,
     /// Whose moves these are: the side asked for, else the side to move.
-    pub side: String,
+    pub side: Side,
     /// Whether that side is to move now (false for the other side and once the game is over).
     pub to_move: bool,
     /// What that side could play now: for the side not to move, as if it were its turn.

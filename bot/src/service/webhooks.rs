@@ -1,9 +1,11 @@
 //! Webhook registrations (delivery itself lives in `notify`): the target must be one the
 //! server may call (`notify::TargetPolicy`).
 
-use crate::store::rows::{self, PlayerId, WebhookId, WebhookRow};
+use crate::domain::{DeliveryId, PlayerId, WebhookId};
+use crate::store::rows;
 
-use super::{GamesService, Result, ServiceError};
+use super::views::WebhookView;
+use super::{Event, GamesService, Result, ServiceError, events};
 
 const MAX_WEBHOOKS_PER_PLAYER: usize = 10;
 
@@ -14,7 +16,7 @@ impl GamesService {
         player: PlayerId,
         url: &str,
         secret: &str,
-    ) -> Result<WebhookRow> {
+    ) -> Result<WebhookView> {
         let parsed = reqwest::Url::parse(url)
             .map_err(|e| ServiceError::Invalid(format!("webhook url {url:?} is not a URL: {e}")))?;
         // Checked again at each delivery: the host may resolve elsewhere by then.
@@ -35,13 +37,66 @@ impl GamesService {
                     "at most {MAX_WEBHOOKS_PER_PLAYER} webhooks per player"
                 )));
             }
-            Ok(rows::insert_webhook(c, player, &url, &secret, e.now())?)
+            Ok(rows::insert_webhook(c, player, &url, &secret, e.now())?.into())
         })
         .await
     }
 
-    pub async fn webhooks(&self, player: PlayerId) -> Result<Vec<WebhookRow>> {
-        self.read(move |c| Ok(rows::webhooks_of(c, player)?)).await
+    pub async fn webhooks(&self, player: PlayerId) -> Result<Vec<WebhookView>> {
+        self.read(move |c| {
+            Ok(rows::webhooks_of(c, player)?
+                .into_iter()
+                .map(WebhookView::from)
+                .collect())
+        })
+        .await
+    }
+
+    /// Up to `limit` webhook deliveries due now, oldest first, each with its event (`None`
+    /// when the event no longer reads; the delivery is then given up).
+    pub async fn due_webhook_deliveries(&self, limit: u32) -> Result<Vec<WebhookDelivery>> {
+        let now = self.now_ms();
+        self.read(move |c| {
+            rows::due_deliveries(c, now, limit)?
+                .into_iter()
+                .map(|d| {
+                    let event = rows::event(c, d.event_id)?
+                        .map(events::event_of_row)
+                        .transpose()
+                        .unwrap_or_else(|e| {
+                            tracing::warn!(delivery = %d.id, "its event does not read: {e}");
+                            None
+                        });
+                    Ok(WebhookDelivery {
+                        id: d.id,
+                        attempts: d.attempts,
+                        url: d.url,
+                        secret: d.secret,
+                        event,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    /// Records an attempt of delivery `id`: done, or failed and retried at `retry_at` (given
+    /// up when `None`).
+    pub async fn webhook_attempted(
+        &self,
+        id: DeliveryId,
+        result: std::result::Result<(), String>,
+        retry_at: Option<i64>,
+    ) -> Result<()> {
+        let now = self.now_ms();
+        self.inner
+            .store
+            .write(move |c| match result {
+                Ok(()) => rows::delivery_succeeded(c, id, now),
+                Err(e) => rows::delivery_failed(c, id, &e, retry_at),
+            })
+            .await
+            .map_err(ServiceError::from)
     }
 
     pub async fn remove_webhook(&self, player: PlayerId, id: WebhookId) -> Result<()> {
@@ -54,4 +109,16 @@ impl GamesService {
         })
         .await
     }
+}
+
+/// One event to POST to one webhook.
+#[derive(Debug, Clone)]
+pub struct WebhookDelivery {
+    pub id: DeliveryId,
+    /// Attempts made so far.
+    pub attempts: u32,
+    pub url: String,
+    /// The key the body is signed with.
+    pub secret: String,
+    pub event: Option<Event>,
 }

@@ -1,6 +1,6 @@
 use std::time::Duration;
 
-use super::rows::{self, EventRow};
+use super::rows::{self, EventId, EventRow};
 use super::*;
 
 fn open(dir: &tempfile::TempDir) -> Store {
@@ -89,7 +89,7 @@ async fn events_are_queued_for_the_webhooks_of_their_players() {
     let id = store
         .write(move |c| {
             let mut e = EventRow {
-                id: 0,
+                id: EventId(0),
                 kind: "test".into(),
                 game_id: None,
                 challenge_id: None,
@@ -106,8 +106,8 @@ async fn events_are_queued_for_the_webhooks_of_their_players() {
         .read(move |c| {
             Ok::<_, StoreError>((
                 rows::due_deliveries(c, 10, 10)?,
-                rows::events_for_player(c, b, 0, 10)?,
-                rows::events_for_player(c, other, 0, 10)?,
+                rows::events_for_player(c, b, EventId(0), 10)?,
+                rows::events_for_player(c, other, EventId(0), 10)?,
             ))
         })
         .await

@@ -274,7 +274,7 @@ async fn registration_can_be_turned_off_and_tokens_can_be_issued_to_discord_user
             StatusCode::OK,
         )
         .await;
-    assert_eq!(me["id"], player.id);
+    assert_eq!(me["id"], player.id.get());
     assert_eq!(me["name"], "Dee renamed");
     assert_eq!(me["discord_user_id"], 4242);
 }

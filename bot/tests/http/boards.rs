@@ -1,6 +1,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
+use taflbot::domain::GameId;
 use taflbot::service::render_board;
 
 use crate::common::TestApp;
@@ -111,7 +112,11 @@ async fn custom_game(
 async fn the_board_of_a_finished_game_shows_its_result() {
     let app = TestApp::start().await;
     let (game, a, _b) = custom_game(&app, KING_TRAP).await;
-    let before = app.service().board_snapshot(game, None).await.unwrap();
+    let before = app
+        .service()
+        .board_snapshot(GameId(game), None)
+        .await
+        .unwrap();
     assert!(before.result.is_none());
     assert!(
         !before.settled,
@@ -127,19 +132,27 @@ async fn the_board_of_a_finished_game_shows_its_result() {
         .await;
     assert_eq!(played["result"]["reason"], "king_captured");
 
-    let snapshot = app.service().board_snapshot(game, None).await.unwrap();
+    let snapshot = app
+        .service()
+        .board_snapshot(GameId(game), None)
+        .await
+        .unwrap();
     let result = snapshot
         .result
         .clone()
         .expect("the last ply carries the result");
     assert_eq!(result.winner, Some(tafl_engine::Side::Attackers));
-    assert_eq!(result.reason, "king_captured");
+    assert_eq!(result.reason.as_str(), "king_captured");
     assert_eq!(result.badge(), "Attackers win");
     assert_eq!(snapshot.king_captured, Some(tafl_engine::Square::new(2, 4)));
     assert_eq!(snapshot.to_move, None);
     assert!(snapshot.settled);
     // The earlier ply is drawn as it was.
-    let start = app.service().board_snapshot(game, Some(0)).await.unwrap();
+    let start = app
+        .service()
+        .board_snapshot(GameId(game), Some(0))
+        .await
+        .unwrap();
     assert!(start.result.is_none() && start.king_captured.is_none());
 
     // The same position without the result is another picture, and the API serves the one
@@ -190,13 +203,17 @@ async fn a_resignation_redraws_the_last_board_with_the_result() {
 
     app.post(&format!("/games/{game}/resign"), &b.token, json!({}))
         .await;
-    let snapshot = app.service().board_snapshot(game, None).await.unwrap();
+    let snapshot = app
+        .service()
+        .board_snapshot(GameId(game), None)
+        .await
+        .unwrap();
     let result = snapshot
         .result
         .clone()
         .expect("a resigned game's board shows it");
     assert_eq!(result.winner, Some(tafl_engine::Side::Attackers));
-    assert_eq!(result.reason, "resignation");
+    assert_eq!(result.reason.as_str(), "resignation");
     assert_eq!(snapshot.king_captured, None);
 
     let over = get().await.unwrap();

@@ -1,6 +1,7 @@
 //! One place decides what a challenge may be: the service's `check_challenge`, which front ends
 //! call before acknowledging a command, refuses exactly what creating it would refuse.
 
+use taflbot::domain::PlayerId;
 use taflbot::service::{ClockSpec, NewChallenge, Opponent, Place, RulesChoice, SideChoice};
 
 use crate::common::TestApp;
@@ -36,16 +37,26 @@ async fn check_challenge_refuses_what_create_challenge_refuses_and_writes_nothin
         let checked = app.service().check_challenge(&request).unwrap_err();
         let created = app
             .service()
-            .create_challenge(a.id, request.clone())
+            .create_challenge(PlayerId(a.id), request.clone())
             .await
             .unwrap_err();
         assert_eq!(checked.to_string(), created.to_string(), "{request:?}");
     }
-    assert!(app.service().list_games(a.id).await.unwrap().is_empty());
+    assert!(
+        app.service()
+            .list_games(PlayerId(a.id))
+            .await
+            .unwrap()
+            .is_empty()
+    );
 
     // The default is the same everywhere: copenhagen.
     let fine = ai_game(1, RulesChoice::default());
     app.service().check_challenge(&fine).unwrap();
-    let created = app.service().create_challenge(a.id, fine).await.unwrap();
+    let created = app
+        .service()
+        .create_challenge(PlayerId(a.id), fine)
+        .await
+        .unwrap();
     assert_eq!(created.game.unwrap().variant.as_deref(), Some("copenhagen"));
 }

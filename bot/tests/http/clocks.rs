@@ -1,7 +1,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::common::{T0, TestApp};
+use crate::common::{T0, TestApp, wire};
 
 const DAY_MS: i64 = 86_400_000;
 
@@ -29,10 +29,10 @@ async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
     app.clock.advance_ms(19 * 3600 * 1000);
     assert_eq!(app.service().run_due().await.unwrap().reminders, 1);
     assert_eq!(app.service().run_due().await.unwrap().reminders, 0);
-    let e = events.recv().await.unwrap();
-    assert_eq!(e.kind, "deadline_reminder");
-    assert_eq!(e.players, vec![a.id]);
-    assert_eq!(e.data["deadline_at"], T0 + DAY_MS);
+    let e = wire(&events.recv().await.unwrap());
+    assert_eq!(e["kind"], "deadline_reminder");
+    assert_eq!(e["players"], json!([a.id]));
+    assert_eq!(e["data"]["deadline_at"], T0 + DAY_MS);
 
     // A move resets the deadline for the other player.
     app.play_line(game, &a, &b, &["d1-a1"]).await;
@@ -195,11 +195,11 @@ async fn a_game_whose_first_mover_never_moved_is_aborted_not_lost() {
     assert_eq!(view["status"], "aborted");
     assert_eq!(view["result"]["winner"], serde_json::Value::Null);
     assert_eq!(view["result"]["reason"], "no_first_move");
-    let e = events.recv().await.unwrap();
-    assert_eq!(e.kind, "game_ended");
-    assert_eq!(e.data["status"], "aborted");
-    assert_eq!(e.data["winner"], serde_json::Value::Null);
-    assert_eq!(e.data["reason"], "no_first_move");
+    let e = wire(&events.recv().await.unwrap());
+    assert_eq!(e["kind"], "game_ended");
+    assert_eq!(e["data"]["status"], "aborted");
+    assert_eq!(e["data"]["winner"], serde_json::Value::Null);
+    assert_eq!(e["data"]["reason"], "no_first_move");
 }
 
 #[tokio::test]

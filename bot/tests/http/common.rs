@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use tafl_engine::{Game, Move};
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
-use taflbot::service::{ManualClock, MovePicker};
+use taflbot::service::{Event, ManualClock, MovePicker};
 
 /// Start of the fake clock: 2023-11-14.
 pub const T0: i64 = 1_700_000_000_000;
@@ -253,4 +253,9 @@ impl Drop for TestApp {
         // Background tasks end with the test's runtime; nothing to wait for.
         self.app.take();
     }
+}
+
+/// An event as the API sends it (streams, webhooks): what these tests check.
+pub fn wire(event: &Event) -> Value {
+    serde_json::to_value(event).unwrap()
 }

@@ -1,7 +1,9 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::common::TestApp;
+use taflbot::domain::GameId;
+
+use crate::common::{TestApp, wire};
 
 fn unlimited() -> serde_json::Value {
     json!({ "kind": "unlimited" })
@@ -492,7 +494,7 @@ async fn shutdown_finishes_requests_in_flight_and_loses_no_accepted_move() {
     // Shut down while the moves are arriving: once the first is committed.
     'wait: for _ in 0..2000 {
         for &g in &games {
-            if app.service().game(None, g).await.unwrap().ply == 1 {
+            if app.service().game(None, GameId(g)).await.unwrap().ply == 1 {
                 break 'wait;
             }
         }
@@ -668,13 +670,13 @@ async fn the_move_that_captures_the_king_says_so() {
     assert_eq!(taken["result"]["reason"], "king_captured");
     let event = tokio::time::timeout(std::time::Duration::from_secs(5), async {
         loop {
-            let e = events.recv().await.unwrap();
-            if e.kind == "move_played" && e.data["ply"] == 5 {
+            let e = wire(&events.recv().await.unwrap());
+            if e["kind"] == "move_played" && e["data"]["ply"] == 5 {
                 return e;
             }
         }
     })
     .await
     .expect("no move_played event for ply 5 within 5 s");
-    assert_eq!(event.data["king_captured"], "c5");
+    assert_eq!(event["data"]["king_captured"], "c5");
 }

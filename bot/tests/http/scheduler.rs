@@ -2,6 +2,8 @@
 
 use serde_json::json;
 
+use taflbot::domain::GameId;
+
 use crate::common::{Player, TestApp};
 
 const DAY_MS: i64 = 86_400_000;
@@ -17,7 +19,7 @@ async fn game_under_way(app: &TestApp, a: &Player, b: &Player) -> i64 {
         )
         .await;
     for player in [a, b] {
-        let mv = app.service().legal_moves(game, None).await.unwrap()[0].clone();
+        let mv = app.service().legal_moves(GameId(game), None).await.unwrap()[0].clone();
         app.play_line(game, player, player, &[mv.as_str()]).await;
     }
     game

@@ -5,9 +5,10 @@ use std::time::Duration;
 
 use reqwest::{Method, StatusCode};
 use serde_json::json;
-use taflbot::store::rows::{self, ClockRow, GameRow, Seat};
+use taflbot::domain::{GameId, GameStatus, PlayerId, Seat};
+use taflbot::store::rows::{self, ClockRow, GameRow};
 
-use crate::common::{T0, TestApp};
+use crate::common::{T0, TestApp, wire};
 
 /// Rules strings whose start cannot be played, with what the refusal must name.
 const UNPLAYABLE: &[(&str, &str)] = &[
@@ -74,16 +75,16 @@ async fn an_ai_game_stuck_at_its_start_ends_by_the_rules() {
     app.service().run_due().await.unwrap();
     let ended = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
-            let event = events.recv().await.unwrap();
-            if event.kind == "game_ended" && event.game_id == Some(game_id) {
+            let event = wire(&events.recv().await.unwrap());
+            if event["kind"] == "game_ended" && event["game_id"] == game_id {
                 return event;
             }
         }
     })
     .await
     .expect("no game_ended event for the stuck AI game within 10 s");
-    assert_eq!(ended.data["winner"], "defenders");
-    assert_eq!(ended.data["reason"], "no_legal_moves");
+    assert_eq!(ended["data"]["winner"], "defenders");
+    assert_eq!(ended["data"]["reason"], "no_legal_moves");
 
     let view = app.get(&format!("/games/{game_id}"), &me.token).await;
     assert_eq!(view["status"], "finished");
@@ -95,16 +96,16 @@ async fn an_ai_game_stuck_at_its_start_ends_by_the_rules() {
 fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defender: i64) -> i64 {
     let parsed = tafl_engine::Rules::from_opentafl(rules).unwrap();
     let row = GameRow {
-        id: 0,
+        id: GameId(0),
         variant: None,
         rules: rules.to_owned(),
         attackers,
-        defenders: Seat::Player(defender),
-        status: "active".into(),
+        defenders: Seat::Player(PlayerId(defender)),
+        status: GameStatus::Active,
         winner: None,
         result_reason: None,
         ply: 0,
-        side_to_move: parsed.first_to_move().as_str().into(),
+        side_to_move: parsed.first_to_move(),
         position: parsed.start_position().to_opentafl(),
         clock: ClockRow {
             kind: "unlimited".into(),
@@ -125,5 +126,5 @@ fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defender: i64
     };
     let c = rusqlite::Connection::open(&app.config.database.path).unwrap();
     c.busy_timeout(Duration::from_secs(5)).unwrap();
-    rows::insert_game(&c, &row).unwrap()
+    rows::insert_game(&c, &row).unwrap().get()
 }

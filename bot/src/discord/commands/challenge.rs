@@ -9,6 +9,7 @@ use crate::discord::mentions;
 use crate::discord::places::here;
 use crate::discord::posts::{self, discord_time};
 use crate::discord::{BotError, Context};
+use crate::domain::ChallengeId;
 use crate::service::{
     ChallengeView, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent,
     RulesChoice, ServiceError, SideChoice,
@@ -46,7 +47,7 @@ fn clock_text(clock: &ClockSpec) -> String {
 
 /// The Accept and Decline buttons of a challenge; their ids carry the challenge id, so they
 /// work after a restart.
-pub fn challenge_buttons(challenge: i64) -> Vec<CreateActionRow> {
+pub fn challenge_buttons(challenge: ChallengeId) -> Vec<CreateActionRow> {
     vec![CreateActionRow::Buttons(vec![
         CreateButton::new(ButtonAction::Accept(challenge).custom_id())
             .label("Accept")

@@ -5,8 +5,8 @@ use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, ResolvedValu
 
 use crate::discord::places::here;
 use crate::discord::{BotError, Context};
+use crate::domain::{GameId, PlayerId};
 use crate::service::{ClockSpec, GameSummary, InReply, SideChoice};
-use crate::store::rows::{GameId, PlayerId};
 
 /// Discord shows at most 25 autocomplete choices.
 pub const MAX_CHOICES: usize = 25;
@@ -125,7 +125,7 @@ pub async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocom
                     .starts_with(partial.trim_start_matches('#'))
         })
         .take(MAX_CHOICES)
-        .map(|g| AutocompleteChoice::new(describe(g), g.id))
+        .map(|g| AutocompleteChoice::new(describe(g), g.id.get()))
         .collect();
     CreateAutocompleteResponse::new().set_choices(choices)
 }

@@ -5,8 +5,8 @@ use serenity::all::CreateAttachment;
 use super::common::{answer, autocomplete_game, game_here};
 use crate::discord::posts::{self, Post};
 use crate::discord::{BotError, Context};
+use crate::domain::{GameId, Side};
 use crate::service::GameView;
-use crate::store::rows::GameId;
 
 /// Discord refuses messages longer than 2000 characters.
 const MAX_CONTENT: usize = 1900;
@@ -14,7 +14,7 @@ const MAX_CONTENT: usize = 1900;
 async fn my_game(
     ctx: &Context<'_>,
     game: Option<GameId>,
-) -> Result<(crate::store::rows::PlayerId, GameView), BotError> {
+) -> Result<(crate::domain::PlayerId, GameView), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let summary = game_here(ctx, me, game).await?;
@@ -29,7 +29,7 @@ pub async fn board(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    let (_, view) = my_game(&ctx, game).await?;
+    let (_, view) = my_game(&ctx, game.map(GameId)).await?;
     let post = posts::board_post(ctx.data(), &view).await;
     ctx.send(post.reply()).await?;
     Ok(())
@@ -43,7 +43,7 @@ pub async fn resign(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    act(&ctx, game, Action::Resign).await
+    act(&ctx, game.map(GameId), Action::Resign).await
 }
 
 /// What a player does to this channel's game, besides moving.
@@ -67,8 +67,8 @@ async fn act(ctx: &Context<'_>, game: Option<GameId>, action: Action) -> Result<
         Action::AcceptDraw => service.accept_draw(me, view.id).await?,
         Action::DeclineDraw => service.decline_draw(me, view.id).await?,
     };
-    let (mine, theirs) = match after.your_side.as_deref() {
-        Some("attackers") => (&after.attackers, &after.defenders),
+    let (mine, theirs) = match after.your_side {
+        Some(Side::Attackers) => (&after.attackers, &after.defenders),
         _ => (&after.defenders, &after.attackers),
     };
     let them: Vec<u64> = posts::discord_user(theirs).into_iter().collect();
@@ -115,7 +115,7 @@ pub async fn draw_offer(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    act(&ctx, game, Action::OfferDraw).await
+    act(&ctx, game.map(GameId), Action::OfferDraw).await
 }
 
 /// Accept the draw your opponent offered
@@ -126,7 +126,7 @@ pub async fn draw_accept(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    act(&ctx, game, Action::AcceptDraw).await
+    act(&ctx, game.map(GameId), Action::AcceptDraw).await
 }
 
 /// Decline the draw your opponent offered
@@ -137,7 +137,7 @@ pub async fn draw_decline(
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
-    act(&ctx, game, Action::DeclineDraw).await
+    act(&ctx, game.map(GameId), Action::DeclineDraw).await
 }
 
 /// Numbered move list: "1. e4-e6 d1-d3  2. ...".
@@ -159,7 +159,7 @@ pub async fn history(
     game: Option<i64>,
 ) -> Result<(), BotError> {
     let data = ctx.data();
-    let (_, view) = my_game(&ctx, game).await?;
+    let (_, view) = my_game(&ctx, game.map(GameId)).await?;
     let mut moves = move_list(&view);
     if moves.is_empty() {
         moves = "no moves yet".to_owned();

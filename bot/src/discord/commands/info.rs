@@ -24,7 +24,7 @@ pub async fn games(
     let list = data.service.list_games(me).await?;
     let lines: Vec<String> = list
         .iter()
-        .filter(|g| g.status == "active")
+        .filter(|g| g.status.is_active())
         .map(game_line)
         .collect();
     let text = if lines.is_empty() {

@@ -5,6 +5,7 @@ use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
 use super::common::{MAX_CHOICES, answer, autocomplete_game, game_here, typed_option};
 use crate::discord::posts::{self, MoveFacts};
 use crate::discord::{BotError, Context};
+use crate::domain::GameId;
 use crate::service::{GameSummary, MoveRequest};
 
 /// Letters and digits only, lowercased: "E5 - e8" and "e5e8" compare equal.
@@ -66,7 +67,7 @@ pub async fn move_piece(
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
-    let summary = game_here(&ctx, me, game).await?;
+    let summary = game_here(&ctx, me, game.map(GameId)).await?;
     // No deferral, even against the AI: the player's move is checked and answered at once (a
     // refusal stays private); the AI thinks in the service and its move follows up later.
     let against_ai = is_ai_game(&summary);
@@ -80,7 +81,7 @@ pub async fn move_piece(
     let scope = data.service.in_reply();
     let played = scope.service().play_move(me, summary.id, request).await?;
     if against_ai
-        && played.status == "active"
+        && played.status.is_active()
         && let poise::Context::Application(app) = ctx
     {
         data.expect_ai_reply(played.game_id, &app.interaction.token);

@@ -6,8 +6,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use crate::domain::{ChallengeId, PlayerId};
 use crate::service::{ClockSpec, NewChallenge, Opponent, Place, RulesChoice, SideChoice};
-use crate::store::rows::ChallengeId;
 
 use super::ApiResult;
 use crate::http::AppState;
@@ -18,7 +18,7 @@ use crate::http::extract::{ApiJson, ApiPath};
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewChallengeBody {
-    opponent_id: Option<i64>,
+    opponent_id: Option<PlayerId>,
     /// Any whole number, so one out of range gets the service's "between 1 and N".
     ai_level: Option<i64>,
     variant: Option<String>,

@@ -7,8 +7,8 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use tafl_engine::Side;
 
+use crate::domain::GameId;
 use crate::service::MoveRequest;
-use crate::store::rows::GameId;
 
 use super::ApiResult;
 use crate::http::AppState;

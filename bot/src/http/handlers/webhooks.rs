@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use crate::store::rows::WebhookId;
+use crate::domain::WebhookId;
 
 use super::ApiResult;
 use crate::http::AppState;

@@ -38,7 +38,7 @@ pub fn insert_token(
         params![player, token_hash, label, now],
     )?;
     Ok(TokenRow {
-        id: c.last_insert_rowid(),
+        id: TokenId(c.last_insert_rowid()),
         player_id: player,
         label: label.to_owned(),
         created_at: now,

@@ -12,9 +12,9 @@ pub struct ChallengeRow {
     pub opponent_ai_level: Option<u8>,
     pub variant: Option<String>,
     pub rules: String,
-    pub challenger_side: String,
+    pub challenger_side: SideChoice,
     pub clock: String,
-    pub status: String,
+    pub status: ChallengeStatus,
     pub game_id: Option<GameId>,
     pub context: Option<String>,
     pub created_at: i64,
@@ -67,7 +67,7 @@ pub fn insert_challenge(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeId
             ch.resolved_at
         ],
     )?;
-    Ok(c.last_insert_rowid())
+    Ok(ChallengeId(c.last_insert_rowid()))
 }
 
 pub fn challenge(c: &Connection, id: ChallengeId) -> Result<Option<ChallengeRow>> {
@@ -81,7 +81,7 @@ pub fn challenge(c: &Connection, id: ChallengeId) -> Result<Option<ChallengeRow>
 pub fn resolve_challenge(
     c: &Connection,
     id: ChallengeId,
-    status: &str,
+    status: ChallengeStatus,
     game: Option<GameId>,
     now: i64,
 ) -> Result<()> {

@@ -7,8 +7,6 @@ use crate::store::StoreError;
 
 use super::*;
 
-pub type OutboxId = i64;
-
 /// The oldest undelivered post of one channel: the only one of that channel that may go out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutboxHead {
@@ -34,7 +32,7 @@ pub fn insert_outbox_post(
          VALUES (?1, ?2, 'pending', ?3, ?4)",
     )?
     .execute(params![event, snowflake_column(channel), held_until, now])?;
-    Ok(c.last_insert_rowid())
+    Ok(OutboxId(c.last_insert_rowid()))
 }
 
 /// Snowflakes are below 2^63, so they fit SQLite's signed integers as they are.
@@ -183,8 +181,11 @@ pub fn event_context(
     challenge: Option<ChallengeId>,
 ) -> Result<Option<String>> {
     let (sql, id) = match (game, challenge) {
-        (Some(game), _) => ("SELECT context FROM games WHERE id = ?1", game),
-        (None, Some(challenge)) => ("SELECT context FROM challenges WHERE id = ?1", challenge),
+        (Some(game), _) => ("SELECT context FROM games WHERE id = ?1", game.get()),
+        (None, Some(challenge)) => (
+            "SELECT context FROM challenges WHERE id = ?1",
+            challenge.get(),
+        ),
         (None, None) => return Ok(None),
     };
     Ok(c.prepare_cached(sql)?

@@ -5,7 +5,7 @@ use rusqlite::{Connection, Row, params};
 use super::*;
 use crate::store::StoreError;
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct EventRow {
     pub id: EventId,
     pub kind: String,
@@ -35,7 +35,7 @@ pub fn insert_event(c: &Connection, e: &mut EventRow) -> Result<usize> {
         payload,
         e.created_at
     ])?;
-    e.id = c.last_insert_rowid();
+    e.id = EventId(c.last_insert_rowid());
     Ok(c.prepare_cached(
         "INSERT OR IGNORE INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
          SELECT id, ?1, 'pending', 0, ?2 FROM webhooks \

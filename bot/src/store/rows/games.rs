@@ -4,41 +4,27 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::*;
 
-/// One seat of a game: a person or the AI at a level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Seat {
-    Player(PlayerId),
-    Ai(u8),
-}
-
-impl Seat {
-    pub fn player(self) -> Option<PlayerId> {
-        match self {
-            Seat::Player(p) => Some(p),
-            Seat::Ai(_) => None,
-        }
-    }
-    fn columns(self) -> (Option<PlayerId>, Option<i64>) {
-        match self {
-            Seat::Player(p) => (Some(p), None),
-            Seat::Ai(level) => (None, Some(i64::from(level))),
-        }
-    }
-    fn from_columns(player: Option<PlayerId>, ai: Option<i64>) -> rusqlite::Result<Seat> {
-        match (player, ai) {
-            (Some(p), None) => Ok(Seat::Player(p)),
-            (None, Some(level)) => Ok(Seat::Ai(u8::try_from(level).unwrap_or(u8::MAX))),
-            _ => Err(rusqlite::Error::InvalidColumnType(
-                0,
-                "seat".into(),
-                rusqlite::types::Type::Null,
-            )),
-        }
+/// A seat as its two columns: the player, or the AI's level.
+fn seat_columns(seat: Seat) -> (Option<PlayerId>, Option<i64>) {
+    match seat {
+        Seat::Player(p) => (Some(p), None),
+        Seat::Ai(level) => (None, Some(i64::from(level))),
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+fn seat_from_columns(player: Option<PlayerId>, ai: Option<i64>) -> rusqlite::Result<Seat> {
+    match (player, ai) {
+        (Some(p), None) => Ok(Seat::Player(p)),
+        (None, Some(level)) => Ok(Seat::Ai(u8::try_from(level).unwrap_or(u8::MAX))),
+        _ => Err(rusqlite::Error::InvalidColumnType(
+            0,
+            "seat".into(),
+            rusqlite::types::Type::Null,
+        )),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClockRow {
     pub kind: String,
     pub per_move_ms: Option<i64>,
@@ -53,11 +39,11 @@ pub struct GameRow {
     pub rules: String,
     pub attackers: Seat,
     pub defenders: Seat,
-    pub status: String,
-    pub winner: Option<String>,
-    pub result_reason: Option<String>,
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    pub result_reason: Option<ResultReason>,
     pub ply: u32,
-    pub side_to_move: String,
+    pub side_to_move: Side,
     pub position: String,
     pub clock: ClockRow,
     pub attackers_bank_ms: Option<i64>,
@@ -65,7 +51,7 @@ pub struct GameRow {
     pub turn_started_at: i64,
     pub deadline_at: Option<i64>,
     pub reminded_ply: Option<u32>,
-    pub draw_offer_by: Option<String>,
+    pub draw_offer_by: Option<Side>,
     pub context: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
@@ -83,13 +69,13 @@ fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         id: r.get(0)?,
         variant: r.get(1)?,
         rules: r.get(2)?,
-        attackers: Seat::from_columns(r.get(3)?, r.get(4)?)?,
-        defenders: Seat::from_columns(r.get(5)?, r.get(6)?)?,
+        attackers: seat_from_columns(r.get(3)?, r.get(4)?)?,
+        defenders: seat_from_columns(r.get(5)?, r.get(6)?)?,
         status: r.get(7)?,
-        winner: r.get(8)?,
+        winner: r.get::<_, Option<SideColumn>>(8)?.map(|s| s.0),
         result_reason: r.get(9)?,
         ply: r.get(10)?,
-        side_to_move: r.get(11)?,
+        side_to_move: r.get::<_, SideColumn>(11)?.0,
         position: r.get(12)?,
         clock: ClockRow {
             kind: r.get(13)?,
@@ -102,7 +88,7 @@ fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         turn_started_at: r.get(19)?,
         deadline_at: r.get(20)?,
         reminded_ply: r.get(21)?,
-        draw_offer_by: r.get(22)?,
+        draw_offer_by: r.get::<_, Option<SideColumn>>(22)?.map(|s| s.0),
         context: r.get(23)?,
         created_at: r.get(24)?,
         updated_at: r.get(25)?,
@@ -112,8 +98,8 @@ fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
 
 /// Inserts `game` (its id is ignored) and returns the new id.
 pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
-    let (ap, aa) = g.attackers.columns();
-    let (dp, da) = g.defenders.columns();
+    let (ap, aa) = seat_columns(g.attackers);
+    let (dp, da) = seat_columns(g.defenders);
     c.execute(
         "INSERT INTO games (variant, rules, attackers_player, attackers_ai_level, \
          defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
@@ -130,10 +116,10 @@ pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
             dp,
             da,
             g.status,
-            g.winner,
+            g.winner.map(SideColumn),
             g.result_reason,
             g.ply,
-            g.side_to_move,
+            SideColumn(g.side_to_move),
             g.position,
             g.clock.kind,
             g.clock.per_move_ms,
@@ -144,14 +130,14 @@ pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
             g.turn_started_at,
             g.deadline_at,
             g.reminded_ply,
-            g.draw_offer_by,
+            g.draw_offer_by.map(SideColumn),
             g.context,
             g.created_at,
             g.updated_at,
             g.finished_at,
         ],
     )?;
-    Ok(c.last_insert_rowid())
+    Ok(GameId(c.last_insert_rowid()))
 }
 
 /// Writes the mutable state of `g` back.
@@ -165,17 +151,17 @@ pub fn update_game(c: &Connection, g: &GameRow) -> Result<()> {
     .execute(params![
         g.id,
         g.status,
-        g.winner,
+        g.winner.map(SideColumn),
         g.result_reason,
         g.ply,
-        g.side_to_move,
+        SideColumn(g.side_to_move),
         g.position,
         g.attackers_bank_ms,
         g.defenders_bank_ms,
         g.turn_started_at,
         g.deadline_at,
         g.reminded_ply,
-        g.draw_offer_by,
+        g.draw_offer_by.map(SideColumn),
         g.updated_at,
         g.finished_at,
     ])?;

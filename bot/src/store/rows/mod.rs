@@ -23,11 +23,9 @@ pub use moves::*;
 pub use players::*;
 pub use webhooks::*;
 
-pub type PlayerId = i64;
-pub type GameId = i64;
-pub type ChallengeId = i64;
-pub type EventId = i64;
-pub type WebhookId = i64;
-pub type TokenId = i64;
+pub use crate::domain::{
+    ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId, GameStatus, OutboxId, PlayerId,
+    ResultReason, Seat, Side, SideChoice, SideColumn, TokenId, WebhookId,
+};
 
 type Result<T> = std::result::Result<T, StoreError>;

@@ -5,15 +5,13 @@ use rusqlite::{Connection, params};
 use super::*;
 use crate::store::StoreError;
 
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MoveRow {
     pub ply: u32,
-    pub side: String,
+    pub side: Side,
     pub notation: String,
-    #[serde(rename = "move")]
     pub mv: String,
     pub captures: Vec<String>,
-    #[serde(skip)]
     pub position_hash: u64,
     pub played_by: Option<PlayerId>,
     pub played_at: i64,
@@ -29,7 +27,7 @@ pub fn insert_move(c: &Connection, game: GameId, m: &MoveRow) -> Result<()> {
     .execute(params![
         game,
         m.ply,
-        m.side,
+        SideColumn(m.side),
         m.notation,
         m.mv,
         captures,
@@ -49,7 +47,7 @@ pub fn moves(c: &Connection, game: GameId) -> Result<Vec<MoveRow>> {
         Ok((
             MoveRow {
                 ply: r.get(0)?,
-                side: r.get(1)?,
+                side: r.get::<_, SideColumn>(1)?.0,
                 notation: r.get(2)?,
                 mv: r.get(3)?,
                 captures: Vec::new(),

@@ -34,7 +34,7 @@ pub fn insert_player(
         params![name, discord_user_id.map(|v| v as i64), now],
     )?;
     Ok(PlayerRow {
-        id: c.last_insert_rowid(),
+        id: PlayerId(c.last_insert_rowid()),
         name: name.to_owned(),
         discord_user_id,
         created_at: now,

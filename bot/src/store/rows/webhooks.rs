@@ -4,12 +4,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::*;
 
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebhookRow {
     pub id: WebhookId,
     pub player_id: PlayerId,
     pub url: String,
-    #[serde(skip)]
     pub secret: String,
     pub active: bool,
     pub created_at: i64,
@@ -27,7 +26,7 @@ pub fn insert_webhook(
         params![player, url, secret, now],
     )?;
     Ok(WebhookRow {
-        id: c.last_insert_rowid(),
+        id: WebhookId(c.last_insert_rowid()),
         player_id: player,
         url: url.to_owned(),
         secret: secret.to_owned(),
@@ -72,7 +71,7 @@ pub fn deactivate_webhook(c: &Connection, player: PlayerId, id: WebhookId) -> Re
 
 #[derive(Debug, Clone)]
 pub struct DueDelivery {
-    pub id: i64,
+    pub id: DeliveryId,
     pub attempts: u32,
     pub url: String,
     pub secret: String,
@@ -98,7 +97,7 @@ pub fn due_deliveries(c: &Connection, now: i64, limit: u32) -> Result<Vec<DueDel
     .collect::<rusqlite::Result<_>>()?)
 }
 
-pub fn delivery_succeeded(c: &Connection, id: i64, now: i64) -> Result<()> {
+pub fn delivery_succeeded(c: &Connection, id: DeliveryId, now: i64) -> Result<()> {
     c.execute(
         "UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2, \
          last_error = NULL WHERE id = ?1",
@@ -108,7 +107,12 @@ pub fn delivery_succeeded(c: &Connection, id: i64, now: i64) -> Result<()> {
 }
 
 /// Records a failed attempt: retried at `retry_at`, or given up when `None`.
-pub fn delivery_failed(c: &Connection, id: i64, error: &str, retry_at: Option<i64>) -> Result<()> {
+pub fn delivery_failed(
+    c: &Connection,
+    id: DeliveryId,
+    error: &str,
+    retry_at: Option<i64>,
+) -> Result<()> {
     match retry_at {
         Some(at) => c.execute(
             "UPDATE deliveries SET attempts = attempts + 1, next_attempt_at = ?2, last_error = ?3 \

@@ -1,0 +1,147 @@
+//! How the typed values are written as words: in their columns, and in sentences (`Display`).
+//! The one place that names them in text.
+
+use rusqlite::ToSql;
+use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
+use tafl_engine::Side;
+
+use super::{ChallengeStatus, GameStatus, ResultReason, SideChoice};
+
+/// A value kept as one of a fixed set of words.
+trait Word: Sized + Copy + 'static {
+    const ALL: &'static [Self];
+    fn word(self) -> &'static str;
+}
+
+fn read_word<T: Word>(value: ValueRef<'_>) -> FromSqlResult<T> {
+    let text = value.as_str()?;
+    T::ALL
+        .iter()
+        .copied()
+        .find(|v| v.word() == text)
+        .ok_or_else(|| FromSqlError::Other(format!("unexpected stored word {text:?}").into()))
+}
+
+macro_rules! word_column {
+    ($type:ty) => {
+        impl std::fmt::Display for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.word())
+            }
+        }
+        impl ToSql for $type {
+            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                Ok(ToSqlOutput::from(self.word()))
+            }
+        }
+        impl FromSql for $type {
+            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+                read_word(value)
+            }
+        }
+    };
+}
+
+impl Word for GameStatus {
+    const ALL: &'static [Self] = &[
+        GameStatus::Active,
+        GameStatus::Finished,
+        GameStatus::Aborted,
+    ];
+    fn word(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+            GameStatus::Aborted => "aborted",
+        }
+    }
+}
+word_column!(GameStatus);
+
+impl Word for ChallengeStatus {
+    const ALL: &'static [Self] = &[
+        ChallengeStatus::Pending,
+        ChallengeStatus::Accepted,
+        ChallengeStatus::Declined,
+        ChallengeStatus::Cancelled,
+        ChallengeStatus::Expired,
+    ];
+    fn word(self) -> &'static str {
+        match self {
+            ChallengeStatus::Pending => "pending",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Cancelled => "cancelled",
+            ChallengeStatus::Expired => "expired",
+        }
+    }
+}
+word_column!(ChallengeStatus);
+
+impl Word for SideChoice {
+    const ALL: &'static [Self] = &[
+        SideChoice::Attackers,
+        SideChoice::Defenders,
+        SideChoice::Random,
+    ];
+    fn word(self) -> &'static str {
+        self.as_str()
+    }
+}
+word_column!(SideChoice);
+
+impl ToSql for ResultReason {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::from(self.as_str()))
+    }
+}
+
+impl FromSql for ResultReason {
+    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        let text = value.as_str()?;
+        ResultReason::parse(text)
+            .ok_or_else(|| FromSqlError::Other(format!("unexpected result reason {text:?}").into()))
+    }
+}
+
+/// The engine's [`Side`] in a column (a foreign type needs a local wrapper to be stored).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SideColumn(pub Side);
+
+impl Word for SideColumn {
+    const ALL: &'static [Self] = &[SideColumn(Side::Attackers), SideColumn(Side::Defenders)];
+    fn word(self) -> &'static str {
+        self.0.as_str()
+    }
+}
+word_column!(SideColumn);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rusqlite::Connection;
+
+    fn round_trip<T: ToSql + FromSql + PartialEq + std::fmt::Debug>(value: T) {
+        let c = Connection::open_in_memory().ok();
+        let back: Option<T> = c.and_then(|c| c.query_row("SELECT ?1", [&value], |r| r.get(0)).ok());
+        assert_eq!(back, Some(value));
+    }
+
+    #[test]
+    fn every_value_reads_back_as_written() {
+        GameStatus::ALL.iter().for_each(|&s| round_trip(s));
+        ChallengeStatus::ALL.iter().for_each(|&s| round_trip(s));
+        SideChoice::ALL.iter().for_each(|&s| round_trip(s));
+        SideColumn::ALL.iter().for_each(|&s| round_trip(s));
+        round_trip(ResultReason::NoFirstMove);
+        round_trip(ResultReason::Rules(tafl_engine::WinReason::KingEscaped));
+    }
+
+    #[test]
+    fn an_unknown_stored_word_is_an_error_not_a_default() {
+        let c = Connection::open_in_memory().ok();
+        let read: Option<rusqlite::Result<GameStatus>> =
+            c.map(|c| c.query_row("SELECT 'paused'", [], |r| r.get(0)));
+        assert!(matches!(read, Some(Err(_))));
+    }
+}

@@ -1,0 +1,18 @@
+//! What the service speaks in: ids, statuses, results, and seats. The store maps these
+//! to its columns (`columns.rs`); front ends match on them; nothing crosses a module boundary as
+//! a bare string or integer.
+
+mod columns;
+mod ids;
+mod result;
+mod seat;
+mod side_choice;
+mod status;
+
+pub use columns::SideColumn;
+pub use ids::{ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebhookId};
+pub use result::ResultReason;
+pub use seat::Seat;
+pub use side_choice::SideChoice;
+pub use status::{ChallengeStatus, GameStatus};
+pub use tafl_engine::{DrawReason, Side, WinReason};

@@ -1,0 +1,163 @@
+//! The service's events: what happened, as one tagged type that the service builds and every
+//! listener (Discord, webhooks, streams, metrics) matches on. On the wire an event is
+//! `{"id", "kind", "game_id", "challenge_id", "players", "data", "created_at"}`: `kind` names
+//! the variant and `data` holds its fields.
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::{ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side};
+
+use super::views::{ChallengeView, WarningView};
+
+/// An event as stored, streamed and delivered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub id: EventId,
+    #[serde(flatten)]
+    pub payload: EventPayload,
+    pub game_id: Option<GameId>,
+    pub challenge_id: Option<ChallengeId>,
+    /// The human players concerned (at most two).
+    pub players: Vec<PlayerId>,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
+impl Event {
+    /// The name of its kind ("move_played"), as the API shows it.
+    pub fn kind(&self) -> &'static str {
+        self.payload.kind()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "data", rename_all = "snake_case")]
+pub enum EventPayload {
+    ChallengeCreated(ChallengeView),
+    ChallengeAccepted(ChallengeAnswer),
+    ChallengeDeclined(ChallengeAnswer),
+    ChallengeCancelled(ChallengeAnswer),
+    ChallengeExpired {},
+    GameStarted(GameStarted),
+    MovePlayed(MovePlayedEvent),
+    DrawOffered(DrawEvent),
+    DrawDeclined(DrawEvent),
+    GameEnded(GameEnded),
+    DeadlineReminder(DeadlineReminder),
+}
+
+impl EventPayload {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EventPayload::ChallengeCreated(_) => "challenge_created",
+            EventPayload::ChallengeAccepted(_) => "challenge_accepted",
+            EventPayload::ChallengeDeclined(_) => "challenge_declined",
+            EventPayload::ChallengeCancelled(_) => "challenge_cancelled",
+            EventPayload::ChallengeExpired {} => "challenge_expired",
+            EventPayload::GameStarted(_) => "game_started",
+            EventPayload::MovePlayed(_) => "move_played",
+            EventPayload::DrawOffered(_) => "draw_offered",
+            EventPayload::DrawDeclined(_) => "draw_declined",
+            EventPayload::GameEnded(_) => "game_ended",
+            EventPayload::DeadlineReminder(_) => "deadline_reminder",
+        }
+    }
+}
+
+/// Who answered a challenge (accepted, declined, or cancelled it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChallengeAnswer {
+    pub by: PlayerId,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameStarted {
+    pub attackers: Seat,
+    pub defenders: Seat,
+    pub variant: Option<String>,
+    pub side_to_move: Side,
+    pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MovePlayedEvent {
+    /// 1-based ply of this move.
+    pub ply: u32,
+    pub side: Side,
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Canonical notation with captures.
+    pub notation: String,
+    pub captures: Vec<String>,
+    pub king_captured: Option<String>,
+    pub warning: Option<WarningView>,
+    /// The player who moved; `None` for the AI.
+    pub by: Option<PlayerId>,
+    /// `None` once the move ended the game.
+    pub side_to_move: Option<Side>,
+    pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+}
+
+/// A draw offered, or an offer declined, by a side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawEvent {
+    pub by: Side,
+    pub context: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameEnded {
+    pub status: GameStatus,
+    pub winner: Option<Side>,
+    pub reason: ResultReason,
+    pub ply: u32,
+    pub context: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeadlineReminder {
+    pub player: PlayerId,
+    pub side: Side,
+    pub ply: u32,
+    pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_and_data_are_the_wire_fields() {
+        let event = Event {
+            id: EventId(9),
+            payload: EventPayload::DrawOffered(DrawEvent {
+                by: Side::Attackers,
+                context: None,
+            }),
+            game_id: Some(GameId(4)),
+            challenge_id: None,
+            players: vec![PlayerId(1), PlayerId(2)],
+            created_at: 5,
+        };
+        let json = serde_json::to_value(&event).unwrap_or_default();
+        assert_eq!(json["kind"], "draw_offered");
+        assert_eq!(json["kind"], event.kind());
+        assert_eq!(json["data"]["by"], "attackers");
+        assert_eq!(json["game_id"], 4);
+        assert_eq!(json["players"], serde_json::json!([1, 2]));
+        let back: Option<Event> = serde_json::from_value(json).ok();
+        assert_eq!(back, Some(event));
+    }
+
+    #[test]
+    fn an_event_without_fields_still_has_its_data_object() {
+        let json = serde_json::to_value(EventPayload::ChallengeExpired {}).unwrap_or_default();
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "challenge_expired", "data": {}})
+        );
+    }
+}
