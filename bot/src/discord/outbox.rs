@@ -17,8 +17,7 @@ use tokio::sync::watch;
 use super::announcements;
 use super::posts::Post;
 use super::{BotError, Data};
-use crate::service::{Clock, Event, EventPayload, SystemClock};
-use crate::store::rows::OutboxHead;
+use crate::service::{ChannelPost, Clock, Event, EventPayload, SystemClock};
 use crate::telemetry;
 
 /// Tries of a post Discord refuses for good reasons (gone channel, missing permission) before
@@ -114,7 +113,7 @@ async fn deliver_due(http: &Http, data: &Data, base: Duration) -> Result<Option<
     loop {
         let heads = data.service.discord_outbox_heads().await?;
         let now = wall_ms();
-        let (due, later): (Vec<OutboxHead>, Vec<OutboxHead>) =
+        let (due, later): (Vec<ChannelPost>, Vec<ChannelPost>) =
             heads.into_iter().partition(|h| h.due_at <= now);
         if due.is_empty() {
             return Ok(later.iter().map(|h| h.due_at).min());
@@ -128,7 +127,7 @@ async fn deliver_due(http: &Http, data: &Data, base: Duration) -> Result<Option<
 async fn attempt(
     http: &Http,
     data: &Data,
-    head: &OutboxHead,
+    head: &ChannelPost,
     base: Duration,
 ) -> Result<(), BotError> {
     let event = data.service.event(head.event_id).await?;

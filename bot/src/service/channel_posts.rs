@@ -8,8 +8,14 @@ use super::{Clock, Event, GamesService, Result, ServiceError, SystemClock};
 
 impl GamesService {
     /// The oldest pending post of every channel (each channel's posts go out in order).
-    pub async fn discord_outbox_heads(&self) -> Result<Vec<OutboxHead>> {
-        self.read(|c| Ok(rows::outbox_heads(c)?)).await
+    pub async fn discord_outbox_heads(&self) -> Result<Vec<ChannelPost>> {
+        self.read(|c| {
+            Ok(rows::outbox_heads(c)?
+                .into_iter()
+                .map(ChannelPost::from)
+                .collect())
+        })
+        .await
     }
 
     /// The event a post announces.
@@ -57,5 +63,30 @@ impl GamesService {
     /// Posts not yet delivered nor given up.
     pub async fn discord_outbox_depth(&self) -> Result<u64> {
         self.read(|c| Ok(rows::outbox_pending_count(c)?)).await
+    }
+}
+
+/// A post owed to a Discord channel: the oldest of its channel, the only one that may go out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelPost {
+    pub id: OutboxId,
+    /// The event it announces.
+    pub event_id: EventId,
+    pub channel_id: u64,
+    /// Tries made so far.
+    pub attempts: u32,
+    /// When it may go out (wall-clock ms): after its hold and its back-off.
+    pub due_at: i64,
+}
+
+impl From<OutboxHead> for ChannelPost {
+    fn from(head: OutboxHead) -> Self {
+        ChannelPost {
+            id: head.id,
+            event_id: head.event_id,
+            channel_id: head.channel_id,
+            attempts: head.attempts,
+            due_at: head.due_at,
+        }
     }
 }

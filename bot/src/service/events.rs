@@ -205,4 +205,76 @@ mod tests {
             std::iter::from_fn(|| everything.try_recv().ok().map(|e| e.id.get())).collect();
         assert_eq!(all, vec![1, 2, 3]);
     }
+
+    #[test]
+    fn every_kind_reads_back_from_its_stored_row_under_its_name() {
+        use crate::domain::{GameStatus, ResultReason, Seat, Side};
+        use crate::service::event::*;
+        let payloads = vec![
+            EventPayload::ChallengeAccepted(ChallengeAnswer { by: PlayerId(3) }),
+            EventPayload::ChallengeDeclined(ChallengeAnswer { by: PlayerId(3) }),
+            EventPayload::ChallengeCancelled(ChallengeAnswer { by: PlayerId(3) }),
+            EventPayload::ChallengeExpired {},
+            EventPayload::GameStarted(GameStarted {
+                attackers: Seat::Player(PlayerId(1)),
+                defenders: Seat::Ai(3),
+                variant: Some("brandubh".into()),
+                side_to_move: Side::Attackers,
+                deadline_at: None,
+                context: None,
+            }),
+            EventPayload::MovePlayed(MovePlayedEvent {
+                ply: 1,
+                side: Side::Attackers,
+                mv: "d1-d3".into(),
+                notation: "d1-d3".into(),
+                captures: vec![],
+                king_captured: None,
+                warning: None,
+                by: None,
+                side_to_move: Some(Side::Defenders),
+                deadline_at: Some(9),
+                context: Some("label".into()),
+            }),
+            EventPayload::DrawOffered(DrawEvent {
+                by: Side::Defenders,
+                context: None,
+            }),
+            EventPayload::DrawDeclined(DrawEvent {
+                by: Side::Attackers,
+                context: None,
+            }),
+            EventPayload::GameEnded(GameEnded {
+                status: GameStatus::Aborted,
+                winner: None,
+                reason: ResultReason::NoFirstMove,
+                ply: 1,
+                context: None,
+            }),
+            EventPayload::DeadlineReminder(DeadlineReminder {
+                player: PlayerId(1),
+                side: Side::Attackers,
+                ply: 4,
+                deadline_at: Some(7),
+                context: None,
+            }),
+        ];
+        for payload in payloads {
+            let event = new_event(payload, Some(GameId(2)), None, vec![PlayerId(1)], 5);
+            let row = event_row(&event).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(row.kind, event.kind());
+            assert!(row.data.is_object(), "{}: {}", row.kind, row.data);
+            assert_eq!(event_of_row(row).ok(), Some(event));
+        }
+    }
+
+    #[test]
+    fn a_stored_row_that_no_longer_reads_is_left_out_not_fatal() {
+        let good = event_row(&event(1, vec![1])).unwrap_or_else(|e| panic!("{e}"));
+        let mut bad = good.clone();
+        bad.kind = "move_played".into();
+        bad.id = EventId(2);
+        let read = events_of_rows(vec![good, bad]);
+        assert_eq!(read.iter().map(|e| e.id.get()).collect::<Vec<_>>(), vec![1]);
+    }
 }

@@ -38,6 +38,7 @@ use crate::store::Store;
 use crate::store::rows;
 
 pub use ai::MovePicker;
+pub use channel_posts::ChannelPost;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use event::{

@@ -121,29 +121,49 @@ async fn webhooks_get_signed_events_and_failures_are_retried() {
     );
 }
 
-async fn read_lines(resp: reqwest::Response, want: usize) -> Vec<Value> {
-    let mut stream = resp.bytes_stream();
-    let mut buf = Vec::new();
-    let mut lines = Vec::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    while lines
-        .iter()
-        .filter(|l: &&Value| l.get("id").is_some())
-        .count()
-        < want
-    {
-        let chunk = tokio::time::timeout_at(deadline, stream.next())
-            .await
-            .expect("stream timed out")
-            .expect("stream ended")
-            .unwrap();
-        buf.extend_from_slice(&chunk);
-        while let Some(pos) = buf.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = buf.drain(..=pos).collect();
-            lines.push(serde_json::from_slice(&line).unwrap());
+/// The lines of an NDJSON event stream, read as they come.
+struct EventLines {
+    stream: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<Bytes>> + Send>>,
+    buf: Vec<u8>,
+}
+
+impl EventLines {
+    fn new(resp: reqwest::Response) -> EventLines {
+        EventLines {
+            stream: Box::pin(resp.bytes_stream()),
+            buf: Vec::new(),
         }
     }
-    lines
+
+    /// The next lines up to and including the `want`-th event (keep-alives included);
+    /// fails after 5 s.
+    async fn events(&mut self, want: usize) -> Vec<Value> {
+        let mut lines = Vec::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        let events = |lines: &Vec<Value>| lines.iter().filter(|l| l.get("id").is_some()).count();
+        while events(&lines) < want {
+            while events(&lines) < want
+                && let Some(pos) = self.buf.iter().position(|&b| b == b'\n')
+            {
+                let line: Vec<u8> = self.buf.drain(..=pos).collect();
+                lines.push(serde_json::from_slice(&line).unwrap());
+            }
+            if events(&lines) == want {
+                break;
+            }
+            let chunk = tokio::time::timeout_at(deadline, self.stream.next())
+                .await
+                .expect("stream timed out")
+                .expect("stream ended")
+                .unwrap();
+            self.buf.extend_from_slice(&chunk);
+        }
+        lines
+    }
+}
+
+async fn read_lines(resp: reqwest::Response, want: usize) -> Vec<Value> {
+    EventLines::new(resp).events(want).await
 }
 
 #[tokio::test]
@@ -175,30 +195,23 @@ async fn the_event_stream_replays_from_an_id_then_goes_live() {
             None,
         )
         .await;
-    let live = {
-        let app_base = app.url(&format!("/games/{game}/moves"));
-        let client = app.client.clone();
-        let token = a.token.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(100)).await;
-            client
-                .post(app_base)
-                .bearer_auth(token)
-                .json(&json!({ "move": "a1-b1", "ply": 2 }))
-                .send()
-                .await
-                .unwrap()
-        })
-    };
-    let lines = read_lines(resp, 3).await;
-    let got: Vec<i64> = lines.iter().filter_map(|l| l["id"].as_i64()).collect();
-    assert_eq!(&got[..2], &ids[3..5]);
-    assert!(got[2] > ids[4]);
-    assert_eq!(
-        lines.iter().rfind(|l| l["id"].is_i64()).unwrap()["kind"],
-        "move_played"
-    );
-    assert_eq!(live.await.unwrap().status(), StatusCode::OK);
+    let mut stream = EventLines::new(resp);
+    let replayed = stream.events(2).await;
+    let got: Vec<i64> = replayed.iter().filter_map(|l| l["id"].as_i64()).collect();
+    assert_eq!(&got[..], &ids[3..5]);
+    // The stream has caught up; a move now arrives live.
+    app.call(
+        Method::POST,
+        &format!("/games/{game}/moves"),
+        Some(&a.token),
+        Some(json!({ "move": "a1-b1", "ply": 2 })),
+        StatusCode::OK,
+    )
+    .await;
+    let live = stream.events(1).await;
+    let event = live.iter().rfind(|l| l["id"].is_i64()).unwrap();
+    assert!(event["id"].as_i64().unwrap() > ids[4]);
+    assert_eq!(event["kind"], "move_played");
 
     // Another player's stream holds none of these games' events.
     let c = app.register("C").await;
@@ -249,22 +262,47 @@ async fn a_delivery_is_given_up_after_max_attempts() {
     wait_until(|| state.lock().unwrap().refused == 1).await;
     app.clock.advance_ms(100);
     wait_until(|| state.lock().unwrap().refused == 2).await;
-    // No third attempt, however long we wait.
-    app.clock.advance_ms(3_600_000);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(state.lock().unwrap().refused, 2);
-    let (status, attempts, error): (String, i64, String) = app
-        .service()
-        .store()
-        .read(|c| {
-            Ok::<_, taflbot::store::StoreError>(c.query_row(
-                "SELECT status, attempts, last_error FROM deliveries",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )?)
-        })
-        .await
-        .unwrap();
+    // The second failure gives the delivery up: it is never due again, however long we wait.
+    let delivery = || async {
+        app.service()
+            .store()
+            .read(|c| {
+                Ok::<_, taflbot::store::StoreError>(c.query_row(
+                    "SELECT status, attempts, last_error FROM deliveries",
+                    [],
+                    |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, i64>(1)?,
+                            r.get::<_, String>(2)?,
+                        ))
+                    },
+                )?)
+            })
+            .await
+            .unwrap()
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let (status, attempts, error) = loop {
+        let row = delivery().await;
+        if row.0 != "pending" {
+            break row;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still pending after 5 s: {row:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
     assert_eq!((status.as_str(), attempts), ("failed", 2));
     assert!(error.contains("500"), "{error}");
+    app.clock.advance_ms(3_600_000);
+    assert!(
+        app.service()
+            .due_webhook_deliveries(10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(state.lock().unwrap().refused, 2);
 }
