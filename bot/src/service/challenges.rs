@@ -64,6 +64,13 @@ fn decide_side(choice: SideChoice) -> Result<Side> {
     })
 }
 
+/// The clock a challenge was made with; an unreadable one is an error, never "unlimited".
+fn stored_clock(ch: &ChallengeRow) -> Result<ClockSpec> {
+    serde_json::from_str(&ch.clock).map_err(|e| {
+        ServiceError::Internal(format!("challenge {}: stored clock unreadable: {e}", ch.id))
+    })
+}
+
 pub(crate) fn challenge_view(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeView> {
     let opponent = match (ch.opponent, ch.opponent_ai_level) {
         (Some(p), _) => Some(game_state::seat_view(c, Seat::Player(p))?),
@@ -77,7 +84,7 @@ pub(crate) fn challenge_view(c: &Connection, ch: &ChallengeRow) -> Result<Challe
         variant: ch.variant.clone(),
         rules: ch.rules.clone(),
         challenger_side: ch.challenger_side,
-        clock: serde_json::from_str(&ch.clock).unwrap_or_default(),
+        clock: stored_clock(ch)?,
         status: ch.status,
         game_id: ch.game_id,
         context: ch.context.clone(),
@@ -99,7 +106,7 @@ fn start_game(
         Side::Attackers => (Seat::Player(ch.challenger), opponent),
         Side::Defenders => (opponent, Seat::Player(ch.challenger)),
     };
-    let clock: ClockSpec = serde_json::from_str(&ch.clock).unwrap_or_default();
+    let clock = stored_clock(ch)?;
     let start = rules.start_position();
     let to_move = rules.first_to_move();
     let bank = clock.initial_bank_ms();
