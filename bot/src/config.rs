@@ -66,6 +66,11 @@ pub struct HttpConfig {
     pub registration_per_minute: f64,
     /// Registrations one client address may make at once above that rate.
     pub registration_burst: u32,
+    /// Sustained requests per second per client address without a token (public games,
+    /// players, leaderboards).
+    pub anonymous_per_second: f64,
+    /// Requests without a token one client address may make at once above that rate.
+    pub anonymous_burst: u32,
     /// Rendered boards kept in memory.
     pub board_cache_entries: usize,
     /// Seconds between keep-alive lines on the event stream.
@@ -169,6 +174,8 @@ impl Default for HttpConfig {
             rate_limit_burst: 40,
             registration_per_minute: 2.0,
             registration_burst: 5,
+            anonymous_per_second: 2.0,
+            anonymous_burst: 30,
             board_cache_entries: 2_000,
             stream_keepalive_secs: 15,
             max_streams_per_player: 5,
@@ -342,6 +349,11 @@ impl Config {
         if self.http.registration_per_minute.is_nan() || self.http.registration_per_minute <= 0.0 {
             return Err(ConfigError::Invalid(
                 "http.registration_per_minute must be above 0".into(),
+            ));
+        }
+        if self.http.anonymous_per_second.is_nan() || self.http.anonymous_per_second <= 0.0 {
+            return Err(ConfigError::Invalid(
+                "http.anonymous_per_second must be above 0".into(),
             ));
         }
         if !(self.games.max_bank_ratio >= 1.0 && self.games.max_bank_ratio.is_finite()) {

@@ -257,7 +257,7 @@ impl World {
     pub async fn player_of(&self, user: &FakeUser) -> i64 {
         self.app
             .service
-            .player_for_discord_user(user.id, &user.name)
+            .player_for_discord_user(user.id, &user.name, &user.name)
             .await
             .expect("the player of a Discord user")
             .id

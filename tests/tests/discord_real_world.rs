@@ -122,6 +122,7 @@ async fn forty_games_fit_the_games_listing_page_by_page() {
                     side: SideChoice::Defenders,
                     clock: ClockSpec::Unlimited,
                     context: None,
+                    rated: None,
                 },
             )
             .await

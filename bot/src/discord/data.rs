@@ -65,7 +65,7 @@ impl Data {
             .unwrap_or_else(|| user.name.clone());
         let player = self
             .service
-            .player_for_discord_user(user.id.get(), &name)
+            .player_for_discord_user(user.id.get(), &user.name, &name)
             .await?;
         locked(&self.inner.players).insert(user.id.get(), player.id);
         Ok(player.id)

@@ -9,7 +9,9 @@ use serenity::all::{CreateAttachment, CreateInteractionResponseFollowup, CreateM
 use tafl_engine::WarningKind;
 
 use crate::domain::{GameId, GameStatus, ResultReason, Side, WinReason};
-use crate::service::{GameView, MovePlayed, MovePlayedEvent, SeatView, render_board};
+use crate::service::{
+    GameRatings, GameView, MovePlayed, MovePlayedEvent, RatingChange, SeatView, render_board,
+};
 
 use super::Data;
 use super::data::BOARD_THEME;
@@ -171,8 +173,42 @@ fn reason_text(reason: ResultReason) -> String {
     }
 }
 
-/// "**Game over** · Defenders (@bob) win: the king escaped."
+/// "**Game over** · Defenders (@bob) win: the king escaped.", and for a rated game a second
+/// line with both rating changes.
 pub fn ending_line(game: &GameView) -> String {
+    let line = result_line(game);
+    match &game.ratings {
+        Some(ratings) => format!("{line}\n{}", ratings_line(game, ratings)),
+        None => line,
+    }
+}
+
+/// "Ratings (brandubh): Attackers <@1> 1500 → 1662 (+162, provisional) · Defenders ..."
+fn ratings_line(game: &GameView, ratings: &GameRatings) -> String {
+    let side = |side: Side, change: &RatingChange| {
+        let provisional = if change.provisional {
+            ", provisional"
+        } else {
+            ""
+        };
+        format!(
+            "{} {} {:.0} → {:.0} ({:+.0}{provisional})",
+            side_title(side),
+            seat_label(seat_of(game, side)),
+            change.before,
+            change.after,
+            change.change
+        )
+    };
+    format!(
+        "Ratings ({}): {} · {}",
+        mentions::literal(&ratings.pool),
+        side(Side::Attackers, &ratings.attackers),
+        side(Side::Defenders, &ratings.defenders)
+    )
+}
+
+fn result_line(game: &GameView) -> String {
     let Some(result) = &game.result else {
         return format!("**Game #{} is over.**", game.id);
     };
@@ -393,18 +429,21 @@ mod tests {
     fn seats_are_mentions_for_people_and_named_for_the_ai() {
         let person = SeatView {
             player_id: Some(PlayerId(1)),
+            handle: None,
             discord_user_id: Some(42),
             name: "alice".into(),
             ai_level: None,
         };
         let ai = SeatView {
             player_id: None,
+            handle: None,
             discord_user_id: None,
             name: "AI".into(),
             ai_level: Some(3),
         };
         let http = SeatView {
             player_id: Some(PlayerId(2)),
+            handle: None,
             discord_user_id: None,
             name: "bob".into(),
             ai_level: None,

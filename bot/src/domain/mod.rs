@@ -3,6 +3,7 @@
 //! a bare string or integer.
 
 mod columns;
+mod handle;
 mod ids;
 mod result;
 mod seat;
@@ -10,6 +11,7 @@ mod side_choice;
 mod status;
 
 pub use columns::SideColumn;
+pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebhookId};
 pub use result::ResultReason;
 pub use seat::Seat;

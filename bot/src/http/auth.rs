@@ -1,14 +1,15 @@
-//! Bearer-token authentication (and the per-token rate limit) as an extractor.
+//! Bearer-token authentication (and the per-token rate limit) as extractors: [`Authed`] where a
+//! token is required, [`Viewer`] where anyone may read.
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 
 use crate::domain::PlayerId;
 use crate::service::players::token_hash;
 
-use super::AppState;
 use super::error::ApiError;
+use super::{AppState, ClientKey};
 
 /// The authenticated player of a request.
 pub struct Authed(pub PlayerId);
@@ -23,33 +24,68 @@ impl FromRequestParts<AppState> for Authed {
                 "send your API token as 'Authorization: Bearer <token>'",
             )
         })?;
-        let token = value
-            .to_str()
-            .ok()
-            .and_then(|v| {
-                v.strip_prefix("Bearer ")
-                    .or_else(|| v.strip_prefix("bearer "))
-            })
-            .map(str::trim)
-            .filter(|t| !t.is_empty())
-            .ok_or_else(|| {
-                ApiError::unauthorized(
-                    "bad_authorization",
-                    "the Authorization header must be 'Bearer <token>'",
-                )
-            })?;
-        let player = state.service.authenticate(token).await?.ok_or_else(|| {
-            ApiError::unauthorized("invalid_token", "this API token is not valid")
-        })?;
-        if let Err(secs) = state.limiter.check(token_hash(token)) {
+        authenticate(value, state).await.map(Authed)
+    }
+}
+
+/// Who reads a resource anyone may read (a public game, a player, a leaderboard): the player of
+/// the token when one is sent (checked, and limited, as on any route: a bad token is still
+/// refused), or nobody in particular, limited per client address (`http.anonymous_per_second`).
+pub struct Viewer(pub Option<PlayerId>);
+
+impl FromRequestParts<AppState> for Viewer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        if let Some(value) = parts.headers.get(header::AUTHORIZATION) {
+            return authenticate(value, state).await.map(|p| Viewer(Some(p)));
+        }
+        let Ok(ClientKey(client)) = ClientKey::from_request_parts(parts, state).await;
+        if let Err(secs) = state.anonymous.check(client) {
             let mut e = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 "rate_limited",
-                format!("too many requests with this token; retry in {secs} s"),
+                format!(
+                    "too many requests without a token from your address; retry in {secs} s \
+                     (requests with a token have their own, higher limit)"
+                ),
             );
             e.retry_after_secs = Some(secs);
             return Err(e);
         }
-        Ok(Authed(player))
+        Ok(Viewer(None))
     }
+}
+
+/// The player of the token in an `Authorization` header, after the token's rate limit.
+async fn authenticate(value: &HeaderValue, state: &AppState) -> Result<PlayerId, ApiError> {
+    let token = value
+        .to_str()
+        .ok()
+        .and_then(|v| {
+            v.strip_prefix("Bearer ")
+                .or_else(|| v.strip_prefix("bearer "))
+        })
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            ApiError::unauthorized(
+                "bad_authorization",
+                "the Authorization header must be 'Bearer <token>'",
+            )
+        })?;
+    let player =
+        state.service.authenticate(token).await?.ok_or_else(|| {
+            ApiError::unauthorized("invalid_token", "this API token is not valid")
+        })?;
+    if let Err(secs) = state.limiter.check(token_hash(token)) {
+        let mut e = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "rate_limited",
+            format!("too many requests with this token; retry in {secs} s"),
+        );
+        e.retry_after_secs = Some(secs);
+        return Err(e);
+    }
+    Ok(player)
 }

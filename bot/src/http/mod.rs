@@ -40,6 +40,8 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// Registrations, per client address.
     pub registrations: Arc<RateLimiter<Option<std::net::IpAddr>>>,
+    /// Requests without a token, per client address.
+    pub anonymous: Arc<RateLimiter<Option<std::net::IpAddr>>>,
     pub boards: Arc<board::BoardCache>,
     /// Becomes true when the server shuts down, so endless streams end.
     pub shutdown: watch::Receiver<bool>,
@@ -73,6 +75,10 @@ pub fn router(
         registrations: Arc::new(RateLimiter::new(
             config.registration_per_minute / 60.0,
             config.registration_burst,
+        )),
+        anonymous: Arc::new(RateLimiter::new(
+            config.anonymous_per_second,
+            config.anonymous_burst,
         )),
         boards: Arc::new(board::BoardCache::new(config.board_cache_entries)),
         service,

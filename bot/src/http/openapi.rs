@@ -9,7 +9,19 @@ fn body_schemas() -> Value {
         "NewPlayer": {
             "type": "object", "required": ["name"],
             "additionalProperties": false,
-            "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 64 } }
+            "properties": {
+                "name": { "type": "string", "minLength": 1, "maxLength": 64, "description": "display name, any printable characters" },
+                "handle": { "$ref": "#/components/schemas/Handle" }
+            }
+        },
+        "UpdateMe": {
+            "type": "object", "required": ["handle"],
+            "additionalProperties": false,
+            "properties": { "handle": { "$ref": "#/components/schemas/Handle" } }
+        },
+        "Handle": {
+            "type": "string", "minLength": 2, "maxLength": 24, "pattern": "^@?[A-Za-z][A-Za-z0-9_-]{1,23}$",
+            "description": "unique, case-insensitive (stored lowercased): 2 to 24 of a-z, 0-9, _ and -, starting with a letter; reserved words (admin, taflbot, ai, me, anonymous, everyone, here, system, ...) are refused. Taken: 409. Made from the name when absent at registration (ada, ada2, ...)"
         },
         "NewToken": {
             "type": "object", "required": ["name"],
@@ -28,19 +40,23 @@ fn body_schemas() -> Value {
         },
         "NewChallenge": {
             "type": "object",
-            "description": "Give opponent_id, or ai_level, or neither for an open challenge. Give variant or rules (default copenhagen).",
+            "description": "Give opponent (a handle) or opponent_id, or ai_level, or none of them for an open challenge. Give variant or rules (default copenhagen).",
             "additionalProperties": false,
             "allOf": [
                 { "not": { "required": ["opponent_id", "ai_level"] } },
+                { "not": { "required": ["opponent", "ai_level"] } },
+                { "not": { "required": ["opponent", "opponent_id"] } },
                 { "not": { "required": ["variant", "rules"] } }
             ],
             "properties": {
                 "opponent_id": { "type": "integer", "format": "int64" },
+                "opponent": { "type": "string", "description": "the opponent's handle" },
                 "ai_level": { "type": "integer", "minimum": 1, "maximum": 5 },
                 "variant": { "type": "string", "description": "a preset id from /variants" },
                 "rules": { "type": "string", "description": "an OpenTafl rules string" },
                 "side": { "type": "string", "enum": ["attackers", "defenders", "random"], "default": "random" },
                 "clock": { "$ref": "#/components/schemas/Clock" },
+                "rated": { "type": "boolean", "description": "rated or casual; default: rated between two people on a preset variant with a clock. true is refused (422) for custom rules and for the AI" },
                 "context": { "type": "string", "maxLength": 200, "description": "your own label for the game, shown back as it is; a label naming a Discord place (starting with \"discord:\") is refused with 422: only /challenge or /play used in a Discord channel binds a game to it" }
             }
         },
@@ -103,12 +119,36 @@ fn query_parameters(path: &str) -> Vec<Value> {
                 "colours",
             ),
         ],
+        "/players" => vec![
+            param(
+                "prefix",
+                json!({ "type": "string", "maxLength": 24 }),
+                "only handles starting with this (any case)",
+            ),
+            page_param(),
+        ],
         "/stream/events" => vec![param(
             "since",
             json!({ "type": "integer", "format": "int64", "minimum": 0 }),
             "send the stored events after this id first",
         )],
         _ => Vec::new(),
+    }
+}
+
+/// `page`: lists are paged, 50 a page, counted from 1.
+fn page_param() -> Value {
+    json!({ "name": "page", "in": "query", "required": false,
+        "schema": { "type": "integer", "minimum": 1, "maximum": 4_294_967_295u32 },
+        "description": "which page (from 1; default 1); the answer's next_page is absent on the last" })
+}
+
+/// The schema of a path parameter: ids are whole numbers, the others words.
+fn path_parameter_schema(name: &str) -> Value {
+    match name {
+        "handle" => json!({ "$ref": "#/components/schemas/Handle" }),
+        "variant" => json!({ "type": "string", "description": "a preset id from /variants" }),
+        _ => json!({ "type": "integer", "format": "int64", "minimum": 1 }),
     }
 }
 
@@ -175,6 +215,12 @@ pub fn openapi_document() -> Value {
         );
         responses.insert("400".into(), error_response("malformed request"));
         responses.insert("422".into(), error_response("invalid request"));
+        if spec.token_optional {
+            responses.insert(
+                "401".into(),
+                error_response("invalid token (send none to read anonymously)"),
+            );
+        }
         if spec.auth {
             responses.insert("401".into(), error_response("missing or invalid token"));
             responses.insert(
@@ -182,7 +228,7 @@ pub fn openapi_document() -> Value {
                 error_response("not allowed (not your game, not your turn)"),
             );
         }
-        if spec.auth || spec.path == "/players" {
+        if spec.auth || spec.token_optional || spec.path == "/players" {
             responses.insert(
                 "429".into(),
                 error_response("rate limited; see Retry-After"),
@@ -193,6 +239,12 @@ pub fn openapi_document() -> Value {
                 "404".into(),
                 error_response("not found (game, challenge, player, webhook)"),
             );
+        }
+        if matches!(
+            (spec.method, spec.path),
+            ("POST", "/players") | ("PATCH", "/me")
+        ) {
+            responses.insert("409".into(), error_response("the handle is taken"));
         }
         if spec.path.contains("/games/") || spec.path.contains("/challenges/") {
             responses.insert(
@@ -211,7 +263,7 @@ pub fn openapi_document() -> Value {
             .filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
             .map(|name| {
                 json!({ "name": name, "in": "path", "required": true,
-                "schema": { "type": "integer", "format": "int64", "minimum": 1 } })
+                "schema": path_parameter_schema(name) })
             })
             .chain(query_parameters(spec.path))
             .collect();
@@ -231,6 +283,8 @@ pub fn openapi_document() -> Value {
             }
             if spec.auth {
                 obj.insert("security".into(), json!([{ "bearer": [] }]));
+            } else if spec.token_optional {
+                obj.insert("security".into(), json!([{}, { "bearer": [] }]));
             }
         }
         let entry = paths

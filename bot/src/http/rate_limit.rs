@@ -1,5 +1,6 @@
 //! Token buckets by key: `rate` requests per second sustained, `burst` at once. Keyed by
-//! API token (hash) for authenticated requests, by client address for registration.
+//! API token (hash) for authenticated requests, by client address for registration and for
+//! requests without a token.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -84,7 +85,7 @@ impl<K: Hash + Eq> RateLimiter<K> {
     }
 }
 
-/// Who a registration is counted against: the client's address, an IPv6 client by its /64
+/// Who a registration or a request without a token is counted against: the client's address, an IPv6 client by its /64
 /// (one machine usually holds a whole /64). `None` when the server was started without
 /// connection info; everyone then shares one bucket.
 pub struct ClientKey(pub Option<IpAddr>);

@@ -1,6 +1,6 @@
 //! The one list of routes: the router and the OpenAPI document are both built from it.
 
-use axum::routing::{MethodRouter, delete, get, post};
+use axum::routing::{MethodRouter, delete, get, patch, post};
 
 use super::AppState;
 use super::handlers::*;
@@ -16,6 +16,9 @@ pub struct RouteSpec {
     pub path: &'static str,
     pub summary: &'static str,
     pub auth: bool,
+    /// Anyone may call it; a token, when sent, is checked and says who is asking (private
+    /// games show to their players). `auth` is false for these.
+    pub token_optional: bool,
     /// Name of the request body schema, if any.
     pub body: Option<&'static str>,
     /// Content type of a successful answer.
@@ -31,6 +34,7 @@ const fn spec(method: &'static str, path: &'static str, summary: &'static str) -
         path,
         summary,
         auth: true,
+        token_optional: false,
         body: None,
         produces: JSON,
         success: 200,
@@ -40,6 +44,12 @@ const fn spec(method: &'static str, path: &'static str, summary: &'static str) -
 impl RouteSpec {
     const fn public(mut self) -> Self {
         self.auth = false;
+        self
+    }
+    /// Anyone may read it; a token, when sent, says who reads.
+    const fn open(mut self) -> Self {
+        self.auth = false;
+        self.token_optional = true;
         self
     }
     const fn body(mut self, schema: &'static str) -> Self {
@@ -91,6 +101,23 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
             post(register_player),
         ),
         (spec("GET", "/me", "The player of this token"), get(me)),
+        (
+            spec("PATCH", "/me", "Change my handle").body("UpdateMe"),
+            patch(update_me),
+        ),
+        (
+            spec(
+                "GET",
+                "/players",
+                "Players whose handle starts with ?prefix=, by handle, 50 a page (?page=)",
+            )
+            .open(),
+            get(list_players),
+        ),
+        (
+            spec("GET", "/players/{handle}", "A player, by handle").open(),
+            get(get_player),
+        ),
         (
             spec(
                 "GET",

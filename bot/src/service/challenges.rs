@@ -90,6 +90,7 @@ pub(crate) fn challenge_view(c: &Connection, ch: &ChallengeRow) -> Result<Challe
         context: ch.context.clone(),
         created_at: ch.created_at,
         expires_at: ch.expires_at,
+        rated: ch.rated,
     })
 }
 
@@ -133,6 +134,7 @@ fn start_game(
         created_at: e.now(),
         updated_at: e.now(),
         finished_at: None,
+        rated: ch.rated,
     };
     row.deadline_at = match game_state::seat(&row, to_move) {
         Seat::Player(_) => clock.deadline(e.now(), bank),
@@ -196,6 +198,25 @@ struct Checked {
     rules_text: String,
     clock: ClockSpec,
     context: Option<String>,
+    rated: bool,
+}
+
+/// Whether a challenge's game is rated: as asked, where it can be; by default when two people
+/// play a preset with a clock (an untimed game could be left hanging forever by its loser).
+fn decide_rated(request: &NewChallenge, variant: Option<&str>, clock: &ClockSpec) -> Result<bool> {
+    let against_ai = matches!(request.opponent, Opponent::Ai { .. });
+    match request.rated {
+        Some(true) if against_ai => Err(ServiceError::Invalid(
+            "games against the AI are never rated; leave rated out or set it to false".into(),
+        )),
+        Some(true) if variant.is_none() => Err(ServiceError::Invalid(
+            "games on custom rules are never rated (only preset variants have ratings); leave \
+             rated out or set it to false"
+                .into(),
+        )),
+        Some(rated) => Ok(rated),
+        None => Ok(!against_ai && variant.is_some() && *clock != ClockSpec::Unlimited),
+    }
 }
 
 impl GamesService {
@@ -229,11 +250,13 @@ impl GamesService {
                 )));
             }
         }
+        let rated = decide_rated(request, variant.as_deref(), &clock)?;
         Ok(Checked {
             variant,
             rules_text,
             clock,
             context,
+            rated,
         })
     }
 
@@ -249,6 +272,7 @@ impl GamesService {
             rules_text,
             clock,
             context,
+            rated,
         } = self.checked(&request)?;
         if request.opponent == Opponent::Player(player) {
             return Err(ServiceError::Invalid(
@@ -289,6 +313,7 @@ impl GamesService {
                     created_at: e.now(),
                     expires_at: e.now().saturating_add(expiry_ms),
                     resolved_at: None,
+                    rated,
                 };
                 ch.id = rows::insert_challenge(c, &ch)?;
                 let game = match opponent {

@@ -7,10 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::domain::{ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side};
 
-use super::views::{ChallengeView, WarningView};
+use super::views::{ChallengeView, GameRatings, WarningView};
 
 /// An event as stored, streamed and delivered.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     pub id: EventId,
     #[serde(flatten)]
@@ -30,7 +30,7 @@ impl Event {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "data", rename_all = "snake_case")]
 pub enum EventPayload {
     ChallengeCreated(ChallengeView),
@@ -107,13 +107,19 @@ pub struct DrawEvent {
     pub context: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameEnded {
     pub status: GameStatus,
     pub winner: Option<Side>,
     pub reason: ResultReason,
     pub ply: u32,
     pub context: Option<String>,
+    /// Whether the game counted for ratings (false in events stored before ratings).
+    #[serde(default)]
+    pub rated: bool,
+    /// A rated game's rating changes, each side's before, after and change; null otherwise.
+    #[serde(default)]
+    pub ratings: Option<GameRatings>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -250,6 +250,8 @@ mod tests {
                 reason: ResultReason::NoFirstMove,
                 ply: 1,
                 context: None,
+                rated: false,
+                ratings: None,
             }),
             EventPayload::DeadlineReminder(DeadlineReminder {
                 player: PlayerId(1),

@@ -150,6 +150,7 @@ pub(crate) fn seat_view(c: &Connection, seat: Seat) -> Result<SeatView> {
             let p = rows::player(c, id)?;
             SeatView {
                 player_id: Some(id),
+                handle: p.as_ref().map(|p| p.handle.clone()),
                 discord_user_id: p.as_ref().and_then(|p| p.discord_user_id),
                 name: p.map_or_else(|| format!("player {id}"), |p| p.name),
                 ai_level: None,
@@ -157,6 +158,7 @@ pub(crate) fn seat_view(c: &Connection, seat: Seat) -> Result<SeatView> {
         }
         Seat::Ai(level) => SeatView {
             player_id: None,
+            handle: None,
             discord_user_id: None,
             name: format!("taflbot AI (level {level})"),
             ai_level: Some(level),
@@ -213,6 +215,8 @@ pub(crate) fn game_view(
         context: row.context.clone(),
         created_at: row.created_at,
         updated_at: row.updated_at,
+        rated: row.rated,
+        ratings: super::ratings::ratings_of_game(c, row)?,
     })
 }
 
@@ -237,6 +241,7 @@ pub(crate) fn game_summary(
         deadline_at: row.deadline_at,
         context: row.context.clone(),
         updated_at: row.updated_at,
+        rated: row.rated,
     })
 }
 

@@ -25,7 +25,8 @@ fn request_hash(game: GameId, text: &str, ply: Option<u32>) -> Vec<u8> {
         .to_vec()
 }
 
-/// Ends `row` (not yet written back) with a result and emits `game_ended`.
+/// Ends `row` (not yet written back) with a result, rates it when it is rated, and emits
+/// `game_ended`.
 pub(crate) fn finish(
     c: &Connection,
     e: &mut Emitter,
@@ -45,6 +46,9 @@ pub(crate) fn finish(
     row.finished_at = Some(e.now());
     row.updated_at = e.now();
     rows::update_game(c, row)?;
+    // In this same transaction: a failure anywhere before the commit leaves both ratings as
+    // they were, and the game unfinished.
+    let ratings = super::ratings::rate_ended_game(c, row, e.now())?;
     e.emit(
         c,
         Some(row.id),
@@ -56,6 +60,8 @@ pub(crate) fn finish(
             reason,
             ply: row.ply,
             context: row.context.clone(),
+            rated: row.rated,
+            ratings,
         }),
     )
 }

@@ -1,12 +1,18 @@
-//! Players and their API tokens.
+//! Players, their handles and their API tokens.
 
 use sha2::{Digest, Sha256};
 
+use crate::domain::Handle;
 use crate::store::rows::{self, PlayerId};
 
-use super::{GamesService, IssuedToken, PlayerView, Result, ServiceError};
+use super::handles;
+use super::views::{Page, PlayerView};
+use super::{GamesService, IssuedToken, Result, ServiceError};
 
 const MAX_NAME_CHARS: usize = 64;
+
+/// Players listed on one page of `GET /players`.
+pub const PLAYERS_PAGE_SIZE: u32 = 50;
 
 /// SHA-256 of a token: what the store keeps.
 pub fn token_hash(token: &str) -> [u8; 32] {
@@ -35,16 +41,65 @@ fn clean_name(name: &str) -> Result<String> {
     Ok(name.to_owned())
 }
 
+/// A handle prefix to search by: lowercased, and only what a handle may hold.
+fn handle_prefix(text: &str) -> Result<String> {
+    let prefix = text.trim().trim_start_matches('@').to_lowercase();
+    if prefix.chars().count() > crate::domain::MAX_HANDLE_CHARS {
+        return Err(ServiceError::Invalid(format!(
+            "prefix is {} characters long; handles have at most {}",
+            prefix.chars().count(),
+            crate::domain::MAX_HANDLE_CHARS
+        )));
+    }
+    if let Some(bad) = prefix
+        .chars()
+        .find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-')))
+    {
+        return Err(ServiceError::Invalid(format!(
+            "prefix may only hold what handles hold (letters a-z, digits, \"_\" and \"-\"), not {bad:?}"
+        )));
+    }
+    Ok(prefix)
+}
+
+/// The row offset of page `page` (from 1) of `size`.
+pub(crate) fn page_offset(page: u32, size: u32) -> u64 {
+    u64::from(page.max(1) - 1) * u64::from(size)
+}
+
+/// Builds a page from `size + 1` fetched items: the extra one only says a next page exists.
+pub(crate) fn page_of<T>(mut items: Vec<T>, page: u32, size: u32) -> Page<T> {
+    let more = items.len() > size as usize;
+    items.truncate(size as usize);
+    Page {
+        page: page.max(1),
+        page_size: size,
+        next_page: more.then_some(page.max(1) + 1),
+        items,
+    }
+}
+
 impl GamesService {
-    /// Registers a new player and returns their first API token.
+    /// Registers a new player and returns their first API token. Without a `handle`, the first
+    /// free one made from the name is given (`ada`, `ada2`, ...).
     #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn register_player(&self, name: &str) -> Result<IssuedToken> {
+    pub async fn register_player(&self, name: &str, handle: Option<&str>) -> Result<IssuedToken> {
         let name = clean_name(name)?;
+        let handle = handle.map(handles::requested).transpose()?;
         let token = new_token()?;
         let hash = token_hash(&token);
         let player = self
             .commit(move |c, e| {
-                let p = rows::insert_player(c, &name, None, e.now())?;
+                let p = match &handle {
+                    Some(h) => handles::insert_with_handle(c, &name, h, None, e.now())?,
+                    None => handles::insert_with_derived_handle(
+                        c,
+                        &name,
+                        &Handle::base_from(&name),
+                        None,
+                        e.now(),
+                    )?,
+                };
                 rows::insert_token(c, p.id, &hash, "registration", e.now())?;
                 Ok(p)
             })
@@ -55,13 +110,16 @@ impl GamesService {
         })
     }
 
-    /// The player of a Discord user, created on first use; their display name is kept fresh.
+    /// The player of a Discord user, created on first use with a handle made from their
+    /// `username`; their display name is kept fresh.
     pub async fn player_for_discord_user(
         &self,
         discord_user_id: u64,
+        username: &str,
         display_name: &str,
     ) -> Result<PlayerView> {
         let name = clean_name(display_name).unwrap_or_else(|_| format!("user {discord_user_id}"));
+        let base = Handle::base_from(username);
         let player = self
             .commit(move |c, e| {
                 Ok(match rows::player_by_discord(c, discord_user_id)? {
@@ -72,11 +130,32 @@ impl GamesService {
                         }
                         p
                     }
-                    None => rows::insert_player(c, &name, Some(discord_user_id), e.now())?,
+                    None => handles::insert_with_derived_handle(
+                        c,
+                        &name,
+                        &base,
+                        Some(discord_user_id),
+                        e.now(),
+                    )?,
                 })
             })
             .await?;
         Ok(player.into())
+    }
+
+    /// Gives `player` a new handle (their old one is free for others from then on).
+    pub async fn change_handle(&self, player: PlayerId, handle: &str) -> Result<PlayerView> {
+        let handle = handles::requested(handle)?;
+        self.commit(move |c, _| {
+            let mut p = rows::player(c, player)?
+                .ok_or_else(|| ServiceError::not_found(format!("player {player}")))?;
+            if p.handle != handle {
+                handles::change(c, player, &handle)?;
+                p.handle = handle;
+            }
+            Ok(PlayerView::from(p))
+        })
+        .await
     }
 
     /// A new API token for `player` (e.g. a Discord user's `/token`), for the same games.
@@ -105,5 +184,37 @@ impl GamesService {
                 .ok_or_else(|| ServiceError::not_found(format!("player {id}")))
         })
         .await
+    }
+
+    /// The player with `handle` (as typed: any case, a leading `@`).
+    pub async fn player_by_handle(&self, handle: &str) -> Result<PlayerView> {
+        let missing = || ServiceError::NotFound(format!("no player has the handle {handle:?}"));
+        // A text that breaks the rule is nobody's handle.
+        let parsed = Handle::parse(handle).map_err(|_| missing())?;
+        let found = self
+            .read(move |c| Ok(rows::player_by_handle(c, &parsed)?))
+            .await?;
+        found.map(PlayerView::from).ok_or_else(missing)
+    }
+
+    /// Page `page` (from 1) of the players whose handle starts with `prefix`, by handle.
+    pub async fn players_by_prefix(&self, prefix: &str, page: u32) -> Result<Page<PlayerView>> {
+        let prefix = handle_prefix(prefix)?;
+        let size = PLAYERS_PAGE_SIZE;
+        let rows = self
+            .read(move |c| {
+                Ok(rows::players_by_handle_prefix(
+                    c,
+                    &prefix,
+                    size + 1,
+                    page_offset(page, size),
+                )?)
+            })
+            .await?;
+        Ok(page_of(
+            rows.into_iter().map(PlayerView::from).collect(),
+            page,
+            size,
+        ))
     }
 }

@@ -39,6 +39,9 @@ pub struct NewChallenge {
     pub clock: ClockSpec,
     /// Where the game is shown in a front end; a client's label is checked (see [`Place`]).
     pub context: Option<super::Place>,
+    /// Rated or casual; `None`: rated between two people on a preset with a clock (see
+    /// [`GamesService::check_challenge`](super::GamesService::check_challenge)).
+    pub rated: Option<bool>,
 }
 
 /// A move as a player sends it.

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use tafl_engine::WarningKind;
 
 use crate::domain::{
-    ChallengeId, ChallengeStatus, GameId, GameStatus, PlayerId, ResultReason, Side, SideChoice,
-    TokenId, WebhookId,
+    ChallengeId, ChallengeStatus, GameId, GameStatus, Handle, PlayerId, ResultReason, Side,
+    SideChoice, TokenId, WebhookId,
 };
 use crate::store::rows::{MoveRow, PlayerRow, TokenRow, WebhookRow};
 
@@ -16,6 +16,9 @@ use super::timing::ClockSpec;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PlayerView {
     pub id: PlayerId,
+    /// Unique, lowercase: how others find and challenge this player.
+    pub handle: Handle,
+    /// The display name, as the player wrote it (not unique).
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discord_user_id: Option<u64>,
@@ -25,10 +28,20 @@ impl From<PlayerRow> for PlayerView {
     fn from(p: PlayerRow) -> Self {
         PlayerView {
             id: p.id,
+            handle: p.handle,
             name: p.name,
             discord_user_id: p.discord_user_id,
         }
     }
+}
+
+/// One page of a long list. Pages count from 1; `next_page` is absent on the last one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Page<T> {
+    pub page: u32,
+    pub page_size: u32,
+    pub next_page: Option<u32>,
+    pub items: Vec<T>,
 }
 
 /// A new API token: shown once, only its hash is stored.
@@ -71,6 +84,9 @@ pub struct CreatedToken {
 pub struct SeatView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub player_id: Option<PlayerId>,
+    /// The player's handle (absent for the AI, and in events stored before handles existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handle: Option<Handle>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discord_user_id: Option<u64>,
     pub name: String,
@@ -102,7 +118,7 @@ pub struct CapturedView {
     pub defenders: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GameView {
     pub id: GameId,
     pub variant: Option<String>,
@@ -135,6 +151,10 @@ pub struct GameView {
     pub context: Option<String>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// Whether the game counts for its players' ratings.
+    pub rated: bool,
+    /// Once a rated game has ended: how it moved each side's rating.
+    pub ratings: Option<GameRatings>,
 }
 
 /// One move of a game's record.
@@ -207,6 +227,7 @@ pub struct GameSummary {
     pub deadline_at: Option<i64>,
     pub context: Option<String>,
     pub updated_at: i64,
+    pub rated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,6 +246,9 @@ pub struct ChallengeView {
     pub context: Option<String>,
     pub created_at: i64,
     pub expires_at: i64,
+    /// The game it starts counts for ratings (absent in events stored before ratings: false).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -235,7 +259,7 @@ pub struct ChallengeLists {
 }
 
 /// The answer to a challenge: for the AI the game starts at once.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChallengeCreated {
     pub challenge: ChallengeView,
     pub game: Option<GameView>,
@@ -294,4 +318,27 @@ pub struct LegalMovesView {
     /// What that side could play now: for the side not to move, as if it were its turn.
     /// Empty once the game is over.
     pub moves: Vec<String>,
+}
+
+/// How one player's rating moved with a rated game: shown in `game_ended` and the game's view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingChange {
+    pub player_id: PlayerId,
+    pub before: f64,
+    pub after: f64,
+    /// `after - before`.
+    pub change: f64,
+    /// The rating deviation after the game.
+    pub deviation: f64,
+    /// Whether the rating after the game is provisional (deviation above 110).
+    pub provisional: bool,
+}
+
+/// The rating changes of a rated game, by side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameRatings {
+    /// The rating pool: the variant's id.
+    pub pool: String,
+    pub attackers: RatingChange,
+    pub defenders: RatingChange,
 }

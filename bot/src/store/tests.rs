@@ -3,6 +3,10 @@ use std::time::Duration;
 use super::rows::{self, EventId, EventRow};
 use super::*;
 
+fn handle(text: &str) -> crate::domain::Handle {
+    crate::domain::Handle::parse(text).unwrap()
+}
+
 fn open(dir: &tempfile::TempDir) -> Store {
     Store::open(&dir.path().join("t.db"), 2, Duration::from_secs(5), 64).unwrap()
 }
@@ -46,7 +50,13 @@ async fn a_failing_job_rolls_back_only_its_own_writes() {
         handles.push(tokio::spawn(async move {
             store
                 .write(move |c| {
-                    rows::insert_player(c, &format!("p{i}"), Some(i as u64), 0)?;
+                    rows::insert_player(
+                        c,
+                        &format!("p{i}"),
+                        &handle(&format!("p{i}")),
+                        Some(i as u64),
+                        0,
+                    )?;
                     if i % 5 == 0 {
                         return Err(StoreError::Setup("refused".into()));
                     }
@@ -77,9 +87,9 @@ async fn events_are_queued_for_the_webhooks_of_their_players() {
     let store = open(&dir);
     let (a, b, other) = store
         .write(|c| {
-            let a = rows::insert_player(c, "a", None, 0)?.id;
-            let b = rows::insert_player(c, "b", None, 0)?.id;
-            let other = rows::insert_player(c, "c", None, 0)?.id;
+            let a = rows::insert_player(c, "a", &handle("aa"), None, 0)?.id;
+            let b = rows::insert_player(c, "b", &handle("bb"), None, 0)?.id;
+            let other = rows::insert_player(c, "c", &handle("cc"), None, 0)?.id;
             rows::insert_webhook(c, a, "http://a", "s", 0)?;
             rows::insert_webhook(c, other, "http://c", "s", 0)?;
             Ok::<_, StoreError>((a, b, other))
@@ -161,4 +171,50 @@ async fn a_replaced_file_stops_every_later_write() {
         touch(&store).await.unwrap_err(),
         StoreError::FileGone(_)
     ));
+}
+
+#[tokio::test]
+async fn players_stored_before_handles_get_unique_ones_made_from_their_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    {
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        migrations().to_version(&mut conn, 3).unwrap();
+        for (name, discord) in [
+            ("Ada", None),
+            ("ada", Some(7)),
+            ("Zoë Smith", None),
+            ("@everyone", None),
+            ("!!", None),
+        ] {
+            conn.execute(
+                "INSERT INTO players (name, discord_user_id, created_at) VALUES (?1, ?2, 0)",
+                rusqlite::params![name, discord],
+            )
+            .unwrap();
+        }
+    }
+    let store = Store::open(&path, 1, Duration::from_secs(5), 8).unwrap();
+    let handles: Vec<String> = store
+        .read(|c| {
+            Ok::<_, StoreError>(
+                c.prepare("SELECT handle FROM players ORDER BY id")?
+                    .query_map([], |r| r.get(0))?
+                    .collect::<rusqlite::Result<Vec<String>>>()?,
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(handles, ["ada", "ada2", "zo_smith", "everyone2", "player"]);
+    // The index holds from now on.
+    let again = store
+        .write(|c| {
+            rows::insert_player(c, "x", &handle("ada"), None, 0)?;
+            Ok::<_, StoreError>(())
+        })
+        .await;
+    assert!(
+        matches!(&again, Err(e) if rows::handle_taken(e)),
+        "{again:?}"
+    );
 }

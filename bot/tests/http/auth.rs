@@ -255,9 +255,12 @@ async fn registration_can_be_turned_off_and_tokens_can_be_issued_to_discord_user
         .await;
     assert_eq!(e["error"]["code"], "registration_closed");
     let service = app.service();
-    let player = service.player_for_discord_user(4242, "Dee").await.unwrap();
+    let player = service
+        .player_for_discord_user(4242, "dee", "Dee")
+        .await
+        .unwrap();
     let same = service
-        .player_for_discord_user(4242, "Dee renamed")
+        .player_for_discord_user(4242, "dee", "Dee renamed")
         .await
         .unwrap();
     assert_eq!(player.id, same.id);

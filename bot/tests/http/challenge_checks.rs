@@ -13,6 +13,7 @@ fn ai_game(level: u8, rules: RulesChoice) -> NewChallenge {
         side: SideChoice::Defenders,
         clock: ClockSpec::Unlimited,
         context: None,
+        rated: None,
     }
 }
 

@@ -43,6 +43,8 @@ pub fn test_config(dir: &tempfile::TempDir) -> Config {
     config.http.rate_limit_burst = 10_000;
     config.http.registration_per_minute = 600_000.0;
     config.http.registration_burst = 10_000;
+    config.http.anonymous_per_second = 10_000.0;
+    config.http.anonymous_burst = 10_000;
     config.http.stream_keepalive_secs = 1;
     config.webhooks.poll_interval_ms = 20;
     config.webhooks.initial_backoff_ms = 1_000;

@@ -15,6 +15,8 @@ mod messages;
 mod openapi;
 mod operations;
 mod places;
+mod players;
+mod ratings;
 mod scheduler;
 mod starts;
 mod storage;

@@ -123,6 +123,7 @@ fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defender: i64
         created_at: T0,
         updated_at: T0,
         finished_at: None,
+        rated: false,
     };
     let c = rusqlite::Connection::open(&app.config.database.path).unwrap();
     c.busy_timeout(Duration::from_secs(5)).unwrap();

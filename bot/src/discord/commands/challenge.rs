@@ -74,8 +74,9 @@ fn challenge_text(challenge: &ChallengeView) -> String {
         "defenders" => format!("{challenger} takes the defenders"),
         _ => "sides drawn at random".to_owned(),
     };
+    let kind = if challenge.rated { "rated" } else { "casual" };
     format!(
-        "{opponent}, {challenger} challenges you to **{variant}** ({side}, {}). Challenge #{} expires {}.",
+        "{opponent}, {challenger} challenges you to **{variant}** ({kind}, {side}, {}). Challenge #{} expires {}.",
         clock_text(&challenge.clock),
         challenge.id,
         discord_time(challenge.expires_at)
@@ -96,6 +97,9 @@ pub async fn challenge(
     #[description = "Your side (default: random)"] side: Option<SideParam>,
     #[description = "Clock: unlimited, 3d or 12h per move, 7d+1d bank (default: 3d)"] clock: Option<
         String,
+    >,
+    #[description = "Rated or casual (default: rated, unless there is no clock)"] rated: Option<
+        bool,
     >,
 ) -> Result<(), BotError> {
     let side = side.map(SideChoice::from).unwrap_or_default();
@@ -119,6 +123,7 @@ pub async fn challenge(
         side,
         clock,
         context: Some(here(ctx.channel_id())),
+        rated,
     };
     let created = data.service.create_challenge(me, request).await?;
     let reply = poise::CreateReply::default()
@@ -165,6 +170,7 @@ async fn start_ai_game(
         side,
         clock: ClockSpec::Unlimited,
         context: Some(here(ctx.channel_id())),
+        rated: None,
     };
     // What the user can get wrong is checked before deferring, so the refusal stays private.
     data.service.check_challenge(&request)?;

@@ -3,6 +3,7 @@
 pub mod challenge;
 pub mod common;
 pub mod game;
+pub mod handle;
 pub mod help;
 pub mod info;
 pub mod moves;
@@ -22,6 +23,7 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         info::games(),
         info::rules(),
         info::token(),
+        handle::handle(),
         help::help(),
     ]
 }

@@ -19,6 +19,8 @@ use crate::http::extract::{ApiJson, ApiPath};
 #[serde(deny_unknown_fields)]
 pub struct NewChallengeBody {
     opponent_id: Option<PlayerId>,
+    /// The opponent's handle (instead of `opponent_id`).
+    opponent: Option<String>,
     /// Any whole number, so one out of range gets the service's "between 1 and N".
     ai_level: Option<i64>,
     variant: Option<String>,
@@ -28,6 +30,7 @@ pub struct NewChallengeBody {
     #[serde(default)]
     clock: ClockSpec,
     context: Option<String>,
+    rated: Option<bool>,
 }
 
 pub async fn create_challenge(
@@ -35,19 +38,28 @@ pub async fn create_challenge(
     Authed(me): Authed,
     ApiJson(body): ApiJson<NewChallengeBody>,
 ) -> ApiResult<Response> {
-    let opponent = match (body.opponent_id, body.ai_level) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid",
-                "give opponent_id or ai_level, not both",
-            ));
+    let invalid = |message: &str| {
+        ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid",
+            message.to_owned(),
+        )
+    };
+    let opponent = match (body.opponent_id, body.opponent, body.ai_level) {
+        (Some(_), Some(_), _) => {
+            return Err(invalid("give opponent (a handle) or opponent_id, not both"));
         }
-        (Some(id), None) => Opponent::Player(id),
-        (None, Some(level)) => Opponent::Ai {
+        (Some(_), None, Some(_)) | (None, Some(_), Some(_)) => {
+            return Err(invalid("give an opponent or ai_level, not both"));
+        }
+        (Some(id), None, None) => Opponent::Player(id),
+        (None, Some(handle), None) => {
+            Opponent::Player(state.service.player_by_handle(&handle).await?.id)
+        }
+        (None, None, Some(level)) => Opponent::Ai {
             level: u8::try_from(level).unwrap_or(0),
         },
-        (None, None) => Opponent::Open,
+        (None, None, None) => Opponent::Open,
     };
     let rules = match (body.variant, body.rules) {
         (Some(_), Some(_)) => {
@@ -71,6 +83,7 @@ pub async fn create_challenge(
                 side: body.side,
                 clock: body.clock,
                 context: body.context.map(Place::Label),
+                rated: body.rated,
             },
         )
         .await?;

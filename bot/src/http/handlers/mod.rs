@@ -16,3 +16,16 @@ pub use tokens::*;
 pub use webhooks::*;
 
 type ApiResult<T> = Result<T, super::error::ApiError>;
+
+/// A `page` query parameter: pages count from 1 (absent: the first).
+fn page_number(page: Option<u32>) -> ApiResult<u32> {
+    match page {
+        Some(0) => Err(super::error::ApiError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "bad_query",
+            "page must be a whole number from 1 up, not 0",
+        )),
+        Some(n) => Ok(n),
+        None => Ok(1),
+    }
+}

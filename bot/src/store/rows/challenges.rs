@@ -20,10 +20,12 @@ pub struct ChallengeRow {
     pub created_at: i64,
     pub expires_at: i64,
     pub resolved_at: Option<i64>,
+    /// The game it starts counts for ratings.
+    pub rated: bool,
 }
 
 const CHALLENGE_COLS: &str = "id, challenger, opponent, opponent_ai_level, variant, rules, \
-    challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at";
+    challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at, rated";
 
 fn challenge_from(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
     Ok(ChallengeRow {
@@ -43,14 +45,15 @@ fn challenge_from(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
         created_at: r.get(11)?,
         expires_at: r.get(12)?,
         resolved_at: r.get(13)?,
+        rated: r.get(14)?,
     })
 }
 
 pub fn insert_challenge(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeId> {
     c.execute(
         "INSERT INTO challenges (challenger, opponent, opponent_ai_level, variant, rules, \
-         challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+         challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at, \
+         rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
         params![
             ch.challenger,
             ch.opponent,
@@ -64,7 +67,8 @@ pub fn insert_challenge(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeId
             ch.context,
             ch.created_at,
             ch.expires_at,
-            ch.resolved_at
+            ch.resolved_at,
+            ch.rated
         ],
     )?;
     Ok(ChallengeId(c.last_insert_rowid()))

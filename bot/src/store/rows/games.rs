@@ -56,13 +56,15 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub finished_at: Option<i64>,
+    /// Counts for the players' ratings (set when the game starts, never changed).
+    pub rated: bool,
 }
 
 const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_level, \
     defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
     position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
     attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
-    draw_offer_by, context, created_at, updated_at, finished_at";
+    draw_offer_by, context, created_at, updated_at, finished_at, rated";
 
 fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -93,6 +95,7 @@ fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         created_at: r.get(24)?,
         updated_at: r.get(25)?,
         finished_at: r.get(26)?,
+        rated: r.get(27)?,
     })
 }
 
@@ -105,9 +108,9 @@ pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
          defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
          position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
          attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
-         draw_offer_by, context, created_at, updated_at, finished_at) VALUES \
+         draw_offer_by, context, created_at, updated_at, finished_at, rated) VALUES \
          (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
-          ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+          ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
         params![
             g.variant,
             g.rules,
@@ -135,6 +138,7 @@ pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
             g.created_at,
             g.updated_at,
             g.finished_at,
+            g.rated,
         ],
     )?;
     Ok(GameId(c.last_insert_rowid()))

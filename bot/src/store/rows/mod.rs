@@ -11,6 +11,7 @@ mod games;
 mod idempotency;
 mod moves;
 mod players;
+mod ratings;
 mod webhooks;
 
 pub use api_tokens::*;
@@ -21,6 +22,7 @@ pub use games::*;
 pub use idempotency::*;
 pub use moves::*;
 pub use players::*;
+pub use ratings::*;
 pub use webhooks::*;
 
 pub use crate::domain::{

@@ -3,11 +3,13 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::*;
+use crate::domain::Handle;
 
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerRow {
     pub id: PlayerId,
     pub name: String,
+    pub handle: Handle,
     pub discord_user_id: Option<u64>,
     pub created_at: i64,
 }
@@ -16,29 +18,49 @@ fn player_from(r: &Row<'_>) -> rusqlite::Result<PlayerRow> {
     Ok(PlayerRow {
         id: r.get(0)?,
         name: r.get(1)?,
-        discord_user_id: r.get::<_, Option<i64>>(2)?.map(|v| v as u64),
-        created_at: r.get(3)?,
+        handle: r.get(2)?,
+        discord_user_id: r.get::<_, Option<i64>>(3)?.map(|v| v as u64),
+        created_at: r.get(4)?,
     })
 }
 
-const PLAYER_COLS: &str = "id, name, discord_user_id, created_at";
+const PLAYER_COLS: &str = "id, name, handle, discord_user_id, created_at";
 
+/// Inserts a player with `handle`. A handle already taken is the store's unique violation
+/// (see [`handle_taken`]), so two registrations racing for one handle cannot both get it.
 pub fn insert_player(
     c: &Connection,
     name: &str,
+    handle: &Handle,
     discord_user_id: Option<u64>,
     now: i64,
 ) -> Result<PlayerRow> {
-    c.execute(
-        "INSERT INTO players (name, discord_user_id, created_at) VALUES (?1, ?2, ?3)",
-        params![name, discord_user_id.map(|v| v as i64), now],
-    )?;
+    c.prepare_cached(
+        "INSERT INTO players (name, handle, discord_user_id, created_at) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![
+        name,
+        handle,
+        discord_user_id.map(|v| v as i64),
+        now
+    ])?;
     Ok(PlayerRow {
         id: PlayerId(c.last_insert_rowid()),
         name: name.to_owned(),
+        handle: handle.clone(),
         discord_user_id,
         created_at: now,
     })
+}
+
+/// Whether `error` is a write refused because the handle is someone else's.
+pub fn handle_taken(error: &StoreError) -> bool {
+    matches!(
+        error,
+        StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, Some(message)))
+            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+                && message.contains("players.handle")
+    )
 }
 
 pub fn player(c: &Connection, id: PlayerId) -> Result<Option<PlayerRow>> {
@@ -49,6 +71,14 @@ pub fn player(c: &Connection, id: PlayerId) -> Result<Option<PlayerRow>> {
     )
 }
 
+pub fn player_by_handle(c: &Connection, handle: &Handle) -> Result<Option<PlayerRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {PLAYER_COLS} FROM players WHERE handle = ?1"
+    ))?
+    .query_row([handle], player_from)
+    .optional()?)
+}
+
 pub fn player_by_discord(c: &Connection, discord_user_id: u64) -> Result<Option<PlayerRow>> {
     Ok(c.prepare_cached(&format!(
         "SELECT {PLAYER_COLS} FROM players WHERE discord_user_id = ?1"
@@ -57,10 +87,44 @@ pub fn player_by_discord(c: &Connection, discord_user_id: u64) -> Result<Option<
     .optional()?)
 }
 
+/// The handles that start with `prefix` (handles only hold characters below `~`, so the range
+/// `[prefix, prefix~)` is exactly them, read off the unique index).
+pub fn handles_starting_with(c: &Connection, prefix: &str) -> Result<Vec<String>> {
+    Ok(c.prepare_cached(
+        "SELECT handle FROM players WHERE handle >= ?1 AND handle < ?1 || '~' ORDER BY handle",
+    )?
+    .query_map([prefix], |r| r.get(0))?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Page of players whose handle starts with `prefix`, by handle: `limit` from `offset`.
+pub fn players_by_handle_prefix(
+    c: &Connection,
+    prefix: &str,
+    limit: u32,
+    offset: u64,
+) -> Result<Vec<PlayerRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {PLAYER_COLS} FROM players WHERE handle >= ?1 AND handle < ?1 || '~' \
+         ORDER BY handle LIMIT ?2 OFFSET ?3"
+    ))?
+    .query_map(params![prefix, limit, offset as i64], player_from)?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
 pub fn rename_player(c: &Connection, id: PlayerId, name: &str) -> Result<()> {
     c.execute(
         "UPDATE players SET name = ?2 WHERE id = ?1",
         params![id, name],
+    )?;
+    Ok(())
+}
+
+/// Gives `id` the handle `handle`; a handle someone else has is refused ([`handle_taken`]).
+pub fn set_handle(c: &Connection, id: PlayerId, handle: &Handle) -> Result<()> {
+    c.execute(
+        "UPDATE players SET handle = ?2 WHERE id = ?1",
+        params![id, handle],
     )?;
     Ok(())
 }

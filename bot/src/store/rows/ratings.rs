@@ -1,0 +1,221 @@
+//! Ratings per player and pool, and their history (one row per rated game and player).
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::*;
+use crate::domain::Handle;
+
+/// A player's rating in one pool (Glicko-2's three numbers).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Glicko {
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRow {
+    pub player_id: PlayerId,
+    pub pool: String,
+    pub glicko: Glicko,
+    pub games: u32,
+    pub updated_at: i64,
+}
+
+fn rating_from(r: &Row<'_>) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        player_id: r.get(0)?,
+        pool: r.get(1)?,
+        glicko: Glicko {
+            rating: r.get(2)?,
+            deviation: r.get(3)?,
+            volatility: r.get(4)?,
+        },
+        games: r.get(5)?,
+        updated_at: r.get(6)?,
+    })
+}
+
+const RATING_COLS: &str = "player_id, pool, rating, deviation, volatility, games, updated_at";
+
+pub fn rating(c: &Connection, player: PlayerId, pool: &str) -> Result<Option<RatingRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {RATING_COLS} FROM ratings WHERE player_id = ?1 AND pool = ?2"
+    ))?
+    .query_row(params![player, pool], rating_from)
+    .optional()?)
+}
+
+/// Every pool `player` is rated in, by pool.
+pub fn ratings_of(c: &Connection, player: PlayerId) -> Result<Vec<RatingRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {RATING_COLS} FROM ratings WHERE player_id = ?1 ORDER BY pool"
+    ))?
+    .query_map([player], rating_from)?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn put_rating(c: &Connection, row: &RatingRow) -> Result<()> {
+    c.prepare_cached(
+        "INSERT INTO ratings (player_id, pool, rating, deviation, volatility, games, updated_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (player_id, pool) DO UPDATE SET \
+         rating = excluded.rating, deviation = excluded.deviation, \
+         volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at",
+    )?
+    .execute(params![
+        row.player_id,
+        row.pool,
+        row.glicko.rating,
+        row.glicko.deviation,
+        row.glicko.volatility,
+        row.games,
+        row.updated_at
+    ])?;
+    Ok(())
+}
+
+/// One rating change, as the history keeps it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingChangeRow {
+    pub player_id: PlayerId,
+    pub pool: String,
+    pub game_id: GameId,
+    pub before: Glicko,
+    pub after: Glicko,
+    pub created_at: i64,
+}
+
+pub fn insert_rating_change(c: &Connection, row: &RatingChangeRow) -> Result<()> {
+    c.prepare_cached(
+        "INSERT INTO rating_history (player_id, pool, game_id, rating_before, deviation_before, \
+         volatility_before, rating_after, deviation_after, volatility_after, created_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        row.player_id,
+        row.pool,
+        row.game_id,
+        row.before.rating,
+        row.before.deviation,
+        row.before.volatility,
+        row.after.rating,
+        row.after.deviation,
+        row.after.volatility,
+        row.created_at
+    ])?;
+    Ok(())
+}
+
+fn change_from(r: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
+    Ok(RatingChangeRow {
+        player_id: r.get(0)?,
+        pool: r.get(1)?,
+        game_id: r.get(2)?,
+        before: Glicko {
+            rating: r.get(3)?,
+            deviation: r.get(4)?,
+            volatility: r.get(5)?,
+        },
+        after: Glicko {
+            rating: r.get(6)?,
+            deviation: r.get(7)?,
+            volatility: r.get(8)?,
+        },
+        created_at: r.get(9)?,
+    })
+}
+
+const CHANGE_COLS: &str = "player_id, pool, game_id, rating_before, deviation_before, \
+    volatility_before, rating_after, deviation_after, volatility_after, created_at";
+
+/// The rating changes a game made (none for an unrated game).
+pub fn rating_changes_of_game(c: &Connection, game: GameId) -> Result<Vec<RatingChangeRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {CHANGE_COLS} FROM rating_history WHERE game_id = ?1 ORDER BY id"
+    ))?
+    .query_map([game], change_from)?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// `player`'s rating history in `pool`, newest first: `limit` from `offset`.
+pub fn rating_history(
+    c: &Connection,
+    player: PlayerId,
+    pool: &str,
+    limit: u32,
+    offset: u64,
+) -> Result<Vec<RatingChangeRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {CHANGE_COLS} FROM rating_history WHERE player_id = ?1 AND pool = ?2 \
+         ORDER BY id DESC LIMIT ?3 OFFSET ?4"
+    ))?
+    .query_map(params![player, pool, limit, offset as i64], change_from)?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// One line of a leaderboard: the player and their rating.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeaderRow {
+    pub player_id: PlayerId,
+    pub handle: Handle,
+    pub name: String,
+    pub glicko: Glicko,
+    pub games: u32,
+}
+
+/// Players rated in `pool` with a deviation at most `max_deviation`, best first (ties: the
+/// earlier player first), `limit` from `offset`; with `guild`, only players seen in that
+/// Discord guild.
+pub fn leaderboard(
+    c: &Connection,
+    pool: &str,
+    max_deviation: f64,
+    guild: Option<u64>,
+    limit: u32,
+    offset: u64,
+) -> Result<Vec<LeaderRow>> {
+    let guild_filter = if guild.is_some() {
+        "AND r.player_id IN (SELECT player_id FROM discord_guild_players WHERE guild_id = ?5)"
+    } else {
+        "AND ?5 IS NULL"
+    };
+    Ok(c.prepare_cached(&format!(
+        "SELECT r.player_id, p.handle, p.name, r.rating, r.deviation, r.volatility, r.games \
+         FROM ratings r JOIN players p ON p.id = r.player_id \
+         WHERE r.pool = ?1 AND r.deviation <= ?2 {guild_filter} \
+         ORDER BY r.rating DESC, r.player_id LIMIT ?3 OFFSET ?4"
+    ))?
+    .query_map(
+        params![
+            pool,
+            max_deviation,
+            limit,
+            offset as i64,
+            guild.map(|g| g as i64)
+        ],
+        |r| {
+            Ok(LeaderRow {
+                player_id: r.get(0)?,
+                handle: r.get(1)?,
+                name: r.get(2)?,
+                glicko: Glicko {
+                    rating: r.get(3)?,
+                    deviation: r.get(4)?,
+                    volatility: r.get(5)?,
+                },
+                games: r.get(6)?,
+            })
+        },
+    )?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Remembers that `player` was seen in the Discord guild `guild` (once; later calls do nothing).
+pub fn note_guild_player(c: &Connection, guild: u64, player: PlayerId, now: i64) -> Result<()> {
+    c.prepare_cached(
+        "INSERT OR IGNORE INTO discord_guild_players (guild_id, player_id, seen_at) \
+         VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![guild as i64, player, now])?;
+    Ok(())
+}
