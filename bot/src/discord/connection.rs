@@ -219,6 +219,16 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
         },
         // Every reply pings nobody unless it names whom.
         allowed_mentions: Some(mentions::nobody()),
+        // Who uses the bot in a guild is on that guild's leaderboard.
+        pre_command: |ctx| {
+            Box::pin(async move {
+                if let Some(guild) = ctx.guild_id()
+                    && let Err(e) = ctx.data().seen_in_guild(guild.get(), ctx.author()).await
+                {
+                    tracing::warn!(%guild, "could not note a player seen in a guild: {e}");
+                }
+            })
+        },
         ..Default::default()
     };
     let framework = poise::Framework::builder()

@@ -1,6 +1,6 @@
 //! State shared by every command, button handler and the outbox worker.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -36,6 +36,8 @@ pub struct Data {
 #[derive(Default)]
 struct Inner {
     players: Mutex<HashMap<u64, PlayerId>>,
+    /// (guild, Discord user) pairs already written to the store by this process.
+    seen_in_guilds: Mutex<HashSet<(u64, u64)>>,
     followups: Mutex<HashMap<GameId, PendingFollowup>>,
 }
 
@@ -69,6 +71,18 @@ impl Data {
             .await?;
         locked(&self.inner.players).insert(user.id.get(), player.id);
         Ok(player.id)
+    }
+
+    /// Remembers that `user` was seen in the Discord guild `guild`: what the guild's own
+    /// leaderboard (`/leaderboard server_only:true`) is made of. Written once per process.
+    pub async fn seen_in_guild(&self, guild: u64, user: &User) -> Result<(), BotError> {
+        if locked(&self.inner.seen_in_guilds).contains(&(guild, user.id.get())) {
+            return Ok(());
+        }
+        let player = self.player_of(user).await?;
+        self.service.note_guild_player(guild, player).await?;
+        locked(&self.inner.seen_in_guilds).insert((guild, user.id.get()));
+        Ok(())
     }
 
     /// Remembers the interaction to answer with the AI's next move in `game`.

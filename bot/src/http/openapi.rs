@@ -127,6 +127,7 @@ fn query_parameters(path: &str) -> Vec<Value> {
             ),
             page_param(),
         ],
+        "/leaderboards/{variant}" => vec![page_param()],
         "/stream/events" => vec![param(
             "since",
             json!({ "type": "integer", "format": "int64", "minimum": 0 }),

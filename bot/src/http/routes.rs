@@ -115,8 +115,22 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
             get(list_players),
         ),
         (
-            spec("GET", "/players/{handle}", "A player, by handle").open(),
+            spec(
+                "GET",
+                "/players/{handle}",
+                "A player by handle: ratings and results per variant, current games",
+            )
+            .open(),
             get(get_player),
+        ),
+        (
+            spec(
+                "GET",
+                "/leaderboards/{variant}",
+                "A variant's rated players, best first, 50 a page (?page=); provisional ratings left out",
+            )
+            .open(),
+            get(leaderboard),
         ),
         (
             spec(

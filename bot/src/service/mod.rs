@@ -19,6 +19,7 @@ pub mod ratings;
 mod reply;
 mod requests;
 mod scheduler;
+mod stats;
 mod timing;
 mod tokens;
 mod views;
@@ -49,12 +50,14 @@ pub use event::{
 };
 pub use events::EventBus;
 pub use place::Place;
+pub use players::PLAYERS_PAGE_SIZE;
 pub use queries::{BoardResult, BoardSnapshot, render_board};
 pub use reply::{InReply, REPLY_HOLD_MS};
 pub use requests::{
     DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice,
 };
 pub use scheduler::SchedulerPass;
+pub use stats::LEADERBOARD_PAGE_SIZE;
 pub use timing::ClockSpec;
 pub use tokens::MAX_TOKENS_PER_PLAYER;
 pub use views::*;

@@ -342,3 +342,53 @@ pub struct GameRatings {
     pub attackers: RatingChange,
     pub defenders: RatingChange,
 }
+
+/// A player's page: who they are, their ratings and results per variant, their current games.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerProfile {
+    #[serde(flatten)]
+    pub player: PlayerView,
+    /// One per variant they are rated in, by variant.
+    pub ratings: Vec<PoolRating>,
+    /// Finished games per variant (rated or not, against people or the AI; aborted games do
+    /// not count), by variant; `variant` null: custom rules.
+    pub results: Vec<VariantResults>,
+    /// Active games (private ones only when their player asks).
+    pub current_games: Vec<GameSummary>,
+}
+
+/// A player's rating in one variant.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PoolRating {
+    pub variant: String,
+    pub rating: f64,
+    pub deviation: f64,
+    /// Deviation above 110: not on the leaderboard yet.
+    pub provisional: bool,
+    /// Rated games played in this variant.
+    pub games: u32,
+}
+
+/// A player's finished games in one variant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VariantResults {
+    pub variant: Option<String>,
+    pub played: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+/// One line of a leaderboard.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LeaderboardEntry {
+    /// 1 for the best.
+    pub rank: u64,
+    pub player_id: PlayerId,
+    pub handle: Handle,
+    pub name: String,
+    pub rating: f64,
+    pub deviation: f64,
+    /// Rated games played in this variant.
+    pub games: u32,
+}

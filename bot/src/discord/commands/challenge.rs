@@ -117,6 +117,9 @@ pub async fn challenge(
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let them = data.player_of(&opponent).await?;
+    if let Some(guild) = ctx.guild_id() {
+        data.seen_in_guild(guild.get(), &opponent).await?;
+    }
     let request = NewChallenge {
         opponent: Opponent::Player(them),
         rules: RulesChoice::Variant(variant),

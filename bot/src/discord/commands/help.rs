@@ -12,8 +12,8 @@ pub const EMBED_COLOUR: u32 = 0x8B_5A_2B;
 /// One line per command, as shown by /help.
 const COMMANDS: &[(&str, &str)] = &[
     (
-        "/challenge opponent variant side clock",
-        "challenge someone (or me, for a game against the AI)",
+        "/challenge opponent variant side clock rated private",
+        "challenge someone (or me, for a game against the AI); rated by default with a clock",
     ),
     (
         "/play variant level side",
@@ -30,6 +30,18 @@ const COMMANDS: &[(&str, &str)] = &[
         "offer, accept or decline a draw",
     ),
     ("/games", "your active games: where, whose turn, deadline"),
+    (
+        "/leaderboard variant server_only",
+        "the best rated players of a variant (everyone, or this server's)",
+    ),
+    (
+        "/stats user",
+        "ratings, results and current games (yours, or someone's)",
+    ),
+    (
+        "/handle new",
+        "your handle, by which people find you; change it",
+    ),
     (
         "/history",
         "the moves so far, and the game as an OpenTafl .otg file",

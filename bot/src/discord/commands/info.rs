@@ -9,7 +9,7 @@ use crate::discord::posts::{self, discord_time, seat_label};
 use crate::discord::{BotError, Context};
 
 /// What a Discord message may hold, less room for the page line.
-const MAX_LISTING: usize = 1_900;
+pub const MAX_LISTING: usize = 1_900;
 
 /// Your active games: where, whose turn, deadline
 #[poise::command(slash_command)]
@@ -30,7 +30,7 @@ pub async fn games(
     let text = if lines.is_empty() {
         "You have no active games. Start one with `/challenge` or `/play`.".to_owned()
     } else {
-        listing_page(&lines, page.unwrap_or(1), MAX_LISTING)
+        listing_page(&lines, page.unwrap_or(1), MAX_LISTING, "games")
     };
     ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
         .await?;
@@ -63,25 +63,25 @@ fn game_line(g: &crate::service::GameSummary) -> String {
 }
 
 /// Page `page` (from 1) of `lines`, each page at most `budget` characters, with a last line
-/// saying how many are left out and how to see them.
-pub fn listing_page(lines: &[String], page: u32, budget: usize) -> String {
+/// saying how many are left out and how to see them with `/command page:N`.
+pub fn listing_page(lines: &[String], page: u32, budget: usize, command: &str) -> String {
     let pages = paginate(lines, budget);
     let total = pages.len();
     let index = usize::try_from(page.max(1) - 1).unwrap_or(usize::MAX);
     let Some(range) = pages.get(index) else {
-        return format!("There are only {total} page(s) of games; try `/games page:{total}`.");
+        return format!("There are only {total} page(s); try `/{command} page:{total}`.");
     };
     let mut text = lines[range.clone()].join("\n");
     let before = range.start;
     let after = lines.len() - range.end;
     if total > 1 {
         text.push_str(&format!(
-            "\nPage {page} of {total}: {} of {} games shown",
+            "\nPage {page} of {total}: {} of {} shown",
             range.len(),
             lines.len()
         ));
         if after > 0 {
-            text.push_str(&format!(", {after} more on `/games page:{}`", page + 1));
+            text.push_str(&format!(", {after} more on `/{command} page:{}`", page + 1));
         } else if before > 0 {
             text.push_str(&format!(", {before} on earlier pages"));
         }
@@ -179,23 +179,23 @@ mod tests {
     #[test]
     fn long_listings_are_paged_under_discords_limit_with_a_count() {
         let all = lines(40);
-        let first = listing_page(&all, 1, MAX_LISTING);
+        let first = listing_page(&all, 1, MAX_LISTING, "games");
         assert!(first.chars().count() <= 2_000, "{}", first.len());
         assert!(first.contains("Page 1 of 3"), "{first}");
         assert!(first.contains("more on `/games page:2`"), "{first}");
         let mut seen = 0;
         for page in 1..=3 {
-            let text = listing_page(&all, page, MAX_LISTING);
+            let text = listing_page(&all, page, MAX_LISTING, "games");
             assert!(text.chars().count() <= 2_000);
             seen += text.lines().filter(|l| l.starts_with('#')).count();
         }
         assert_eq!(seen, 40, "every game is on exactly one page");
-        assert!(listing_page(&all, 9, MAX_LISTING).contains("only 3 page(s)"));
+        assert!(listing_page(&all, 9, MAX_LISTING, "games").contains("only 3 page(s)"));
     }
 
     #[test]
     fn a_short_listing_has_no_page_line() {
         let few = lines(3);
-        assert_eq!(listing_page(&few, 1, MAX_LISTING), few.join("\n"));
+        assert_eq!(listing_page(&few, 1, MAX_LISTING, "games"), few.join("\n"));
     }
 }

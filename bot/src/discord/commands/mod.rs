@@ -7,6 +7,7 @@ pub mod handle;
 pub mod help;
 pub mod info;
 pub mod moves;
+pub mod standings;
 
 use super::{BotError, Data};
 
@@ -24,6 +25,8 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         info::rules(),
         info::token(),
         handle::handle(),
+        standings::leaderboard(),
+        standings::stats(),
         help::help(),
     ]
 }

@@ -2,6 +2,7 @@
 
 mod challenges;
 mod games;
+mod leaderboards;
 mod meta;
 mod players;
 mod tokens;
@@ -10,6 +11,7 @@ mod webhooks;
 pub use super::board::board_png;
 pub use challenges::*;
 pub use games::*;
+pub use leaderboards::*;
 pub use meta::*;
 pub use players::*;
 pub use tokens::*;

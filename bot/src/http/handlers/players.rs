@@ -90,8 +90,8 @@ pub async fn list_players(
 
 pub async fn get_player(
     State(state): State<AppState>,
-    Viewer(_viewer): Viewer,
+    Viewer(viewer): Viewer,
     ApiPath(handle): ApiPath<String>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.player_by_handle(&handle).await?).into_response())
+    Ok(Json(state.service.player_profile(&handle, viewer).await?).into_response())
 }

@@ -246,3 +246,47 @@ pub fn games_awaiting_ai(c: &Connection) -> Result<Vec<GameId>> {
     .query_map([], |r| r.get(0))?
     .collect::<rusqlite::Result<_>>()?)
 }
+
+/// A player's finished games in one variant (`None`: custom rules).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResultsRow {
+    pub variant: Option<String>,
+    pub played: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+/// A player's finished games per variant, by variant.
+pub fn results_by_variant(c: &Connection, player: PlayerId) -> Result<Vec<ResultsRow>> {
+    Ok(c.prepare_cached(
+        "SELECT variant, COUNT(*), \
+         SUM((attackers_player = ?1 AND winner = 'attackers') OR \
+             (defenders_player = ?1 AND winner = 'defenders')), \
+         SUM((attackers_player = ?1 AND winner = 'defenders') OR \
+             (defenders_player = ?1 AND winner = 'attackers')), \
+         SUM(winner IS NULL) \
+         FROM games WHERE status = 'finished' AND (attackers_player = ?1 OR defenders_player = ?1) \
+         GROUP BY variant ORDER BY variant",
+    )?
+    .query_map([player], |r| {
+        Ok(ResultsRow {
+            variant: r.get(0)?,
+            played: r.get(1)?,
+            wins: r.get(2)?,
+            losses: r.get(3)?,
+            draws: r.get(4)?,
+        })
+    })?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// The active games of `player`, most recently changed first.
+pub fn active_games_of(c: &Connection, player: PlayerId) -> Result<Vec<GameRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {GAME_COLS} FROM games WHERE status = 'active' AND \
+         (attackers_player = ?1 OR defenders_player = ?1) ORDER BY updated_at DESC, id DESC"
+    ))?
+    .query_map([player], game_from)?
+    .collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,159 @@
+//! `/leaderboard` and `/stats`: ratings and results, for everyone to see. Names people typed are
+//! shown literally (they ping nobody); handles are shown as code.
+
+use serenity::all::User;
+
+use super::common::autocomplete_variant;
+use super::info::{MAX_LISTING, listing_page};
+use crate::discord::mentions;
+use crate::discord::{BotError, Context};
+use crate::service::PlayerProfile;
+
+/// A variant's best rated players (provisional ratings are left out)
+#[poise::command(slash_command)]
+pub async fn leaderboard(
+    ctx: Context<'_>,
+    #[description = "Which variant"]
+    #[autocomplete = "autocomplete_variant"]
+    variant: String,
+    #[description = "Only players who used the bot in this server (default: everyone)"]
+    server_only: Option<bool>,
+    #[description = "Which page (default: 1)"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let guild = match (server_only.unwrap_or(false), ctx.guild_id()) {
+        (false, _) => None,
+        (true, Some(guild)) => Some(guild.get()),
+        (true, None) => {
+            return Err(BotError::BadOption(
+                "`server_only` needs a server; here there is none.".into(),
+            ));
+        }
+    };
+    // The top 50 (one page of the service's), shown in pages that fit a message.
+    let board = data.service.leaderboard(&variant, guild, 1).await?;
+    let scope = if guild.is_some() {
+        " (this server)"
+    } else {
+        ""
+    };
+    let title = format!(
+        "**Leaderboard: {}**{scope}",
+        mentions::literal(variant.trim())
+    );
+    let lines: Vec<String> = board
+        .items
+        .iter()
+        .map(|e| {
+            format!(
+                "{}. {} (`{}`) {:.0} ±{:.0} · {} rated game{}",
+                e.rank,
+                mentions::literal(&e.name),
+                e.handle,
+                e.rating,
+                e.deviation,
+                e.games,
+                if e.games == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    let text = if lines.is_empty() {
+        format!(
+            "{title}\nNobody is on it yet: ratings show here once their deviation is 110 or \
+             less (after a few rated games)."
+        )
+    } else {
+        format!(
+            "{title}\n{}",
+            listing_page(&lines, page.unwrap_or(1), MAX_LISTING - 100, "leaderboard")
+        )
+    };
+    ctx.send(poise::CreateReply::default().content(text))
+        .await?;
+    Ok(())
+}
+
+/// Ratings, results and current games of a player
+#[poise::command(slash_command)]
+pub async fn stats(
+    ctx: Context<'_>,
+    #[description = "Whose (default: yours)"] user: Option<User>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let me = data.player_of(ctx.author()).await?;
+    let (player, label) = match &user {
+        None => (me, "Your stats".to_owned()),
+        Some(user) => {
+            let Some(player) = data.service.player_of_discord_user(user.id.get()).await? else {
+                return Err(BotError::BadOption(format!(
+                    "{} has not played here yet.",
+                    mentions::literal(user.global_name.as_deref().unwrap_or(&user.name))
+                )));
+            };
+            (player.id, format!("Stats of <@{}>", user.id.get()))
+        }
+    };
+    let profile = data.service.player_profile_of(player, Some(me)).await?;
+    ctx.send(poise::CreateReply::default().content(stats_text(&label, &profile)))
+        .await?;
+    Ok(())
+}
+
+fn stats_text(label: &str, p: &PlayerProfile) -> String {
+    let mut lines = vec![format!("**{label}** (`{}`)", p.player.handle)];
+    if p.ratings.is_empty() {
+        lines.push("Ratings: none yet (rated games count).".to_owned());
+    }
+    for r in &p.ratings {
+        lines.push(format!(
+            "{}: {:.0} ±{:.0}{} · {} rated game{}",
+            mentions::literal(&r.variant),
+            r.rating,
+            r.deviation,
+            if r.provisional { " (provisional)" } else { "" },
+            r.games,
+            if r.games == 1 { "" } else { "s" }
+        ));
+    }
+    if !p.results.is_empty() {
+        let results: Vec<String> = p
+            .results
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {}W {}L {}D",
+                    r.variant
+                        .as_deref()
+                        .map_or_else(|| "custom rules".to_owned(), mentions::literal),
+                    r.wins,
+                    r.losses,
+                    r.draws
+                )
+            })
+            .collect();
+        lines.push(format!("Results: {}", results.join(" · ")));
+    }
+    let games: Vec<String> = p
+        .current_games
+        .iter()
+        .map(|g| format!("#{}", g.id))
+        .collect();
+    lines.push(match games.len() {
+        0 => "No current games.".to_owned(),
+        n => format!(
+            "{n} current game{}: {}",
+            if n == 1 { "" } else { "s" },
+            games.join(", ")
+        ),
+    });
+    let text = lines.join("\n");
+    // Many variants could exceed a message: cut, never fail.
+    if text.chars().count() > 1_990 {
+        let cut: String = text.chars().take(1_980).collect();
+        format!("{cut}…")
+    } else {
+        text
+    }
+}

@@ -1,0 +1,147 @@
+//! Leaderboards and player profiles: ratings per variant, results per variant, current games.
+
+use crate::domain::PlayerId;
+use crate::store::rows::{self, PlayerRow};
+
+use super::game_state;
+use super::players::{page_of, page_offset};
+use super::ratings::{PROVISIONAL_DEVIATION, is_provisional, shown};
+use super::views::{LeaderboardEntry, Page, PlayerProfile, PlayerView, PoolRating, VariantResults};
+use super::{GamesService, Result, ServiceError};
+
+/// Lines on one page of a leaderboard.
+pub const LEADERBOARD_PAGE_SIZE: u32 = 50;
+
+/// The preset `variant`, or a refusal naming the known ones.
+pub(crate) fn preset(variant: &str) -> Result<&'static str> {
+    tafl_engine::variant(variant.trim())
+        .map(|v| v.id)
+        .ok_or_else(|| {
+            ServiceError::NotFound(format!(
+                "no variant {variant:?} (each preset has a leaderboard; known: {})",
+                tafl_engine::variants()
+                    .iter()
+                    .map(|v| v.id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+}
+
+fn profile(
+    c: &rusqlite::Connection,
+    player: PlayerRow,
+    viewer: Option<PlayerId>,
+) -> Result<PlayerProfile> {
+    let ratings = rows::ratings_of(c, player.id)?
+        .into_iter()
+        .map(|r| PoolRating {
+            provisional: is_provisional(&r.glicko),
+            variant: r.pool,
+            rating: shown(r.glicko.rating),
+            deviation: shown(r.glicko.deviation),
+            games: r.games,
+        })
+        .collect();
+    let results = rows::results_by_variant(c, player.id)?
+        .into_iter()
+        .map(|r| VariantResults {
+            variant: r.variant,
+            played: r.played,
+            wins: r.wins,
+            losses: r.losses,
+            draws: r.draws,
+        })
+        .collect();
+    let current_games = rows::active_games_of(c, player.id)?
+        .iter()
+        .map(|g| game_state::game_summary(c, g, viewer))
+        .collect::<Result<_>>()?;
+    Ok(PlayerProfile {
+        player: PlayerView::from(player),
+        ratings,
+        results,
+        current_games,
+    })
+}
+
+impl GamesService {
+    /// Page `page` of `variant`'s leaderboard: rated players, best first, provisional ratings
+    /// (deviation above 110) left out; with `guild`, only players seen in that Discord guild.
+    pub async fn leaderboard(
+        &self,
+        variant: &str,
+        guild: Option<u64>,
+        page: u32,
+    ) -> Result<Page<LeaderboardEntry>> {
+        let pool = preset(variant)?;
+        let size = LEADERBOARD_PAGE_SIZE;
+        let offset = page_offset(page, size);
+        let lines = self
+            .read(move |c| {
+                Ok(rows::leaderboard(
+                    c,
+                    pool,
+                    PROVISIONAL_DEVIATION,
+                    guild,
+                    size + 1,
+                    offset,
+                )?)
+            })
+            .await?;
+        let entries = lines
+            .into_iter()
+            .enumerate()
+            .map(|(i, line)| LeaderboardEntry {
+                rank: offset + i as u64 + 1,
+                player_id: line.player_id,
+                handle: line.handle,
+                name: line.name,
+                rating: shown(line.glicko.rating),
+                deviation: shown(line.glicko.deviation),
+                games: line.games,
+            })
+            .collect();
+        Ok(page_of(entries, page, size))
+    }
+
+    /// A player's page: ratings and results per variant, and the current games `viewer` may
+    /// see (private ones only to their players).
+    pub async fn player_profile(
+        &self,
+        handle: &str,
+        viewer: Option<PlayerId>,
+    ) -> Result<PlayerProfile> {
+        let id = self.player_by_handle(handle).await?.id;
+        self.player_profile_of(id, viewer).await
+    }
+
+    /// [`GamesService::player_profile`] by id.
+    pub async fn player_profile_of(
+        &self,
+        id: PlayerId,
+        viewer: Option<PlayerId>,
+    ) -> Result<PlayerProfile> {
+        self.read(move |c| {
+            let player = rows::player(c, id)?
+                .ok_or_else(|| ServiceError::not_found(format!("player {id}")))?;
+            profile(c, player, viewer)
+        })
+        .await
+    }
+
+    /// The player of a Discord user, if they have used the bot (never creates one).
+    pub async fn player_of_discord_user(&self, discord_user_id: u64) -> Result<Option<PlayerView>> {
+        self.read(move |c| Ok(rows::player_by_discord(c, discord_user_id)?.map(PlayerView::from)))
+            .await
+    }
+
+    /// Remembers that `player` was seen in the Discord guild `guild` (for its leaderboard).
+    pub async fn note_guild_player(&self, guild: u64, player: PlayerId) -> Result<()> {
+        let now = self.now_ms();
+        self.inner
+            .store
+            .write(move |c| Ok(rows::note_guild_player(c, guild, player, now)?))
+            .await
+    }
+}
