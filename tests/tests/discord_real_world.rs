@@ -123,6 +123,7 @@ async fn forty_games_fit_the_games_listing_page_by_page() {
                     clock: ClockSpec::Unlimited,
                     context: None,
                     rated: None,
+                    private: false,
                 },
             )
             .await

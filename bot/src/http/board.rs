@@ -16,7 +16,7 @@ use serde::Deserialize;
 use crate::domain::GameId;
 
 use super::AppState;
-use super::auth::Authed;
+use super::auth::Viewer;
 use super::error::ApiError;
 use super::extract::{ApiPath, ApiQuery};
 
@@ -49,6 +49,8 @@ pub struct CachedBoard {
     pub etag: String,
     /// The picture can never change (see `BoardSnapshot::settled`).
     pub settled: bool,
+    /// Anyone may see it (a game's privacy never changes, so this may be cached too).
+    pub public: bool,
 }
 
 /// Bounded first-in-first-out cache of rendered boards.
@@ -98,7 +100,7 @@ pub const THEMES: &[&str] = &["light", "dark"];
 
 pub async fn board_png(
     State(state): State<AppState>,
-    Authed(_me): Authed,
+    Viewer(viewer): Viewer,
     ApiPath(id): ApiPath<GameId>,
     ApiQuery(q): ApiQuery<BoardQuery>,
     headers: HeaderMap,
@@ -112,7 +114,7 @@ pub async fn board_png(
         ));
     }
     // A request naming its ply can be answered from the cache without touching the store,
-    // when its image can no longer change.
+    // when its image can no longer change and anyone may see it.
     let explicit = q.ply.map(|ply| BoardKey {
         game: id,
         ply,
@@ -122,9 +124,11 @@ pub async fn board_png(
     if let Some(key) = &explicit
         && let Some(board) = state.boards.get(key)
         && board.settled
+        && board.public
     {
         return Ok(answer(board, &headers, true));
     }
+    state.service.ensure_visible(viewer, id).await?;
     let snapshot = state.service.board_snapshot(id, q.ply).await?;
     let key = BoardKey {
         game: id,
@@ -144,6 +148,7 @@ pub async fn board_png(
         png,
         etag,
         settled: snapshot.settled,
+        public: snapshot.public,
     };
     state.boards.put(key, board.clone());
     Ok(answer(board, &headers, immutable))

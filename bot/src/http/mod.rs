@@ -60,6 +60,18 @@ pub struct Ops {
     pub scheduler_every: Option<std::time::Duration>,
 }
 
+/// CORS for the routes anyone may read: any origin, GET only, no credentials.
+fn public_cors() -> tower_http::cors::CorsLayer {
+    tower_http::cors::CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([axum::http::Method::GET])
+        .expose_headers([
+            axum::http::header::ETAG,
+            axum::http::header::RETRY_AFTER,
+            axum::http::HeaderName::from_static("x-request-id"),
+        ])
+}
+
 /// The whole HTTP application.
 pub fn router(
     service: GamesService,
@@ -92,6 +104,13 @@ pub fn router(
     };
     let mut api = Router::new();
     for (spec, method_router) in routes::table() {
+        // Anyone may read what needs no token, from any web page: no credentials are allowed
+        // across origins, so a page elsewhere can never act with a visitor's token.
+        let method_router = if spec.method == "GET" && !spec.auth {
+            method_router.layer(public_cors())
+        } else {
+            method_router
+        };
         api = api.route(spec.path, method_router);
     }
     let api = api.route_layer(axum::middleware::from_fn(extract::refuse_unknown_query));

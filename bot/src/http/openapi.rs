@@ -56,6 +56,7 @@ fn body_schemas() -> Value {
                 "rules": { "type": "string", "description": "an OpenTafl rules string" },
                 "side": { "type": "string", "enum": ["attackers", "defenders", "random"], "default": "random" },
                 "clock": { "$ref": "#/components/schemas/Clock" },
+                "private": { "type": "boolean", "default": false, "description": "show the game only to its players; a public game (the default) can be read by anyone without a token: its view, board, record and event stream" },
                 "rated": { "type": "boolean", "description": "rated or casual; default: rated between two people on a preset variant with a clock. true is refused (422) for custom rules and for the AI" },
                 "context": { "type": "string", "maxLength": 200, "description": "your own label for the game, shown back as it is; a label naming a Discord place (starting with \"discord:\") is refused with 422: only /challenge or /play used in a Discord channel binds a game to it" }
             }
@@ -128,6 +129,11 @@ fn query_parameters(path: &str) -> Vec<Value> {
             page_param(),
         ],
         "/leaderboards/{variant}" => vec![page_param()],
+        "/games/{id}/stream" => vec![param(
+            "since",
+            json!({ "type": "integer", "format": "int64", "minimum": 0 }),
+            "send the game's stored events after this id first",
+        )],
         "/stream/events" => vec![param(
             "since",
             json!({ "type": "integer", "format": "int64", "minimum": 0 }),
@@ -167,6 +173,11 @@ fn operation_description(method: &str, path: &str) -> Option<&'static str> {
         ("POST", "/challenges") => Some(
             "Rules whose start cannot be played are refused with 422 naming why: no king, no attackers, the king already on a winning square or captured, encircled, in an edge fort, or no legal move for the side to move first.",
         ),
+        ("GET", "/games/{id}") | ("GET", "/games/{id}/stream") | ("GET", "/games/{id}/export") => {
+            Some(
+                "A public game (the default) can be read by anyone without a token; a private one (`private: true` on its challenge) answers 404 to anyone but its players, who send their token. Anonymous readers are limited per client address (http.anonymous_per_second).",
+            )
+        }
         ("POST", "/tokens") => Some(
             "Answers the new token's `Token` fields and `token`, the secret itself, which is never shown again. At most 20 tokens per player (422 beyond).",
         ),

@@ -4,7 +4,7 @@ use axum::routing::{MethodRouter, delete, get, patch, post};
 
 use super::AppState;
 use super::handlers::*;
-use super::stream::events_stream;
+use super::stream::{events_stream, game_stream};
 
 pub const API_PREFIX: &str = "/api/v1";
 
@@ -222,8 +222,9 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
             spec(
                 "GET",
                 "/games/{id}",
-                "One game with position, moves and clock",
-            ),
+                "One game with position, moves, clock and ratings (no token needed for a public game)",
+            )
+            .open(),
             get(get_game),
         ),
         (
@@ -231,7 +232,8 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
                 "GET",
                 "/games/{id}/legal-moves",
                 "Legal moves of a side (?side=, default the side to move), optionally from one square (?from=e5)",
-            ),
+            )
+            .open(),
             get(legal_moves),
         ),
         (
@@ -278,6 +280,7 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
                 "/games/{id}/board.png",
                 "The board as PNG (?ply=&flip=&theme=), immutable per ply, with ETag",
             )
+            .open()
             .produces("image/png"),
             get(super::handlers::board_png),
         ),
@@ -287,8 +290,19 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
                 "/games/{id}/export",
                 "The game as an OpenTafl .otg record",
             )
+            .open()
             .produces("text/plain"),
             get(export_game),
+        ),
+        (
+            spec(
+                "GET",
+                "/games/{id}/stream",
+                "A game's events as NDJSON from ?since=ID, then live, with keep-alive lines (spectators)",
+            )
+            .open()
+            .produces("application/x-ndjson"),
+            get(game_stream),
         ),
         (
             spec(

@@ -1,6 +1,9 @@
-//! `GET /stream/events?since=ID`: the player's stored events after ID, then live ones, as
-//! newline-delimited JSON, with a keep-alive line when nothing happens. A client that
-//! reconnects with the last id it saw misses nothing and sees nothing twice.
+//! Event streams as newline-delimited JSON: stored events after `since`, then live ones, with a
+//! keep-alive line when nothing happens. A client that reconnects with the last id it saw misses
+//! nothing and sees nothing twice.
+//! - `GET /stream/events?since=ID`: the events concerning the token's player;
+//! - `GET /games/{id}/stream?since=ID`: one game's events, for anyone who may see the game (no
+//!   token needed for a public one): spectators.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -13,16 +16,17 @@ use serde::Deserialize;
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
 
-use crate::domain::{EventId, PlayerId};
+use crate::domain::{EventId, GameId, PlayerId};
 use crate::service::{Event, GamesService};
 
-use super::AppState;
-use super::auth::Authed;
+use super::auth::{Authed, Viewer};
 use super::error::ApiError;
-use super::extract::ApiQuery;
-use super::stream_slots::NoSlot;
+use super::extract::{ApiPath, ApiQuery};
+use super::stream_slots::{NoSlot, StreamOwner};
+use super::{AppState, ClientKey};
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct StreamQuery {
     since: Option<EventId>,
 }
@@ -30,15 +34,75 @@ pub struct StreamQuery {
 /// Stored events sent per query while catching up.
 const PAGE: u32 = 500;
 
+/// What a stream follows.
+#[derive(Debug, Clone, Copy)]
+enum Feed {
+    /// Every event concerning a player.
+    Player(PlayerId),
+    /// Every event of a game.
+    Game(GameId),
+}
+
+impl Feed {
+    async fn stored(
+        self,
+        service: &GamesService,
+        since: EventId,
+    ) -> crate::service::Result<Vec<Event>> {
+        match self {
+            Feed::Player(p) => service.events_for(p, since, PAGE).await,
+            Feed::Game(g) => service.events_of_game(g, since, PAGE).await,
+        }
+    }
+
+    fn concerns(self, e: &Event) -> bool {
+        match self {
+            Feed::Player(p) => e.players.contains(&p),
+            Feed::Game(g) => e.game_id == Some(g),
+        }
+    }
+}
+
 pub async fn events_stream(
     State(state): State<AppState>,
     Authed(me): Authed,
     ApiQuery(q): ApiQuery<StreamQuery>,
 ) -> Result<Response, ApiError> {
-    let since = q.since.unwrap_or(EventId(0)).max(EventId(0));
-    let slot = state.streams.take(me).map_err(too_many_streams)?;
+    let slot = state
+        .streams
+        .take(StreamOwner::Player(me))
+        .map_err(|no| too_many_streams(no, false))?;
     // Subscribe before reading the table, so nothing falls between the two.
     let live = state.service.subscribe_player(me);
+    Ok(open(state, Feed::Player(me), q.since, live, slot))
+}
+
+pub async fn game_stream(
+    State(state): State<AppState>,
+    Viewer(viewer): Viewer,
+    ClientKey(client): ClientKey,
+    ApiPath(id): ApiPath<GameId>,
+    ApiQuery(q): ApiQuery<StreamQuery>,
+) -> Result<Response, ApiError> {
+    state.service.ensure_visible(viewer, id).await?;
+    let owner = viewer.map_or(StreamOwner::Address(client), StreamOwner::Player);
+    let slot = state
+        .streams
+        .take(owner)
+        .map_err(|no| too_many_streams(no, viewer.is_none()))?;
+    let live = state.service.subscribe_game(id);
+    Ok(open(state, Feed::Game(id), q.since, live, slot))
+}
+
+/// Starts pumping `feed` into an NDJSON answer; `slot` is held until the stream ends.
+fn open(
+    state: AppState,
+    feed: Feed,
+    since: Option<EventId>,
+    live: broadcast::Receiver<Event>,
+    slot: super::stream_slots::StreamSlot,
+) -> Response {
+    let since = since.unwrap_or(EventId(0)).max(EventId(0));
     let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(64);
     let keepalive = Duration::from_secs(state.config.stream_keepalive_secs.max(1));
     tokio::spawn(async move {
@@ -46,7 +110,7 @@ pub async fn events_stream(
         let _slot = slot;
         pump(
             state.service.clone(),
-            me,
+            feed,
             since,
             live,
             tx,
@@ -55,14 +119,14 @@ pub async fn events_stream(
         )
         .await;
     });
-    Ok((
+    (
         [
             (header::CONTENT_TYPE, "application/x-ndjson"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
         Body::from_stream(ReceiverStream::new(rx)),
     )
-        .into_response())
+        .into_response()
 }
 
 fn line(event: &Event) -> Bytes {
@@ -74,12 +138,12 @@ fn line(event: &Event) -> Bytes {
 /// Sends stored events after `last`; returns the new last id, or None when the client left.
 async fn catch_up(
     service: &GamesService,
-    me: PlayerId,
+    feed: Feed,
     mut last: EventId,
     tx: &mpsc::Sender<Result<Bytes, Infallible>>,
 ) -> Option<EventId> {
     loop {
-        let page = service.events_for(me, last, PAGE).await.ok()?;
+        let page = feed.stored(service, last).await.ok()?;
         let full = page.len() as u32 == PAGE;
         for e in page {
             last = e.id;
@@ -92,8 +156,12 @@ async fn catch_up(
 }
 
 /// 429 with `Retry-After`, naming the limit that was reached.
-fn too_many_streams(no: NoSlot) -> ApiError {
+fn too_many_streams(no: NoSlot, anonymous: bool) -> ApiError {
     let message = match no {
+        NoSlot::Player { limit } if anonymous => format!(
+            "your address has {limit} event streams open without a token, the most one address \
+             may; close one first"
+        ),
         NoSlot::Player { limit } => {
             format!("you have {limit} event streams open, the most one player may; close one first")
         }
@@ -108,14 +176,14 @@ fn too_many_streams(no: NoSlot) -> ApiError {
 
 async fn pump(
     service: GamesService,
-    me: PlayerId,
+    feed: Feed,
     since: EventId,
     mut live: broadcast::Receiver<Event>,
     tx: mpsc::Sender<Result<Bytes, Infallible>>,
     keepalive: Duration,
     mut shutdown: tokio::sync::watch::Receiver<bool>,
 ) {
-    let Some(mut last) = catch_up(&service, me, since, &tx).await else {
+    let Some(mut last) = catch_up(&service, feed, since, &tx).await else {
         return;
     };
     let mut ticker = tokio::time::interval(keepalive);
@@ -124,7 +192,7 @@ async fn pump(
         tokio::select! {
             received = live.recv() => match received {
                 Ok(e) => {
-                    if e.id > last && e.players.contains(&me) {
+                    if e.id > last && feed.concerns(&e) {
                         last = e.id;
                         if tx.send(Ok(line(&e))).await.is_err() {
                             return;
@@ -133,7 +201,7 @@ async fn pump(
                     }
                 }
                 Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let Some(l) = catch_up(&service, me, last, &tx).await else { return };
+                    let Some(l) = catch_up(&service, feed, last, &tx).await else { return };
                     last = l;
                 }
                 Err(broadcast::error::RecvError::Closed) => return,

@@ -1,10 +1,19 @@
-//! How many event streams may be open at once: per player (all of a player's tokens together)
-//! and in total, so idle streams cannot use up the server. A slot is freed when its stream ends.
+//! How many event streams may be open at once: per player (all of a player's tokens together),
+//! per client address for streams opened without a token, and in total, so idle streams cannot
+//! use up the server. A slot is freed when its stream ends.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::domain::PlayerId;
+
+/// Who holds a stream: a player (by token), or a client address (no token; `None` when the
+/// server has no connection info, and every such stream shares one count).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamOwner {
+    Player(PlayerId),
+    Address(Option<std::net::IpAddr>),
+}
 
 #[derive(Debug)]
 pub struct StreamSlots {
@@ -16,13 +25,13 @@ pub struct StreamSlots {
 #[derive(Debug, Default)]
 struct Open {
     total: usize,
-    by_player: HashMap<PlayerId, usize>,
+    by_player: HashMap<StreamOwner, usize>,
 }
 
 /// Why no slot was given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoSlot {
-    /// This player has `limit` streams open already.
+    /// This player (or address) has `limit` streams open already.
     Player { limit: usize },
     /// The server has `limit` streams open already.
     Server { limit: usize },
@@ -32,7 +41,7 @@ pub enum NoSlot {
 #[derive(Debug)]
 pub struct StreamSlot {
     slots: Arc<StreamSlots>,
-    player: PlayerId,
+    player: StreamOwner,
 }
 
 impl StreamSlots {
@@ -49,7 +58,7 @@ impl StreamSlots {
     }
 
     /// A place for one more stream of `player`, if the limits allow it.
-    pub fn take(self: &Arc<Self>, player: PlayerId) -> Result<StreamSlot, NoSlot> {
+    pub fn take(self: &Arc<Self>, player: StreamOwner) -> Result<StreamSlot, NoSlot> {
         let mut open = self.open();
         if open.total >= self.total {
             return Err(NoSlot::Server { limit: self.total });
@@ -95,21 +104,21 @@ mod tests {
     #[test]
     fn slots_are_capped_per_player_and_in_total_and_freed_on_drop() {
         let slots = Arc::new(StreamSlots::new(2, 3));
-        let a1 = slots.take(PlayerId(1)).unwrap();
-        let _a2 = slots.take(PlayerId(1)).unwrap();
+        let a1 = slots.take(StreamOwner::Player(PlayerId(1))).unwrap();
+        let _a2 = slots.take(StreamOwner::Player(PlayerId(1))).unwrap();
         assert_eq!(
-            slots.take(PlayerId(1)).unwrap_err(),
+            slots.take(StreamOwner::Player(PlayerId(1))).unwrap_err(),
             NoSlot::Player { limit: 2 }
         );
-        let _b1 = slots.take(PlayerId(2)).unwrap();
+        let _b1 = slots.take(StreamOwner::Player(PlayerId(2))).unwrap();
         assert_eq!(
-            slots.take(PlayerId(3)).unwrap_err(),
+            slots.take(StreamOwner::Player(PlayerId(3))).unwrap_err(),
             NoSlot::Server { limit: 3 }
         );
         drop(a1);
         assert_eq!(slots.open_now(), 2);
         assert!(
-            slots.take(PlayerId(1)).is_ok(),
+            slots.take(StreamOwner::Player(PlayerId(1))).is_ok(),
             "a freed place can be taken again"
         );
     }

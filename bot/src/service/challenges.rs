@@ -91,6 +91,7 @@ pub(crate) fn challenge_view(c: &Connection, ch: &ChallengeRow) -> Result<Challe
         created_at: ch.created_at,
         expires_at: ch.expires_at,
         rated: ch.rated,
+        private: ch.private,
     })
 }
 
@@ -135,6 +136,7 @@ fn start_game(
         updated_at: e.now(),
         finished_at: None,
         rated: ch.rated,
+        private: ch.private,
     };
     row.deadline_at = match game_state::seat(&row, to_move) {
         Seat::Player(_) => clock.deadline(e.now(), bank),
@@ -285,6 +287,7 @@ impl GamesService {
         let cache = self.inner.engines.clone();
         let side = request.side;
         let opponent = request.opponent;
+        let private = request.private;
         let created = self
             .commit(move |c, e| {
                 if let Opponent::Player(id) = opponent {
@@ -314,6 +317,7 @@ impl GamesService {
                     expires_at: e.now().saturating_add(expiry_ms),
                     resolved_at: None,
                     rated,
+                    private,
                 };
                 ch.id = rows::insert_challenge(c, &ch)?;
                 let game = match opponent {

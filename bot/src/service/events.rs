@@ -21,6 +21,8 @@ use super::event::{Event, EventPayload};
 pub struct EventBus {
     sender: broadcast::Sender<Event>,
     players: Arc<Mutex<HashMap<PlayerId, broadcast::Sender<Event>>>>,
+    /// One channel per game with spectators (a game's event stream).
+    games: Arc<Mutex<HashMap<GameId, broadcast::Sender<Event>>>>,
 }
 
 /// Events a player's listeners may fall behind by before they catch up from the table.
@@ -32,7 +34,17 @@ impl EventBus {
         EventBus {
             sender,
             players: Arc::default(),
+            games: Arc::default(),
         }
+    }
+
+    /// Live events of game `game` from now on (`Lagged`: catch up from the table).
+    pub fn subscribe_game(&self, game: GameId) -> broadcast::Receiver<Event> {
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        games
+            .entry(game)
+            .or_insert_with(|| broadcast::channel(PLAYER_CAPACITY).0)
+            .subscribe()
     }
 
     /// Live events concerning `player` from now on (`Lagged`: catch up from the table).
@@ -52,7 +64,17 @@ impl EventBus {
 
     pub(crate) fn publish(&self, events: Vec<Event>) {
         let mut players = self.players.lock().unwrap_or_else(|p| p.into_inner());
+        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
         for e in events {
+            if let Some(game) = e.game_id
+                && let Some(sender) = games.get(&game)
+            {
+                if sender.receiver_count() == 0 {
+                    games.remove(&game);
+                } else {
+                    let _ = sender.send(e.clone());
+                }
+            }
             for player in &e.players {
                 if let Some(sender) = players.get(player) {
                     if sender.receiver_count() == 0 {

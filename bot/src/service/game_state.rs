@@ -216,6 +216,7 @@ pub(crate) fn game_view(
         created_at: row.created_at,
         updated_at: row.updated_at,
         rated: row.rated,
+        private: row.private,
         ratings: super::ratings::ratings_of_game(c, row)?,
     })
 }
@@ -242,7 +243,29 @@ pub(crate) fn game_summary(
         context: row.context.clone(),
         updated_at: row.updated_at,
         rated: row.rated,
+        private: row.private,
     })
+}
+
+/// Whether `viewer` (nobody in particular: `None`) may see `row`: anyone a public game, only
+/// its players a private one.
+pub(crate) fn visible_to(row: &GameRow, viewer: Option<PlayerId>) -> bool {
+    !row.private || viewer.is_some_and(|p| side_of(row, p).is_some())
+}
+
+/// Loads a game `viewer` may see, or says it does not exist (a private game is not found by
+/// anyone else: its existence is not told either).
+pub(crate) fn load_visible(
+    c: &Connection,
+    id: GameId,
+    viewer: Option<PlayerId>,
+) -> Result<GameRow> {
+    let row = load(c, id)?;
+    if visible_to(&row, viewer) {
+        Ok(row)
+    } else {
+        Err(ServiceError::not_found(format!("game {id}")))
+    }
 }
 
 /// Loads a game row or says it does not exist.

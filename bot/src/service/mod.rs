@@ -147,6 +147,27 @@ impl GamesService {
         self.inner.bus.subscribe_player(player)
     }
 
+    /// Live events of one game (a game's event stream); on `Lagged`, catch up with
+    /// [`GamesService::events_of_game`].
+    pub fn subscribe_game(&self, game: GameId) -> broadcast::Receiver<Event> {
+        self.inner.bus.subscribe_game(game)
+    }
+
+    /// Stored events of game `game` after `since`, oldest first.
+    pub async fn events_of_game(
+        &self,
+        game: GameId,
+        since: EventId,
+        limit: u32,
+    ) -> Result<Vec<Event>> {
+        self.read(move |c| {
+            Ok(events::events_of_rows(rows::events_of_game(
+                c, game, since, limit,
+            )?))
+        })
+        .await
+    }
+
     /// Notified whenever events were committed (webhook outbox worker).
     pub fn outbox_signal(&self) -> Arc<Notify> {
         self.inner.outbox.clone()

@@ -36,6 +36,8 @@ pub struct BoardSnapshot {
     /// The picture can no longer change: an earlier ply, or a game that is over. The current
     /// ply of an active game may yet be redrawn with a result.
     pub settled: bool,
+    /// Anyone may see the game (it is not private).
+    pub public: bool,
 }
 
 /// The result a board image shows.
@@ -124,10 +126,27 @@ impl GamesService {
         .await
     }
 
-    /// One game, as `viewer` sees it (anyone may look at any game).
+    /// One game, as `viewer` sees it, for a front end that may show any game (Discord shows a
+    /// game in its own channel). Readers from outside use [`GamesService::visible_game`].
     pub async fn game(&self, viewer: Option<PlayerId>, id: GameId) -> Result<GameView> {
         let cache = self.inner.engines.clone();
         self.read(move |c| game_state::game_view(c, &cache, &game_state::load(c, id)?, viewer))
+            .await
+    }
+
+    /// One game, if `viewer` may see it (anyone a public game; only its players a private
+    /// one, which is "not found" to everyone else).
+    pub async fn visible_game(&self, viewer: Option<PlayerId>, id: GameId) -> Result<GameView> {
+        let cache = self.inner.engines.clone();
+        self.read(move |c| {
+            game_state::game_view(c, &cache, &game_state::load_visible(c, id, viewer)?, viewer)
+        })
+        .await
+    }
+
+    /// `Ok` when `viewer` may see game `id`; "not found" when it is missing or private to others.
+    pub async fn ensure_visible(&self, viewer: Option<PlayerId>, id: GameId) -> Result<()> {
+        self.read(move |c| game_state::load_visible(c, id, viewer).map(|_| ()))
             .await
     }
 
@@ -236,6 +255,7 @@ impl GamesService {
                     reason,
                 });
             Ok(BoardSnapshot {
+                public: !row.private,
                 king_captured: last.and_then(|r| r.king_captured),
                 settled: finished || ply < row.ply,
                 result,

@@ -294,6 +294,7 @@ mod in_the_games_transaction {
                     clock: ClockSpec::PerMove { seconds: 86_400 },
                     context: None,
                     rated: None,
+                    private: false,
                 },
             )
             .await

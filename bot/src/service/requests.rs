@@ -42,6 +42,8 @@ pub struct NewChallenge {
     /// Rated or casual; `None`: rated between two people on a preset with a clock (see
     /// [`GamesService::check_challenge`](super::GamesService::check_challenge)).
     pub rated: Option<bool>,
+    /// Shown only to its players; otherwise anyone may read the game, without a token.
+    pub private: bool,
 }
 
 /// A move as a player sends it.

@@ -55,6 +55,7 @@ fn profile(
         .collect();
     let current_games = rows::active_games_of(c, player.id)?
         .iter()
+        .filter(|g| game_state::visible_to(g, viewer))
         .map(|g| game_state::game_summary(c, g, viewer))
         .collect::<Result<_>>()?;
     Ok(PlayerProfile {

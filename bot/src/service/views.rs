@@ -153,6 +153,8 @@ pub struct GameView {
     pub updated_at: i64,
     /// Whether the game counts for its players' ratings.
     pub rated: bool,
+    /// Shown only to its players; otherwise anyone may read it, without a token.
+    pub private: bool,
     /// Once a rated game has ended: how it moved each side's rating.
     pub ratings: Option<GameRatings>,
 }
@@ -228,6 +230,7 @@ pub struct GameSummary {
     pub context: Option<String>,
     pub updated_at: i64,
     pub rated: bool,
+    pub private: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -249,6 +252,9 @@ pub struct ChallengeView {
     /// The game it starts counts for ratings (absent in events stored before ratings: false).
     #[serde(default)]
     pub rated: bool,
+    /// The game it starts shows only to its players (absent in older events: false).
+    #[serde(default)]
+    pub private: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

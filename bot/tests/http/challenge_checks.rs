@@ -14,6 +14,7 @@ fn ai_game(level: u8, rules: RulesChoice) -> NewChallenge {
         clock: ClockSpec::Unlimited,
         context: None,
         rated: None,
+        private: false,
     }
 }
 

@@ -122,13 +122,13 @@ async fn webhooks_get_signed_events_and_failures_are_retried() {
 }
 
 /// The lines of an NDJSON event stream, read as they come.
-struct EventLines {
+pub(crate) struct EventLines {
     stream: std::pin::Pin<Box<dyn futures_util::Stream<Item = reqwest::Result<Bytes>> + Send>>,
     buf: Vec<u8>,
 }
 
 impl EventLines {
-    fn new(resp: reqwest::Response) -> EventLines {
+    pub(crate) fn new(resp: reqwest::Response) -> EventLines {
         EventLines {
             stream: Box::pin(resp.bytes_stream()),
             buf: Vec::new(),
@@ -137,7 +137,7 @@ impl EventLines {
 
     /// The next lines up to and including the `want`-th event (keep-alives included);
     /// fails after 5 s.
-    async fn events(&mut self, want: usize) -> Vec<Value> {
+    pub(crate) async fn events(&mut self, want: usize) -> Vec<Value> {
         let mut lines = Vec::new();
         let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
         let events = |lines: &Vec<Value>| lines.iter().filter(|l| l.get("id").is_some()).count();

@@ -17,6 +17,7 @@ mod openapi;
 mod operations;
 mod places;
 mod players;
+mod public_games;
 mod ratings;
 mod scheduler;
 mod starts;

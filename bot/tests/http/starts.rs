@@ -124,6 +124,7 @@ fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defender: i64
         updated_at: T0,
         finished_at: None,
         rated: false,
+        private: false,
     };
     let c = rusqlite::Connection::open(&app.config.database.path).unwrap();
     c.busy_timeout(Duration::from_secs(5)).unwrap();

@@ -101,11 +101,15 @@ pub async fn challenge(
     #[description = "Rated or casual (default: rated, unless there is no clock)"] rated: Option<
         bool,
     >,
+    #[description = "Hide the game from the web and the API (default: public)"] private: Option<
+        bool,
+    >,
 ) -> Result<(), BotError> {
     let side = side.map(SideChoice::from).unwrap_or_default();
     let variant = variant.unwrap_or_else(|| DEFAULT_VARIANT.to_owned());
+    let private = private.unwrap_or(false);
     if opponent.id == ctx.serenity_context().cache.current_user().id {
-        return start_ai_game(ctx, variant, DEFAULT_AI_LEVEL, side).await;
+        return start_ai_game(ctx, variant, DEFAULT_AI_LEVEL, side, private).await;
     }
     if opponent.bot {
         return Err(BotError::BadOption(format!(
@@ -127,6 +131,7 @@ pub async fn challenge(
         clock,
         context: Some(here(ctx.channel_id())),
         rated,
+        private,
     };
     let created = data.service.create_challenge(me, request).await?;
     let reply = poise::CreateReply::default()
@@ -152,10 +157,14 @@ pub async fn play(
     #[min = 1]
     level: Option<u8>,
     #[description = "Your side (default: random)"] side: Option<SideParam>,
+    #[description = "Hide the game from the web and the API (default: public)"] private: Option<
+        bool,
+    >,
 ) -> Result<(), BotError> {
     let variant = variant.unwrap_or_else(|| DEFAULT_VARIANT.to_owned());
     let side = side.map(SideChoice::from).unwrap_or_default();
-    start_ai_game(ctx, variant, level.unwrap_or(DEFAULT_AI_LEVEL), side).await
+    let level = level.unwrap_or(DEFAULT_AI_LEVEL);
+    start_ai_game(ctx, variant, level, side, private.unwrap_or(false)).await
 }
 
 /// Starts a game against the AI: acknowledged at once (the AI may move first), then the start
@@ -165,6 +174,7 @@ async fn start_ai_game(
     variant: String,
     level: u8,
     side: SideChoice,
+    private: bool,
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let request = NewChallenge {
@@ -174,6 +184,7 @@ async fn start_ai_game(
         clock: ClockSpec::Unlimited,
         context: Some(here(ctx.channel_id())),
         rated: None,
+        private,
     };
     // What the user can get wrong is checked before deferring, so the refusal stays private.
     data.service.check_challenge(&request)?;

@@ -31,6 +31,8 @@ pub struct NewChallengeBody {
     clock: ClockSpec,
     context: Option<String>,
     rated: Option<bool>,
+    #[serde(default)]
+    private: bool,
 }
 
 pub async fn create_challenge(
@@ -84,6 +86,7 @@ pub async fn create_challenge(
                 clock: body.clock,
                 context: body.context.map(Place::Label),
                 rated: body.rated,
+                private: body.private,
             },
         )
         .await?;

@@ -12,7 +12,7 @@ use crate::service::MoveRequest;
 
 use super::ApiResult;
 use crate::http::AppState;
-use crate::http::auth::Authed;
+use crate::http::auth::{Authed, Viewer};
 use crate::http::error::ApiError;
 use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
 
@@ -22,10 +22,10 @@ pub async fn list_games(State(state): State<AppState>, Authed(me): Authed) -> Ap
 
 pub async fn get_game(
     State(state): State<AppState>,
-    Authed(me): Authed,
+    Viewer(viewer): Viewer,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.game(Some(me), id).await?).into_response())
+    Ok(Json(state.service.visible_game(viewer, id).await?).into_response())
 }
 
 #[derive(Deserialize)]
@@ -37,10 +37,11 @@ pub struct LegalQuery {
 
 pub async fn legal_moves(
     State(state): State<AppState>,
-    Authed(_me): Authed,
+    Viewer(viewer): Viewer,
     ApiPath(id): ApiPath<GameId>,
     ApiQuery(q): ApiQuery<LegalQuery>,
 ) -> ApiResult<Response> {
+    state.service.ensure_visible(viewer, id).await?;
     let legal = state
         .service
         .legal_moves_of(id, q.side, q.from.as_deref())
@@ -135,9 +136,10 @@ pub async fn decline_draw(
 
 pub async fn export_game(
     State(state): State<AppState>,
-    Authed(_me): Authed,
+    Viewer(viewer): Viewer,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
+    state.service.ensure_visible(viewer, id).await?;
     let text = state.service.export_otg(id).await?;
     Ok((
         [

@@ -22,10 +22,12 @@ pub struct ChallengeRow {
     pub resolved_at: Option<i64>,
     /// The game it starts counts for ratings.
     pub rated: bool,
+    /// The game it starts is shown only to its players.
+    pub private: bool,
 }
 
 const CHALLENGE_COLS: &str = "id, challenger, opponent, opponent_ai_level, variant, rules, \
-    challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at, rated";
+    challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at, rated, private";
 
 fn challenge_from(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
     Ok(ChallengeRow {
@@ -46,6 +48,7 @@ fn challenge_from(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
         expires_at: r.get(12)?,
         resolved_at: r.get(13)?,
         rated: r.get(14)?,
+        private: r.get(15)?,
     })
 }
 
@@ -53,7 +56,7 @@ pub fn insert_challenge(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeId
     c.execute(
         "INSERT INTO challenges (challenger, opponent, opponent_ai_level, variant, rules, \
          challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at, \
-         rated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+         rated, private) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
         params![
             ch.challenger,
             ch.opponent,
@@ -68,7 +71,8 @@ pub fn insert_challenge(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeId
             ch.created_at,
             ch.expires_at,
             ch.resolved_at,
-            ch.rated
+            ch.rated,
+            ch.private
         ],
     )?;
     Ok(ChallengeId(c.last_insert_rowid()))

@@ -91,6 +91,20 @@ pub fn events_for_player(
     finish_events(rows)
 }
 
+/// The events of game `game` with an id above `since`, oldest first (a game's event stream).
+pub fn events_of_game(
+    c: &Connection,
+    game: GameId,
+    since: EventId,
+    limit: u32,
+) -> Result<Vec<EventRow>> {
+    let mut stmt = c.prepare_cached(&format!(
+        "SELECT {EVENT_COLS} FROM events WHERE game_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
+    ))?;
+    let rows = stmt.query_map(params![game, since, limit], event_from)?;
+    finish_events(rows)
+}
+
 /// Every event with an id above `since`, oldest first (for front ends that see everything).
 pub fn events_since(c: &Connection, since: EventId, limit: u32) -> Result<Vec<EventRow>> {
     let mut stmt = c.prepare_cached(&format!(

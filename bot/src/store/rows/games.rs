@@ -58,13 +58,15 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
     /// Counts for the players' ratings (set when the game starts, never changed).
     pub rated: bool,
+    /// Shown only to its players (set when the game starts, never changed).
+    pub private: bool,
 }
 
 const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_level, \
     defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
     position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
     attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
-    draw_offer_by, context, created_at, updated_at, finished_at, rated";
+    draw_offer_by, context, created_at, updated_at, finished_at, rated, private";
 
 fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -96,6 +98,7 @@ fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         updated_at: r.get(25)?,
         finished_at: r.get(26)?,
         rated: r.get(27)?,
+        private: r.get(28)?,
     })
 }
 
@@ -108,9 +111,9 @@ pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
          defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
          position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
          attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
-         draw_offer_by, context, created_at, updated_at, finished_at, rated) VALUES \
+         draw_offer_by, context, created_at, updated_at, finished_at, rated, private) VALUES \
          (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
-          ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
+          ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
         params![
             g.variant,
             g.rules,
@@ -139,6 +142,7 @@ pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
             g.updated_at,
             g.finished_at,
             g.rated,
+            g.private,
         ],
     )?;
     Ok(GameId(c.last_insert_rowid()))
