@@ -79,7 +79,7 @@ async fn board_history_games_draws_and_resignation() {
         board.text()
     );
 
-    let history = world.slash(&bob, channel, "history", &[]).await;
+    let history = world.slash(&bob, channel, "record", &[]).await;
     assert!(history.text().contains("1. d1-b1"), "{}", history.text());
     let game_id: i64 = history
         .text()

@@ -61,6 +61,28 @@ async fn a_rated_game_shows_in_the_end_post_stats_and_leaderboards() {
     );
     assert!(text.contains("→ 1338 (-162, provisional)"), "{text}");
 
+    // /history lists it, with both players and the result.
+    let history = world.slash(&bob, channel, "history", &[]).await;
+    let text = history.text();
+    assert!(!history.is_ephemeral());
+    assert!(
+        text.starts_with("**Your finished games** (page 1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "#{game} brandubh: {} vs {} · Attackers won (resignation)",
+            alice.mention(),
+            bob.mention()
+        )),
+        "{text}"
+    );
+    assert!(text.ends_with("· rated"), "{text}");
+    let past = world
+        .slash(&bob, channel, "history", &[Opt::integer("page", 2)])
+        .await;
+    assert!(past.text().contains("past the last"), "{}", past.text());
+
     let mine = world.slash(&alice, channel, "stats", &[]).await;
     let text = mine.text();
     assert!(!mine.is_ephemeral());
@@ -185,6 +207,5 @@ async fn a_rated_game_shows_in_the_end_post_stats_and_leaderboards() {
         .await
         .unwrap();
     assert_eq!(view.player.id.get(), a);
-    let _ = game;
     world.stop().await;
 }

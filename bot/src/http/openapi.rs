@@ -129,6 +129,19 @@ fn query_parameters(path: &str) -> Vec<Value> {
             page_param(),
         ],
         "/leaderboards/{variant}" => vec![page_param()],
+        "/players/{handle}/games" => vec![
+            param(
+                "status",
+                json!({ "type": "string", "enum": ["active", "finished", "aborted"] }),
+                "only games in this state (finished: ended with a result; aborted: ended without one)",
+            ),
+            param(
+                "variant",
+                json!({ "type": "string" }),
+                "only games of this preset (an id from /variants)",
+            ),
+            page_param(),
+        ],
         "/games/{id}/stream" => vec![param(
             "since",
             json!({ "type": "integer", "format": "int64", "minimum": 0 }),

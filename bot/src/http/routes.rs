@@ -126,6 +126,25 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
         (
             spec(
                 "GET",
+                "/players/{handle}/games",
+                "A player's games, latest first, 50 a page (?status=active|finished|aborted&variant=&page=); private ones only to their players",
+            )
+            .open(),
+            get(player_games),
+        ),
+        (
+            spec(
+                "GET",
+                "/players/{handle}/games.otg",
+                "Every finished public game of a player as OpenTafl .otg records, one after another (streamed)",
+            )
+            .open()
+            .produces("text/plain"),
+            get(player_games_otg),
+        ),
+        (
+            spec(
+                "GET",
                 "/leaderboards/{variant}",
                 "A variant's rated players, best first, 50 a page (?page=); provisional ratings left out",
             )

@@ -12,6 +12,7 @@ mod events;
 mod game_state;
 mod handles;
 mod health;
+mod history;
 mod moves;
 mod place;
 mod queries;
@@ -49,6 +50,7 @@ pub use event::{
     MovePlayedEvent,
 };
 pub use events::EventBus;
+pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
 pub use place::Place;
 pub use players::PLAYERS_PAGE_SIZE;
 pub use queries::{BoardResult, BoardSnapshot, render_board};

@@ -11,6 +11,7 @@ mod connections;
 mod consistency;
 mod events;
 mod games;
+mod history;
 mod leaderboards;
 mod messages;
 mod openapi;

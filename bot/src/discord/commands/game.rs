@@ -1,4 +1,4 @@
-//! Commands about the game of this channel: `/board`, `/resign`, `/draw`, `/history`.
+//! Commands about the game of this channel: `/board`, `/resign`, `/draw`, `/record`.
 
 use serenity::all::CreateAttachment;
 
@@ -152,7 +152,7 @@ pub fn move_list(view: &GameView) -> String {
 
 /// The moves of this channel's game, and the game as an OpenTafl record (.otg)
 #[poise::command(slash_command)]
-pub async fn history(
+pub async fn record(
     ctx: Context<'_>,
     #[description = "Which game, when this channel has several"]
     #[autocomplete = "autocomplete_game"]

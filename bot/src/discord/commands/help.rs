@@ -43,8 +43,12 @@ const COMMANDS: &[(&str, &str)] = &[
         "your handle, by which people find you; change it",
     ),
     (
-        "/history",
+        "/record",
         "the moves so far, and the game as an OpenTafl .otg file",
+    ),
+    (
+        "/history user page",
+        "finished games (yours, or someone's), latest first",
     ),
     (
         "/rules variant",

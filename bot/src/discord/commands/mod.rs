@@ -5,6 +5,7 @@ pub mod common;
 pub mod game;
 pub mod handle;
 pub mod help;
+pub mod history;
 pub mod info;
 pub mod moves;
 pub mod standings;
@@ -20,7 +21,8 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         game::board(),
         game::resign(),
         game::draw(),
-        game::history(),
+        game::record(),
+        history::history(),
         info::games(),
         info::rules(),
         info::token(),

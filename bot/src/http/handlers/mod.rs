@@ -2,6 +2,7 @@
 
 mod challenges;
 mod games;
+mod history;
 mod leaderboards;
 mod meta;
 mod players;
@@ -11,6 +12,7 @@ mod webhooks;
 pub use super::board::board_png;
 pub use challenges::*;
 pub use games::*;
+pub use history::*;
 pub use leaderboards::*;
 pub use meta::*;
 pub use players::*;

@@ -294,3 +294,56 @@ pub fn active_games_of(c: &Connection, player: PlayerId) -> Result<Vec<GameRow>>
     .query_map([player], game_from)?
     .collect::<rusqlite::Result<_>>()?)
 }
+
+/// Which of a player's games to list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameFilter {
+    pub status: Option<GameStatus>,
+    pub variant: Option<String>,
+    /// Private games are listed only when this player plays in them.
+    pub viewer: Option<PlayerId>,
+}
+
+/// A page of `player`'s games matching `filter`, the most recently finished (or changed, for
+/// active ones) first: `limit` from `offset`.
+pub fn games_of(
+    c: &Connection,
+    player: PlayerId,
+    filter: &GameFilter,
+    limit: u32,
+    offset: u64,
+) -> Result<Vec<GameRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {GAME_COLS} FROM games WHERE (attackers_player = ?1 OR defenders_player = ?1) \
+         AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR variant = ?3) \
+         AND (private = 0 OR attackers_player = ?4 OR defenders_player = ?4) \
+         ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ?5 OFFSET ?6"
+    ))?
+    .query_map(
+        params![
+            player,
+            filter.status,
+            filter.variant,
+            filter.viewer,
+            limit,
+            offset as i64
+        ],
+        game_from,
+    )?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+/// Ids of `player`'s finished public games after `after`, in id order (an export in pages).
+pub fn finished_public_games_of(
+    c: &Connection,
+    player: PlayerId,
+    after: GameId,
+    limit: u32,
+) -> Result<Vec<GameId>> {
+    Ok(c.prepare_cached(
+        "SELECT id FROM games WHERE (attackers_player = ?1 OR defenders_player = ?1) \
+         AND status = 'finished' AND private = 0 AND id > ?2 ORDER BY id LIMIT ?3",
+    )?
+    .query_map(params![player, after, limit], |r| r.get(0))?
+    .collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,106 @@
+//! `/history`: finished games, yours or someone's, latest first, in pages like `/games`.
+
+use serenity::all::User;
+
+use crate::discord::mentions;
+use crate::discord::posts::{discord_time, seat_label};
+use crate::discord::{BotError, Context};
+use crate::domain::{GameStatus, Side};
+use crate::service::{GameSummary, HistoryQuery};
+
+/// Games on one page: what fits a message (2,000 characters) even when every name shown is as
+/// long as names are shown (see `mentions::literal`).
+const PAGE_SIZE: u32 = 8;
+
+/// Finished games, latest first
+#[poise::command(slash_command)]
+pub async fn history(
+    ctx: Context<'_>,
+    #[description = "Whose (default: yours)"] user: Option<User>,
+    #[description = "Which page (default: 1)"]
+    #[min = 1]
+    page: Option<u32>,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let me = data.player_of(ctx.author()).await?;
+    let player = match &user {
+        None => me,
+        Some(user) => match data.service.player_of_discord_user(user.id.get()).await? {
+            Some(player) => player.id,
+            None => {
+                return Err(BotError::BadOption(format!(
+                    "{} has not played here yet.",
+                    mentions::literal(user.global_name.as_deref().unwrap_or(&user.name))
+                )));
+            }
+        },
+    };
+    let page = page.unwrap_or(1).max(1);
+    let games = data
+        .service
+        .games_of_player(
+            player,
+            Some(me),
+            HistoryQuery {
+                status: Some(GameStatus::Finished),
+                variant: None,
+                page,
+                page_size: PAGE_SIZE,
+            },
+        )
+        .await?;
+    let whose = match &user {
+        None => "Your finished games".to_owned(),
+        Some(user) => format!("Finished games of <@{}>", user.id.get()),
+    };
+    let mut lines = vec![format!("**{whose}** (page {page})")];
+    if games.items.is_empty() {
+        lines.push(if page == 1 {
+            "None yet.".to_owned()
+        } else {
+            "No more: this page is past the last.".to_owned()
+        });
+    }
+    lines.extend(games.items.iter().map(game_line));
+    if let Some(next) = games.next_page {
+        lines.push(format!("More on `/history page:{next}`."));
+    }
+    ctx.send(poise::CreateReply::default().content(fitted(lines.join("\n"))))
+        .await?;
+    Ok(())
+}
+
+/// `text` cut to what Discord takes, should it ever be longer.
+fn fitted(text: String) -> String {
+    if text.chars().count() <= 2_000 {
+        return text;
+    }
+    let cut: String = text.chars().take(1_990).collect();
+    format!("{cut}…")
+}
+
+/// "#12 brandubh: <@1> vs bob · Defenders won (resignation), 3 days ago · rated"
+fn game_line(g: &GameSummary) -> String {
+    let result = match &g.result {
+        Some(r) => {
+            let reason = r.reason.as_str().replace('_', " ");
+            match r.winner {
+                Some(Side::Attackers) => format!("Attackers won ({reason})"),
+                Some(Side::Defenders) => format!("Defenders won ({reason})"),
+                None => format!("Draw ({reason})"),
+            }
+        }
+        None => "over".to_owned(),
+    };
+    format!(
+        "#{} {}: {} vs {} · {result}, {}{}",
+        g.id,
+        g.variant
+            .as_deref()
+            .map_or_else(|| "custom rules".to_owned(), mentions::literal),
+        seat_label(&g.attackers),
+        seat_label(&g.defenders),
+        discord_time(g.updated_at),
+        if g.rated { " · rated" } else { "" }
+    )
+}

@@ -1,0 +1,110 @@
+//! A player's games: listed in pages, and their finished public games as one `.otg` file.
+
+use axum::Json;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+
+use super::{ApiResult, page_number};
+use crate::domain::{GameId, GameStatus};
+use crate::http::AppState;
+use crate::http::auth::Viewer;
+use crate::http::extract::{ApiPath, ApiQuery};
+use crate::service::{GAMES_PAGE_SIZE, HistoryQuery};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerGamesQuery {
+    status: Option<GameStatus>,
+    variant: Option<String>,
+    page: Option<u32>,
+}
+
+pub async fn player_games(
+    State(state): State<AppState>,
+    Viewer(viewer): Viewer,
+    ApiPath(handle): ApiPath<String>,
+    ApiQuery(q): ApiQuery<PlayerGamesQuery>,
+) -> ApiResult<Response> {
+    let page = page_number(q.page)?;
+    let player = state.service.player_by_handle(&handle).await?;
+    let games = state
+        .service
+        .games_of_player(
+            player.id,
+            viewer,
+            HistoryQuery {
+                status: q.status,
+                variant: q.variant,
+                page,
+                page_size: GAMES_PAGE_SIZE,
+            },
+        )
+        .await?;
+    Ok(Json(games).into_response())
+}
+
+/// Game ids read per query while exporting.
+const EXPORT_BATCH: u32 = 100;
+
+/// Every finished public game of a player, one `.otg` record after another (a blank line
+/// between two), written as they are read: a player with thousands of games costs no more
+/// memory than one. A failure half-way aborts the answer, so a client never takes a cut file
+/// for a whole one.
+pub async fn player_games_otg(
+    State(state): State<AppState>,
+    Viewer(_viewer): Viewer,
+    ApiPath(handle): ApiPath<String>,
+) -> ApiResult<Response> {
+    let player = state.service.player_by_handle(&handle).await?;
+    let (tx, rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(8);
+    let service = state.service.clone();
+    tokio::spawn(async move {
+        let mut after = GameId(0);
+        loop {
+            let ids = match service
+                .finished_public_games(player.id, after, EXPORT_BATCH)
+                .await
+            {
+                Ok(ids) if ids.is_empty() => return,
+                Ok(ids) => ids,
+                Err(e) => {
+                    tracing::warn!(player = %player.id, "export stopped: {e}");
+                    let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
+                    return;
+                }
+            };
+            for id in ids {
+                after = id;
+                let record = match service.export_otg(id).await {
+                    Ok(record) => record,
+                    Err(e) => {
+                        tracing::warn!(game = %id, "export stopped: {e}");
+                        let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
+                        return;
+                    }
+                };
+                let mut text = record.trim_end().to_owned();
+                text.push_str("\n\n");
+                if tx.send(Ok(Bytes::from(text))).await.is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"taflbot-{}.otg\"", player.handle),
+            ),
+        ],
+        Body::from_stream(ReceiverStream::new(rx)),
+    )
+        .into_response())
+}
