@@ -128,7 +128,7 @@ fn query_parameters(path: &str) -> Vec<Value> {
             ),
             page_param(),
         ],
-        "/leaderboards/{variant}" => vec![page_param()],
+        "/leaderboards/{variant}" | "/players/{handle}/ratings/{variant}" => vec![page_param()],
         "/players/{handle}/games" => vec![
             param(
                 "status",

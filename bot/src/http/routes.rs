@@ -145,6 +145,15 @@ pub fn table() -> Vec<(RouteSpec, MethodRouter<AppState>)> {
         (
             spec(
                 "GET",
+                "/players/{handle}/ratings/{variant}",
+                "A player's rating changes in a variant, latest first, each with its game, 50 a page (?page=)",
+            )
+            .open(),
+            get(rating_history),
+        ),
+        (
+            spec(
+                "GET",
                 "/leaderboards/{variant}",
                 "A variant's rated players, best first, 50 a page (?page=); provisional ratings left out",
             )

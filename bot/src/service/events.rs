@@ -267,6 +267,33 @@ mod tests {
                 context: None,
             }),
             EventPayload::GameEnded(GameEnded {
+                status: GameStatus::Finished,
+                winner: Some(Side::Defenders),
+                reason: ResultReason::Resignation,
+                ply: 9,
+                context: None,
+                rated: true,
+                ratings: Some(crate::service::GameRatings {
+                    pool: "brandubh".into(),
+                    attackers: crate::service::RatingChange {
+                        player_id: PlayerId(1),
+                        before: 1500.0,
+                        after: 1337.69,
+                        change: -162.31,
+                        deviation: 290.32,
+                        provisional: true,
+                    },
+                    defenders: crate::service::RatingChange {
+                        player_id: PlayerId(2),
+                        before: 1500.0,
+                        after: 1662.31,
+                        change: 162.31,
+                        deviation: 290.32,
+                        provisional: true,
+                    },
+                }),
+            }),
+            EventPayload::GameEnded(GameEnded {
                 status: GameStatus::Aborted,
                 winner: None,
                 reason: ResultReason::NoFirstMove,

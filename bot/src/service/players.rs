@@ -217,4 +217,19 @@ impl GamesService {
             size,
         ))
     }
+
+    /// The player of a Discord user, if they have used the bot (never creates one).
+    pub async fn player_of_discord_user(&self, discord_user_id: u64) -> Result<Option<PlayerView>> {
+        self.read(move |c| Ok(rows::player_by_discord(c, discord_user_id)?.map(PlayerView::from)))
+            .await
+    }
+
+    /// Remembers that `player` was seen in the Discord guild `guild` (for its leaderboard).
+    pub async fn note_guild_player(&self, guild: u64, player: PlayerId) -> Result<()> {
+        let now = self.now_ms();
+        self.inner
+            .store
+            .write(move |c| Ok(rows::note_guild_player(c, guild, player, now)?))
+            .await
+    }
 }

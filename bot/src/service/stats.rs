@@ -6,7 +6,10 @@ use crate::store::rows::{self, PlayerRow};
 use super::game_state;
 use super::players::{page_of, page_offset};
 use super::ratings::{PROVISIONAL_DEVIATION, is_provisional, shown};
-use super::views::{LeaderboardEntry, Page, PlayerProfile, PlayerView, PoolRating, VariantResults};
+use super::views::{
+    LeaderboardEntry, Page, PlayerProfile, PlayerView, PoolRating, RatingHistoryEntry,
+    VariantResults,
+};
 use super::{GamesService, Result, ServiceError};
 
 /// Lines on one page of a leaderboard.
@@ -131,18 +134,37 @@ impl GamesService {
         .await
     }
 
-    /// The player of a Discord user, if they have used the bot (never creates one).
-    pub async fn player_of_discord_user(&self, discord_user_id: u64) -> Result<Option<PlayerView>> {
-        self.read(move |c| Ok(rows::player_by_discord(c, discord_user_id)?.map(PlayerView::from)))
-            .await
-    }
-
-    /// Remembers that `player` was seen in the Discord guild `guild` (for its leaderboard).
-    pub async fn note_guild_player(&self, guild: u64, player: PlayerId) -> Result<()> {
-        let now = self.now_ms();
-        self.inner
-            .store
-            .write(move |c| Ok(rows::note_guild_player(c, guild, player, now)?))
-            .await
+    /// Page `page` of `player`'s rating changes in `variant`, the latest first.
+    pub async fn rating_history(
+        &self,
+        player: PlayerId,
+        variant: &str,
+        page: u32,
+    ) -> Result<Page<RatingHistoryEntry>> {
+        let pool = preset(variant)?;
+        let size = LEADERBOARD_PAGE_SIZE;
+        let changes = self
+            .read(move |c| {
+                Ok(rows::rating_history(
+                    c,
+                    player,
+                    pool,
+                    size + 1,
+                    page_offset(page, size),
+                )?)
+            })
+            .await?;
+        let entries = changes
+            .into_iter()
+            .map(|ch| RatingHistoryEntry {
+                game_id: ch.game_id,
+                before: shown(ch.before.rating),
+                after: shown(ch.after.rating),
+                change: shown(ch.after.rating - ch.before.rating),
+                deviation: shown(ch.after.deviation),
+                at: ch.created_at,
+            })
+            .collect();
+        Ok(page_of(entries, page, size))
     }
 }

@@ -398,3 +398,16 @@ pub struct LeaderboardEntry {
     /// Rated games played in this variant.
     pub games: u32,
 }
+
+/// One change of a player's rating in a pool, with the game that made it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatingHistoryEntry {
+    pub game_id: GameId,
+    pub before: f64,
+    pub after: f64,
+    pub change: f64,
+    /// The rating deviation after the game.
+    pub deviation: f64,
+    /// When the game ended (ms since the epoch).
+    pub at: i64,
+}

@@ -151,4 +151,39 @@ async fn a_rated_games_end_shows_both_changes_in_its_view() {
     assert_eq!(ratings["defenders"]["provisional"], true);
     let change = ratings["defenders"]["change"].as_f64().unwrap();
     assert!((change - 162.31).abs() < 0.01, "{ratings}");
+
+    // A second game; B's history in the pool, the latest first, each change with its game.
+    app.clock.advance_ms(1_000);
+    let again = app
+        .start_game(
+            &a,
+            &b,
+            "brandubh",
+            json!({ "kind": "per_move", "seconds": 86_400 }),
+        )
+        .await;
+    app.post(&format!("/games/{again}/resign"), &a.token, json!({}))
+        .await;
+    let handle = app.get("/me", &b.token).await["handle"].clone();
+    let history = app
+        .call(
+            Method::GET,
+            &format!("/players/{}/ratings/brandubh", handle.as_str().unwrap()),
+            None,
+            None,
+            StatusCode::OK,
+        )
+        .await;
+    let items = history["items"].as_array().unwrap();
+    let games: Vec<i64> = items
+        .iter()
+        .map(|e| e["game_id"].as_i64().unwrap())
+        .collect();
+    assert_eq!(games, [again, game]);
+    assert_eq!(items[1]["before"], 1500.0);
+    assert_eq!(
+        items[0]["before"], items[1]["after"],
+        "each change starts where the last ended"
+    );
+    assert!(items[0]["change"].as_f64().unwrap() > 0.0);
 }

@@ -11,6 +11,19 @@ use crate::service::{ClockSpec, GameSummary, InReply, SideChoice};
 /// Discord shows at most 25 autocomplete choices.
 pub const MAX_CHOICES: usize = 25;
 
+/// The most characters Discord takes in a message's content.
+const MAX_CONTENT_CHARS: usize = 2_000;
+
+/// `text` cut to what Discord takes in one message, with an ellipsis where it was cut: a reply
+/// built from many names is shortened, never refused.
+pub fn fitted(text: String) -> String {
+    if text.chars().count() <= MAX_CONTENT_CHARS {
+        return text;
+    }
+    let cut: String = text.chars().take(MAX_CONTENT_CHARS - 1).collect();
+    format!("{cut}…")
+}
+
 /// Which side the command's user wants.
 #[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
 pub enum SideParam {

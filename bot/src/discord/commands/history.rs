@@ -2,6 +2,7 @@
 
 use serenity::all::User;
 
+use super::common::fitted;
 use crate::discord::mentions;
 use crate::discord::posts::{discord_time, seat_label};
 use crate::discord::{BotError, Context};
@@ -68,15 +69,6 @@ pub async fn history(
     ctx.send(poise::CreateReply::default().content(fitted(lines.join("\n"))))
         .await?;
     Ok(())
-}
-
-/// `text` cut to what Discord takes, should it ever be longer.
-fn fitted(text: String) -> String {
-    if text.chars().count() <= 2_000 {
-        return text;
-    }
-    let cut: String = text.chars().take(1_990).collect();
-    format!("{cut}…")
 }
 
 /// "#12 brandubh: <@1> vs bob · Defenders won (resignation), 3 days ago · rated"

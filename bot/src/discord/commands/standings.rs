@@ -3,7 +3,7 @@
 
 use serenity::all::User;
 
-use super::common::autocomplete_variant;
+use super::common::{autocomplete_variant, fitted};
 use super::info::{MAX_LISTING, listing_page};
 use crate::discord::mentions;
 use crate::discord::{BotError, Context};
@@ -148,12 +148,6 @@ fn stats_text(label: &str, p: &PlayerProfile) -> String {
             games.join(", ")
         ),
     });
-    let text = lines.join("\n");
     // Many variants could exceed a message: cut, never fail.
-    if text.chars().count() > 1_990 {
-        let cut: String = text.chars().take(1_980).collect();
-        format!("{cut}…")
-    } else {
-        text
-    }
+    fitted(lines.join("\n"))
 }
