@@ -47,7 +47,7 @@ impl FromRequestParts<AppState> for Viewer {
                 "rate_limited",
                 format!(
                     "too many requests without a token from your address; retry in {secs} s \
-                     (requests with a token have their own, higher limit)"
+                     (requests with a token count against that token's own limit)"
                 ),
             );
             e.retry_after_secs = Some(secs);
