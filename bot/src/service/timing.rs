@@ -1,25 +1,54 @@
 //! Clock settings of a game and the deadlines they give.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, SchemaFormat, Type};
 
 use crate::store::rows::ClockRow;
 
 use super::ServiceError;
 
-/// How much time players have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+/// How much time players have: `unlimited`, `per_move` (`seconds` for each move) or `bank`
+/// (a bank of `bank_seconds` per side, spent while it is their turn, topped up by
+/// `increment_seconds` after each move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClockSpec {
     /// No deadline.
     #[default]
     Unlimited,
     /// Each move must be made within `seconds` of the previous one.
-    PerMove { seconds: u64 },
+    PerMove {
+        #[schema(schema_with = clock_period)]
+        seconds: u64,
+    },
     /// Each side has a bank of time, spent while it is their turn, topped up after each move.
     Bank {
+        #[schema(schema_with = clock_period)]
         bank_seconds: u64,
+        #[schema(schema_with = clock_increment)]
         increment_seconds: u64,
     },
+}
+
+/// A move's time or a bank, as [`ClockSpec::validate`] takes it: 1 to [`MAX_SECONDS`].
+fn clock_period() -> Object {
+    seconds_from(1)
+}
+
+/// An increment, as [`ClockSpec::validate`] takes it: 0 to [`MAX_SECONDS`].
+fn clock_increment() -> Object {
+    seconds_from(0)
+}
+
+fn seconds_from(least: u64) -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        .minimum(Some(least))
+        .maximum(Some(MAX_SECONDS))
+        .description(Some("seconds"))
+        .build()
 }
 
 /// Longest clock accepted (a year), so deadlines never overflow.
