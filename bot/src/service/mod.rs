@@ -12,6 +12,7 @@ mod events;
 mod game_state;
 mod health;
 mod moves;
+mod name_rule;
 mod place;
 mod queries;
 mod reply;
@@ -47,16 +48,18 @@ pub use event::{
 };
 pub use events::EventBus;
 pub use place::Place;
+pub use place::context_schema;
 pub use queries::{BoardResult, BoardSnapshot, render_board};
 pub use reply::{InReply, REPLY_HOLD_MS};
 pub use requests::{
-    DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice,
+    DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice,
+    SideChoice, ai_level_schema, variant_schema,
 };
 pub use scheduler::SchedulerPass;
 pub use timing::ClockSpec;
-pub use tokens::MAX_TOKENS_PER_PLAYER;
+pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};
 pub use views::*;
-pub use webhooks::WebhookDelivery;
+pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 
 pub type Result<T> = std::result::Result<T, ServiceError>;
 

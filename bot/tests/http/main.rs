@@ -9,6 +9,7 @@ mod clocks;
 mod common;
 mod connections;
 mod consistency;
+mod contract;
 mod events;
 mod games;
 mod messages;

@@ -7,7 +7,6 @@ mod players;
 mod tokens;
 mod webhooks;
 
-pub use super::board::board_png;
 pub use challenges::*;
 pub use games::*;
 pub use meta::*;

@@ -5,19 +5,38 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use utoipa::ToSchema;
 
 use super::ApiResult;
 use crate::http::auth::Authed;
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::ApiJson;
 use crate::http::{AppState, ClientKey};
 
-#[derive(Deserialize)]
+/// A new player.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewPlayerBody {
+    #[schema(schema_with = crate::service::players::name_schema)]
     name: String,
 }
 
+/// Register a player; returns its API token (shown once)
+///
+/// Needs no token. Registrations are limited per client address (an IPv6 client by its /64).
+#[utoipa::path(
+    post, path = "/players", tag = "players",
+    request_body = NewPlayerBody,
+    responses(
+        (status = 201, description = "The player and its first API token", body = crate::service::IssuedToken),
+        (status = 403, description = "Registration over HTTP is turned off here (`registration_closed`)", body = ErrorBody),
+        (status = 422, description = "The name is not 1 to 64 printable characters", body = ErrorBody),
+        (status = 429, description = "Too many registrations from this address (`rate_limited`)", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+        (status = 503, description = "The store is out of reach for now (`unavailable`)", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 pub async fn register_player(
     State(state): State<AppState>,
     ClientKey(client): ClientKey,
@@ -45,6 +64,11 @@ pub async fn register_player(
     Ok((StatusCode::CREATED, Json(issued)).into_response())
 }
 
+/// The player of this token
+#[utoipa::path(
+    get, path = "/me", tag = "players", security(("bearer" = [])),
+    responses((status = 200, description = "The token's player", body = crate::service::PlayerView))
+)]
 pub async fn me(State(state): State<AppState>, Authed(me): Authed) -> ApiResult<Response> {
     Ok(Json(state.service.player(me).await?).into_response())
 }
