@@ -26,7 +26,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
         if !is_json(req.headers()) {
             return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "missing_content_type",
                 "send the body as JSON with Content-Type: application/json",
             ));

@@ -57,6 +57,7 @@ fn finish(doc: &mut Value) {
         }
     }
     refuse_unknown_fields_in_requests(doc);
+    doc["webhooks"] = webhook_delivery();
     if let Some(components) = doc.get_mut("components").and_then(Value::as_object_mut) {
         components.insert(
             "securitySchemes".into(),
@@ -149,6 +150,27 @@ fn close_objects(schema: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(close_objects),
         _ => {}
     }
+}
+
+/// What a registered webhook receives (OpenAPI 3.1's `webhooks`): each of the player's events,
+/// signed, with the headers `notify` sends.
+fn webhook_delivery() -> Value {
+    use crate::notify::{EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER};
+    let header = |name: &str, description: &str, schema: Value| json!({ "name": name, "in": "header", "required": true, "description": description, "schema": schema });
+    json!({ "event": { "post": {
+        "summary": "An event, delivered to each webhook of the players it concerns",
+        "description": "POSTed to the webhook's URL and retried with exponential backoff until \
+            a 2xx, so at least once: deduplicate by the event id. Check the signature before \
+            trusting the body.",
+        "parameters": [
+            header(EVENT_ID_HEADER, "The event's id, as in the body", json!({ "type": "integer", "minimum": 1 })),
+            header(TIMESTAMP_HEADER, "When this delivery was signed, in Unix seconds", json!({ "type": "integer" })),
+            header(SIGNATURE_HEADER, "`sha256=<hex HMAC-SHA256(secret, \"<timestamp>.<body>\")>`", json!({ "type": "string", "pattern": "^sha256=[0-9a-f]{64}$" })),
+        ],
+        "requestBody": { "required": true, "content": { "application/json": {
+            "schema": { "$ref": "#/components/schemas/Event" } } } },
+        "responses": { "2XX": { "description": "Delivered; any other answer is retried" } }
+    } } })
 }
 
 /// The HTTP methods a path item may hold operations for.

@@ -56,11 +56,11 @@ const ID_IN_PATH: [Refusal; 2] = [
 const QUERY: Refusal = refusal("400", "A query parameter of the wrong kind (`bad_query`)");
 
 /// `extract::ApiJson`.
-const JSON_BODY: [Refusal; 3] = [
+const JSON_BODY: [Refusal; 4] = [
+    refusal("400", "A body that is not JSON (`malformed_json`)"),
     refusal(
-        "400",
-        "No `Content-Type: application/json` (`missing_content_type`), or a body that is not \
-         JSON (`malformed_json`)",
+        "415",
+        "No `Content-Type: application/json` (`missing_content_type`)",
     ),
     refusal(
         "413",

@@ -34,7 +34,7 @@ pub struct StreamQuery {
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
 pub enum StreamLine {
-    Event(Event),
+    Event(Box<Event>),
     Keepalive(Keepalive),
 }
 
@@ -109,7 +109,7 @@ fn line(line: &StreamLine) -> Bytes {
 }
 
 fn event_line(event: &Event) -> Bytes {
-    line(&StreamLine::Event(event.clone()))
+    line(&StreamLine::Event(Box::new(event.clone())))
 }
 
 /// Sends stored events after `last`; returns the new last id, or None when the client left.

@@ -129,6 +129,45 @@ impl Contract {
         }
     }
 
+    /// A webhook delivery, as the document's `webhooks.event` describes it: its required
+    /// headers, each valid against its schema, and the body an `Event`.
+    pub fn check_delivery(&self, headers: &HeaderMap, body: &[u8]) -> Result<(), String> {
+        let operation = &self.doc["webhooks"]["event"]["post"];
+        for parameter in operation["parameters"].as_array().into_iter().flatten() {
+            let name = parameter["name"].as_str().unwrap_or_default();
+            let Some(value) = headers.get(name).and_then(|v| v.to_str().ok()) else {
+                return Err(format!("a webhook delivery without its header {name}"));
+            };
+            // Header values are text: an integer's is read as one.
+            let value = value
+                .parse::<i64>()
+                .ok()
+                .filter(|_| parameter["schema"]["type"] == "integer")
+                .map_or_else(|| Value::from(value), Value::from);
+            let at = format!("a webhook delivery's header {name}");
+            self.check_json(
+                &at,
+                &parameter["schema"],
+                Some(value.to_string().as_bytes()),
+            )?;
+        }
+        let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+        self.check_json("a webhook delivery's body", schema, Some(body))
+    }
+
+    /// Compiles what [`Contract::check_delivery`] uses, so a receiver that checks deliveries
+    /// answers the first one as fast as the others (the server's delivery timeout is short).
+    pub fn prepare_delivery_checks(&self) {
+        let operation = &self.doc["webhooks"]["event"]["post"];
+        for parameter in operation["parameters"].as_array().into_iter().flatten() {
+            let name = parameter["name"].as_str().unwrap_or_default();
+            let at = format!("a webhook delivery's header {name}");
+            self.validator(&at, &parameter["schema"]).unwrap();
+        }
+        let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+        self.validator("a webhook delivery's body", schema).unwrap();
+    }
+
     /// One line of `GET /stream/events`: a `StreamLine`.
     pub fn check_stream_line(&self, line: &[u8]) -> Result<(), String> {
         let schema = serde_json::json!({ "$ref": "#/components/schemas/StreamLine" });

@@ -149,3 +149,20 @@ async fn a_webhook_secret_is_counted_in_characters_as_the_document_says() {
         "{body}"
     );
 }
+
+#[tokio::test]
+async fn a_body_without_a_json_content_type_is_refused_as_an_unsupported_media_type() {
+    let app = TestApp::start().await;
+    let r = app
+        .client
+        .post(app.url("/players"))
+        .header("content-type", "text/plain")
+        .body(r#"{"name":"ada"}"#)
+        .send()
+        .await
+        .unwrap();
+    let r = crate::common::checked(&Method::POST, "/api/v1/players", r).await;
+    assert_eq!(r.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "missing_content_type", "{body}");
+}
