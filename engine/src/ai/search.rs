@@ -8,8 +8,12 @@
 //!   blocks or a capture of the king are tried at the horizon.
 //! - Quiescence: captures, landings that may take the king, and king moves that open a line.
 //! - Scores of won games count the plies to the end, so the shortest win is preferred.
+//! - Lazy SMP on more than one thread: helper threads run the same iterative deepening on the
+//!   same position, at staggered depths, sharing only the transposition table; the first
+//!   thread to finish ends every thread's search, and the deepest completed iteration answers.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Instant;
 
 use crate::capture::Captures;
@@ -22,7 +26,7 @@ use crate::referee;
 use crate::rules::Rules;
 use crate::side::{Piece, Side};
 
-use super::clock::Clock;
+use super::clock::{Clock, SmpShared};
 use super::eval::Evaluator;
 use super::limits::SearchLimits;
 use super::ordering::{
@@ -43,11 +47,28 @@ const QUIET_THREAT_PLIES: i32 = 2;
 /// A search engine that keeps its transposition table, killers and history between searches.
 pub struct Searcher {
     table: Arc<SharedTable>,
+    main: Worker,
+    /// The helper threads' own state, kept like the main thread's (made when first needed).
+    helpers: Vec<Worker>,
+}
+
+/// What one search thread keeps to itself: killers, history and its move lists.
+struct Worker {
     ordering: Ordering,
     lists: Vec<Vec<ScoredMove>>,
 }
 
-/// One search with a fresh table of `limits.table_mib` MiB (deterministic under a node budget).
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            ordering: Ordering::new(MAX_PLY),
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+        }
+    }
+}
+
+/// One search with a fresh table of `limits.table_mib` MiB (deterministic under a node budget
+/// on one thread).
 pub fn search(game: &Game, limits: &SearchLimits) -> Option<SearchResult> {
     // The table's allocation (tens of milliseconds for 64 MiB) counts against the budget.
     let started = Instant::now();
@@ -64,8 +85,8 @@ impl Searcher {
     pub fn with_table(table: Arc<SharedTable>) -> Searcher {
         Searcher {
             table,
-            ordering: Ordering::new(MAX_PLY),
-            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            main: Worker::new(),
+            helpers: Vec::new(),
         }
     }
 
@@ -76,7 +97,10 @@ impl Searcher {
     /// Forgets what earlier searches learnt (for reproducible results).
     pub fn clear(&mut self) {
         self.table.clear();
-        self.ordering = Ordering::new(MAX_PLY);
+        self.main.ordering = Ordering::new(MAX_PLY);
+        for helper in &mut self.helpers {
+            helper.ordering = Ordering::new(MAX_PLY);
+        }
     }
 
     /// The best move of the side to move, or `None` if the game is over.
@@ -93,24 +117,68 @@ impl Searcher {
         if game.is_over() {
             return None;
         }
-        let rules = game.rules();
         let root = *game.position();
         self.table.new_search();
-        self.ordering.age();
-        let mut ctx = Context {
-            rules,
-            eval: match limits.weights {
-                Some(weights) => Evaluator::with_weights(rules, weights),
-                None => Evaluator::new(rules),
-            },
-            clock: Clock::start_at(limits, started),
-            nodes: 0,
-            table: &self.table,
-            ordering: &mut self.ordering,
-            lists: &mut self.lists,
-            repetition: RepetitionTracker::new(game),
-        };
-        ctx.iterate(&root, limits)
+        let threads = limits.thread_count();
+        if threads == 1 {
+            let clock = Clock::start_at(limits, started);
+            let mut ctx = Context::new(game, limits, &self.table, &mut self.main, clock, 0);
+            return ctx.iterate(&root, limits);
+        }
+        while self.helpers.len() < threads - 1 {
+            self.helpers.push(Worker::new());
+        }
+        let Searcher {
+            table,
+            main,
+            helpers,
+        } = self;
+        let table: &SharedTable = table;
+        let smp = Arc::new(SmpShared::default());
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = helpers[..threads - 1]
+                .iter_mut()
+                .enumerate()
+                .map(|(i, worker)| {
+                    let smp = Arc::clone(&smp);
+                    scope.spawn(move || {
+                        let clock = Clock::helper(limits, started, Arc::clone(&smp));
+                        let mut ctx = Context::new(game, limits, table, worker, clock, i + 1);
+                        let result = ctx.iterate(&root, limits);
+                        // A helper ends only when stopped, or when it has completed the
+                        // deepest iteration or proved the result: the search is then done.
+                        smp.done.store(true, AtomicOrdering::Relaxed);
+                        (result, ctx.nodes)
+                    })
+                })
+                .collect();
+            let clock = Clock::start_at(limits, started).with_smp(Arc::clone(&smp));
+            let mut ctx = Context::new(game, limits, table, main, clock, 0);
+            let mut best = ctx.iterate(&root, limits);
+            smp.done.store(true, AtomicOrdering::Relaxed);
+            let mut nodes = ctx.nodes;
+            for handle in handles {
+                // A helper that panicked leaves the main thread's answer, which is complete.
+                let Ok((result, helper_nodes)) = handle.join() else {
+                    continue;
+                };
+                nodes += helper_nodes;
+                // The deepest completed iteration wins; on a tie the main thread's (the
+                // helpers skip depths, so theirs is no better). The weaker levels' random
+                // choice is the main thread's alone.
+                if let (Some(candidate), Some(current)) = (result, best.as_ref())
+                    && limits.random_margin <= 0
+                    && candidate.depth > current.depth
+                {
+                    best = Some(candidate);
+                }
+            }
+            best.map(|mut result| {
+                result.nodes = nodes;
+                result.elapsed = started.elapsed();
+                result
+            })
+        })
     }
 }
 
@@ -131,6 +199,23 @@ struct Context<'a> {
     ordering: &'a mut Ordering,
     lists: &'a mut Vec<Vec<ScoredMove>>,
     repetition: RepetitionTracker,
+    /// 0 for the main thread; helpers (1, 2, ...) skip some depths (see [`skips_depth`]).
+    thread: usize,
+}
+
+/// Lazy-SMP diversity: which iterations helper `thread` leaves out, so that the threads are
+/// spread over neighbouring depths instead of all searching the same tree in step; a helper
+/// one iteration ahead fills the table with the moves the main thread's next iteration
+/// wants. The schedule is Stockfish 9's: helper 1 searches the even depths, helper 2 the odd
+/// ones, helpers 3 to 6 leave out every other pair of depths, each from another start, and so on.
+fn skips_depth(thread: usize, depth: i32) -> bool {
+    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
+    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
+    if thread == 0 {
+        return false;
+    }
+    let i = (thread - 1) % SIZE.len();
+    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
 }
 
 /// The score of a finished game for the side to move in it, `ply` plies from the root.
@@ -143,7 +228,33 @@ fn outcome_score(outcome: &Outcome, to_move: Side, ply: i32) -> i32 {
     }
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    fn new(
+        game: &'a Game,
+        limits: &SearchLimits,
+        table: &'a SharedTable,
+        worker: &'a mut Worker,
+        clock: Clock,
+        thread: usize,
+    ) -> Context<'a> {
+        let rules = game.rules();
+        worker.ordering.age();
+        Context {
+            rules,
+            eval: match limits.weights {
+                Some(weights) => Evaluator::with_weights(rules, weights),
+                None => Evaluator::new(rules),
+            },
+            clock,
+            nodes: 0,
+            table,
+            ordering: &mut worker.ordering,
+            lists: &mut worker.lists,
+            repetition: RepetitionTracker::new(game),
+            thread,
+        }
+    }
+
     /// Copy-make: the position after `mv`, its captures and any game end; counts the node.
     #[inline]
     fn play(
@@ -201,13 +312,22 @@ impl Context<'_> {
             .depth
             .unwrap_or(MAX_PLY as u32 - 4)
             .clamp(1, MAX_PLY as u32 - 4);
-        let margin = limits.random_margin.max(0);
+        // Helpers only fill the table: exact scores within a margin are the main thread's job.
+        let margin = if self.thread == 0 {
+            limits.random_margin.max(0)
+        } else {
+            0
+        };
         let mut best_index = 0;
         let mut best_score = -INFINITY;
         let mut depth_done = 0;
         for depth in 1..=max_depth as i32 {
             if depth > 1 && !self.clock.may_start_iteration() {
                 break;
+            }
+            // Never the last one: a helper that completes it ends the search with its answer.
+            if depth < max_depth as i32 && skips_depth(self.thread, depth) {
+                continue;
             }
             let (completed, iteration_best) = self.search_root(root, &mut moves, depth, margin);
             if completed {

@@ -315,3 +315,95 @@ fn several_searches_run_at_once_on_one_shared_table() {
         assert!(handle.join().unwrap());
     }
 }
+
+#[test]
+fn one_thread_node_limited_searches_repeat_exactly() {
+    // A middle-game position, searched twice from scratch: same move, score, depth, nodes, PV.
+    let rules = variant("copenhagen").unwrap().rules();
+    let book = selfplay::opening_book(&rules, 4, 1, 5);
+    let quick = SearchLimits::nodes(2_000).with_table_mib(1);
+    let g = selfplay::play_game(&rules, &book[0], &quick, &quick, 14, 5);
+    assert!(!g.is_over());
+    let limits = SearchLimits::nodes(50_000)
+        .with_seed(9)
+        .with_table_mib(8)
+        .with_threads(1);
+    let a = search(&g, &limits).unwrap();
+    let b = search(&g, &limits).unwrap();
+    assert_eq!(
+        (a.best_move, a.score, a.depth, a.nodes, &a.pv),
+        (b.best_move, b.score, b.depth, b.nodes, &b.pv)
+    );
+    // So does a searcher kept between them, once cleared.
+    let mut searcher = Searcher::new(8);
+    let c = searcher.search(&g, &limits).unwrap();
+    searcher.clear();
+    let d = searcher.search(&g, &limits).unwrap();
+    assert_eq!((c.best_move, c.nodes, &c.pv), (a.best_move, a.nodes, &a.pv));
+    assert_eq!((d.best_move, d.nodes, &d.pv), (a.best_move, a.nodes, &a.pv));
+}
+
+#[test]
+fn two_threads_play_a_legal_move_within_the_time_budget() {
+    let rules = variant("copenhagen").unwrap().rules();
+    let book = selfplay::opening_book(&rules, 4, 1, 6);
+    let mut g = Game::new(rules);
+    for &mv in &book[0] {
+        g.play(mv).unwrap();
+    }
+    let budget = Duration::from_millis(200);
+    let limits = SearchLimits::time(budget).with_threads(2);
+    let wall = std::time::Instant::now();
+    let result = search(&g, &limits).unwrap();
+    let wall = wall.elapsed();
+    // The slack of the one-thread test: 10% and 50 ms, plus 20 ms for the caller.
+    let allowed = budget.mul_f64(1.1) + Duration::from_millis(50);
+    assert!(result.elapsed <= allowed, "took {:?}", result.elapsed);
+    assert!(wall <= allowed + Duration::from_millis(20), "took {wall:?}");
+    assert!(g.check(result.best_move).is_ok());
+    assert_eq!(result.pv.first(), Some(&result.best_move));
+    assert!(result.depth >= 1);
+    // The caller's stop flag ends both threads: already set, the search returns at once.
+    let stop = Arc::new(AtomicBool::new(true));
+    let limits = SearchLimits {
+        time: None,
+        ..SearchLimits::default()
+            .with_stop(stop)
+            .with_table_mib(1)
+            .with_threads(2)
+    };
+    let result = search(&g, &limits).unwrap();
+    assert!(g.check(result.best_move).is_ok());
+}
+
+#[test]
+fn two_threads_share_a_node_budget_and_still_find_a_forced_win() {
+    // The node budget counts every thread's nodes (within a check interval per thread).
+    let g = Game::new(variant("copenhagen").unwrap().rules());
+    let limits = SearchLimits::nodes(40_000)
+        .with_table_mib(4)
+        .with_threads(2);
+    let result = search(&g, &limits).unwrap();
+    assert!(g.check(result.best_move).is_ok());
+    assert!(result.nodes <= 40_000 + 2 * 1_024, "{} nodes", result.nodes);
+    // Brandubh: the king on c1 runs to a corner; a depth-limited two-thread search takes it.
+    let g = game("brandubh", "/2K4/7/3t3/7/7/3t3/7/", Side::Defenders);
+    let result = search(&g, &SearchLimits::depth(6).with_threads(2)).unwrap();
+    assert_eq!(result.mate_in, Some(1));
+    // One move from a one-move threat, both threads must see the block.
+    let g = game(
+        "copenhagen",
+        "/11/11/4t6/11/K10/11/11/t10/11/11/5t5/",
+        Side::Attackers,
+    );
+    let limits = SearchLimits::nodes(100_000)
+        .with_table_mib(4)
+        .with_threads(2);
+    let result = search(&g, &limits).unwrap();
+    let mut after = g.clone();
+    after.play(result.best_move).unwrap();
+    assert!(!super::ordering::king_can_escape(
+        after.rules(),
+        after.position()
+    ));
+}
