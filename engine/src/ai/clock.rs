@@ -1,7 +1,7 @@
 //! When a search must stop: time, nodes, or the caller's stop flag.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use super::limits::SearchLimits;
@@ -19,6 +19,8 @@ pub(crate) struct SmpShared {
     /// Nodes of all threads, added every [`CHECK_EVERY`] nodes: a node budget is for the
     /// whole search, not per thread.
     pub nodes: AtomicU64,
+    /// The deepest iteration any thread has completed.
+    pub depth: AtomicU32,
 }
 
 pub(crate) struct Clock {
@@ -32,6 +34,10 @@ pub(crate) struct Clock {
     smp: Option<Arc<SmpShared>>,
     /// This thread's nodes already added to `smp.nodes`.
     reported: u64,
+    /// The iteration this thread is searching, and whether it gave it up because another
+    /// thread completed that depth first (the search goes on with the next one).
+    iteration: u32,
+    abandoned: bool,
 }
 
 impl Clock {
@@ -49,6 +55,8 @@ impl Clock {
             stopped: false,
             smp: None,
             reported: 0,
+            iteration: 0,
+            abandoned: false,
         }
     }
 
@@ -74,7 +82,7 @@ impl Clock {
     /// Must the search stop now? Cheap: reads the clock only every [`CHECK_EVERY`] nodes.
     #[inline]
     pub fn must_stop(&mut self, nodes: u64) -> bool {
-        if self.stopped {
+        if self.stopped || self.abandoned {
             return true;
         }
         if nodes >= self.max_nodes {
@@ -90,13 +98,41 @@ impl Clock {
                 self.reported = nodes;
                 let total = smp.nodes.fetch_add(fresh, Ordering::Relaxed) + fresh;
                 self.stopped |= smp.done.load(Ordering::Relaxed) || total >= self.max_nodes;
+                self.abandoned = smp.depth.load(Ordering::Relaxed) >= self.iteration;
             }
         }
-        self.stopped
+        self.stopped || self.abandoned
     }
 
+    /// Must the search unwind: stopped, or the iteration given up?
     pub fn stopped(&self) -> bool {
-        self.stopped
+        self.stopped || self.abandoned
+    }
+
+    /// An iteration of `depth` plies starts.
+    pub fn start_iteration(&mut self, depth: u32) {
+        self.iteration = depth;
+        self.abandoned = false;
+    }
+
+    /// Was the iteration given up (not the search stopped) because another thread completed
+    /// that depth first?
+    pub fn abandoned(&self) -> bool {
+        self.abandoned && !self.stopped
+    }
+
+    /// The deepest iteration another thread of this search has completed (0 on one thread).
+    pub fn completed_elsewhere(&self) -> u32 {
+        self.smp
+            .as_ref()
+            .map_or(0, |smp| smp.depth.load(Ordering::Relaxed))
+    }
+
+    /// This thread has completed an iteration of `depth` plies.
+    pub fn completed(&self, depth: u32) {
+        if let Some(smp) = &self.smp {
+            smp.depth.fetch_max(depth, Ordering::Relaxed);
+        }
     }
 
     /// Is there time for another iteration? Each one costs a few times the previous ones,

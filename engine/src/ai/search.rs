@@ -122,7 +122,7 @@ impl Searcher {
         let threads = limits.thread_count();
         if threads == 1 {
             let clock = Clock::start_at(limits, started);
-            let mut ctx = Context::new(game, limits, &self.table, &mut self.main, clock, 0);
+            let mut ctx = Context::new(game, limits, &self.table, &mut self.main, clock, (0, 1));
             return ctx.iterate(&root, limits);
         }
         while self.helpers.len() < threads - 1 {
@@ -136,24 +136,29 @@ impl Searcher {
         let table: &SharedTable = table;
         let smp = Arc::new(SmpShared::default());
         std::thread::scope(|scope| {
+            // A helper the system refuses to start is left out: fewer threads, same answer.
             let handles: Vec<_> = helpers[..threads - 1]
                 .iter_mut()
                 .enumerate()
-                .map(|(i, worker)| {
+                .filter_map(|(i, worker)| {
                     let smp = Arc::clone(&smp);
-                    scope.spawn(move || {
-                        let clock = Clock::helper(limits, started, Arc::clone(&smp));
-                        let mut ctx = Context::new(game, limits, table, worker, clock, i + 1);
-                        let result = ctx.iterate(&root, limits);
-                        // A helper ends only when stopped, or when it has completed the
-                        // deepest iteration or proved the result: the search is then done.
-                        smp.done.store(true, AtomicOrdering::Relaxed);
-                        (result, ctx.nodes)
-                    })
+                    std::thread::Builder::new()
+                        .name(format!("search helper {}", i + 1))
+                        .spawn_scoped(scope, move || {
+                            let clock = Clock::helper(limits, started, Arc::clone(&smp));
+                            let mut ctx =
+                                Context::new(game, limits, table, worker, clock, (i + 1, threads));
+                            let result = ctx.iterate(&root, limits);
+                            // A helper ends only when stopped, or when it has proved a forced
+                            // result (or run out of plies): the search is then done.
+                            smp.done.store(true, AtomicOrdering::Relaxed);
+                            (result, ctx.nodes)
+                        })
+                        .ok()
                 })
                 .collect();
             let clock = Clock::start_at(limits, started).with_smp(Arc::clone(&smp));
-            let mut ctx = Context::new(game, limits, table, main, clock, 0);
+            let mut ctx = Context::new(game, limits, table, main, clock, (0, threads));
             let mut best = ctx.iterate(&root, limits);
             smp.done.store(true, AtomicOrdering::Relaxed);
             let mut nodes = ctx.nodes;
@@ -163,9 +168,9 @@ impl Searcher {
                     continue;
                 };
                 nodes += helper_nodes;
-                // The deepest completed iteration wins; on a tie the main thread's (the
-                // helpers skip depths, so theirs is no better). The weaker levels' random
-                // choice is the main thread's alone.
+                // The deepest completed iteration wins, the main thread's on a tie (a
+                // helper that went on past a depth limit may answer a deeper one). The weaker
+                // levels' random choice is the main thread's alone.
                 if let (Some(candidate), Some(current)) = (result, best.as_ref())
                     && limits.random_margin <= 0
                     && candidate.depth > current.depth
@@ -199,23 +204,9 @@ struct Context<'a> {
     ordering: &'a mut Ordering,
     lists: &'a mut Vec<Vec<ScoredMove>>,
     repetition: RepetitionTracker,
-    /// 0 for the main thread; helpers (1, 2, ...) skip some depths (see [`skips_depth`]).
+    /// 0 for the main thread; helpers are 1, 2, ... of `threads` (see `search_root`).
     thread: usize,
-}
-
-/// Lazy-SMP diversity: which iterations helper `thread` leaves out, so that the threads are
-/// spread over neighbouring depths instead of all searching the same tree in step; a helper
-/// one iteration ahead fills the table with the moves the main thread's next iteration
-/// wants. The schedule is Stockfish 9's: helper 1 searches the even depths, helper 2 the odd
-/// ones, helpers 3 to 6 leave out every other pair of depths, each from another start, and so on.
-fn skips_depth(thread: usize, depth: i32) -> bool {
-    const SIZE: [i32; 20] = [1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4];
-    const PHASE: [i32; 20] = [0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7];
-    if thread == 0 {
-        return false;
-    }
-    let i = (thread - 1) % SIZE.len();
-    ((depth + PHASE[i]) / SIZE[i]) % 2 == 1
+    threads: usize,
 }
 
 /// The score of a finished game for the side to move in it, `ply` plies from the root.
@@ -235,7 +226,7 @@ impl<'a> Context<'a> {
         table: &'a SharedTable,
         worker: &'a mut Worker,
         clock: Clock,
-        thread: usize,
+        (thread, threads): (usize, usize),
     ) -> Context<'a> {
         let rules = game.rules();
         worker.ordering.age();
@@ -252,6 +243,7 @@ impl<'a> Context<'a> {
             lists: &mut worker.lists,
             repetition: RepetitionTracker::new(game),
             thread,
+            threads,
         }
     }
 
@@ -308,8 +300,10 @@ impl<'a> Context<'a> {
             }
         }
         self.order_root(root, &mut moves);
-        let max_depth = limits
-            .depth
+        // A depth limit bounds the main thread only: helpers go on deeper, so that under a
+        // depth limit they are still ahead of it, filling the table, until it is done.
+        let depth_limit = if self.thread == 0 { limits.depth } else { None };
+        let max_depth = depth_limit
             .unwrap_or(MAX_PLY as u32 - 4)
             .clamp(1, MAX_PLY as u32 - 4);
         // Helpers only fill the table: exact scores within a margin are the main thread's job.
@@ -325,13 +319,21 @@ impl<'a> Context<'a> {
             if depth > 1 && !self.clock.may_start_iteration() {
                 break;
             }
-            // Never the last one: a helper that completes it ends the search with its answer.
-            if depth < max_depth as i32 && skips_depth(self.thread, depth) {
+            // Lazy SMP: a depth another thread has completed is left out.
+            if depth < max_depth as i32 && self.clock.completed_elsewhere() >= depth as u32 {
                 continue;
             }
+            self.clock.start_iteration(depth as u32);
             let (completed, iteration_best) = self.search_root(root, &mut moves, depth, margin);
+            if !completed && self.clock.abandoned() {
+                // Another thread completed this depth first: on to the next, with the best
+                // move it left in the table tried first.
+                self.table_move_first(root, &mut moves);
+                continue;
+            }
             if completed {
                 depth_done = depth as u32;
+                self.clock.completed(depth_done);
                 let best = iteration_best.unwrap_or(0);
                 best_score = moves[best].score;
                 // Best first, then the others by score: the next iteration's order.
@@ -388,6 +390,16 @@ impl<'a> Context<'a> {
         })
     }
 
+    /// Brings the table's move for the root (another thread's latest best) to the front.
+    fn table_move_first(&self, root: &Position, moves: &mut [RootMove]) {
+        let Some(best) = self.table.probe(root.hash(), 0).and_then(|e| e.mv) else {
+            return;
+        };
+        if let Some(i) = moves.iter().position(|m| m.mv == best) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+
     /// Table move, then captures and threats, then history.
     fn order_root(&mut self, root: &Position, moves: &mut [RootMove]) {
         let entry = self.table.probe(root.hash(), 0);
@@ -417,8 +429,21 @@ impl<'a> Context<'a> {
         let mut alpha = -INFINITY;
         let beta = INFINITY;
         let mut best: Option<usize> = None;
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..moves.len() {
+        // Lazy SMP: after the first move (which sets alpha), helper k of n starts k/n of the
+        // way down the list, so that threads on the same depth search different moves first
+        // and each finds the others' refutations in the table when it gets there.
+        let count = moves.len();
+        let offset = if self.thread == 0 || count < 3 {
+            0
+        } else {
+            self.thread * (count - 1) / self.threads.max(1)
+        };
+        for k in 0..count {
+            let i = if k == 0 || offset == 0 {
+                k
+            } else {
+                1 + (k - 1 + offset) % (count - 1)
+            };
             let (mv, piece) = (moves[i].mv, moves[i].piece);
             let (child, _, outcome) = self.play(root, mv, piece);
             let outcome = outcome.or_else(|| self.repetition.outcome(child.hash(), side));
