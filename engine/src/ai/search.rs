@@ -27,11 +27,11 @@ use crate::rules::Rules;
 use crate::side::{Piece, Side};
 
 use super::clock::{Clock, SmpShared};
-use super::eval::Evaluator;
+use super::eval::{Evaluator, Lines};
 use super::limits::SearchLimits;
 use super::ordering::{
     CAPTURE, Ordering, ScoredMove, TABLE_MOVE, THREAT, capture_squares, escape_paths,
-    king_can_escape, king_capture_squares,
+    king_can_escape, king_capture_squares, lines_towards, paths_to,
 };
 use super::repetition::RepetitionTracker;
 use super::result::SearchResult;
@@ -545,8 +545,18 @@ impl<'a> Context<'a> {
                 return e.score;
             }
         }
-        if !is_pv && !threatened && beta.abs() < MATE_BOUND {
-            let static_eval = self.eval.evaluate(self.rules, position);
+        // A king one move from a square where no single move stops him (beside a corner, or
+        // on two open lines): the attackers must see to it, so none of the pruning below that
+        // trusts the static evaluation, and their answers are not reduced.
+        let lines = self.eval.lines(self.rules, position);
+        let decisive = if side == Side::Attackers && !threatened {
+            self.eval.decisive_routes(self.rules, position, &lines)
+        } else {
+            crate::bitboard::Bitboard::EMPTY
+        };
+        let pressed = threatened || !decisive.is_empty();
+        if !is_pv && !pressed && beta.abs() < MATE_BOUND {
+            let static_eval = self.eval.evaluate_with(self.rules, position, &lines);
             // Reverse futility: far above beta near the leaves.
             if depth <= 2 && static_eval - 150 * depth >= beta {
                 return static_eval;
@@ -574,7 +584,14 @@ impl<'a> Context<'a> {
         }
 
         let mut list = std::mem::take(&mut self.lists[ply as usize]);
-        self.generate(position, &mut list, table_move, ply as usize, threatened);
+        self.generate(
+            position,
+            &mut list,
+            table_move,
+            ply as usize,
+            (threatened, &decisive),
+            &lines,
+        );
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -595,7 +612,7 @@ impl<'a> Context<'a> {
                     let score = if i == 0 {
                         -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, is_pv, true)
                     } else {
-                        let reduction = if quiet && !threatened && depth >= 3 && i >= 3 {
+                        let reduction = if quiet && !pressed && depth >= 3 && i >= 3 {
                             1 + i32::from(depth >= 6 && i >= 12)
                         } else {
                             0
@@ -687,7 +704,8 @@ impl<'a> Context<'a> {
         list: &mut Vec<ScoredMove>,
         table_move: Option<Move>,
         ply: usize,
-        threatened: bool,
+        (threatened, decisive): (bool, &crate::bitboard::Bitboard),
+        lines: &Lines,
     ) {
         list.clear();
         let side = position.side_to_move();
@@ -695,12 +713,29 @@ impl<'a> Context<'a> {
         let (threat_squares, threat_piece) = match side {
             Side::Attackers => {
                 let mut squares = king_capture_squares(self.rules, position);
-                if threatened && let Some(king) = position.king() {
-                    squares = squares.union(&escape_paths(self.rules, position, king));
+                if let Some(king) = position.king() {
+                    if threatened {
+                        squares = squares.union(&escape_paths(self.rules, position, king));
+                    }
+                    if !decisive.is_empty() {
+                        squares = squares.union(&paths_to(self.rules, position, king, decisive));
+                    }
                 }
                 (squares, Piece::Attacker)
             }
-            Side::Defenders => (self.eval.open_squares(self.rules, position), Piece::King),
+            Side::Defenders => {
+                // King moves onto an open line, and those that threaten to reach a decisive
+                // square next (g3-b3 with b1 and b11 both in reach): never reduced.
+                let decisive = self.eval.decisive_from(lines);
+                let squares = if decisive.is_empty() {
+                    lines.open
+                } else {
+                    lines
+                        .open
+                        .union(&lines_towards(self.rules, position, &decisive).0)
+                };
+                (squares, Piece::King)
+            }
         };
         let killers = self.ordering.killers(ply);
         for (from, piece) in position.movers(side) {
@@ -745,30 +780,67 @@ impl<'a> Context<'a> {
         // be rescued: no standing pat then.
         let must_answer = (side == Side::Attackers && king_open)
             || (side == Side::Defenders && position.king_awaits_rescue());
+        // The attackers facing a king one move from a decisive square: standing pat is worth
+        // no more than letting the defenders move (a null move), which shows whether the
+        // threat is real (a king who would be taken there is no threat).
+        let lines = self.eval.lines(self.rules, position);
+        let decisive = if side == Side::Attackers && !king_open && ply as usize + 4 < MAX_PLY {
+            self.eval.decisive_routes(self.rules, position, &lines)
+        } else {
+            crate::bitboard::Bitboard::EMPTY
+        };
         let mut best = -INFINITY;
         if !must_answer {
-            let stand = self.eval.evaluate(self.rules, position);
+            let mut stand = self.eval.evaluate_with(self.rules, position, &lines);
+            // Only worth asking when the evaluation alone would stand pat or raise alpha.
+            if !decisive.is_empty() && stand > alpha {
+                let mut null = *position;
+                null.set_side_to_move(side.opponent());
+                let threat = -self.quiesce(&null, -beta, -alpha, ply + 1, qply + 1);
+                if self.clock.stopped() {
+                    return 0;
+                }
+                stand = stand.min(threat);
+            }
             if stand >= beta || ply as usize >= MAX_PLY - 2 {
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
         } else if ply as usize >= MAX_PLY - 2 {
-            return self.eval.evaluate(self.rules, position);
+            return self.eval.evaluate_with(self.rules, position, &lines);
         }
         let captures = capture_squares(self.rules, position);
         let wanted = match side {
             Side::Attackers => {
                 let mut wanted = captures.union(&king_capture_squares(self.rules, position));
-                if king_open && let Some(king) = position.king() {
-                    wanted = wanted.union(&escape_paths(self.rules, position, king));
+                if let Some(king) = position.king() {
+                    if king_open {
+                        wanted = wanted.union(&escape_paths(self.rules, position, king));
+                    }
+                    if !decisive.is_empty() {
+                        wanted = wanted.union(&paths_to(self.rules, position, king, &decisive));
+                    }
                 }
                 wanted
             }
             Side::Defenders => captures,
         };
-        let open = if side == Side::Defenders && qply < QUIET_THREAT_PLIES {
-            self.eval.open_squares(self.rules, position)
+        // The defenders' king moves: in the first plies onto open lines and onto forks (two
+        // decisive squares in reach, no single move stops both); at any ply onto a decisive
+        // square (the attackers must then answer at once or lose, so such a line ends within
+        // a few plies).
+        let open = if side == Side::Defenders && !position.king_awaits_rescue() {
+            let decisive = self.eval.decisive_from(&lines);
+            if qply >= QUIET_THREAT_PLIES {
+                decisive
+            } else if decisive.is_empty() {
+                lines.open
+            } else {
+                lines
+                    .open
+                    .union(&lines_towards(self.rules, position, &decisive).1)
+            }
         } else {
             crate::bitboard::Bitboard::EMPTY
         };

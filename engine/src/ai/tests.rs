@@ -407,3 +407,77 @@ fn two_threads_share_a_node_budget_and_still_find_a_forced_win() {
         after.position()
     ));
 }
+
+/// Can the side to move force a win, as a search of `nodes` nodes sees it?
+fn forces_a_win(game: &Game, nodes: u64) -> bool {
+    search(game, &SearchLimits::nodes(nodes).with_table_mib(16))
+        .is_some_and(|r| r.mate_in.is_some_and(|plies| plies > 0))
+}
+
+/// After `mv`, can the defenders force a win (as a search of `nodes` nodes sees it)?
+fn allows_a_forced_escape(game: &Game, mv: Move, nodes: u64) -> bool {
+    let mut after = game.clone();
+    after.play(mv).unwrap();
+    after.outcome().is_none() && forces_a_win(&after, nodes)
+}
+
+/// Copenhagen, attackers to move, modelled on a lost match game (docs/ai.md, "Corner
+/// threats"): the king on g3 has rank 3 open to a3, where he threatens a1; the attackers' only
+/// block is b2-a2, which opens the b file, and then a3-b3 threatens both b1 and b11, each
+/// beside a corner, where nothing can be put between him and it.
+const COPENHAGEN_CORNER_FORK: &str =
+    "/6tt3/1t9/6K4/t4T4t/t2T6t/t3T3Ttt/t2T2T3t/t3T5t/11/5t5/3ttttt3/";
+
+#[test]
+fn attackers_stop_a_king_heading_for_two_corners_in_copenhagen() {
+    let g = game("copenhagen", COPENHAGEN_CORNER_FORK, Side::Attackers);
+    let n = |text: &str| {
+        let (from, to) = text.split_once('-').unwrap();
+        Move::new(sq(from, 11), sq(to, 11))
+    };
+    // What the old search played here (a6-d6), and the game's soldier-taking h11-h6 (it takes
+    // i6): both let the king through.
+    for blunder in ["a6-d6", "h11-h6"] {
+        assert!(
+            allows_a_forced_escape(&g, n(blunder), 100_000),
+            "{blunder} should lose"
+        );
+    }
+    let result = search(&g, &SearchLimits::nodes(300_000).with_table_mib(16)).unwrap();
+    assert!(
+        !allows_a_forced_escape(&g, result.best_move, 300_000),
+        "{} lets the king escape",
+        result.best_move
+    );
+    // Three plies on, the king on b3 threatens b1 and b11 at once: the attackers see the loss.
+    let mut lost = g.clone();
+    for mv in ["a6-d6", "g3-a3", "b2-a2", "a3-b3"] {
+        lost.play_str(mv).unwrap();
+    }
+    let result = search(&lost, &SearchLimits::nodes(20_000).with_table_mib(4)).unwrap();
+    assert!(
+        result.mate_in.is_some_and(|plies| plies < 0),
+        "score {} after a3-b3",
+        result.score
+    );
+}
+
+#[test]
+fn attackers_stop_a_king_heading_for_the_corners_in_brandubh() {
+    // Brandubh, attackers to move, from a self-play game of the old search at 20,000 nodes a
+    // move, which played e2-e6 here: d1-e1, then e1-e5 (taking d5 and e6) frees the king on d3
+    // to run for a1 and g1 along the first rank, and the attackers cannot close both.
+    let g = game(
+        "brandubh",
+        "/3T3/4t2/1t1K1t1/2t3t/2Tt3/7/4T2/",
+        Side::Attackers,
+    );
+    let blunder = Move::new(sq("e2", 7), sq("e6", 7));
+    assert!(allows_a_forced_escape(&g, blunder, 100_000));
+    let result = search(&g, &SearchLimits::nodes(20_000).with_table_mib(4)).unwrap();
+    assert!(
+        !allows_a_forced_escape(&g, result.best_move, 400_000),
+        "{} lets the king escape",
+        result.best_move
+    );
+}
