@@ -3,6 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod auth;
+mod bench;
 mod boards;
 mod challenge_checks;
 mod clocks;
