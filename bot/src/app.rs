@@ -108,9 +108,8 @@ impl RunningApp {
         });
         let (addr, server) = if config.http.enabled {
             let wanted = config.http.listen_addr()?;
-            let listener = tokio::net::TcpListener::bind(wanted)
-                .await
-                .map_err(|source| StartError::Listen {
+            let listener =
+                crate::http::server::listen(wanted).map_err(|source| StartError::Listen {
                     addr: wanted.to_string(),
                     source,
                 })?;

@@ -267,6 +267,7 @@ pub fn run_pairing(
 fn file_name_part(spec: &PlayerSpec) -> String {
     match spec {
         PlayerSpec::Level(level) => format!("level{}", level.number()),
+        PlayerSpec::LevelThreads(level, threads) => format!("level{}t{threads}", level.number()),
         PlayerSpec::Otep(_) => "otep".to_string(),
         PlayerSpec::Htp(_) => "htp".to_string(),
     }

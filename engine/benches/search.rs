@@ -4,35 +4,19 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+use common::middle_games;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use tafl_engine::ai::{SearchLimits, Searcher, selfplay};
-use tafl_engine::{Game, variant};
+use tafl_engine::ai::{SearchLimits, Searcher};
+
+mod common;
 
 const NODES: u64 = 200_000;
 
-/// Middle-game positions: 16 to 30 plies of quick self-play from seeded openings.
-fn middle_games() -> Vec<Game> {
-    let Some(copenhagen) = variant("copenhagen") else {
-        return Vec::new();
-    };
-    let rules = copenhagen.rules();
-    let quick = SearchLimits {
-        random_margin: 40,
-        ..SearchLimits::nodes(3_000).with_table_mib(4)
-    };
-    selfplay::opening_book(&rules, 4, 4, 2026)
-        .iter()
-        .enumerate()
-        .map(|(i, opening)| {
-            selfplay::play_game(&rules, opening, &quick, &quick, 16 + 4 * i as u32, i as u64)
-        })
-        .filter(|g| !g.is_over())
-        .collect()
-}
-
 fn search_speed(c: &mut Criterion) {
     let games = middle_games();
-    let limits = SearchLimits::nodes(NODES).with_table_mib(64);
+    let limits = SearchLimits::nodes(NODES)
+        .with_table_mib(64)
+        .with_threads(1);
     let mut searcher = Searcher::new(64);
     // One plain measurement first, printed as nodes/s.
     let started = Instant::now();

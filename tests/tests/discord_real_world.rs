@@ -120,7 +120,7 @@ async fn forty_games_fit_the_games_listing_page_by_page() {
                     opponent: Opponent::Ai { level: 1 },
                     rules: RulesChoice::Variant("brandubh".into()),
                     side: SideChoice::Defenders,
-                    clock: ClockSpec::Unlimited,
+                    clock: ClockSpec::Unlimited {},
                     context: None,
                     rated: None,
                     private: false,

@@ -7,9 +7,23 @@
 //! the most the server takes). Boards: `--board-clients` clients fetch one game's
 //! board.png from the cache as fast as they can.
 //!
+//! Abuse held through the move load, to see that it costs the moves nothing:
+//! `--idle-streams N` event streams held open and read (by default of extra players who play
+//! none of the games, so the moves never wake them; `--stream-players busy` gives them to the
+//! players of the games instead), at most `--streams-per-player` per player; and
+//! `--half-open N` connections that send part of a request's headers and never the rest, each
+//! opened again as soon as the server's header read timeout closes it. How many stood at the
+//! start, at the end and at the fewest is printed beside the moves, with how many the server
+//! closed and were reopened. A stream the server refuses fails the run.
+//!
 //! Without `--url` the service runs in this process on a fresh temporary database file,
-//! with durable commits, on its own runtime threads.
+//! with durable commits, on its own runtime threads. Thousands of held connections need the
+//! server in its own process (`taflbot serve`): one process holds both ends otherwise, and the
+//! file-descriptor limit is shared.
 
+mod hold;
+
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -17,9 +31,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use clap::{Args, Subcommand};
+use clap::{Args, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 use tafl_engine::{Game, Move};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+pub use hold::{HalfOpen, Held, HeldCounts, HeldReport, Streams};
 
 use crate::app::{AppOptions, RunningApp};
 use crate::config::Config;
@@ -62,7 +80,33 @@ pub struct HttpBenchArgs {
     /// Database file of the in-process server (default: a new temporary file).
     #[arg(long)]
     pub db: Option<PathBuf>,
+    /// Event streams held open and read through the move load.
+    #[arg(long, default_value_t = 0)]
+    pub idle_streams: usize,
+    /// Streams per player (the server refuses more than its `http.max_streams_per_player`).
+    #[arg(long, default_value_t = 5)]
+    pub streams_per_player: usize,
+    /// Whose streams: extra players in no game (idle), or the players of the games (busy:
+    /// each of their moves wakes their streams).
+    #[arg(long, value_enum, default_value_t = StreamPlayers::Idle)]
+    pub stream_players: StreamPlayers,
+    /// Connections held with an unfinished request through the move load, reopened whenever
+    /// the server closes one.
+    #[arg(long, default_value_t = 0)]
+    pub half_open: usize,
 }
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StreamPlayers {
+    Idle,
+    Busy,
+}
+
+/// Descriptors kept beyond the held connections and the games' own, for the database,
+/// registration bursts and the board clients.
+const DESCRIPTORS_SPARE: usize = 512;
+/// Registrations in flight at once (the server commits them in groups).
+const REGISTERING_AT_ONCE: usize = 16;
 
 pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     match args.what {
@@ -70,15 +114,46 @@ pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+#[derive(Debug, Clone)]
 struct Player {
     id: i64,
     token: String,
+}
+
+/// Raises the soft file-descriptor limit to the hard one, and fails at once when what was
+/// asked for cannot fit, rather than with "too many open files" half way through.
+fn fit_descriptors(args: &HttpBenchArgs) -> anyhow::Result<()> {
+    let limit = match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => usize::try_from(limit).unwrap_or(usize::MAX),
+        Err(e) => {
+            eprintln!("cannot read or raise the file-descriptor limit: {e}");
+            return Ok(());
+        }
+    };
+    let ends = args.half_open + args.idle_streams + args.games + args.board_clients;
+    // In-process, the server's end of each connection is in this process too.
+    let need = if args.url.is_some() { ends } else { 2 * ends } + DESCRIPTORS_SPARE;
+    if need > limit {
+        bail!(
+            "this run needs about {need} file descriptors and the limit is {limit}: {}",
+            if args.url.is_some() {
+                "hold fewer connections"
+            } else {
+                "run the server as its own process (taflbot serve) and point --url at it"
+            }
+        );
+    }
+    Ok(())
 }
 
 fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    if args.streams_per_player == 0 {
+        bail!("--streams-per-player must be at least 1");
+    }
+    fit_descriptors(&args)?;
     // The server, when in-process, gets its own runtime so client and server threads are
     // scheduled by the OS as two processes would be.
     let server_rt = tokio::runtime::Builder::new_multi_thread()
@@ -100,6 +175,8 @@ fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
             config.http.rate_limit_burst = u32::MAX;
             config.http.registration_per_minute = 1e9;
             config.http.registration_burst = u32::MAX;
+            config.http.max_streams_per_player = args.streams_per_player;
+            config.http.max_streams = config.http.max_streams.max(args.idle_streams);
             let app = server_rt.block_on(RunningApp::start(config, AppOptions::default()))?;
             let base = app.base_url().context("the HTTP API is off")?;
             (base, Some(app))
@@ -144,11 +221,44 @@ async fn call(
 }
 
 async fn register(client: &reqwest::Client, base: &str, name: &str) -> anyhow::Result<Player> {
-    let v = call(client, base, "/players", None, json!({ "name": name })).await?;
+    let v = call(client, base, "/players", None, json!({ "name": name }))
+        .await
+        .with_context(|| {
+            format!(
+                "registering {name} (a server given by --url must take registrations in a \
+                 burst: raise its http.registration_per_minute and http.registration_burst)"
+            )
+        })?;
     Ok(Player {
         id: v["player"]["id"].as_i64().context("no player id")?,
         token: v["token"].as_str().context("no token")?.to_owned(),
     })
+}
+
+/// Registers `n` players named `{prefix}{i}`, a few at a time; in order.
+async fn register_many(
+    client: &reqwest::Client,
+    base: &str,
+    prefix: &str,
+    n: usize,
+) -> anyhow::Result<Vec<Player>> {
+    let gate = Arc::new(Semaphore::new(REGISTERING_AT_ONCE));
+    let base: Arc<str> = Arc::from(base);
+    let mut tasks = JoinSet::new();
+    for i in 0..n {
+        let (client, base, gate) = (client.clone(), Arc::clone(&base), Arc::clone(&gate));
+        let name = format!("{prefix}{i}");
+        tasks.spawn(async move {
+            let _turn = gate.acquire_owned().await?;
+            Ok::<_, anyhow::Error>((i, register(&client, &base, &name).await?))
+        });
+    }
+    let mut players: Vec<Option<Player>> = vec![None; n];
+    while let Some(done) = tasks.join_next().await {
+        let (i, player) = done??;
+        players[i] = Some(player);
+    }
+    Ok(players.into_iter().flatten().collect())
 }
 
 /// Starts a game with `a` attacking; returns its id and rules string.
@@ -276,7 +386,119 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[rank.min(sorted.len() - 1)] as f64 / 1000.0
 }
 
-async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<()> {
+/// What one `bench http` run measured (the board test is only printed).
+#[derive(Debug, Clone)]
+pub struct LoadReport {
+    pub accepted: u64,
+    pub errors: u64,
+    pub moves_per_sec: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    /// The streams held through the move load, when asked for.
+    pub streams: Option<HeldReport>,
+    /// The half-open connections held through the move load, when asked for.
+    pub half_open: Option<HeldReport>,
+}
+
+/// How long filling a holder may take before the run fails: generous, as a slow start is
+/// not what is measured.
+fn opening_time(n: usize) -> Duration {
+    Duration::from_secs(30) + Duration::from_millis(5 * n as u64)
+}
+
+/// The address `base` names, for raw connections.
+async fn socket_addr(base: &str) -> anyhow::Result<(SocketAddr, String)> {
+    let url = reqwest::Url::parse(base).with_context(|| format!("--url {base}"))?;
+    if url.scheme() != "http" {
+        bail!("--half-open needs an http:// server, not {base}");
+    }
+    let host = url.host_str().context("--url has no host")?.to_owned();
+    let port = url.port_or_known_default().context("--url has no port")?;
+    let addr = tokio::net::lookup_host((host.as_str(), port))
+        .await?
+        .next()
+        .with_context(|| format!("{host} resolves to no address"))?;
+    Ok((addr, host))
+}
+
+/// The runtime of the held connections. Apart from the moves' runtime so that their bursts
+/// (thousands of reopens when the header read timeout strikes) do not queue ahead of the
+/// moves in this client: they are there to load the server, not the measuring client. Shut
+/// down without waiting, as a runtime may not be dropped from async code.
+struct AbuseRuntime(Option<tokio::runtime::Runtime>);
+
+impl AbuseRuntime {
+    fn new() -> anyhow::Result<AbuseRuntime> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("bench-abuse")
+            .enable_all()
+            .build()?;
+        Ok(AbuseRuntime(Some(runtime)))
+    }
+
+    fn handle(&self) -> anyhow::Result<&tokio::runtime::Handle> {
+        self.0
+            .as_ref()
+            .map(tokio::runtime::Runtime::handle)
+            .context("the abuse runtime is gone")
+    }
+}
+
+impl Drop for AbuseRuntime {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Opens the streams asked for and waits until they all stand.
+async fn open_streams(
+    runtime: &tokio::runtime::Handle,
+    args: &HttpBenchArgs,
+    base: &str,
+    client: &reqwest::Client,
+    players: &[Player],
+) -> anyhow::Result<Streams> {
+    let n = args.idle_streams;
+    let per = args.streams_per_player;
+    let owners: Vec<String> = match args.stream_players {
+        StreamPlayers::Idle => {
+            let idle = n.div_ceil(per);
+            println!("registering {idle} players in no game for {n} idle event streams");
+            register_many(client, base, "idle", idle)
+                .await?
+                .into_iter()
+                .map(|p| p.token)
+                .collect()
+        }
+        StreamPlayers::Busy => {
+            if n > players.len() * per {
+                bail!(
+                    "{n} streams over the games' {} players is more than {per} each \
+                     (--streams-per-player)",
+                    players.len()
+                );
+            }
+            players.iter().map(|p| p.token.clone()).collect()
+        }
+    };
+    // Dealt round, so no player gets more than `per`.
+    let tokens = (0..n).map(|i| owners[i % owners.len()].clone()).collect();
+    // Their own client: a stream holds its connection, apart from the moves' pool.
+    let stream_client = reqwest::Client::builder().build()?;
+    let streams = Streams::start(runtime, &stream_client, base, tokens);
+    streams
+        .held()
+        .wait_for(n, opening_time(n), "event streams")
+        .await?;
+    println!("{n} event streams open");
+    Ok(streams)
+}
+
+pub async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<LoadReport> {
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(args.games + args.board_clients + 8)
         .build()?;
@@ -284,10 +506,27 @@ async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<()> {
         "setting up {} games of {} on {base}",
         args.games, args.variant
     );
-    let mut players = Vec::new();
-    for i in 0..args.games * 2 {
-        players.push(register(&client, base, &format!("bench{i}")).await?);
-    }
+    let players = register_many(&client, base, "bench", args.games * 2).await?;
+    let abuse = AbuseRuntime::new()?;
+    let streams = match args.idle_streams {
+        0 => None,
+        _ => Some(open_streams(abuse.handle()?, args, base, &client, &players).await?),
+    };
+    // Last of the setup: the server's header read timeout runs from each connection's
+    // opening, and should strike during the load, not before it.
+    let half_open = match args.half_open {
+        0 => None,
+        n => {
+            let (addr, host) = socket_addr(base).await?;
+            let half_open = HalfOpen::start(abuse.handle()?, addr, &host, n);
+            half_open
+                .held()
+                .wait_for(n, opening_time(n), "half-open connections")
+                .await?;
+            println!("{n} half-open connections open");
+            Some(half_open)
+        }
+    };
     let interval =
         (args.rate > 0.0).then(|| Duration::from_secs_f64(args.games as f64 / args.rate));
     let stop = Arc::new(AtomicBool::new(false));
@@ -316,9 +555,19 @@ async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<()> {
             stop.clone(),
         ));
     }
+    let holders = || {
+        streams
+            .iter()
+            .map(Streams::held)
+            .chain(half_open.iter().map(HalfOpen::held))
+    };
+    tokio::time::sleep_until(start.into()).await;
+    holders().for_each(Held::start_run);
     tokio::time::sleep_until((start + Duration::from_secs_f64(args.secs)).into()).await;
     stop.store(true, Ordering::Relaxed);
     let elapsed = start.elapsed().as_secs_f64();
+    let streams_held = streams.as_ref().map(|s| s.held().end_run()).transpose();
+    let half_open_held = half_open.as_ref().map(|h| h.held().end_run()).transpose();
     let mut latencies = Vec::new();
     let (mut accepted, mut errors) = (0u64, 0u64);
     while let Some(done) = tasks.join_next().await {
@@ -327,7 +576,20 @@ async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<()> {
         errors += stats.errors;
         latencies.extend(stats.latencies_us);
     }
+    // Let go of them before the board test, which measures the cache alone.
+    drop((streams, half_open, abuse));
+    let (streams_held, half_open_held) = (streams_held?, half_open_held?);
     latencies.sort_unstable();
+    let report = LoadReport {
+        accepted,
+        errors,
+        moves_per_sec: accepted as f64 / elapsed,
+        p50_ms: percentile(&latencies, 50.0),
+        p99_ms: percentile(&latencies, 99.0),
+        max_ms: percentile(&latencies, 100.0),
+        streams: streams_held,
+        half_open: half_open_held,
+    };
     let offered = if args.rate > 0.0 {
         format!("{:.0}/s offered", args.rate)
     } else {
@@ -335,20 +597,40 @@ async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<()> {
     };
     println!(
         "moves: {accepted} accepted in {elapsed:.1} s = {:.0} moves/s ({offered}, {} games, durable commits); errors {errors}",
-        accepted as f64 / elapsed,
-        args.games
+        report.moves_per_sec, args.games
     );
     println!(
         "move latency ms: p50 {:.2}  p90 {:.2}  p99 {:.2}  max {:.2}",
-        percentile(&latencies, 50.0),
+        report.p50_ms,
         percentile(&latencies, 90.0),
-        percentile(&latencies, 99.0),
-        percentile(&latencies, 100.0)
+        report.p99_ms,
+        report.max_ms
     );
+    if let Some(h) = &report.streams {
+        let whose = match args.stream_players {
+            StreamPlayers::Idle => "of players in no game",
+            StreamPlayers::Busy => "of the games' players",
+        };
+        println!(
+            "event streams {whose}: {}; {} events arrived",
+            held_line(h),
+            h.events
+        );
+    }
+    if let Some(h) = &report.half_open {
+        println!("half-open connections: {}", held_line(h));
+    }
     if args.board_clients > 0 {
         boards(args, base, &client, &base_arc).await?;
     }
-    Ok(())
+    Ok(report)
+}
+
+fn held_line(h: &HeldReport) -> String {
+    format!(
+        "held {} at start, {} at end, {} at the fewest, {:.1} on average; {} closed by the server and {} reopened; {} failed attempts",
+        h.at_start, h.at_end, h.min, h.mean, h.closed, h.reopened, h.failures
+    )
 }
 
 async fn boards(

@@ -16,8 +16,8 @@ use super::RulesSource;
 pub struct MatchArgs {
     #[command(flatten)]
     pub rules: RulesSource,
-    /// First player: a level (1-5 or its name), otep:COMMAND (OpenTafl engine protocol) or
-    /// htp:COMMAND (hnefatafl text protocol).
+    /// First player: a level (1-5 or its name), a level on N search threads (5t2),
+    /// otep:COMMAND (OpenTafl engine protocol) or htp:COMMAND (hnefatafl text protocol).
     #[arg(long, required_unless_present = "ladder")]
     pub a: Option<PlayerSpec>,
     /// Second player, as --a.

@@ -4,7 +4,7 @@ use serde::Serialize;
 use tokio::sync::watch;
 
 /// The state of the Discord front end.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum DiscordState {
     /// No token configured: Discord is not used.

@@ -59,6 +59,30 @@ pub enum HandleError {
 #[serde(try_from = "String", into = "String")]
 pub struct Handle(String);
 
+/// On the wire: the rule as a pattern, so a client can check a handle before sending it.
+/// (The service also reads one with a leading `@`, surrounding spaces or capitals, and stores
+/// it as here.)
+impl utoipa::PartialSchema for Handle {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        let more = MAX_HANDLE_CHARS - 1;
+        let fewer = MIN_HANDLE_CHARS - 1;
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .min_length(Some(MIN_HANDLE_CHARS))
+            .max_length(Some(MAX_HANDLE_CHARS))
+            .pattern(Some(format!("^[a-z][a-z0-9_-]{{{fewer},{more}}}$")))
+            .description(Some(format!(
+                "A player's handle: unique, case-insensitive (stored lowercased), \
+                 {MIN_HANDLE_CHARS} to {MAX_HANDLE_CHARS} of a-z, 0-9, _ and -, starting with a \
+                 letter; these reserved words are refused: {}",
+                RESERVED_HANDLES.join(", ")
+            )))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Handle {}
+
 impl Handle {
     /// Reads a handle as a person typed it: surrounding spaces and a leading `@` are ignored,
     /// letters are lowercased; anything else outside the rule is refused, naming what.

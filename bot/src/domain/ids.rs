@@ -7,9 +7,11 @@ use std::str::FromStr;
 use rusqlite::ToSql;
 use rusqlite::types::{FromSql, FromSqlResult, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
 
 macro_rules! id_type {
-    ($(#[$doc:meta])* $name:ident) => {
+    ($(#[$doc:meta])* $name:ident, $described:literal) => {
         $(#[$doc])*
         #[derive(
             Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
@@ -47,26 +49,44 @@ macro_rules! id_type {
                 i64::column_result(value).map($name)
             }
         }
+
+        /// On the wire: a whole number from 1 up.
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> RefOr<Schema> {
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                    .minimum(Some(1))
+                    .description(Some($described))
+                    .into()
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
     };
 }
 
 id_type!(
     /// A player: a person known by a token, a Discord account, or both.
-    PlayerId
+    PlayerId,
+    "A player's id."
 );
-id_type!(GameId);
-id_type!(ChallengeId);
+id_type!(GameId, "A game's id.");
+id_type!(ChallengeId, "A challenge's id.");
 id_type!(
     /// An event; ids increase in commit order, so `since` resumes a stream.
-    EventId
+    EventId,
+    "An event's id; ids increase in commit order, so a stream resumes after the last one seen."
 );
-id_type!(WebhookId);
-id_type!(TokenId);
+id_type!(WebhookId, "A webhook's id.");
+id_type!(TokenId, "An API token's id.");
 id_type!(
     /// One event's delivery to one webhook.
-    DeliveryId
+    DeliveryId,
+    "A webhook delivery's id."
 );
 id_type!(
     /// A post waiting in the Discord outbox.
-    OutboxId
+    OutboxId,
+    "A Discord outbox post's id."
 );

@@ -4,6 +4,9 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use tafl_engine::{DrawReason, Outcome, Side, WinReason};
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ObjectBuilder, Schema, Type};
+use utoipa::{PartialSchema, ToSchema};
 
 /// The reason a game is over. Its name (`as_str`) is what the API shows and the store keeps:
 /// the engine's win reasons as they are ("king_escaped"), its draw reasons prefixed
@@ -45,7 +48,8 @@ impl ResultReason {
         }
     }
 
-    pub fn parse(text: &str) -> Option<ResultReason> {
+    /// Every reason: the engine's wins and draws, then the service's own.
+    pub fn all() -> impl Iterator<Item = ResultReason> {
         let service = [
             ResultReason::Resignation,
             ResultReason::Timeout,
@@ -58,7 +62,10 @@ impl ResultReason {
             .map(ResultReason::Rules)
             .chain(DrawReason::ALL.into_iter().map(ResultReason::Draw))
             .chain(service)
-            .find(|r| r.as_str() == text)
+    }
+
+    pub fn parse(text: &str) -> Option<ResultReason> {
+        ResultReason::all().find(|r| r.as_str() == text)
     }
 
     /// Whether this ending comes without a move (a move's own post announces the others).
@@ -87,23 +94,31 @@ impl<'de> Deserialize<'de> for ResultReason {
     }
 }
 
+/// On the wire: one of the names of [`ResultReason::all`], so the document lists exactly what
+/// can be sent.
+impl PartialSchema for ResultReason {
+    fn schema() -> RefOr<Schema> {
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .enum_values(Some(ResultReason::all().map(ResultReason::as_str)))
+            .description(Some(
+                "Why the game ended: the rules' wins (king_escaped, king_captured, ...) and draws \
+                 (draw_repetition), or the players and the clock (resignation, timeout, \
+                 draw_agreed; aborted and no_first_move: nobody wins).",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for ResultReason {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_reason_reads_back_from_its_name() {
-        let all = WinReason::ALL
-            .into_iter()
-            .map(ResultReason::Rules)
-            .chain(DrawReason::ALL.into_iter().map(ResultReason::Draw))
-            .chain([
-                ResultReason::Resignation,
-                ResultReason::Timeout,
-                ResultReason::DrawAgreed,
-                ResultReason::Aborted,
-                ResultReason::NoFirstMove,
-            ]);
+        let all = ResultReason::all();
         let mut names = std::collections::HashSet::new();
         for reason in all {
             assert!(names.insert(reason.as_str()), "{reason} named twice");

@@ -1,9 +1,10 @@
 //! The side a challenger asks for.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-/// The challenger's side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+/// The challenger's side: `attackers`, `defenders`, or `random` (drawn when the game starts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SideChoice {
     Attackers,

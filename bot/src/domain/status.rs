@@ -1,8 +1,11 @@
 //! Where a game or a challenge stands.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Where a game stands: `active` while it is played, then `finished` (won or drawn) or
+/// `aborted` (nobody wins, nobody loses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GameStatus {
     /// Being played.
@@ -19,7 +22,8 @@ impl GameStatus {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Where a challenge stands: `pending` until it is accepted, declined, cancelled or expired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChallengeStatus {
     Pending,

@@ -12,12 +12,14 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa::openapi::schema::{Object, ObjectBuilder, SchemaType, Type};
 
 use crate::domain::GameId;
 
 use super::AppState;
 use super::auth::Viewer;
-use super::error::ApiError;
+use super::error::{ApiError, ErrorBody};
 use super::extract::{ApiPath, ApiQuery};
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -87,17 +89,55 @@ impl BoardCache {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct BoardQuery {
+    /// The position after this many moves (default: now).
     ply: Option<u32>,
+    /// Turn the board around.
     #[serde(default)]
     flip: bool,
+    /// Colours (default light).
+    #[param(schema_with = theme_schema)]
     theme: Option<String>,
 }
 
 pub const THEMES: &[&str] = &["light", "dark"];
 
+/// `theme`: one of [`THEMES`].
+fn theme_schema() -> Object {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(THEMES.iter().copied()))
+        .build()
+}
+
+/// The board as PNG (?ply=&flip=&theme=), immutable per ply, with ETag
+///
+/// The last ply of a finished game is drawn with its result (a winner badge, the captured
+/// king crossed out), however the game ended; its ETag then ends in `-over`. Images that can
+/// no longer change (earlier plies, finished games) are served immutable when `ply` is given.
+#[utoipa::path(
+    get, path = "/games/{id}/board.png", tag = "games", security((), ("bearer" = [])),
+    params(
+        ("id" = GameId, Path, description = "The game's id"),
+        BoardQuery,
+        ("If-None-Match" = Option<String>, Header, description = "An ETag this client holds: 304 when the image is still that one"),
+    ),
+    responses(
+        (status = 200, description = "The image", body = Vec<u8>, content_type = "image/png", headers(
+            ("ETag" = String, description = "The image's tag (game, ply, flip, theme, and `-over` when the result is drawn)"),
+            ("Cache-Control" = String, description = "`public, max-age=31536000, immutable` for an image that can no longer change and was asked for by `ply`; else `no-cache`"),
+        )),
+        (status = 304, description = "Not modified: the If-None-Match tag is the image's", headers(
+            ("ETag" = String, description = "The image's tag"),
+            ("Cache-Control" = String, description = "As for 200"),
+        )),
+        (status = 404, description = "No such game, a private game and not one of its players, or `ply` is ahead of the game", body = ErrorBody),
+        (status = 422, description = "Not a theme", body = ErrorBody),
+    )
+)]
 pub async fn board_png(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,

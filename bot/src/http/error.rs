@@ -2,9 +2,10 @@
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
-use crate::service::ServiceError;
+use crate::service::{GameView, ServiceError};
 
 /// `Retry-After` of a 503 caused by the store.
 const STORE_RETRY_AFTER_SECS: u64 = 1;
@@ -15,8 +16,27 @@ pub struct ApiError {
     pub code: &'static str,
     pub message: String,
     pub retry_after_secs: Option<u64>,
-    /// Extra fields inside `error` (e.g. the current game on a conflict).
-    pub details: Option<(&'static str, serde_json::Value)>,
+    /// The game as it is now, on a conflict, so the client can retry against it.
+    pub game: Option<Box<GameView>>,
+}
+
+/// Every error answer of the API.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+/// What went wrong.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// Stable and machine-readable, e.g. `not_found`, `conflict`, `illegal_move`,
+    /// `invalid_body`, `bad_query`, `rate_limited`.
+    pub code: &'static str,
+    /// One sentence naming what was wrong and what is allowed.
+    pub message: String,
+    /// On a `409 conflict` about a game: the game as it is now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<Box<GameView>>,
 }
 
 impl ApiError {
@@ -26,7 +46,7 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after_secs: None,
-            details: None,
+            game: None,
         }
     }
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -56,11 +76,8 @@ impl From<ServiceError> for ApiError {
             // Busy or I/O trouble usually passes; a client should not hammer, nor give up.
             api.retry_after_secs = Some(STORE_RETRY_AFTER_SECS);
         }
-        if let ServiceError::Conflict {
-            game: Some(game), ..
-        } = e
-        {
-            api.details = serde_json::to_value(&*game).ok().map(|g| ("game", g));
+        if let ServiceError::Conflict { game, .. } = e {
+            api.game = game;
         }
         api
     }
@@ -68,11 +85,14 @@ impl From<ServiceError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut error = json!({ "code": self.code, "message": self.message });
-        if let (Some((key, value)), Some(obj)) = (self.details, error.as_object_mut()) {
-            obj.insert(key.to_owned(), value);
-        }
-        let mut response = (self.status, axum::Json(json!({ "error": error }))).into_response();
+        let body = ErrorBody {
+            error: ErrorDetail {
+                code: self.code,
+                message: self.message,
+                game: self.game,
+            },
+        };
+        let mut response = (self.status, axum::Json(body)).into_response();
         if let Some(secs) = self.retry_after_secs
             && let Ok(v) = HeaderValue::from_str(&secs.to_string())
         {

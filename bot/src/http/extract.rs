@@ -2,7 +2,10 @@
 //! terms: which field, parameter or id was wrong, what it must be, what was sent.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, FromRequestParts, MatchedPath, Request};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::extract::{FromRequest, FromRequestParts, MatchedPath, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::Next;
@@ -23,7 +26,7 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
         if !is_json(req.headers()) {
             return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 "missing_content_type",
                 "send the body as JSON with Content-Type: application/json",
             ));
@@ -175,13 +178,52 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
     }
 }
 
+/// The query parameters each route takes, by method and path (under the prefix), as the
+/// OpenAPI document lists them.
+pub struct QueryNames(HashMap<(String, String), Vec<String>>);
+
+impl QueryNames {
+    pub fn of(document: &Value) -> QueryNames {
+        let paths = document.get("paths").and_then(Value::as_object);
+        let names = paths
+            .into_iter()
+            .flatten()
+            .flat_map(|(path, item)| {
+                let route = path.strip_prefix(API_PREFIX).unwrap_or(path).to_owned();
+                super::openapi::operations(item).map(move |(method, _)| {
+                    let names = super::openapi::query_parameter_names(document, method, &route);
+                    ((method.to_ascii_uppercase(), route.clone()), names)
+                })
+            })
+            .collect();
+        QueryNames(names)
+    }
+
+    fn of_route(&self, method: &str, route: &str) -> &[String] {
+        self.0
+            .get(&(method.to_owned(), route.to_owned()))
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
 /// Middleware on every API route: a query parameter the route does not document (in the
-/// OpenAPI document, built from the same route table) is refused with 400 naming it and the
+/// OpenAPI document, built from the same route list) is refused with 400 naming it and the
 /// ones the route takes, so a typo like `?plies=3` is not silently ignored.
-pub async fn refuse_unknown_query(matched: MatchedPath, req: Request, next: Next) -> Response {
+pub async fn refuse_unknown_query(
+    State(names): State<Arc<QueryNames>>,
+    matched: MatchedPath,
+    req: Request,
+    next: Next,
+) -> Response {
     let route = matched.as_str();
     let route = route.strip_prefix(API_PREFIX).unwrap_or(route);
-    let allowed = super::openapi::query_parameter_names(route);
+    // HEAD is served by the GET route.
+    let method = if req.method() == axum::http::Method::HEAD {
+        "GET"
+    } else {
+        req.method().as_str()
+    };
+    let allowed = names.of_route(method, route);
     let mut unknown: Vec<String> = Vec::new();
     for (name, _) in form_urlencoded::parse(req.uri().query().unwrap_or_default().as_bytes()) {
         if !allowed.iter().any(|a| *a == name) && !unknown.iter().any(|u| *u == name) {

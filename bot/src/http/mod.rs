@@ -1,6 +1,7 @@
 //! The HTTP API (axum), under `/api/v1`. Handlers parse, call the games service and
-//! format its answer; every route is listed once in [`routes::table`], which builds both
-//! the router and the OpenAPI document.
+//! format its answer; every route is listed once in [`routes::routes`], each with the
+//! operation its handler declares, which builds the router, the OpenAPI document, and the
+//! list of query parameters each route takes.
 
 mod auth;
 mod board;
@@ -11,6 +12,7 @@ mod handlers;
 mod observe;
 mod openapi;
 mod rate_limit;
+mod refusals;
 mod routes;
 pub mod server;
 mod stream;
@@ -32,6 +34,7 @@ pub use error::ApiError;
 pub use openapi::openapi_document;
 pub use rate_limit::{ClientKey, RateLimiter};
 pub use routes::{API_PREFIX, RouteSpec, table as route_table};
+pub use stream::{Keepalive, StreamLine};
 
 #[derive(Clone)]
 pub struct AppState {
@@ -49,6 +52,8 @@ pub struct AppState {
     pub ops: Ops,
     /// Places for open event streams.
     pub streams: Arc<stream_slots::StreamSlots>,
+    /// The OpenAPI document, serialized once.
+    pub document: axum::body::Bytes,
 }
 
 /// The running parts the health endpoints look at.
@@ -79,7 +84,10 @@ pub fn router(
     shutdown: watch::Receiver<bool>,
     ops: Ops,
 ) -> Router {
+    let (api, document) = openapi::api();
+    let queries = Arc::new(extract::QueryNames::of(&document));
     let state = AppState {
+        document: serde_json::to_vec(&document).unwrap_or_default().into(),
         limiter: Arc::new(RateLimiter::new(
             config.rate_limit_per_second,
             config.rate_limit_burst,
@@ -102,18 +110,10 @@ pub fn router(
         )),
         config: Arc::new(config),
     };
-    let mut api = Router::new();
-    for (spec, method_router) in routes::table() {
-        // Anyone may read what needs no token, from any web page: no credentials are allowed
-        // across origins, so a page elsewhere can never act with a visitor's token.
-        let method_router = if spec.method == "GET" && !spec.auth {
-            method_router.layer(public_cors())
-        } else {
-            method_router
-        };
-        api = api.route(spec.path, method_router);
-    }
-    let api = api.route_layer(axum::middleware::from_fn(extract::refuse_unknown_query));
+    let api = api.route_layer(axum::middleware::from_fn_with_state(
+        queries,
+        extract::refuse_unknown_query,
+    ));
     Router::new()
         .nest(API_PREFIX, api)
         .route("/metrics", axum::routing::get(handlers::metrics))

@@ -6,8 +6,13 @@
 //! - at most `http.max_connections` connections are open (below the file-descriptor limit,
 //!   which is raised to its hard maximum at start): at the cap, new connections wait in the
 //!   kernel's backlog while those open are served;
-//! - on shutdown, no new connection is accepted and the requests in flight finish.
+//! - on shutdown, no new connection is accepted and the requests in flight finish;
+//! - the kernel's queue of connections not yet accepted is [`BACKLOG`] long, not tokio's
+//!   1024: when many clients connect at once (the header read timeout closing thousands of
+//!   half-open connections that all come back), a full queue drops their handshakes and each
+//!   waits a second or more to retry.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,7 +21,7 @@ use axum::extract::ConnectInfo;
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
@@ -24,6 +29,25 @@ use tower::ServiceExt;
 const DESCRIPTORS_KEPT: u64 = 128;
 /// How long requests in flight may take to finish at shutdown.
 const DRAIN: Duration = Duration::from_secs(30);
+
+/// Connections the kernel completes and queues before they are accepted; it caps this at
+/// `net.core.somaxconn` (4096 by default since Linux 5.4).
+pub const BACKLOG: u32 = 4096;
+
+/// Listens on `addr` with a [`BACKLOG`] long queue.
+pub fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    // As tokio's own bind does: a restarted server can take its port back at once, even with
+    // the last run's connections still in TIME_WAIT.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(BACKLOG)
+}
 
 /// The limits of the accept loop.
 #[derive(Debug, Clone, Copy)]

@@ -12,23 +12,43 @@ use axum::body::{Body, Bytes};
 use axum::extract::State;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, mpsc};
 use tokio_stream::wrappers::ReceiverStream;
+use utoipa::{IntoParams, ToSchema};
 
 use crate::domain::{EventId, GameId, PlayerId};
 use crate::service::{Event, GamesService};
 
 use super::auth::{Authed, Viewer};
-use super::error::ApiError;
+use super::error::{ApiError, ErrorBody};
 use super::extract::{ApiPath, ApiQuery};
 use super::stream_slots::{NoSlot, StreamOwner};
 use super::{AppState, ClientKey};
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct StreamQuery {
-    since: Option<EventId>,
+    /// Send the stored events after this id first (default 0: all of them).
+    since: Option<u64>,
+}
+
+/// One line of the stream: an event, or a keep-alive when nothing happened for a while.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum StreamLine {
+    Event(Box<Event>),
+    Keepalive(Keepalive),
+}
+
+/// Sent when nothing happened for `http.stream_keepalive_secs`.
+#[derive(Serialize, ToSchema)]
+pub struct Keepalive {
+    /// Always true.
+    pub keepalive: bool,
+    /// The last event id sent on this stream (0: none yet): reconnect with `since=` it.
+    #[schema(minimum = 0)]
+    pub last_id: i64,
 }
 
 /// Stored events sent per query while catching up.
@@ -63,20 +83,55 @@ impl Feed {
     }
 }
 
+/// My events as NDJSON from ?since=ID, then live, with keep-alive lines
+///
+/// One JSON object per line, each a `StreamLine`: an `Event` (as webhooks get it), or a
+/// `Keepalive`. A client that reconnects with the last id it saw misses nothing and sees
+/// nothing twice. At most `http.max_streams_per_player` streams per player, all their tokens
+/// together, and `http.max_streams` in all: beyond either, 429 naming the limit.
+#[utoipa::path(
+    get, path = "/stream/events", tag = "events", security(("bearer" = [])),
+    params(StreamQuery),
+    responses(
+        (status = 200, description = "Newline-delimited JSON: one `StreamLine` (components/schemas/StreamLine) per line, endless", body = String, content_type = "application/x-ndjson",
+            headers(("Cache-Control" = String, description = "no-cache"))),
+        (status = 429, description = "Too many streams open, this player's or the server's (`too_many_streams`)", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 pub async fn events_stream(
     State(state): State<AppState>,
     Authed(me): Authed,
     ApiQuery(q): ApiQuery<StreamQuery>,
 ) -> Result<Response, ApiError> {
+    let since = q
+        .since
+        .map(|s| EventId(i64::try_from(s).unwrap_or(i64::MAX)));
     let slot = state
         .streams
         .take(StreamOwner::Player(me))
         .map_err(|no| too_many_streams(no, false))?;
     // Subscribe before reading the table, so nothing falls between the two.
     let live = state.service.subscribe_player(me);
-    Ok(open(state, Feed::Player(me), q.since, live, slot))
+    Ok(open(state, Feed::Player(me), since, live, slot))
 }
 
+/// A game's events as NDJSON from ?since=ID, then live, with keep-alive lines (spectators)
+///
+/// The lines are those of `/stream/events`, for one game's events. A public game (the
+/// default) can be followed by anyone without a token; a private one answers 404 to anyone
+/// but its players, who send their token. Streams without a token count per client address
+/// against `http.max_streams_per_player`.
+#[utoipa::path(
+    get, path = "/games/{id}/stream", tag = "events", security((), ("bearer" = [])),
+    params(("id" = GameId, Path, description = "The game's id"), StreamQuery),
+    responses(
+        (status = 200, description = "Newline-delimited JSON: one `StreamLine` (components/schemas/StreamLine) per line, endless", body = String, content_type = "application/x-ndjson",
+            headers(("Cache-Control" = String, description = "no-cache"))),
+        (status = 429, description = "Too many streams open, this player's, this address's (without a token) or the server's (`too_many_streams`)", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+    )
+)]
 pub async fn game_stream(
     State(state): State<AppState>,
     Viewer(viewer): Viewer,
@@ -91,7 +146,10 @@ pub async fn game_stream(
         .take(owner)
         .map_err(|no| too_many_streams(no, viewer.is_none()))?;
     let live = state.service.subscribe_game(id);
-    Ok(open(state, Feed::Game(id), q.since, live, slot))
+    let since = q
+        .since
+        .map(|s| EventId(i64::try_from(s).unwrap_or(i64::MAX)));
+    Ok(open(state, Feed::Game(id), since, live, slot))
 }
 
 /// Starts pumping `feed` into an NDJSON answer; `slot` is held until the stream ends.
@@ -129,10 +187,14 @@ fn open(
         .into_response()
 }
 
-fn line(event: &Event) -> Bytes {
-    let mut text = serde_json::to_string(event).unwrap_or_else(|_| "{}".to_owned());
+fn line(line: &StreamLine) -> Bytes {
+    let mut text = serde_json::to_string(line).unwrap_or_else(|_| "{}".to_owned());
     text.push('\n');
     Bytes::from(text)
+}
+
+fn event_line(event: &Event) -> Bytes {
+    line(&StreamLine::Event(Box::new(event.clone())))
 }
 
 /// Sends stored events after `last`; returns the new last id, or None when the client left.
@@ -147,7 +209,7 @@ async fn catch_up(
         let full = page.len() as u32 == PAGE;
         for e in page {
             last = e.id;
-            tx.send(Ok(line(&e))).await.ok()?;
+            tx.send(Ok(event_line(&e))).await.ok()?;
         }
         if !full {
             return Some(last);
@@ -194,7 +256,7 @@ async fn pump(
                 Ok(e) => {
                     if e.id > last && feed.concerns(&e) {
                         last = e.id;
-                        if tx.send(Ok(line(&e))).await.is_err() {
+                        if tx.send(Ok(event_line(&e))).await.is_err() {
                             return;
                         }
                         ticker.reset();
@@ -207,8 +269,8 @@ async fn pump(
                 Err(broadcast::error::RecvError::Closed) => return,
             },
             _ = ticker.tick() => {
-                let ping = format!("{{\"keepalive\":true,\"last_id\":{last}}}\n");
-                if tx.send(Ok(Bytes::from(ping))).await.is_err() {
+                let ping = StreamLine::Keepalive(Keepalive { keepalive: true, last_id: last.get() });
+                if tx.send(Ok(line(&ping))).await.is_err() {
                     return;
                 }
             }

@@ -217,7 +217,7 @@ fn decide_rated(request: &NewChallenge, variant: Option<&str>, clock: &ClockSpec
                 .into(),
         )),
         Some(rated) => Ok(rated),
-        None => Ok(!against_ai && variant.is_some() && *clock != ClockSpec::Unlimited),
+        None => Ok(!against_ai && variant.is_some() && *clock != ClockSpec::Unlimited {}),
     }
 }
 

@@ -4,18 +4,23 @@
 //! the variant and `data` holds its fields.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use crate::domain::{ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side};
 
 use super::views::{ChallengeView, GameRatings, WarningView};
 
-/// An event as stored, streamed and delivered.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// An event as stored, streamed and delivered: `kind` names what happened and `data` holds
+/// its fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct Event {
+    /// Increasing in commit order: resume a stream after the last one seen.
     pub id: EventId,
     #[serde(flatten)]
     pub payload: EventPayload,
+    /// The game concerned, if any.
     pub game_id: Option<GameId>,
+    /// The challenge concerned, if any.
     pub challenge_id: Option<ChallengeId>,
     /// The human players concerned (at most two).
     pub players: Vec<PlayerId>,
@@ -30,7 +35,8 @@ impl Event {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What happened: `kind` names it and `data` holds its fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", content = "data", rename_all = "snake_case")]
 pub enum EventPayload {
     ChallengeCreated(ChallengeView),
@@ -65,12 +71,13 @@ impl EventPayload {
 }
 
 /// Who answered a challenge (accepted, declined, or cancelled it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ChallengeAnswer {
     pub by: PlayerId,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A game began: who sits where and who moves first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct GameStarted {
     pub attackers: Seat,
     pub defenders: Seat,
@@ -80,7 +87,8 @@ pub struct GameStarted {
     pub context: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A move was played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct MovePlayedEvent {
     /// 1-based ply of this move.
     pub ply: u32,
@@ -89,25 +97,28 @@ pub struct MovePlayedEvent {
     pub mv: String,
     /// Canonical notation with captures.
     pub notation: String,
+    /// Squares of the soldiers taken off the board (never the king).
     pub captures: Vec<String>,
+    /// The king's square when this move captured him.
     pub king_captured: Option<String>,
     pub warning: Option<WarningView>,
     /// The player who moved; `None` for the AI.
     pub by: Option<PlayerId>,
-    /// `None` once the move ended the game.
+    /// Null once the move ended the game.
     pub side_to_move: Option<Side>,
     pub deadline_at: Option<i64>,
     pub context: Option<String>,
 }
 
 /// A draw offered, or an offer declined, by a side.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DrawEvent {
     pub by: Side,
     pub context: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A game is over.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct GameEnded {
     pub status: GameStatus,
     pub winner: Option<Side>,
@@ -122,7 +133,8 @@ pub struct GameEnded {
     pub ratings: Option<GameRatings>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A player's deadline is near.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DeadlineReminder {
     pub player: PlayerId,
     pub side: Side,

@@ -14,6 +14,7 @@ mod handles;
 mod health;
 mod history;
 mod moves;
+mod name_rule;
 mod place;
 mod queries;
 pub mod ratings;
@@ -52,18 +53,20 @@ pub use event::{
 pub use events::EventBus;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
 pub use place::Place;
+pub use place::context_schema;
 pub use players::PLAYERS_PAGE_SIZE;
 pub use queries::{BoardResult, BoardSnapshot, render_board};
 pub use reply::{InReply, REPLY_HOLD_MS};
 pub use requests::{
-    DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice,
+    DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice,
+    SideChoice, ai_level_schema, variant_path_schema, variant_schema,
 };
 pub use scheduler::SchedulerPass;
 pub use stats::LEADERBOARD_PAGE_SIZE;
 pub use timing::ClockSpec;
-pub use tokens::MAX_TOKENS_PER_PLAYER;
+pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};
 pub use views::*;
-pub use webhooks::WebhookDelivery;
+pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 
 pub type Result<T> = std::result::Result<T, ServiceError>;
 

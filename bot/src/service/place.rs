@@ -10,6 +10,22 @@ const DISCORD_CHANNEL: &str = "discord:channel:";
 /// A label may be at most this long (characters).
 pub const MAX_LABEL_CHARS: usize = 200;
 
+/// The labels a client may give (see [`Place::checked`]).
+pub fn context_schema() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            utoipa::openapi::schema::Type::String,
+            utoipa::openapi::schema::Type::Null,
+        ]))
+        .max_length(Some(MAX_LABEL_CHARS))
+        .description(Some(
+            "Your own label for the game, shown back as it is. A label naming a Discord place \
+             (starting with \"discord:\") is refused with 422: only /challenge or /play used in \
+             a Discord channel binds a game to it.",
+        ))
+        .build()
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Place {
     /// A Discord channel or thread where a slash command or button was used.

@@ -26,6 +26,11 @@ pub(super) fn new_token() -> Result<String> {
     Ok(format!("tfl_{}", hex::encode(bytes)))
 }
 
+/// The names [`clean_name`] takes.
+pub fn name_schema() -> utoipa::openapi::schema::Object {
+    super::name_rule::printable_name(MAX_NAME_CHARS)
+}
+
 fn clean_name(name: &str) -> Result<String> {
     let name = name.trim();
     if name.is_empty() {

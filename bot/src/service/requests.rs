@@ -1,5 +1,8 @@
 //! What callers ask the service for.
 
+use tafl_engine::ai::Level;
+use utoipa::openapi::schema::{Object, ObjectBuilder, SchemaType, Type};
+
 use crate::domain::PlayerId;
 pub use crate::domain::SideChoice;
 
@@ -21,6 +24,44 @@ pub enum Opponent {
 pub const DEFAULT_VARIANT: &str = "copenhagen";
 /// The AI's level when a front end's user names none.
 pub const DEFAULT_AI_LEVEL: u8 = 2;
+
+/// A challenge's `variant`: a preset's id, or null.
+pub fn variant_schema() -> Object {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .enum_values(Some(
+            tafl_engine::variants()
+                .iter()
+                .map(|v| serde_json::Value::from(v.id))
+                .chain([serde_json::Value::Null]),
+        ))
+        .description(Some(format!(
+            "A preset's id from /variants (default {DEFAULT_VARIANT})"
+        )))
+        .build()
+}
+
+/// A variant named in a path (`/leaderboards/{variant}`): a preset's id.
+pub fn variant_path_schema() -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .enum_values(Some(tafl_engine::variants().iter().map(|v| v.id)))
+        .description(Some("A preset's id from /variants"))
+        .build()
+}
+
+/// A challenge's `ai_level`: one of the engine's AI levels, or null. (A server may allow
+/// fewer, with `games.max_ai_level`.)
+pub fn ai_level_schema() -> Object {
+    ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Integer, Type::Null]))
+        .minimum(Some(Level::MIN))
+        .maximum(Some(Level::MAX))
+        .description(Some(
+            "Challenge the AI at this level: the game starts at once",
+        ))
+        .build()
+}
 
 /// Which rules a game uses.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,25 +1,60 @@
 //! Clock settings of a game and the deadlines they give.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa::openapi::schema::{KnownFormat, Object, ObjectBuilder, SchemaFormat, Type};
 
 use crate::store::rows::ClockRow;
 
 use super::ServiceError;
 
-/// How much time players have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+/// How much time players have: `unlimited`, `per_move` (`seconds` for each move) or `bank`
+/// (a bank of `bank_seconds` per side, spent while it is their turn, topped up by
+/// `increment_seconds` after each move).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClockSpec {
-    /// No deadline.
-    #[default]
-    Unlimited,
+    /// No deadline. (A struct variant: serde lets an internally tagged unit variant through
+    /// with any other fields, where `deny_unknown_fields` should refuse them.)
+    Unlimited {},
     /// Each move must be made within `seconds` of the previous one.
-    PerMove { seconds: u64 },
+    PerMove {
+        #[schema(schema_with = clock_period)]
+        seconds: u64,
+    },
     /// Each side has a bank of time, spent while it is their turn, topped up after each move.
     Bank {
+        #[schema(schema_with = clock_period)]
         bank_seconds: u64,
+        #[schema(schema_with = clock_increment)]
         increment_seconds: u64,
     },
+}
+
+/// A move's time or a bank, as [`ClockSpec::validate`] takes it: 1 to [`MAX_SECONDS`].
+fn clock_period() -> Object {
+    seconds_from(1)
+}
+
+/// An increment, as [`ClockSpec::validate`] takes it: 0 to [`MAX_SECONDS`].
+fn clock_increment() -> Object {
+    seconds_from(0)
+}
+
+fn seconds_from(least: u64) -> Object {
+    ObjectBuilder::new()
+        .schema_type(Type::Integer)
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+        .minimum(Some(least))
+        .maximum(Some(MAX_SECONDS))
+        .description(Some("seconds"))
+        .build()
+}
+
+impl Default for ClockSpec {
+    fn default() -> Self {
+        ClockSpec::Unlimited {}
+    }
 }
 
 /// Longest clock accepted (a year), so deadlines never overflow.
@@ -34,7 +69,7 @@ impl ClockSpec {
 
     pub fn validate(self) -> Result<ClockSpec, ServiceError> {
         match self {
-            ClockSpec::Unlimited => Ok(self),
+            ClockSpec::Unlimited {} => Ok(self),
             ClockSpec::PerMove { seconds } if seconds == 0 || seconds > MAX_SECONDS => {
                 Err(ServiceError::Invalid(format!(
                     "clock: seconds per move must be between 1 and {MAX_SECONDS}"
@@ -57,7 +92,7 @@ impl ClockSpec {
 
     pub(crate) fn to_row(self) -> ClockRow {
         match self {
-            ClockSpec::Unlimited => ClockRow {
+            ClockSpec::Unlimited {} => ClockRow {
                 kind: "unlimited".into(),
                 per_move_ms: None,
                 bank_ms: None,
@@ -90,7 +125,7 @@ impl ClockSpec {
                 bank_seconds: secs(row.bank_ms),
                 increment_seconds: secs(row.increment_ms),
             },
-            _ => ClockSpec::Unlimited,
+            _ => ClockSpec::Unlimited {},
         }
     }
 
@@ -128,7 +163,7 @@ impl ClockSpec {
     /// When a turn that started at `turn_started` runs out, given the mover's bank.
     pub(crate) fn deadline(self, turn_started: i64, mover_bank_ms: Option<i64>) -> Option<i64> {
         match self {
-            ClockSpec::Unlimited => None,
+            ClockSpec::Unlimited {} => None,
             ClockSpec::PerMove { seconds } => Some(turn_started.saturating_add(ms(seconds))),
             ClockSpec::Bank { .. } => mover_bank_ms.map(|b| turn_started.saturating_add(b)),
         }
@@ -150,7 +185,7 @@ mod tests {
     #[test]
     fn rows_round_trip() {
         for spec in [
-            ClockSpec::Unlimited,
+            ClockSpec::Unlimited {},
             ClockSpec::days_per_move(3),
             ClockSpec::Bank {
                 bank_seconds: 3600,
@@ -175,7 +210,7 @@ mod tests {
             ClockSpec::days_per_move(1).deadline(0, None),
             Some(86_400_000)
         );
-        assert_eq!(ClockSpec::Unlimited.deadline(0, None), None);
+        assert_eq!(ClockSpec::Unlimited {}.deadline(0, None), None);
     }
 
     #[test]

@@ -31,6 +31,11 @@ struct Cached {
     last_used_at: Option<i64>,
 }
 
+/// The names [`clean_token_name`] takes.
+pub fn token_name_schema() -> utoipa::openapi::schema::Object {
+    super::name_rule::printable_name(MAX_TOKEN_NAME_CHARS)
+}
+
 fn clean_token_name(name: &str) -> Result<String> {
     let name = name.trim();
     let chars = name.chars().count();

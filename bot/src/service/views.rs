@@ -2,6 +2,7 @@
 //! for any front end to format.
 
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 use tafl_engine::WarningKind;
 
@@ -13,13 +14,15 @@ use crate::store::rows::{MoveRow, PlayerRow, TokenRow, WebhookRow};
 
 use super::timing::ClockSpec;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct PlayerView {
     pub id: PlayerId,
     /// Unique, lowercase: how others find and challenge this player.
     pub handle: Handle,
     /// The display name, as the player wrote it (not unique).
     pub name: String,
+    /// The player's Discord account, when they have one (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discord_user_id: Option<u64>,
 }
@@ -35,29 +38,38 @@ impl From<PlayerRow> for PlayerView {
     }
 }
 
-/// One page of a long list. Pages count from 1; `next_page` is absent on the last one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One page of a long list. Pages count from 1; `next_page` is null on the last one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Page<T> {
+    /// This page's number, from 1.
+    #[schema(minimum = 1)]
     pub page: u32,
+    /// The most items a page holds.
     pub page_size: u32,
+    /// The next page's number; null on the last page.
+    #[schema(minimum = 2)]
     pub next_page: Option<u32>,
     pub items: Vec<T>,
 }
 
 /// A new API token: shown once, only its hash is stored.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct IssuedToken {
     pub player: PlayerView,
+    /// The API token: send it as `Authorization: Bearer <token>`. Shown this once.
     pub token: String,
 }
 
 /// An API token as its owner sees it: never the token or its hash.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct TokenView {
     pub id: TokenId,
+    /// The owner's label for it.
     pub name: String,
+    /// Milliseconds since the epoch.
     pub created_at: i64,
-    /// Within a minute or so (not written on every request); null: not used yet.
+    /// Milliseconds since the epoch, within a minute or so (not written on every request);
+    /// null: not used yet.
     pub last_used_at: Option<i64>,
 }
 
@@ -73,44 +85,53 @@ impl From<TokenRow> for TokenView {
 }
 
 /// A token just created: its view and, this once, the token itself.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct CreatedToken {
     #[serde(flatten)]
     pub view: TokenView,
+    /// The API token itself: shown this once, never again.
     pub token: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Who sits on one side: a player (`player_id`) or the AI (`ai_level`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct SeatView {
+    /// Absent for the AI.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub player_id: Option<PlayerId>,
     /// The player's handle (absent for the AI, and in events stored before handles existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handle: Option<Handle>,
+    /// The player's Discord account, when they have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discord_user_id: Option<u64>,
     pub name: String,
+    /// The AI's level; absent for a player.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ai_level: Option<u8>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ResultView {
-    /// Absent for a draw or an aborted game.
+    /// Null for a draw or an aborted game.
     pub winner: Option<Side>,
     /// e.g. king_escaped, king_captured, resignation, timeout, draw_agreed, aborted,
     /// no_first_move (aborted: the side to move never made its first move in time).
     pub reason: ResultReason,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The king's open paths to a winning square, when he has any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct WarningView {
     /// Raichi: one open path for the king; tuichu: two or more.
     pub kind: WarningKind,
+    /// Each open path: the squares from the king (excluded) to the winning square (included).
     pub paths: Vec<Vec<String>>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+/// Pieces taken off the board so far, by side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, ToSchema)]
 pub struct CapturedView {
     /// Attacker pieces captured so far.
     pub attackers: u32,
@@ -118,11 +139,15 @@ pub struct CapturedView {
     pub defenders: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A game: players, position, moves, clock and result.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct GameView {
     pub id: GameId,
+    /// The preset's id (see `/variants`); null for a game on its own rules string.
     pub variant: Option<String>,
+    /// The OpenTafl rules string the game is played by.
     pub rules: String,
+    /// Squares per side of the board.
     pub dim: u8,
     pub attackers: SeatView,
     pub defenders: SeatView,
@@ -135,21 +160,32 @@ pub struct GameView {
     /// The side of the player who asked, if they play in this game.
     pub your_side: Option<Side>,
     pub your_turn: bool,
-    /// OpenTafl position record, first row = rank 1.
+    /// The position as an OpenTafl position record: `/`-separated rows, the FIRST row rank 1
+    /// (the bottom of the board), the opposite of `board`.
     pub position: String,
-    /// The board from the top rank down: '.' empty, 't' attacker, 'T' defender, 'K' king.
+    /// The board as drawn, one string per row, TOP rank first: `board[0]` is rank `dim`,
+    /// `board[dim-1]` rank 1, so `a1` is the first character of the last row. Files run left
+    /// to right from `a`. '.' empty, 't' attacker, 'T' defender, 'K' king.
     pub board: Vec<String>,
+    /// Every move played, oldest first.
     pub moves: Vec<MoveView>,
     pub captured: CapturedView,
+    /// The king's open paths, when he has any.
     pub warning: Option<WarningView>,
     pub clock: ClockSpec,
-    /// When the player to move runs out of time (ms since the epoch).
+    /// When the player to move runs out of time (ms since the epoch); null without a deadline.
     pub deadline_at: Option<i64>,
+    /// Time left in the attackers' bank (ms), under a bank clock.
     pub attackers_bank_ms: Option<i64>,
+    /// Time left in the defenders' bank (ms), under a bank clock.
     pub defenders_bank_ms: Option<i64>,
+    /// The side whose draw offer is open, if any.
     pub draw_offer_by: Option<Side>,
+    /// The label the game was created with, if any.
     pub context: Option<String>,
+    /// Milliseconds since the epoch.
     pub created_at: i64,
+    /// Milliseconds since the epoch.
     pub updated_at: i64,
     /// Whether the game counts for its players' ratings.
     pub rated: bool,
@@ -160,13 +196,14 @@ pub struct GameView {
 }
 
 /// One move of a game's record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct MoveView {
     /// 1-based ply of this move.
     pub ply: u32,
     pub side: Side,
     /// Canonical notation with captures, e.g. "e5-e8xe9/f8".
     pub notation: String,
+    /// The move from square to square, e.g. "e5-e8".
     #[serde(rename = "move")]
     pub mv: String,
     /// Squares of the soldiers this move took off the board.
@@ -192,12 +229,14 @@ impl From<MoveRow> for MoveView {
 }
 
 /// A webhook as its owner sees it: never its secret.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct WebhookView {
     pub id: WebhookId,
     pub player_id: PlayerId,
+    /// Where events are POSTed.
     pub url: String,
     pub active: bool,
+    /// Milliseconds since the epoch.
     pub created_at: i64,
 }
 
@@ -214,40 +253,52 @@ impl From<WebhookRow> for WebhookView {
 }
 
 /// One line of "my games".
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct GameSummary {
     pub id: GameId,
+    /// The preset's id; null for a game on its own rules string.
     pub variant: Option<String>,
     pub attackers: SeatView,
     pub defenders: SeatView,
     pub status: GameStatus,
     pub result: Option<ResultView>,
+    /// Moves played so far.
     pub ply: u32,
+    /// Whose turn it is (null once the game is over).
     pub side_to_move: Option<Side>,
+    /// The side of the player who asked.
     pub your_side: Option<Side>,
     pub your_turn: bool,
+    /// When the player to move runs out of time (ms since the epoch).
     pub deadline_at: Option<i64>,
     pub context: Option<String>,
+    /// Milliseconds since the epoch.
     pub updated_at: i64,
     pub rated: bool,
     pub private: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// A challenge: who asked whom, to which game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ChallengeView {
     pub id: ChallengeId,
     pub challenger: SeatView,
-    /// Absent for an open challenge.
+    /// Null for an open challenge.
     pub opponent: Option<SeatView>,
+    /// The preset's id; null for a challenge on its own rules string.
     pub variant: Option<String>,
+    /// The OpenTafl rules string of the game.
     pub rules: String,
     /// The challenger's side.
     pub challenger_side: SideChoice,
     pub clock: ClockSpec,
     pub status: ChallengeStatus,
+    /// The game it started, once accepted.
     pub game_id: Option<GameId>,
     pub context: Option<String>,
+    /// Milliseconds since the epoch.
     pub created_at: i64,
+    /// When it expires unanswered (ms since the epoch).
     pub expires_at: i64,
     /// The game it starts counts for ratings (absent in events stored before ratings: false).
     #[serde(default)]
@@ -257,7 +308,8 @@ pub struct ChallengeView {
     pub private: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// My pending challenges.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct ChallengeLists {
     /// Sent to me, or open to anyone.
     pub incoming: Vec<ChallengeView>,
@@ -265,19 +317,21 @@ pub struct ChallengeLists {
 }
 
 /// The answer to a challenge: for the AI the game starts at once.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct ChallengeCreated {
     pub challenge: ChallengeView,
+    /// The game, when it started at once (against the AI); null otherwise.
     pub game: Option<GameView>,
 }
 
 /// The answer to an accepted move.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct MovePlayed {
     pub game_id: GameId,
     /// 1-based ply of this move.
     pub ply: u32,
     pub side: Side,
+    /// The move from square to square, e.g. "e5-e8".
     #[serde(rename = "move")]
     pub mv: String,
     /// Canonical notation with captures, e.g. "e5-e8xe9/f8".
@@ -290,29 +344,39 @@ pub struct MovePlayed {
     pub warning: Option<WarningView>,
     pub status: GameStatus,
     pub result: Option<ResultView>,
-    /// Whose turn it is now (absent once the game is over).
+    /// Whose turn it is now (null once the game is over).
     pub side_to_move: Option<Side>,
+    /// When the player to move runs out of time (ms since the epoch).
     pub deadline_at: Option<i64>,
+    /// The position after the move, an OpenTafl position record: first row rank 1.
     pub position: String,
     /// Whether the AI moves next (the service starts its turn).
     #[serde(skip)]
     pub ai_to_move: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A preset: its rules and start position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct VariantView {
+    /// What a challenge's `variant` names.
     pub id: String,
     pub name: String,
+    /// Squares per side of the board.
     pub dim: u8,
     pub first_to_move: Side,
+    /// The OpenTafl rules string.
     pub rules: String,
+    /// The rules in a few sentences.
     pub summary: String,
+    /// The start as an OpenTafl position record: first row rank 1 (the opposite of `board`).
     pub start_position: String,
+    /// The start as drawn, one string per row, top rank first (`board[0]` is rank `dim`);
+    /// '.' empty, 't' attacker, 'T' defender, 'K' king.
     pub board: Vec<String>,
 }
 
 /// The legal moves of one side in a game, saying whose they are.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct LegalMovesView {
     pub game_id: GameId,
     /// The square asked about, if any.
@@ -327,7 +391,7 @@ pub struct LegalMovesView {
 }
 
 /// How one player's rating moved with a rated game: shown in `game_ended` and the game's view.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct RatingChange {
     pub player_id: PlayerId,
     pub before: f64,
@@ -341,7 +405,7 @@ pub struct RatingChange {
 }
 
 /// The rating changes of a rated game, by side.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct GameRatings {
     /// The rating pool: the variant's id.
     pub pool: String,
@@ -350,7 +414,7 @@ pub struct GameRatings {
 }
 
 /// A player's page: who they are, their ratings and results per variant, their current games.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct PlayerProfile {
     #[serde(flatten)]
     pub player: PlayerView,
@@ -364,7 +428,7 @@ pub struct PlayerProfile {
 }
 
 /// A player's rating in one variant.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct PoolRating {
     pub variant: String,
     pub rating: f64,
@@ -376,7 +440,7 @@ pub struct PoolRating {
 }
 
 /// A player's finished games in one variant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct VariantResults {
     pub variant: Option<String>,
     pub played: u32,
@@ -386,7 +450,7 @@ pub struct VariantResults {
 }
 
 /// One line of a leaderboard.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct LeaderboardEntry {
     /// 1 for the best.
     pub rank: u64,
@@ -400,7 +464,7 @@ pub struct LeaderboardEntry {
 }
 
 /// One change of a player's rating in a pool, with the game that made it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct RatingHistoryEntry {
     pub game_id: GameId,
     pub before: f64,

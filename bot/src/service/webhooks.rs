@@ -8,6 +8,17 @@ use super::views::WebhookView;
 use super::{Event, GamesService, Result, ServiceError, events};
 
 const MAX_WEBHOOKS_PER_PLAYER: usize = 10;
+/// A secret's length in characters.
+const SECRET_CHARS: std::ops::RangeInclusive<usize> = 8..=256;
+
+/// The secrets [`GamesService::add_webhook`] takes.
+pub fn webhook_secret_schema() -> utoipa::openapi::schema::Object {
+    utoipa::openapi::schema::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .min_length(Some(*SECRET_CHARS.start()))
+        .max_length(Some(*SECRET_CHARS.end()))
+        .build()
+}
 
 impl GamesService {
     /// Registers `url` to receive `player`'s events, signed with `secret`.
@@ -25,10 +36,13 @@ impl GamesService {
             .check_with_system_resolver(&parsed)
             .await
             .map_err(|e| ServiceError::Invalid(e.to_string()))?;
-        if secret.len() < 8 || secret.len() > 256 {
-            return Err(ServiceError::Invalid(
-                "webhook secret must be 8 to 256 characters".into(),
-            ));
+        // Characters, as the message and the schema say (not bytes).
+        if !SECRET_CHARS.contains(&secret.chars().count()) {
+            return Err(ServiceError::Invalid(format!(
+                "webhook secret must be {} to {} characters",
+                SECRET_CHARS.start(),
+                SECRET_CHARS.end()
+            )));
         }
         let (url, secret) = (parsed.to_string(), secret.to_owned());
         self.commit(move |c, e| {

@@ -11,7 +11,7 @@ fn ai_game(level: u8, rules: RulesChoice) -> NewChallenge {
         opponent: Opponent::Ai { level },
         rules,
         side: SideChoice::Defenders,
-        clock: ClockSpec::Unlimited,
+        clock: ClockSpec::Unlimited {},
         context: None,
         rated: None,
         private: false,

@@ -1,11 +1,14 @@
 use std::sync::Arc;
 
+use futures_util::StreamExt;
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{Value, json};
 use tafl_engine::{Game, Move};
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::service::{Event, ManualClock, MovePicker};
+
+use crate::contract::{Answer, contract};
 
 /// Start of the fake clock: 2023-11-14.
 pub const T0: i64 = 1_700_000_000_000;
@@ -127,14 +130,15 @@ impl TestApp {
         token: Option<&str>,
         body: Option<Value>,
     ) -> Response {
-        let mut req = self.client.request(method, self.url(path));
+        let mut req = self.client.request(method.clone(), self.url(path));
         if let Some(t) = token {
             req = req.bearer_auth(t);
         }
         if let Some(b) = body {
             req = req.json(&b);
         }
-        req.send().await.unwrap()
+        let response = req.send().await.unwrap();
+        checked(&method, &format!("/api/v1{path}"), response).await
     }
 
     /// Sends and expects `status`; returns the JSON body.
@@ -248,6 +252,49 @@ impl TestApp {
         }
         last
     }
+}
+
+/// `response`, once the API's OpenAPI document has judged it (see `contract.rs`); a mismatch
+/// fails the test. A stream's lines are judged as they are read.
+pub async fn checked(method: &Method, path: &str, response: Response) -> Response {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let is_stream = headers
+        .get("content-type")
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/x-ndjson"));
+    let judge = |body: Option<&[u8]>| {
+        let answer = Answer {
+            status,
+            headers: &headers,
+            body,
+        };
+        if let Err(mismatch) = contract().check(method.as_str(), path, &answer) {
+            panic!("the answer breaks the OpenAPI document: {mismatch}");
+        }
+    };
+    let mut rebuilt = axum::http::Response::builder()
+        .status(status)
+        .version(response.version());
+    *rebuilt.headers_mut().unwrap() = headers.clone();
+    if is_stream {
+        judge(None);
+        let lines = response.bytes_stream().scan(Vec::new(), |pending, chunk| {
+            if let Ok(bytes) = &chunk {
+                pending.extend_from_slice(bytes);
+                while let Some(end) = pending.iter().position(|&b| b == b'\n') {
+                    let line: Vec<u8> = pending.drain(..=end).collect();
+                    if let Err(mismatch) = contract().check_stream_line(&line) {
+                        panic!("a stream line breaks the OpenAPI document: {mismatch}");
+                    }
+                }
+            }
+            std::future::ready(Some(chunk))
+        });
+        return Response::from(rebuilt.body(reqwest::Body::wrap_stream(lines)).unwrap());
+    }
+    let body = response.bytes().await.unwrap();
+    judge(Some(&body));
+    Response::from(rebuilt.body(body).unwrap())
 }
 
 impl Drop for TestApp {

@@ -3,12 +3,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod auth;
+mod bench;
 mod boards;
 mod challenge_checks;
 mod clocks;
 mod common;
 mod connections;
 mod consistency;
+mod contract;
 mod events;
 mod games;
 mod history;

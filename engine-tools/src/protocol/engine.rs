@@ -190,7 +190,9 @@ impl OtepEngine {
             .and_then(|s| s.parse().ok())
             .unwrap_or(1.0);
         let budget = Duration::from_secs_f64(seconds.clamp(0.01, 3600.0));
-        match self.searcher.search(game, &SearchLimits::time(budget)) {
+        // An analysis is one long search the host waits for: every core.
+        let limits = SearchLimits::time(budget).all_cores();
+        match self.searcher.search(game, &limits) {
             Some(result) => {
                 let line: Vec<String> = result.pv.iter().map(ToString::to_string).collect();
                 vec![format!("analysis 1 {} {}", line.join("|"), result.score)]

@@ -61,10 +61,12 @@ impl PlayerError {
 
 /// A player on the command line that is neither a level nor an engine command.
 #[derive(Debug, thiserror::Error)]
-#[error("player {text:?}: expected a level (1-5), otep:COMMAND or htp:COMMAND")]
+#[error(
+    "player {text:?}: expected a level (1-5), a level on N search threads (5t2, N from 1 to {}), otep:COMMAND or htp:COMMAND",
+    SearchLimits::MAX_THREADS
+)]
 pub struct ParsePlayerSpecError {
     pub text: String,
-    pub source: ParseLevelError,
 }
 
 /// A result an external engine reached by its own house rules where our referee plays on
@@ -98,10 +100,14 @@ pub trait Player {
     fn finish(&mut self, _game: &Game) {}
 }
 
-/// What a player is, from the command line: `3`, `level:3`, `otep:COMMAND` or `htp:COMMAND`.
+/// What a player is, from the command line: `3`, `level:3`, `5t2` (level 5 on two search
+/// threads), `otep:COMMAND` or `htp:COMMAND`.
 #[derive(Debug, Clone)]
 pub enum PlayerSpec {
+    /// One of our levels, on the level's own threads (level 5: every core; the others: one).
     Level(Level),
+    /// One of our levels on this many search threads (to measure what threads are worth).
+    LevelThreads(Level, usize),
     Otep(String),
     Htp(String),
 }
@@ -110,6 +116,9 @@ impl std::fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             PlayerSpec::Level(level) => write!(f, "level {level}"),
+            PlayerSpec::LevelThreads(level, threads) => {
+                write!(f, "level {level} on {threads} thread(s)")
+            }
             PlayerSpec::Otep(command) => write!(f, "otep:{command}"),
             PlayerSpec::Htp(command) => write!(f, "htp:{command}"),
         }
@@ -127,14 +136,26 @@ impl std::str::FromStr for PlayerSpec {
         if let Some(command) = text.strip_prefix("htp:") {
             return Ok(PlayerSpec::Htp(command.to_string()));
         }
+        let error = || ParsePlayerSpecError {
+            text: text.to_string(),
+        };
         let level = text.strip_prefix("level:").unwrap_or(text);
+        // `5t2`: a level, `t`, a thread count (level names end in letters, never in digits).
+        if let Some((level, threads)) = level.rsplit_once('t')
+            && !threads.is_empty()
+            && threads.bytes().all(|b| b.is_ascii_digit())
+        {
+            let threads: usize = threads.parse().map_err(|_| error())?;
+            if !(1..=SearchLimits::MAX_THREADS).contains(&threads) {
+                return Err(error());
+            }
+            let level: Level = level.parse().map_err(|_: ParseLevelError| error())?;
+            return Ok(PlayerSpec::LevelThreads(level, threads));
+        }
         level
             .parse()
             .map(PlayerSpec::Level)
-            .map_err(|source| ParsePlayerSpecError {
-                text: text.to_string(),
-                source,
-            })
+            .map_err(|_: ParseLevelError| error())
     }
 }
 
@@ -163,6 +184,11 @@ impl PlayerSpec {
         Ok(match self {
             PlayerSpec::Level(level) => {
                 let mut player = LevelPlayer::new(*level, budget);
+                player.avoid_defender_repeats = opponent.forbids_defender_repeats();
+                Box::new(player)
+            }
+            PlayerSpec::LevelThreads(level, threads) => {
+                let mut player = LevelPlayer::new(*level, budget).with_threads(*threads);
                 player.avoid_defender_repeats = opponent.forbids_defender_repeats();
                 Box::new(player)
             }
@@ -202,6 +228,12 @@ impl LevelPlayer {
         }
     }
 
+    /// Searches on `threads` threads instead of the level's own count.
+    pub fn with_threads(mut self, threads: usize) -> LevelPlayer {
+        self.limits.threads = threads;
+        self
+    }
+
     pub fn set_seed(&mut self, seed: u64) {
         self.seed = seed;
     }
@@ -221,7 +253,10 @@ impl LevelPlayer {
 
 impl Player for LevelPlayer {
     fn name(&self) -> String {
-        format!("taflbot level {}", self.level)
+        match self.limits.thread_count() {
+            1 => format!("taflbot level {}", self.level),
+            threads => format!("taflbot level {} on {threads} threads", self.level),
+        }
     }
 
     fn start(&mut self, game: &Game) -> Result<(), PlayerError> {
@@ -282,5 +317,34 @@ mod tests {
         for (opponent, expected) in [(PlayerSpec::Htp("x".into()), true), (spec.clone(), false)] {
             assert_eq!(opponent.forbids_defender_repeats(), expected);
         }
+    }
+
+    #[test]
+    fn a_level_may_be_given_its_search_threads() {
+        for (text, level, threads) in [("5t2", 5, 2), ("level:3t1", 3, 1), ("strongestt4", 5, 4)] {
+            match text.parse::<PlayerSpec>() {
+                Ok(PlayerSpec::LevelThreads(l, t)) => {
+                    assert_eq!((l.number(), t), (level, threads), "{text}");
+                }
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        assert!(
+            matches!("expert".parse::<PlayerSpec>(), Ok(PlayerSpec::Level(l)) if l.number() == 4)
+        );
+        for bad in ["5t0", "5t65", "6t2", "t2", "5t99999999999999999999999"] {
+            let error = bad.parse::<PlayerSpec>().unwrap_err().to_string();
+            assert!(error.contains("5t2"), "{bad}: {error}");
+        }
+        let budget = MoveBudget {
+            time: Some(Duration::from_millis(10)),
+            ..MoveBudget::default()
+        };
+        let level = Level::from_number(5).unwrap();
+        let player = LevelPlayer::new(level, &budget).with_threads(2);
+        assert_eq!(player.limits.threads, 2);
+        assert!(player.name().contains("2 threads"), "{}", player.name());
+        let one = LevelPlayer::new(level, &budget).with_threads(1);
+        assert_eq!(one.name(), "taflbot level 5 (strongest)");
     }
 }

@@ -12,7 +12,7 @@ use crate::side::{Piece, Side};
 use crate::square::Square;
 
 /// Number of features.
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 13;
 
 /// Feature values of a position, from the defenders' point of view (before weighting).
 pub type Features = [i32; FEATURES];
@@ -31,6 +31,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "king_distance",
     "attacker_chains",
     "tempo",
+    "king_decisive_routes",
 ];
 
 const DEFENDERS: usize = 0;
@@ -45,6 +46,7 @@ const OPEN_SQUARES: usize = 8;
 const KING_DISTANCE: usize = 9;
 const ATTACKER_CHAINS: usize = 10;
 const TEMPO: usize = 11;
+const KING_DECISIVE: usize = 12;
 
 /// What a captured king awaiting rescue costs the defenders (docs/rules.md, R-001-rescue).
 const KING_TAKEN: i32 = 2_000;
@@ -55,12 +57,15 @@ pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
     /// Corner-escape games on boards of 9x9 and up (Copenhagen, Fetlar, Slavic 9x9...).
-    /// Fitted by `taflbot tune` on self-play records; see README "AI".
-    pub const CORNER_LARGE: Weights = Weights([130, -90, 500, 60, 4, -45, 8, -22, 3, -10, -3, 12]);
+    /// Fitted by `taflbot tune` on self-play records (the last, decisive routes, set by
+    /// hand: see docs/ai.md, "Corner threats").
+    pub const CORNER_LARGE: Weights =
+        Weights([130, -90, 500, 60, 4, -45, 8, -22, 3, -10, -3, 12, 150]);
     /// Corner-escape games on 7x7 (Brandubh).
-    pub const CORNER_SMALL: Weights = Weights([110, -100, 500, 50, 5, -50, 6, -20, 4, -12, -2, 12]);
+    pub const CORNER_SMALL: Weights =
+        Weights([110, -100, 500, 50, 5, -50, 6, -20, 4, -12, -2, 12, 120]);
     /// Edge-escape games (Tablut family, Ard Ri, Sea Battle...).
-    pub const EDGE: Weights = Weights([110, -100, 500, 70, 6, -50, 6, 0, 3, -18, -3, 12]);
+    pub const EDGE: Weights = Weights([110, -100, 500, 70, 6, -50, 6, 0, 3, -18, -3, 12, 120]);
 
     /// The weights of the family a rule set belongs to.
     pub fn for_rules(rules: &Rules) -> Weights {
@@ -86,6 +91,10 @@ pub(crate) struct Evaluator {
     king_blocks_rows: Bitboard,
     king_blocks_cols: Bitboard,
     corner_guards: Bitboard,
+    /// Squares beside a winning square that no attacker may stand on (beside a corner), where
+    /// the king would be safe from capture: a king there wins next move whatever the attackers
+    /// do, for nothing can be put between him and that square.
+    beside_unblockable: Bitboard,
     /// Manhattan distance from each square to the nearest winning square.
     distance: Vec<u8>,
 }
@@ -111,6 +120,25 @@ impl Evaluator {
                 }
             }
         }
+        let attacker_may_stop = rules.tables.stoppable_rows[Piece::Attacker.index()];
+        let mut beside_unblockable = Bitboard::EMPTY;
+        for target in escape.squares() {
+            if attacker_may_stop.contains(target) {
+                continue;
+            }
+            // A king taken by two men beside a corner hostile to him is taken by one attacker
+            // landing on his other side: that square is no sure thing.
+            let hostile_target = rules
+                .square_rules(rules.square_kind(target))
+                .is_some_and(|r| r.hostile_empty.contains(Piece::King));
+            for n in target.neighbours(dim) {
+                let weak = rules.king_strength_on(n) == KingStrength::Weak;
+                let capturable = weak && hostile_target;
+                if !escape.contains(n) && !capturable {
+                    beside_unblockable.insert(n);
+                }
+            }
+        }
         let targets: Vec<Square> = escape.squares().collect();
         let mut distance =
             vec![0u8; crate::square::MAX_DIM as usize * crate::square::MAX_DIM as usize];
@@ -132,6 +160,7 @@ impl Evaluator {
             king_blocks_rows: rules.tables.impassable_rows[king],
             king_blocks_cols: rules.tables.impassable_cols[king],
             corner_guards,
+            beside_unblockable,
             distance,
         }
     }
@@ -139,7 +168,14 @@ impl Evaluator {
     /// The score for the side to move.
     #[inline]
     pub fn evaluate(&self, rules: &Rules, position: &Position) -> i32 {
-        let f = self.features(rules, position);
+        self.evaluate_with(rules, position, &self.lines(rules, position))
+    }
+
+    /// The score for the side to move, the king's lines already found (the search needs them
+    /// for its threats too).
+    #[inline]
+    pub fn evaluate_with(&self, rules: &Rules, position: &Position, lines: &Lines) -> i32 {
+        let f = self.features_with(rules, position, lines);
         let mut score: i32 = self
             .weights
             .0
@@ -158,7 +194,14 @@ impl Evaluator {
 
     /// Squares (the king's own excepted) from which the king would see a winning square along
     /// an open line.
+    #[cfg(test)]
     pub fn open_squares(&self, rules: &Rules, position: &Position) -> Bitboard {
+        self.lines(rules, position).open
+    }
+
+    /// Where the king would see winning squares along open lines: once, or along two lines
+    /// (which no single attacker move can both close).
+    pub fn lines(&self, rules: &Rules, position: &Position) -> Lines {
         let dim = self.dim;
         let escape = rules.escape_squares();
         let king_bit = |line: u8, along_rank: bool| -> u32 {
@@ -169,19 +212,21 @@ impl Evaluator {
             }
         };
         let mut open = Bitboard::EMPTY;
+        let mut twice = Bitboard::EMPTY;
         for rank in 0..dim {
             let targets = escape.row(rank);
             if targets == 0 {
                 continue;
             }
             let occupied = position.occupied_row(rank) & !king_bit(rank, true);
-            let runs = runs_from(
+            let (once, two) = runs_from(
                 targets,
                 occupied,
                 occupied | self.king_blocks_rows.row(rank),
                 dim,
             );
-            open.set_row(rank, open.row(rank) | runs);
+            open.set_row(rank, once);
+            twice.set_row(rank, two);
         }
         for file in 0..dim {
             let targets = self.escape_cols.row(file);
@@ -189,21 +234,61 @@ impl Evaluator {
                 continue;
             }
             let occupied = position.occupied_col(file) & !king_bit(file, false);
-            let runs = runs_from(
+            let (once, two) = runs_from(
                 targets,
                 occupied,
                 occupied | self.king_blocks_cols.row(file),
                 dim,
             );
-            for rank in BitIter(runs) {
-                open.insert(Square::new(file, rank as u8));
+            for rank in BitIter(once) {
+                let sq = Square::new(file, rank as u8);
+                // Open along its rank too: two lines.
+                if open.contains(sq) || two >> rank & 1 != 0 {
+                    twice.insert(sq);
+                }
+                open.insert(sq);
             }
         }
-        open
+        Lines { open, twice }
+    }
+
+    /// Squares from which the king would have a threat no single attacker move stops: two
+    /// open lines, or one to a corner beside him where he cannot be taken. From the lines
+    /// already found.
+    pub fn decisive_from(&self, lines: &Lines) -> Bitboard {
+        lines
+            .twice
+            .union(&lines.open.intersection(&self.beside_unblockable))
+    }
+
+    /// The decisive squares (see [`Evaluator::decisive_from`]) the king can move to now.
+    pub fn decisive_routes(&self, rules: &Rules, position: &Position, lines: &Lines) -> Bitboard {
+        let mut routes = Bitboard::EMPTY;
+        let Some(king) = position.king() else {
+            return routes;
+        };
+        if position.king_awaits_rescue() {
+            return routes;
+        }
+        let decisive = self.decisive_from(lines);
+        if decisive.is_empty() {
+            return routes;
+        }
+        movegen::for_each_destination(rules, position, king, Piece::King, |to| {
+            if decisive.contains(to) {
+                routes.insert(to);
+            }
+        });
+        routes
     }
 
     /// The feature vector of a position (defenders' point of view).
     pub fn features(&self, rules: &Rules, position: &Position) -> Features {
+        self.features_with(rules, position, &self.lines(rules, position))
+    }
+
+    /// The feature vector, the king's lines already found.
+    fn features_with(&self, rules: &Rules, position: &Position, lines: &Lines) -> Features {
         let mut f = [0i32; FEATURES];
         f[TEMPO] = match position.side_to_move() {
             Side::Defenders => 1,
@@ -243,7 +328,7 @@ impl Evaluator {
         if position.king_awaits_rescue() {
             return f;
         }
-        let open = self.open_squares(rules, position);
+        let (open, decisive) = (lines.open, self.decisive_from(lines));
         f[OPEN_SQUARES] = (0..self.dim)
             .map(|rank| open.row(rank))
             .filter(|&row| row != 0)
@@ -251,17 +336,21 @@ impl Evaluator {
             .sum::<u32>() as i32;
         f[KING_DISTANCE] = self.distance[king.index()] as i32;
         let escape = rules.escape_squares();
-        let (mut lines, mut routes, mut mobility) = (0, 0, 0);
+        let (mut lines, mut routes, mut decisive_routes, mut mobility) = (0, 0, 0, 0);
         movegen::for_each_destination(rules, position, king, Piece::King, |to| {
             mobility += 1;
             if escape.contains(to) {
                 lines += 1;
             } else if open.contains(to) {
                 routes += 1;
+                if decisive.contains(to) {
+                    decisive_routes += 1;
+                }
             }
         });
         f[KING_OPEN_LINES] = lines;
         f[KING_ROUTES] = routes;
+        f[KING_DECISIVE] = decisive_routes;
         f[KING_MOBILITY] = mobility;
         let (mut hostile, mut guards) = (0, 0);
         for n in king.neighbours(self.dim) {
@@ -277,12 +366,22 @@ impl Evaluator {
     }
 }
 
-/// Along one line: the empty squares joined by empty squares to an empty target square.
-/// `occupied` holds the pieces, `blocked` also the squares the king may not cross.
+/// Where the king would see winning squares (see [`Evaluator::lines`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Lines {
+    /// Along at least one open line.
+    pub open: Bitboard,
+    /// Along two open lines.
+    pub twice: Bitboard,
+}
+
+/// Along one line: the empty squares joined by empty squares to an empty target square, and
+/// those joined so to two targets (one either way). `occupied` holds the pieces, `blocked` also
+/// the squares the king may not cross.
 #[inline]
-fn runs_from(targets: u32, occupied: u32, blocked: u32, dim: u8) -> u32 {
+fn runs_from(targets: u32, occupied: u32, blocked: u32, dim: u8) -> (u32, u32) {
     let line = row_mask(dim);
-    let mut runs = 0;
+    let (mut once, mut twice) = (0, 0);
     for t in BitIter(targets & !occupied) {
         let above = blocked & line & !((2u32 << t) - 1);
         let end = if above == 0 {
@@ -290,16 +389,18 @@ fn runs_from(targets: u32, occupied: u32, blocked: u32, dim: u8) -> u32 {
         } else {
             above.trailing_zeros()
         };
-        runs |= ((1u32 << end) - 1) & !((2u32 << t) - 1);
+        let mut run = ((1u32 << end) - 1) & !((2u32 << t) - 1);
         let below = blocked & ((1u32 << t) - 1);
         let start = if below == 0 {
             0
         } else {
             32 - below.leading_zeros()
         };
-        runs |= ((1u32 << t) - 1) & !((1u32 << start) - 1);
+        run |= ((1u32 << t) - 1) & !((1u32 << start) - 1);
+        twice |= once & run;
+        once |= run;
     }
-    runs & !targets
+    (once & !targets, twice & !targets)
 }
 
 /// The features of a position under the rules' default evaluator (for tuning tools).
@@ -357,5 +458,54 @@ mod tests {
         let hemmed =
             Position::from_opentafl("/9/9/9/4t4/3tK4/4t4/9/9/9/", Side::Defenders).unwrap();
         assert!(evaluate(&rules, &free) > evaluate(&rules, &hemmed));
+    }
+
+    #[test]
+    fn a_king_that_can_reach_a_square_beside_a_corner_is_seen() {
+        // Copenhagen: the king on b3, the b file open both ways: b1 and b11, each beside a
+        // corner, are decisive (nothing can be put between him and the corner, and he cannot be
+        // taken on the edge), and he reaches both.
+        let rules = rules("copenhagen");
+        let open =
+            Position::from_opentafl("/11/t10/1K9/t10/11/11/11/11/11/11/11/", Side::Attackers)
+                .unwrap();
+        let eval = Evaluator::new(&rules);
+        let routes = eval.decisive_routes(&rules, &open, &eval.lines(&rules, &open));
+        assert!(routes.contains(Square::new(1, 0)), "b1");
+        assert!(routes.contains(Square::new(1, 10)), "b11");
+        assert_eq!(
+            features(&rules, &open)[KING_DECISIVE],
+            routes.count() as i32
+        );
+        // An attacker on b7 closes the way to b11: one decisive route left, and a lower score
+        // for the defenders.
+        let closed =
+            Position::from_opentafl("/11/t10/1K9/t10/11/11/1t9/11/11/11/11/", Side::Attackers)
+                .unwrap();
+        let routes = eval.decisive_routes(&rules, &closed, &eval.lines(&rules, &closed));
+        assert!(routes.contains(Square::new(1, 0)));
+        assert!(!routes.contains(Square::new(1, 10)));
+        assert!(evaluate(&rules, &closed) > evaluate(&rules, &open));
+        // A square with open lines to two corners is decisive too: c1, with rank 1 empty.
+        let lines = eval.lines(&rules, &open);
+        assert!(eval.decisive_from(&lines).contains(Square::new(2, 0)));
+    }
+
+    #[test]
+    fn beside_a_hostile_corner_a_weak_king_is_no_sure_thing() {
+        // Brandubh: away from the throne the king is taken by two, a corner counting as one,
+        // so b1 (an attacker may land on c1) is not decisive while e1 closes the way to g1;
+        // with rank 1 empty, c1 is (one move cannot close the ways to a1 and g1 both).
+        let rules = rules("brandubh");
+        let eval = Evaluator::new(&rules);
+        let decisive = |record: &str| {
+            let position = Position::from_opentafl(record, Side::Attackers).unwrap();
+            eval.decisive_from(&eval.lines(&rules, &position))
+        };
+        let e1_taken = decisive("/4t2/7/1K5/7/7/7/7/");
+        assert!(!e1_taken.contains(Square::new(1, 0)), "b1");
+        assert!(!e1_taken.contains(Square::new(2, 0)), "c1");
+        let empty = decisive("/7/7/1K5/7/7/7/5t1/");
+        assert!(empty.contains(Square::new(2, 0)), "c1");
     }
 }

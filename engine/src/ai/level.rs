@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::limits::SearchLimits;
+use super::limits::{SearchLimits, available_threads};
 
 /// A playing level. Weaker levels search less and choose at random among the moves that
 /// score within a margin of the best one (seeded, so a game can be replayed).
@@ -19,6 +19,9 @@ struct Profile {
     time_ms: u64,
     margin: i32,
     table_mib: usize,
+    /// Level 5 searches on every core; the others on one, so that many games can think at
+    /// once and their node-limited searches replay the same.
+    all_cores: bool,
 }
 
 // Each level searches about ten times the nodes of the one below (a few plies deeper), and
@@ -31,6 +34,7 @@ const PROFILES: [Profile; 5] = [
         time_ms: 200,
         margin: 250,
         table_mib: 1,
+        all_cores: false,
     },
     Profile {
         name: "casual",
@@ -39,6 +43,7 @@ const PROFILES: [Profile; 5] = [
         time_ms: 300,
         margin: 60,
         table_mib: 4,
+        all_cores: false,
     },
     Profile {
         name: "club",
@@ -47,6 +52,7 @@ const PROFILES: [Profile; 5] = [
         time_ms: 1_000,
         margin: 15,
         table_mib: 16,
+        all_cores: false,
     },
     Profile {
         name: "expert",
@@ -55,6 +61,7 @@ const PROFILES: [Profile; 5] = [
         time_ms: 3_000,
         margin: 0,
         table_mib: 64,
+        all_cores: false,
     },
     Profile {
         name: "strongest",
@@ -63,6 +70,7 @@ const PROFILES: [Profile; 5] = [
         time_ms: 10_000,
         margin: 0,
         table_mib: 64,
+        all_cores: true,
     },
 ];
 
@@ -93,6 +101,7 @@ impl Level {
     }
 
     /// The search limits of this level (seed 0; set another with [`SearchLimits::with_seed`]).
+    /// Level 5 searches on every core ([`available_threads`]), the others on one thread.
     pub fn limits(self) -> SearchLimits {
         let p = self.profile();
         SearchLimits {
@@ -105,6 +114,7 @@ impl Level {
             table_mib: p.table_mib,
             weights: None,
             excluded: Vec::new(),
+            threads: if p.all_cores { available_threads() } else { 1 },
         }
     }
 }
@@ -150,6 +160,15 @@ mod tests {
             assert!(pair[0].random_margin >= pair[1].random_margin);
             assert!(pair[0].time <= pair[1].time);
             assert!(pair[0].nodes.unwrap_or(u64::MAX) < pair[1].nodes.unwrap_or(u64::MAX));
+        }
+        // Levels 1 to 4 replay the same (one thread, node budgets); level 5 uses every core.
+        for (level, limits) in Level::all().zip(&limits) {
+            let expected = if level.number() == 5 {
+                available_threads()
+            } else {
+                1
+            };
+            assert_eq!(limits.threads, expected, "level {level}");
         }
     }
 }

@@ -30,6 +30,11 @@ pub struct SearchLimits {
     /// Root moves not to play: a host's house rule these rules do not know. Ignored when it
     /// would leave no move at all.
     pub excluded: Vec<Move>,
+    /// Search threads (Lazy SMP: helpers search the same position and share the table).
+    /// 1, the default, keeps a node-limited search deterministic and leaves the other cores
+    /// to other games; [`SearchLimits::all_cores`] asks for every core. At most
+    /// [`SearchLimits::MAX_THREADS`]; 0 counts as 1.
+    pub threads: usize,
 }
 
 impl Default for SearchLimits {
@@ -44,11 +49,20 @@ impl Default for SearchLimits {
             table_mib: 64,
             weights: None,
             excluded: Vec::new(),
+            threads: 1,
         }
     }
 }
 
+/// The cores this machine offers, 1 if it cannot tell.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
+}
+
 impl SearchLimits {
+    /// More helper threads than this gain nothing on a shared table and only cost memory.
+    pub const MAX_THREADS: usize = 64;
+
     /// Bounded by time only.
     pub fn time(budget: Duration) -> SearchLimits {
         SearchLimits {
@@ -88,5 +102,23 @@ impl SearchLimits {
     pub fn with_table_mib(mut self, mib: usize) -> SearchLimits {
         self.table_mib = mib;
         self
+    }
+
+    /// Searches on `threads` threads (see [`SearchLimits::threads`]).
+    pub fn with_threads(mut self, threads: usize) -> SearchLimits {
+        self.threads = threads;
+        self
+    }
+
+    /// Searches on every core of this machine: for one long search (level 5, an analysis)
+    /// rather than for many games thinking at once.
+    pub fn all_cores(self) -> SearchLimits {
+        self.with_threads(available_threads())
+    }
+
+    /// The thread count to use: [`SearchLimits::threads`] within 1 to
+    /// [`SearchLimits::MAX_THREADS`].
+    pub fn thread_count(&self) -> usize {
+        self.threads.clamp(1, SearchLimits::MAX_THREADS)
     }
 }

@@ -38,7 +38,7 @@ pub mod tune;
 
 pub use eval::{FEATURE_NAMES, Features, Weights, evaluate, features};
 pub use level::{Level, ParseLevelError};
-pub use limits::SearchLimits;
+pub use limits::{SearchLimits, available_threads};
 pub use result::SearchResult;
 pub use rng::SplitMix;
 pub use search::{Searcher, search};

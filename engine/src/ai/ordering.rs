@@ -154,11 +154,21 @@ pub(crate) fn king_capture_squares(rules: &Rules, position: &Position) -> Bitboa
 /// The squares of the king's open lines (from the king, exclusive, to the winning square,
 /// inclusive): where an attacker must land to block an escape.
 pub(crate) fn escape_paths(rules: &Rules, position: &Position, king: Square) -> Bitboard {
+    paths_to(rules, position, king, rules.escape_squares())
+}
+
+/// The squares of the king's moves onto `targets` (from the king, exclusive, to the target,
+/// inclusive): where an attacker may land to keep him from them.
+pub(crate) fn paths_to(
+    rules: &Rules,
+    position: &Position,
+    king: Square,
+    targets: &Bitboard,
+) -> Bitboard {
     let mut out = Bitboard::EMPTY;
-    let escape = rules.escape_squares();
     let dim = position.dim();
     crate::movegen::for_each_destination(rules, position, king, Piece::King, |to| {
-        if escape.contains(to)
+        if targets.contains(to)
             && let Some(dir) = Direction::between(king, to)
         {
             let mut sq = king;
@@ -172,6 +182,41 @@ pub(crate) fn escape_paths(rules: &Rules, position: &Position, king: Square) -> 
         }
     });
     out
+}
+
+/// Squares from which the king could move straight onto one of `targets` (the king's own
+/// square counted empty): a king move there threatens to reach them next. Also those from
+/// which he could reach targets in two directions, "forks": no single attacker move closes
+/// both ways (g3-b3 with b1 and b11 in reach).
+pub(crate) fn lines_towards(
+    rules: &Rules,
+    position: &Position,
+    targets: &Bitboard,
+) -> (Bitboard, Bitboard) {
+    let dim = position.dim();
+    let king = position.king();
+    let impassable = &rules.tables.impassable_rows[Piece::King.index()];
+    // Per direction of the king's move: the squares from which a target is reached that way.
+    let mut by_direction = [Bitboard::EMPTY; 4];
+    for target in targets.squares() {
+        for (i, dir) in Direction::ALL.into_iter().enumerate() {
+            let mut sq = target;
+            while let Some(next) = sq.step(dir, dim) {
+                if (position.is_occupied(next) && Some(next) != king) || impassable.contains(next) {
+                    break;
+                }
+                by_direction[i].insert(next);
+                sq = next;
+            }
+        }
+    }
+    let [a, b, c, d] = by_direction;
+    let any = a.union(&b).union(&c).union(&d);
+    let forks = a
+        .intersection(&b.union(&c).union(&d))
+        .union(&b.intersection(&c.union(&d)))
+        .union(&c.intersection(&d));
+    (any, forks)
 }
 
 /// Does the king of this position have an open line to a winning square?

@@ -8,8 +8,12 @@
 //!   blocks or a capture of the king are tried at the horizon.
 //! - Quiescence: captures, landings that may take the king, and king moves that open a line.
 //! - Scores of won games count the plies to the end, so the shortest win is preferred.
+//! - Lazy SMP on more than one thread: helper threads run the same iterative deepening on the
+//!   same position, at staggered depths, sharing only the transposition table; the first
+//!   thread to finish ends every thread's search, and the deepest completed iteration answers.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering as AtomicOrdering;
 use std::time::Instant;
 
 use crate::capture::Captures;
@@ -22,12 +26,12 @@ use crate::referee;
 use crate::rules::Rules;
 use crate::side::{Piece, Side};
 
-use super::clock::Clock;
-use super::eval::Evaluator;
+use super::clock::{Clock, SmpShared};
+use super::eval::{Evaluator, Lines};
 use super::limits::SearchLimits;
 use super::ordering::{
     CAPTURE, Ordering, ScoredMove, TABLE_MOVE, THREAT, capture_squares, escape_paths,
-    king_can_escape, king_capture_squares,
+    king_can_escape, king_capture_squares, lines_towards, paths_to,
 };
 use super::repetition::RepetitionTracker;
 use super::result::SearchResult;
@@ -43,11 +47,28 @@ const QUIET_THREAT_PLIES: i32 = 2;
 /// A search engine that keeps its transposition table, killers and history between searches.
 pub struct Searcher {
     table: Arc<SharedTable>,
+    main: Worker,
+    /// The helper threads' own state, kept like the main thread's (made when first needed).
+    helpers: Vec<Worker>,
+}
+
+/// What one search thread keeps to itself: killers, history and its move lists.
+struct Worker {
     ordering: Ordering,
     lists: Vec<Vec<ScoredMove>>,
 }
 
-/// One search with a fresh table of `limits.table_mib` MiB (deterministic under a node budget).
+impl Worker {
+    fn new() -> Worker {
+        Worker {
+            ordering: Ordering::new(MAX_PLY),
+            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+        }
+    }
+}
+
+/// One search with a fresh table of `limits.table_mib` MiB (deterministic under a node budget
+/// on one thread).
 pub fn search(game: &Game, limits: &SearchLimits) -> Option<SearchResult> {
     // The table's allocation (tens of milliseconds for 64 MiB) counts against the budget.
     let started = Instant::now();
@@ -64,8 +85,8 @@ impl Searcher {
     pub fn with_table(table: Arc<SharedTable>) -> Searcher {
         Searcher {
             table,
-            ordering: Ordering::new(MAX_PLY),
-            lists: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            main: Worker::new(),
+            helpers: Vec::new(),
         }
     }
 
@@ -76,7 +97,10 @@ impl Searcher {
     /// Forgets what earlier searches learnt (for reproducible results).
     pub fn clear(&mut self) {
         self.table.clear();
-        self.ordering = Ordering::new(MAX_PLY);
+        self.main.ordering = Ordering::new(MAX_PLY);
+        for helper in &mut self.helpers {
+            helper.ordering = Ordering::new(MAX_PLY);
+        }
     }
 
     /// The best move of the side to move, or `None` if the game is over.
@@ -93,24 +117,73 @@ impl Searcher {
         if game.is_over() {
             return None;
         }
-        let rules = game.rules();
         let root = *game.position();
         self.table.new_search();
-        self.ordering.age();
-        let mut ctx = Context {
-            rules,
-            eval: match limits.weights {
-                Some(weights) => Evaluator::with_weights(rules, weights),
-                None => Evaluator::new(rules),
-            },
-            clock: Clock::start_at(limits, started),
-            nodes: 0,
-            table: &self.table,
-            ordering: &mut self.ordering,
-            lists: &mut self.lists,
-            repetition: RepetitionTracker::new(game),
-        };
-        ctx.iterate(&root, limits)
+        let threads = limits.thread_count();
+        if threads == 1 {
+            let clock = Clock::start_at(limits, started);
+            let mut ctx = Context::new(game, limits, &self.table, &mut self.main, clock, (0, 1));
+            return ctx.iterate(&root, limits);
+        }
+        while self.helpers.len() < threads - 1 {
+            self.helpers.push(Worker::new());
+        }
+        let Searcher {
+            table,
+            main,
+            helpers,
+        } = self;
+        let table: &SharedTable = table;
+        let smp = Arc::new(SmpShared::default());
+        std::thread::scope(|scope| {
+            // A helper the system refuses to start is left out: fewer threads, same answer.
+            let handles: Vec<_> = helpers[..threads - 1]
+                .iter_mut()
+                .enumerate()
+                .filter_map(|(i, worker)| {
+                    let smp = Arc::clone(&smp);
+                    std::thread::Builder::new()
+                        .name(format!("search helper {}", i + 1))
+                        .spawn_scoped(scope, move || {
+                            let clock = Clock::helper(limits, started, Arc::clone(&smp));
+                            let mut ctx =
+                                Context::new(game, limits, table, worker, clock, (i + 1, threads));
+                            let result = ctx.iterate(&root, limits);
+                            // A helper ends only when stopped, or when it has proved a forced
+                            // result (or run out of plies): the search is then done.
+                            smp.done.store(true, AtomicOrdering::Relaxed);
+                            (result, ctx.nodes)
+                        })
+                        .ok()
+                })
+                .collect();
+            let clock = Clock::start_at(limits, started).with_smp(Arc::clone(&smp));
+            let mut ctx = Context::new(game, limits, table, main, clock, (0, threads));
+            let mut best = ctx.iterate(&root, limits);
+            smp.done.store(true, AtomicOrdering::Relaxed);
+            let mut nodes = ctx.nodes;
+            for handle in handles {
+                // A helper that panicked leaves the main thread's answer, which is complete.
+                let Ok((result, helper_nodes)) = handle.join() else {
+                    continue;
+                };
+                nodes += helper_nodes;
+                // The deepest completed iteration wins, the main thread's on a tie (a
+                // helper that went on past a depth limit may answer a deeper one). The weaker
+                // levels' random choice is the main thread's alone.
+                if let (Some(candidate), Some(current)) = (result, best.as_ref())
+                    && limits.random_margin <= 0
+                    && candidate.depth > current.depth
+                {
+                    best = Some(candidate);
+                }
+            }
+            best.map(|mut result| {
+                result.nodes = nodes;
+                result.elapsed = started.elapsed();
+                result
+            })
+        })
     }
 }
 
@@ -131,6 +204,9 @@ struct Context<'a> {
     ordering: &'a mut Ordering,
     lists: &'a mut Vec<Vec<ScoredMove>>,
     repetition: RepetitionTracker,
+    /// 0 for the main thread; helpers are 1, 2, ... of `threads` (see `search_root`).
+    thread: usize,
+    threads: usize,
 }
 
 /// The score of a finished game for the side to move in it, `ply` plies from the root.
@@ -143,7 +219,34 @@ fn outcome_score(outcome: &Outcome, to_move: Side, ply: i32) -> i32 {
     }
 }
 
-impl Context<'_> {
+impl<'a> Context<'a> {
+    fn new(
+        game: &'a Game,
+        limits: &SearchLimits,
+        table: &'a SharedTable,
+        worker: &'a mut Worker,
+        clock: Clock,
+        (thread, threads): (usize, usize),
+    ) -> Context<'a> {
+        let rules = game.rules();
+        worker.ordering.age();
+        Context {
+            rules,
+            eval: match limits.weights {
+                Some(weights) => Evaluator::with_weights(rules, weights),
+                None => Evaluator::new(rules),
+            },
+            clock,
+            nodes: 0,
+            table,
+            ordering: &mut worker.ordering,
+            lists: &mut worker.lists,
+            repetition: RepetitionTracker::new(game),
+            thread,
+            threads,
+        }
+    }
+
     /// Copy-make: the position after `mv`, its captures and any game end; counts the node.
     #[inline]
     fn play(
@@ -197,11 +300,18 @@ impl Context<'_> {
             }
         }
         self.order_root(root, &mut moves);
-        let max_depth = limits
-            .depth
+        // A depth limit bounds the main thread only: helpers go on deeper, so that under a
+        // depth limit they are still ahead of it, filling the table, until it is done.
+        let depth_limit = if self.thread == 0 { limits.depth } else { None };
+        let max_depth = depth_limit
             .unwrap_or(MAX_PLY as u32 - 4)
             .clamp(1, MAX_PLY as u32 - 4);
-        let margin = limits.random_margin.max(0);
+        // Helpers only fill the table: exact scores within a margin are the main thread's job.
+        let margin = if self.thread == 0 {
+            limits.random_margin.max(0)
+        } else {
+            0
+        };
         let mut best_index = 0;
         let mut best_score = -INFINITY;
         let mut depth_done = 0;
@@ -209,9 +319,21 @@ impl Context<'_> {
             if depth > 1 && !self.clock.may_start_iteration() {
                 break;
             }
+            // Lazy SMP: a depth another thread has completed is left out.
+            if depth < max_depth as i32 && self.clock.completed_elsewhere() >= depth as u32 {
+                continue;
+            }
+            self.clock.start_iteration(depth as u32);
             let (completed, iteration_best) = self.search_root(root, &mut moves, depth, margin);
+            if !completed && self.clock.abandoned() {
+                // Another thread completed this depth first: on to the next, with the best
+                // move it left in the table tried first.
+                self.table_move_first(root, &mut moves);
+                continue;
+            }
             if completed {
                 depth_done = depth as u32;
+                self.clock.completed(depth_done);
                 let best = iteration_best.unwrap_or(0);
                 best_score = moves[best].score;
                 // Best first, then the others by score: the next iteration's order.
@@ -268,6 +390,16 @@ impl Context<'_> {
         })
     }
 
+    /// Brings the table's move for the root (another thread's latest best) to the front.
+    fn table_move_first(&self, root: &Position, moves: &mut [RootMove]) {
+        let Some(best) = self.table.probe(root.hash(), 0).and_then(|e| e.mv) else {
+            return;
+        };
+        if let Some(i) = moves.iter().position(|m| m.mv == best) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+
     /// Table move, then captures and threats, then history.
     fn order_root(&mut self, root: &Position, moves: &mut [RootMove]) {
         let entry = self.table.probe(root.hash(), 0);
@@ -297,8 +429,21 @@ impl Context<'_> {
         let mut alpha = -INFINITY;
         let beta = INFINITY;
         let mut best: Option<usize> = None;
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..moves.len() {
+        // Lazy SMP: after the first move (which sets alpha), helper k of n starts k/n of the
+        // way down the list, so that threads on the same depth search different moves first
+        // and each finds the others' refutations in the table when it gets there.
+        let count = moves.len();
+        let offset = if self.thread == 0 || count < 3 {
+            0
+        } else {
+            self.thread * (count - 1) / self.threads.max(1)
+        };
+        for k in 0..count {
+            let i = if k == 0 || offset == 0 {
+                k
+            } else {
+                1 + (k - 1 + offset) % (count - 1)
+            };
             let (mv, piece) = (moves[i].mv, moves[i].piece);
             let (child, _, outcome) = self.play(root, mv, piece);
             let outcome = outcome.or_else(|| self.repetition.outcome(child.hash(), side));
@@ -400,8 +545,18 @@ impl Context<'_> {
                 return e.score;
             }
         }
-        if !is_pv && !threatened && beta.abs() < MATE_BOUND {
-            let static_eval = self.eval.evaluate(self.rules, position);
+        // A king one move from a square where no single move stops him (beside a corner, or
+        // on two open lines): the attackers must see to it, so none of the pruning below that
+        // trusts the static evaluation, and their answers are not reduced.
+        let lines = self.eval.lines(self.rules, position);
+        let decisive = if side == Side::Attackers && !threatened {
+            self.eval.decisive_routes(self.rules, position, &lines)
+        } else {
+            crate::bitboard::Bitboard::EMPTY
+        };
+        let pressed = threatened || !decisive.is_empty();
+        if !is_pv && !pressed && beta.abs() < MATE_BOUND {
+            let static_eval = self.eval.evaluate_with(self.rules, position, &lines);
             // Reverse futility: far above beta near the leaves.
             if depth <= 2 && static_eval - 150 * depth >= beta {
                 return static_eval;
@@ -429,7 +584,14 @@ impl Context<'_> {
         }
 
         let mut list = std::mem::take(&mut self.lists[ply as usize]);
-        self.generate(position, &mut list, table_move, ply as usize, threatened);
+        self.generate(
+            position,
+            &mut list,
+            table_move,
+            ply as usize,
+            (threatened, &decisive),
+            &lines,
+        );
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = None;
@@ -450,7 +612,7 @@ impl Context<'_> {
                     let score = if i == 0 {
                         -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, is_pv, true)
                     } else {
-                        let reduction = if quiet && !threatened && depth >= 3 && i >= 3 {
+                        let reduction = if quiet && !pressed && depth >= 3 && i >= 3 {
                             1 + i32::from(depth >= 6 && i >= 12)
                         } else {
                             0
@@ -542,7 +704,8 @@ impl Context<'_> {
         list: &mut Vec<ScoredMove>,
         table_move: Option<Move>,
         ply: usize,
-        threatened: bool,
+        (threatened, decisive): (bool, &crate::bitboard::Bitboard),
+        lines: &Lines,
     ) {
         list.clear();
         let side = position.side_to_move();
@@ -550,12 +713,29 @@ impl Context<'_> {
         let (threat_squares, threat_piece) = match side {
             Side::Attackers => {
                 let mut squares = king_capture_squares(self.rules, position);
-                if threatened && let Some(king) = position.king() {
-                    squares = squares.union(&escape_paths(self.rules, position, king));
+                if let Some(king) = position.king() {
+                    if threatened {
+                        squares = squares.union(&escape_paths(self.rules, position, king));
+                    }
+                    if !decisive.is_empty() {
+                        squares = squares.union(&paths_to(self.rules, position, king, decisive));
+                    }
                 }
                 (squares, Piece::Attacker)
             }
-            Side::Defenders => (self.eval.open_squares(self.rules, position), Piece::King),
+            Side::Defenders => {
+                // King moves onto an open line, and those that threaten to reach a decisive
+                // square next (g3-b3 with b1 and b11 both in reach): never reduced.
+                let decisive = self.eval.decisive_from(lines);
+                let squares = if decisive.is_empty() {
+                    lines.open
+                } else {
+                    lines
+                        .open
+                        .union(&lines_towards(self.rules, position, &decisive).0)
+                };
+                (squares, Piece::King)
+            }
         };
         let killers = self.ordering.killers(ply);
         for (from, piece) in position.movers(side) {
@@ -600,30 +780,67 @@ impl Context<'_> {
         // be rescued: no standing pat then.
         let must_answer = (side == Side::Attackers && king_open)
             || (side == Side::Defenders && position.king_awaits_rescue());
+        // The attackers facing a king one move from a decisive square: standing pat is worth
+        // no more than letting the defenders move (a null move), which shows whether the
+        // threat is real (a king who would be taken there is no threat).
+        let lines = self.eval.lines(self.rules, position);
+        let decisive = if side == Side::Attackers && !king_open && ply as usize + 4 < MAX_PLY {
+            self.eval.decisive_routes(self.rules, position, &lines)
+        } else {
+            crate::bitboard::Bitboard::EMPTY
+        };
         let mut best = -INFINITY;
         if !must_answer {
-            let stand = self.eval.evaluate(self.rules, position);
+            let mut stand = self.eval.evaluate_with(self.rules, position, &lines);
+            // Only worth asking when the evaluation alone would stand pat or raise alpha.
+            if !decisive.is_empty() && stand > alpha {
+                let mut null = *position;
+                null.set_side_to_move(side.opponent());
+                let threat = -self.quiesce(&null, -beta, -alpha, ply + 1, qply + 1);
+                if self.clock.stopped() {
+                    return 0;
+                }
+                stand = stand.min(threat);
+            }
             if stand >= beta || ply as usize >= MAX_PLY - 2 {
                 return stand;
             }
             alpha = alpha.max(stand);
             best = stand;
         } else if ply as usize >= MAX_PLY - 2 {
-            return self.eval.evaluate(self.rules, position);
+            return self.eval.evaluate_with(self.rules, position, &lines);
         }
         let captures = capture_squares(self.rules, position);
         let wanted = match side {
             Side::Attackers => {
                 let mut wanted = captures.union(&king_capture_squares(self.rules, position));
-                if king_open && let Some(king) = position.king() {
-                    wanted = wanted.union(&escape_paths(self.rules, position, king));
+                if let Some(king) = position.king() {
+                    if king_open {
+                        wanted = wanted.union(&escape_paths(self.rules, position, king));
+                    }
+                    if !decisive.is_empty() {
+                        wanted = wanted.union(&paths_to(self.rules, position, king, &decisive));
+                    }
                 }
                 wanted
             }
             Side::Defenders => captures,
         };
-        let open = if side == Side::Defenders && qply < QUIET_THREAT_PLIES {
-            self.eval.open_squares(self.rules, position)
+        // The defenders' king moves: in the first plies onto open lines and onto forks (two
+        // decisive squares in reach, no single move stops both); at any ply onto a decisive
+        // square (the attackers must then answer at once or lose, so such a line ends within
+        // a few plies).
+        let open = if side == Side::Defenders && !position.king_awaits_rescue() {
+            let decisive = self.eval.decisive_from(&lines);
+            if qply >= QUIET_THREAT_PLIES {
+                decisive
+            } else if decisive.is_empty() {
+                lines.open
+            } else {
+                lines
+                    .open
+                    .union(&lines_towards(self.rules, position, &decisive).1)
+            }
         } else {
             crate::bitboard::Bitboard::EMPTY
         };

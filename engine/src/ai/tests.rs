@@ -333,3 +333,169 @@ fn several_searches_run_at_once_on_one_shared_table() {
         assert!(handle.join().unwrap());
     }
 }
+
+#[test]
+fn one_thread_node_limited_searches_repeat_exactly() {
+    // A middle-game position, searched twice from scratch: same move, score, depth, nodes, PV.
+    let rules = variant("copenhagen").unwrap().rules();
+    let book = selfplay::opening_book(&rules, 4, 1, 5);
+    let quick = SearchLimits::nodes(2_000).with_table_mib(1);
+    let g = selfplay::play_game(&rules, &book[0], &quick, &quick, 14, 5);
+    assert!(!g.is_over());
+    let limits = SearchLimits::nodes(50_000)
+        .with_seed(9)
+        .with_table_mib(8)
+        .with_threads(1);
+    let a = search(&g, &limits).unwrap();
+    let b = search(&g, &limits).unwrap();
+    assert_eq!(
+        (a.best_move, a.score, a.depth, a.nodes, &a.pv),
+        (b.best_move, b.score, b.depth, b.nodes, &b.pv)
+    );
+    // So does a searcher kept between them, once cleared.
+    let mut searcher = Searcher::new(8);
+    let c = searcher.search(&g, &limits).unwrap();
+    searcher.clear();
+    let d = searcher.search(&g, &limits).unwrap();
+    assert_eq!((c.best_move, c.nodes, &c.pv), (a.best_move, a.nodes, &a.pv));
+    assert_eq!((d.best_move, d.nodes, &d.pv), (a.best_move, a.nodes, &a.pv));
+}
+
+#[test]
+fn two_threads_play_a_legal_move_within_the_time_budget() {
+    let rules = variant("copenhagen").unwrap().rules();
+    let book = selfplay::opening_book(&rules, 4, 1, 6);
+    let mut g = Game::new(rules);
+    for &mv in &book[0] {
+        g.play(mv).unwrap();
+    }
+    let budget = Duration::from_millis(200);
+    let limits = SearchLimits::time(budget).with_threads(2);
+    let wall = std::time::Instant::now();
+    let result = search(&g, &limits).unwrap();
+    let wall = wall.elapsed();
+    // The slack of the one-thread test: 10% and 50 ms, plus 20 ms for the caller.
+    let allowed = budget.mul_f64(1.1) + Duration::from_millis(50);
+    assert!(result.elapsed <= allowed, "took {:?}", result.elapsed);
+    assert!(wall <= allowed + Duration::from_millis(20), "took {wall:?}");
+    assert!(g.check(result.best_move).is_ok());
+    assert_eq!(result.pv.first(), Some(&result.best_move));
+    assert!(result.depth >= 1);
+    // The caller's stop flag ends both threads: already set, the search returns at once.
+    let stop = Arc::new(AtomicBool::new(true));
+    let limits = SearchLimits {
+        time: None,
+        ..SearchLimits::default()
+            .with_stop(stop)
+            .with_table_mib(1)
+            .with_threads(2)
+    };
+    let result = search(&g, &limits).unwrap();
+    assert!(g.check(result.best_move).is_ok());
+}
+
+#[test]
+fn two_threads_share_a_node_budget_and_still_find_a_forced_win() {
+    // The node budget counts every thread's nodes (within a check interval per thread).
+    let g = Game::new(variant("copenhagen").unwrap().rules());
+    let limits = SearchLimits::nodes(40_000)
+        .with_table_mib(4)
+        .with_threads(2);
+    let result = search(&g, &limits).unwrap();
+    assert!(g.check(result.best_move).is_ok());
+    assert!(result.nodes <= 40_000 + 2 * 1_024, "{} nodes", result.nodes);
+    // Brandubh: the king on c1 runs to a corner; a depth-limited two-thread search takes it.
+    let g = game("brandubh", "/2K4/7/3t3/7/7/3t3/7/", Side::Defenders);
+    let result = search(&g, &SearchLimits::depth(6).with_threads(2)).unwrap();
+    assert_eq!(result.mate_in, Some(1));
+    // One move from a one-move threat, both threads must see the block.
+    let g = game(
+        "copenhagen",
+        "/11/11/4t6/11/K10/11/11/t10/11/11/5t5/",
+        Side::Attackers,
+    );
+    let limits = SearchLimits::nodes(100_000)
+        .with_table_mib(4)
+        .with_threads(2);
+    let result = search(&g, &limits).unwrap();
+    let mut after = g.clone();
+    after.play(result.best_move).unwrap();
+    assert!(!super::ordering::king_can_escape(
+        after.rules(),
+        after.position()
+    ));
+}
+
+/// Can the side to move force a win, as a search of `nodes` nodes sees it?
+fn forces_a_win(game: &Game, nodes: u64) -> bool {
+    search(game, &SearchLimits::nodes(nodes).with_table_mib(16))
+        .is_some_and(|r| r.mate_in.is_some_and(|plies| plies > 0))
+}
+
+/// After `mv`, can the defenders force a win (as a search of `nodes` nodes sees it)?
+fn allows_a_forced_escape(game: &Game, mv: Move, nodes: u64) -> bool {
+    let mut after = game.clone();
+    after.play(mv).unwrap();
+    after.outcome().is_none() && forces_a_win(&after, nodes)
+}
+
+/// Copenhagen, attackers to move, modelled on a lost match game (docs/ai.md, "Corner
+/// threats"): the king on g3 has rank 3 open to a3, where he threatens a1; the attackers' only
+/// block is b2-a2, which opens the b file, and then a3-b3 threatens both b1 and b11, each
+/// beside a corner, where nothing can be put between him and it.
+const COPENHAGEN_CORNER_FORK: &str =
+    "/6tt3/1t9/6K4/t4T4t/t2T6t/t3T3Ttt/t2T2T3t/t3T5t/11/5t5/3ttttt3/";
+
+#[test]
+fn attackers_stop_a_king_heading_for_two_corners_in_copenhagen() {
+    let g = game("copenhagen", COPENHAGEN_CORNER_FORK, Side::Attackers);
+    let n = |text: &str| {
+        let (from, to) = text.split_once('-').unwrap();
+        Move::new(sq(from, 11), sq(to, 11))
+    };
+    // What the old search played here (a6-d6), and the game's soldier-taking h11-h6 (it takes
+    // i6): both let the king through.
+    for blunder in ["a6-d6", "h11-h6"] {
+        assert!(
+            allows_a_forced_escape(&g, n(blunder), 100_000),
+            "{blunder} should lose"
+        );
+    }
+    let result = search(&g, &SearchLimits::nodes(300_000).with_table_mib(16)).unwrap();
+    assert!(
+        !allows_a_forced_escape(&g, result.best_move, 300_000),
+        "{} lets the king escape",
+        result.best_move
+    );
+    // Three plies on, the king on b3 threatens b1 and b11 at once: the attackers see the loss.
+    let mut lost = g.clone();
+    for mv in ["a6-d6", "g3-a3", "b2-a2", "a3-b3"] {
+        lost.play_str(mv).unwrap();
+    }
+    let result = search(&lost, &SearchLimits::nodes(20_000).with_table_mib(4)).unwrap();
+    assert!(
+        result.mate_in.is_some_and(|plies| plies < 0),
+        "score {} after a3-b3",
+        result.score
+    );
+}
+
+#[test]
+fn attackers_stop_a_king_heading_for_the_corners_in_brandubh() {
+    // Brandubh, attackers to move, from a self-play game of the old search at 20,000 nodes a
+    // move, which played e2-e6 here: d1-e1, then e1-e5 (taking d5 and e6) frees the king on d3
+    // to run for a1 and g1 along the first rank, and the attackers cannot close both.
+    let g = game(
+        "brandubh",
+        "/3T3/4t2/1t1K1t1/2t3t/2Tt3/7/4T2/",
+        Side::Attackers,
+    );
+    let blunder = Move::new(sq("e2", 7), sq("e6", 7));
+    assert!(allows_a_forced_escape(&g, blunder, 100_000));
+    let result = search(&g, &SearchLimits::nodes(20_000).with_table_mib(4)).unwrap();
+    assert!(
+        !allows_a_forced_escape(&g, result.best_move, 400_000),
+        "{} lets the king escape",
+        result.best_move
+    );
+}

@@ -110,10 +110,18 @@ impl SharedTable {
         let generation = self.generation.load(Ordering::Relaxed) & 0xFF;
         let old = slot.data.load(Ordering::Relaxed);
         let old_key = slot.check.load(Ordering::Relaxed) ^ old;
-        if old != 0 && old_key != key {
+        if old != 0 {
             let old_gen = (old >> GEN_SHIFT) & 0xFF;
             let old_depth = ((old >> DEPTH_SHIFT) & 0xFF) as i32;
-            if old_gen == generation && old_depth > entry.depth + 2 {
+            // Of this search and much deeper: kept, for another position; for the same
+            // position unless the new entry is exact (a helper thread a few iterations behind
+            // must not wipe what a deeper one found).
+            let keep = if old_key == key {
+                old_depth > entry.depth + 2 && entry.bound != Bound::Exact
+            } else {
+                old_depth > entry.depth + 2
+            };
+            if old_gen == generation && keep {
                 return;
             }
         }

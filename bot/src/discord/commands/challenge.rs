@@ -30,7 +30,7 @@ fn clock_text(clock: &ClockSpec) -> String {
         }
     };
     match clock {
-        ClockSpec::Unlimited => "no clock".to_owned(),
+        ClockSpec::Unlimited {} => "no clock".to_owned(),
         ClockSpec::PerMove { seconds } => format!("{} per move", days_or_hours(*seconds)),
         ClockSpec::Bank {
             bank_seconds,
@@ -181,7 +181,7 @@ async fn start_ai_game(
         opponent: Opponent::Ai { level },
         rules: RulesChoice::Variant(variant),
         side,
-        clock: ClockSpec::Unlimited,
+        clock: ClockSpec::Unlimited {},
         context: Some(here(ctx.channel_id())),
         rated: None,
         private,
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn clocks_are_described_for_people() {
-        assert_eq!(clock_text(&ClockSpec::Unlimited), "no clock");
+        assert_eq!(clock_text(&ClockSpec::Unlimited {}), "no clock");
         assert_eq!(
             clock_text(&ClockSpec::PerMove {
                 seconds: 3 * 86_400

@@ -167,7 +167,7 @@ pub fn parse_clock(text: &str) -> Result<ClockSpec, BotError> {
         ))
     };
     if matches!(text.as_str(), "" | "unlimited" | "none" | "no") {
-        return Ok(ClockSpec::Unlimited);
+        return Ok(ClockSpec::Unlimited {});
     }
     let seconds = |part: &str| -> Result<u64, BotError> {
         let part = part.trim();
@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn clocks_are_read_forgivingly() {
-        assert_eq!(parse_clock("unlimited").unwrap(), ClockSpec::Unlimited);
+        assert_eq!(parse_clock("unlimited").unwrap(), ClockSpec::Unlimited {});
         assert_eq!(
             parse_clock(" 3d ").unwrap(),
             ClockSpec::PerMove {

@@ -4,22 +4,59 @@ use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
+use utoipa::IntoParams;
 
 use super::{ApiResult, page_number};
+use crate::domain::Handle;
 use crate::http::AppState;
 use crate::http::auth::Viewer;
+use crate::http::error::ErrorBody;
 use crate::http::extract::{ApiPath, ApiQuery};
+use crate::service::{LeaderboardEntry, Page, RatingHistoryEntry};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
 pub struct LeaderboardQuery {
+    /// Which page (from 1; default 1); the answer's `next_page` is null on the last.
+    #[param(minimum = 1)]
     page: Option<u32>,
 }
 
+/// A variant, in a path.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct VariantPath {
+    /// A preset's id from /variants.
+    #[param(schema_with = crate::service::variant_path_schema, required = true)]
+    variant: String,
+}
+
+/// A player and a variant, in a path.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct PlayerVariantPath {
+    /// The player's handle (any case).
+    #[param(value_type = Handle)]
+    handle: String,
+    /// A preset's id from /variants.
+    #[param(schema_with = crate::service::variant_path_schema, required = true)]
+    variant: String,
+}
+
+/// A player's rating changes in a variant, latest first, each with its game, 50 a page (?page=)
+#[utoipa::path(
+    get, path = "/players/{handle}/ratings/{variant}", tag = "players", security((), ("bearer" = [])),
+    params(PlayerVariantPath, LeaderboardQuery),
+    responses(
+        (status = 200, description = "A page of rating changes", body = Page<RatingHistoryEntry>),
+        (status = 404, description = "No player has this handle, or no preset this id (`not_found`)", body = ErrorBody),
+    )
+)]
 pub async fn rating_history(
     State(state): State<AppState>,
     Viewer(_viewer): Viewer,
-    ApiPath((handle, variant)): ApiPath<(String, String)>,
+    ApiPath(PlayerVariantPath { handle, variant }): ApiPath<PlayerVariantPath>,
     ApiQuery(q): ApiQuery<LeaderboardQuery>,
 ) -> ApiResult<Response> {
     let page = page_number(q.page)?;
@@ -31,10 +68,19 @@ pub async fn rating_history(
     Ok(Json(history).into_response())
 }
 
+/// A variant's rated players, best first, 50 a page (?page=); provisional ratings left out
+#[utoipa::path(
+    get, path = "/leaderboards/{variant}", tag = "players", security((), ("bearer" = [])),
+    params(VariantPath, LeaderboardQuery),
+    responses(
+        (status = 200, description = "A page of the leaderboard", body = Page<LeaderboardEntry>),
+        (status = 404, description = "No preset has this id (`not_found`)", body = ErrorBody),
+    )
+)]
 pub async fn leaderboard(
     State(state): State<AppState>,
     Viewer(_viewer): Viewer,
-    ApiPath(variant): ApiPath<String>,
+    ApiPath(VariantPath { variant }): ApiPath<VariantPath>,
     ApiQuery(q): ApiQuery<LeaderboardQuery>,
 ) -> ApiResult<Response> {
     let page = page_number(q.page)?;

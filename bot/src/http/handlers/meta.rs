@@ -3,62 +3,168 @@
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use super::ApiResult;
 use crate::discord::DiscordState;
 use crate::http::AppState;
-use crate::service::Clock;
+use crate::service::{Clock, VariantView};
 use axum::http::StatusCode;
 
-/// Alive, and whether Discord is connected. With Discord configured and given up (a refused
-/// token, failed command registration) the service is not what it claims to be: 503.
+/// Whether the service is alive, and the Discord front end's state.
+#[derive(Serialize, ToSchema)]
+pub struct Health {
+    pub status: HealthStatus,
+    pub discord: DiscordState,
+}
+
+/// `ok`; `degraded` while Discord (re)connects; `failing` once Discord has given up.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HealthStatus {
+    Ok,
+    Degraded,
+    Failing,
+}
+
+/// Alive, and whether Discord is connected
+///
+/// With Discord configured and given up (a refused token, failed command registration) the
+/// service is not what it claims to be: 503.
+#[utoipa::path(
+    get, path = "/health", tag = "operations",
+    responses(
+        (status = 200, description = "Alive", body = Health),
+        (status = 503, description = "Discord is configured and has given up", body = Health),
+    )
+)]
 pub async fn health(State(state): State<AppState>) -> Response {
     let discord = state.ops.discord.get();
     let (code, status) = match &discord {
-        DiscordState::Failed { .. } => (StatusCode::SERVICE_UNAVAILABLE, "failing"),
-        DiscordState::Off | DiscordState::Connected => (StatusCode::OK, "ok"),
+        DiscordState::Failed { .. } => (StatusCode::SERVICE_UNAVAILABLE, HealthStatus::Failing),
+        DiscordState::Off | DiscordState::Connected => (StatusCode::OK, HealthStatus::Ok),
         DiscordState::Connecting | DiscordState::Reconnecting { .. } => {
-            (StatusCode::OK, "degraded")
+            (StatusCode::OK, HealthStatus::Degraded)
         }
     };
-    (code, Json(json!({ "status": status, "discord": discord }))).into_response()
+    (code, Json(Health { status, discord })).into_response()
 }
 
+/// Whether the service is ready to serve, and each check's result.
+#[derive(Serialize, ToSchema)]
+pub struct Readiness {
+    /// Every check is ok.
+    pub ready: bool,
+    pub checks: ReadinessChecks,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ReadinessChecks {
+    pub database: StoreCheck,
+    pub scheduler: SchedulerCheck,
+    pub discord: DiscordCheck,
+}
+
+/// A write through the store's writer and a read on a reader.
+#[derive(Serialize, ToSchema)]
+pub struct StoreCheck {
+    pub ok: bool,
+    /// How long the probe took (when ok).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    /// What failed (when not ok).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The scheduler's last pass: at most three intervals and 5 s ago, when it runs.
+#[derive(Serialize, ToSchema)]
+pub struct SchedulerCheck {
+    pub ok: bool,
+    /// `off` when this process runs no scheduler.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<SchedulerState>,
+    /// Milliseconds since its last pass; null before the first (absent when off).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_pass_ms_ago: Option<Option<i64>>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerState {
+    Off,
+}
+
+/// Discord connected, when configured.
+#[derive(Serialize, ToSchema)]
+pub struct DiscordCheck {
+    pub ok: bool,
+    pub status: DiscordState,
+}
+
+/// Readiness: store, scheduler and Discord (503 when not ready)
+///
 /// Ready to serve: the store takes a write and answers a read, the scheduler has run lately
-/// (when it runs), and Discord is connected (when configured). 503 when any is not.
+/// (when it runs), and Discord is connected (when configured).
+#[utoipa::path(
+    get, path = "/health/ready", tag = "operations",
+    responses(
+        (status = 200, description = "Ready", body = Readiness),
+        (status = 503, description = "Not ready: see which check failed", body = Readiness),
+    )
+)]
 pub async fn ready(State(state): State<AppState>) -> Response {
     let started = std::time::Instant::now();
     let database = match state.service.probe_store().await {
-        Ok(()) => json!({ "ok": true, "ms": started.elapsed().as_millis() as u64 }),
-        Err(e) => json!({ "ok": false, "error": e.to_string() }),
+        Ok(()) => StoreCheck {
+            ok: true,
+            ms: Some(started.elapsed().as_millis() as u64),
+            error: None,
+        },
+        Err(e) => StoreCheck {
+            ok: false,
+            ms: None,
+            error: Some(e.to_string()),
+        },
     };
     let scheduler = match state.ops.scheduler_every {
-        None => json!({ "ok": true, "state": "off" }),
+        None => SchedulerCheck {
+            ok: true,
+            state: Some(SchedulerState::Off),
+            last_pass_ms_ago: None,
+        },
         Some(every) => {
             let last = state.service.last_scheduler_pass_ms();
             let age_ms = last.map(|at| crate::service::SystemClock.now_ms() - at);
             // Three missed passes, and a few seconds for a slow one.
             let limit_ms = i64::try_from(every.as_millis() * 3).unwrap_or(i64::MAX) + 5_000;
-            json!({ "ok": age_ms.is_some_and(|age| age <= limit_ms), "last_pass_ms_ago": age_ms })
+            SchedulerCheck {
+                ok: age_ms.is_some_and(|age| age <= limit_ms),
+                state: None,
+                last_pass_ms_ago: Some(age_ms),
+            }
         }
     };
     let discord = state.ops.discord.get();
-    let discord_ok = matches!(discord, DiscordState::Off | DiscordState::Connected);
-    let ready = database["ok"] == true && scheduler["ok"] == true && discord_ok;
+    let discord = DiscordCheck {
+        ok: matches!(discord, DiscordState::Off | DiscordState::Connected),
+        status: discord,
+    };
+    let ready = database.ok && scheduler.ok && discord.ok;
     let code = if ready {
         StatusCode::OK
     } else {
         StatusCode::SERVICE_UNAVAILABLE
     };
-    let body = json!({
-        "ready": ready,
-        "checks": {
-            "database": database,
-            "scheduler": scheduler,
-            "discord": { "ok": discord_ok, "status": discord },
-        }
-    });
+    let body = Readiness {
+        ready,
+        checks: ReadinessChecks {
+            database,
+            scheduler,
+            discord,
+        },
+    };
     (code, Json(body)).into_response()
 }
 
@@ -88,10 +194,24 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
-pub async fn openapi_json() -> Json<Value> {
-    Json(crate::http::openapi_document())
+/// This OpenAPI document
+#[utoipa::path(
+    get, path = "/openapi.json", tag = "operations",
+    responses((status = 200, description = "The OpenAPI 3.1 document of this API", body = Object))
+)]
+pub async fn openapi_json(State(state): State<AppState>) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        state.document.clone(),
+    )
+        .into_response()
 }
 
+/// Variants with rules summaries and start positions
+#[utoipa::path(
+    get, path = "/variants", tag = "games",
+    responses((status = 200, description = "Every preset", body = Vec<VariantView>))
+)]
 pub async fn list_variants(State(state): State<AppState>) -> ApiResult<Response> {
     Ok(Json(state.service.variants()).into_response())
 }

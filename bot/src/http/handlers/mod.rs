@@ -9,7 +9,6 @@ mod players;
 mod tokens;
 mod webhooks;
 
-pub use super::board::board_png;
 pub use challenges::*;
 pub use games::*;
 pub use history::*;
