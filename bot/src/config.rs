@@ -82,7 +82,7 @@ pub struct HttpConfig {
     /// Connections open at once (lowered at start to fit the file-descriptor limit).
     pub max_connections: usize,
     /// A request's headers must arrive within this; an idle keep-alive connection is closed
-    /// after it.
+    /// after it. Each connection gets between half and all of it, at random.
     pub header_read_timeout_ms: u64,
 }
 

@@ -2,7 +2,8 @@
 //! open connections and never finish a request could run the process out of file descriptors
 //! and leave every endpoint unanswered. Here:
 //! - a request's headers must arrive within `http.header_read_timeout_ms`, and a keep-alive
-//!   connection idle that long is closed (hyper's header read timer runs while it waits);
+//!   connection idle that long is closed (hyper's header read timer runs while it waits); each
+//!   connection gets between half and all of it, at random (see [`jittered`]);
 //! - at most `http.max_connections` connections are open (below the file-descriptor limit,
 //!   which is raised to its hard maximum at start): at the cap, new connections wait in the
 //!   kernel's backlog while those open are served;
@@ -99,6 +100,7 @@ pub async fn serve(
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
     let open = Arc::new(Semaphore::new(limits.max_connections));
+    let mut seed = getrandom::u64().unwrap_or(0x9E37_79B9_7F4A_7C15) | 1;
     let graceful = GracefulShutdown::new();
     loop {
         // A place first: at the cap, connections wait in the backlog, not in our memory.
@@ -126,6 +128,8 @@ pub async fn serve(
             request.extensions_mut().insert(ConnectInfo(remote));
             router.clone().oneshot(request.map(axum::body::Body::new))
         });
+        let mut http1 = http1.clone();
+        http1.header_read_timeout(jittered(limits.header_read_timeout, &mut seed));
         let connection = http1.serve_connection(TokioIo::new(stream), service);
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
@@ -144,7 +148,40 @@ pub async fn serve(
     }
 }
 
+/// Between half and all of `timeout`, at random. Connections opened together (thousands at
+/// once by a client that reopens each as soon as it is closed) are then not all closed
+/// together: a storm of closes and reconnects in one instant stalls every other request while
+/// it lasts, the same work spread over seconds does not.
+fn jittered(timeout: Duration, seed: &mut u64) -> Duration {
+    // xorshift64: a connection's timeout needs no better randomness than this.
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    let fraction = (*seed >> 11) as f64 / (1u64 << 53) as f64;
+    timeout.mul_f64(0.5 + 0.5 * fraction)
+}
+
 /// Resolves once `shutdown` turns true (or its sender is gone).
 async fn stopped(shutdown: &mut watch::Receiver<bool>) {
     let _ = shutdown.wait_for(|stop| *stop).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jittered_timeouts_lie_between_half_and_all_and_are_spread() {
+        let timeout = Duration::from_secs(5);
+        let mut seed = 1;
+        let drawn: Vec<Duration> = (0..1000).map(|_| jittered(timeout, &mut seed)).collect();
+        assert!(drawn.iter().all(|d| *d >= timeout / 2 && *d <= timeout));
+        // Connections opened together must not all be closed together: the draws cover the
+        // range, not one corner of it.
+        let early = drawn.iter().filter(|d| **d < timeout * 3 / 4).count();
+        assert!(
+            (300..700).contains(&early),
+            "{early} of 1000 in the first half"
+        );
+    }
 }
