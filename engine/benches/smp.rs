@@ -2,7 +2,7 @@
 //! positions of the search bench: `cargo bench -p tafl-engine --bench smp`.
 //! Target (issue "every core"): 2 threads at least 1.6x faster to the same depth.
 //!
-//! Environment: `SMP_DEPTH` (default 7), `SMP_RUNS` (default 3: the median of that many runs
+//! Environment: `SMP_DEPTH` (default 8), `SMP_RUNS` (default 3: the median of that many runs
 //! per position and thread count), `SMP_THREADS` (default 2: the count compared with 1).
 //!
 //! On a shared machine other processes take cores from the two-thread runs first, so besides
@@ -92,7 +92,7 @@ fn time_to_depth(game: &Game, depth: u32, threads: usize, runs: u64) -> Sample {
 
 fn main() {
     // `cargo bench` passes `--bench`; anything else (a filter) is ignored.
-    let depth = env_or("SMP_DEPTH", 7) as u32;
+    let depth = env_or("SMP_DEPTH", 8) as u32;
     let runs = env_or("SMP_RUNS", 3).max(1);
     let threads = env_or("SMP_THREADS", 2).max(2) as usize;
     let games = middle_games();
