@@ -105,6 +105,12 @@ pub enum StreamPlayers {
 /// Descriptors kept beyond the held connections and the games' own, for the database,
 /// registration bursts and the board clients.
 const DESCRIPTORS_SPARE: usize = 512;
+/// Pooled connections idle this long are not used again. The server closes a connection idle
+/// for half its header read timeout or more (2.5 s by default); a move sent on a connection at
+/// the moment the server closes it fails with no answer. The pool holds idle connections after
+/// every stall (more moves were in flight than usual), so without this a run with half-open
+/// connections failed in about one of ten.
+const POOL_IDLE: Duration = Duration::from_secs(1);
 /// Registrations in flight at once (the server commits them in groups).
 const REGISTERING_AT_ONCE: usize = 16;
 
@@ -368,7 +374,8 @@ async fn play_games(
             }
             Err(e) => {
                 stats.errors += 1;
-                bail!("request failed: {e}");
+                // With its causes: reqwest's own message only says that sending failed.
+                return Err(anyhow::Error::from(e).context(format!("move {index}.{}", game.ply())));
             }
         }
         if let Some(i) = interval {
@@ -501,6 +508,7 @@ async fn open_streams(
 pub async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<LoadReport> {
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(args.games + args.board_clients + 8)
+        .pool_idle_timeout(POOL_IDLE)
         .build()?;
     println!(
         "setting up {} games of {} on {base}",
