@@ -332,7 +332,9 @@ impl GamesService {
         let played = self
             .play_as(Actor::Player(player), game_id, request)
             .await?;
-        if played.status.is_active() {
+        // Only a game the AI plays next has an AI turn to start (the scheduler resumes any
+        // turn a restart interrupted).
+        if played.ai_to_move {
             self.kick_ai(game_id);
         }
         Ok(played)

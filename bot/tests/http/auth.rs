@@ -213,16 +213,9 @@ async fn bad_requests_get_json_errors_never_a_500() {
         ),
     ];
     for (method, path, body, status, code) in cases {
-        let mut req = app
-            .client
-            .request(method.clone(), app.url(path))
-            .bearer_auth(&a.token);
-        if let Some(b) = body {
-            req = req
-                .header("content-type", "application/json")
-                .body(b.to_owned());
-        }
-        let r = req.send().await.unwrap();
+        let r = app
+            .send_raw(method.clone(), path, Some(&a.token), body)
+            .await;
         let got = r.status();
         let v: serde_json::Value = r.json().await.unwrap();
         assert_eq!(got, status, "{method} {path}: {v}");

@@ -141,6 +141,28 @@ impl TestApp {
         checked(&method, &format!("/api/v1{path}"), response).await
     }
 
+    /// Sends `body` as it is, labelled JSON (for bodies that are not valid JSON or not the
+    /// expected shape).
+    pub async fn send_raw(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&str>,
+    ) -> Response {
+        let mut req = self.client.request(method.clone(), self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req
+                .header("content-type", "application/json")
+                .body(b.to_owned());
+        }
+        let response = req.send().await.unwrap();
+        checked(&method, &format!("/api/v1{path}"), response).await
+    }
+
     /// Sends and expects `status`; returns the JSON body.
     pub async fn call(
         &self,
@@ -219,6 +241,18 @@ impl TestApp {
 
     /// Registers A and B and starts an untimed `variant` game, A attacking; returns both and
     /// the game's id.
+    /// A game on a day-per-move clock between `a` (attackers) and `b`: rated by default on a
+    /// preset.
+    pub async fn timed_game(&self, a: &Player, b: &Player, variant: &str) -> i64 {
+        self.start_game(
+            a,
+            b,
+            variant,
+            json!({ "kind": "per_move", "seconds": 86_400 }),
+        )
+        .await
+    }
+
     pub async fn game_between_a_and_b(&self, variant: &str) -> (Player, Player, i64) {
         let a = self.register("A").await;
         let b = self.register("B").await;

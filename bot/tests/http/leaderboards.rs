@@ -129,9 +129,8 @@ async fn a_players_page_shows_ratings_results_and_current_games() {
     let app = TestApp::start().await;
     let a = app.register("Ada").await;
     let b = app.register("Bo").await;
-    let timed = json!({ "kind": "per_move", "seconds": 86_400 });
     for _ in 0..2 {
-        let game = app.start_game(&a, &b, "brandubh", timed.clone()).await;
+        let game = app.timed_game(&a, &b, "brandubh").await;
         app.post(&format!("/games/{game}/resign"), &b.token, json!({}))
             .await;
     }
@@ -140,7 +139,7 @@ async fn a_players_page_shows_ratings_results_and_current_games() {
         .await;
     app.post(&format!("/games/{casual}/resign"), &a.token, json!({}))
         .await;
-    let current = app.start_game(&a, &b, "brandubh", timed).await;
+    let current = app.timed_game(&a, &b, "brandubh").await;
     let page = app
         .call(Method::GET, "/players/ada", None, None, StatusCode::OK)
         .await;

@@ -265,16 +265,9 @@ async fn each_bad_input_gets_one_sentence_naming_what_is_allowed() {
         ),
     ];
     for (method, path, body, status, code, message) in cases {
-        let mut req = app
-            .client
-            .request(method.clone(), app.url(&path))
-            .bearer_auth(&a.token);
-        if let Some(b) = body {
-            req = req
-                .header("content-type", "application/json")
-                .body(b.to_owned());
-        }
-        let r = req.send().await.unwrap();
+        let r = app
+            .send_raw(method.clone(), &path, Some(&a.token), body)
+            .await;
         let got = r.status();
         let e: serde_json::Value = r.json().await.unwrap();
         assert_eq!(got, status, "{method} {path}: {e}");

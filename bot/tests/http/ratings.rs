@@ -92,14 +92,7 @@ async fn games_against_the_ai_and_aborted_games_leave_ratings_alone() {
     assert_eq!(over["status"], "finished");
     assert!(over["ratings"].is_null(), "{over}");
 
-    let aborted = app
-        .start_game(
-            &a,
-            &b,
-            "brandubh",
-            json!({ "kind": "per_move", "seconds": 86_400 }),
-        )
-        .await;
+    let aborted = app.timed_game(&a, &b, "brandubh").await;
     let view = app
         .post(&format!("/games/{aborted}/abort"), &a.token, json!({}))
         .await;
@@ -125,14 +118,7 @@ async fn a_rated_games_end_shows_both_changes_in_its_view() {
     let app = TestApp::start().await;
     let a = app.register("A").await;
     let b = app.register("B").await;
-    let game = app
-        .start_game(
-            &a,
-            &b,
-            "brandubh",
-            json!({ "kind": "per_move", "seconds": 86_400 }),
-        )
-        .await;
+    let game = app.timed_game(&a, &b, "brandubh").await;
     let view = app
         .post(&format!("/games/{game}/resign"), &a.token, json!({}))
         .await;
@@ -154,14 +140,7 @@ async fn a_rated_games_end_shows_both_changes_in_its_view() {
 
     // A second game; B's history in the pool, the latest first, each change with its game.
     app.clock.advance_ms(1_000);
-    let again = app
-        .start_game(
-            &a,
-            &b,
-            "brandubh",
-            json!({ "kind": "per_move", "seconds": 86_400 }),
-        )
-        .await;
+    let again = app.timed_game(&a, &b, "brandubh").await;
     app.post(&format!("/games/{again}/resign"), &a.token, json!({}))
         .await;
     let handle = app.get("/me", &b.token).await["handle"].clone();

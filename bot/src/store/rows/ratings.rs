@@ -26,11 +26,7 @@ fn rating_from(r: &Row<'_>) -> rusqlite::Result<RatingRow> {
     Ok(RatingRow {
         player_id: r.get(0)?,
         pool: r.get(1)?,
-        glicko: Glicko {
-            rating: r.get(2)?,
-            deviation: r.get(3)?,
-            volatility: r.get(4)?,
-        },
+        glicko: glicko_at(r, 2)?,
         games: r.get(5)?,
         updated_at: r.get(6)?,
     })
@@ -106,21 +102,22 @@ pub fn insert_rating_change(c: &Connection, row: &RatingChangeRow) -> Result<()>
     Ok(())
 }
 
+/// A rating kept in three columns from `first`: rating, deviation, volatility.
+fn glicko_at(r: &Row<'_>, first: usize) -> rusqlite::Result<Glicko> {
+    Ok(Glicko {
+        rating: r.get(first)?,
+        deviation: r.get(first + 1)?,
+        volatility: r.get(first + 2)?,
+    })
+}
+
 fn change_from(r: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
     Ok(RatingChangeRow {
         player_id: r.get(0)?,
         pool: r.get(1)?,
         game_id: r.get(2)?,
-        before: Glicko {
-            rating: r.get(3)?,
-            deviation: r.get(4)?,
-            volatility: r.get(5)?,
-        },
-        after: Glicko {
-            rating: r.get(6)?,
-            deviation: r.get(7)?,
-            volatility: r.get(8)?,
-        },
+        before: glicko_at(r, 3)?,
+        after: glicko_at(r, 6)?,
         created_at: r.get(9)?,
     })
 }
@@ -198,11 +195,7 @@ pub fn leaderboard(
                 player_id: r.get(0)?,
                 handle: r.get(1)?,
                 name: r.get(2)?,
-                glicko: Glicko {
-                    rating: r.get(3)?,
-                    deviation: r.get(4)?,
-                    volatility: r.get(5)?,
-                },
+                glicko: glicko_at(r, 3)?,
                 games: r.get(6)?,
             })
         },
