@@ -48,6 +48,10 @@ pub struct MatchArgs {
     /// Multiply the levels' own budgets by this factor (quick matches).
     #[arg(long)]
     pub scale: Option<f64>,
+    /// How long an otep: engine is left alone after it moves before it is told anything
+    /// (OpenTafl applies its own move only after announcing it).
+    #[arg(long, default_value_t = 500)]
+    pub engine_settle_ms: u64,
     /// Games still going after this many plies are scored as draws.
     #[arg(long, default_value_t = 300)]
     pub max_plies: u32,
@@ -67,6 +71,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             time: args.time_ms.map(Duration::from_millis),
             nodes: args.nodes,
             scale: args.scale,
+            engine_settle: Some(Duration::from_millis(args.engine_settle_ms)),
         },
         max_plies: args.max_plies,
         out: args.out,

@@ -13,8 +13,8 @@ const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(2);
 pub struct OtepEngine {
     searcher: Searcher,
     game: Option<Game>,
-    /// Milliseconds left per side, from the last `clock` command.
-    clock: Option<(u64, u64)>,
+    /// The last `clock` command.
+    clock: Option<Clock>,
     move_time: Duration,
 }
 
@@ -70,17 +70,13 @@ impl OtepEngine {
                 }
                 _ => vec![format!("error 0 bad side command: {rest}")],
             },
-            "clock" => {
-                let fields: Vec<u64> = rest
-                    .split_whitespace()
-                    .take(2)
-                    .filter_map(|f| f.trim_end_matches('*').parse().ok())
-                    .collect();
-                if let [attackers, defenders] = fields[..] {
-                    self.clock = Some((attackers, defenders));
+            "clock" => match Clock::parse(rest) {
+                Some(clock) => {
+                    self.clock = Some(clock);
+                    Vec::new()
                 }
-                Vec::new()
-            }
+                None => vec![format!("status unreadable clock: {rest}")],
+            },
             "opponent-move" => self.opponent_move(rest),
             "play" => self.play(rest),
             "move" => self.set_position(rest, None),
@@ -136,21 +132,63 @@ impl OtepEngine {
     }
 }
 
-/// Time for one move: a fortieth of the time left, and never more than `move_time`.
-fn budget(clock: Option<(u64, u64)>, move_time: Duration, side: Side) -> Duration {
-    match clock {
-        // A fortieth of the time left, and never more than the default.
-        Some((attackers, defenders)) => {
-            let left = match side {
-                Side::Attackers => attackers,
-                Side::Defenders => defenders,
-            };
-            Duration::from_millis(left / 40)
-                .max(Duration::from_millis(20))
-                .min(move_time)
+/// A `clock` command: `<attacker-ms>[*] <defender-ms>[*] [<overtime-s> <attacker-overtimes>
+/// <defender-overtimes>]` (a `*` marks time left in the current overtime period).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Clock {
+    /// Main time left (or, with a `*`, time left in the current period), per side.
+    left_ms: [u64; 2],
+    overtime_ms: u64,
+    /// Overtime periods left, per side.
+    overtimes: [u64; 2],
+}
+
+impl Clock {
+    fn parse(text: &str) -> Option<Clock> {
+        let fields: Vec<u64> = text
+            .split_whitespace()
+            .map(|f| f.trim_end_matches('*').parse().ok())
+            .collect::<Option<_>>()?;
+        match fields[..] {
+            [attackers, defenders] => Some(Clock {
+                left_ms: [attackers, defenders],
+                overtime_ms: 0,
+                overtimes: [0, 0],
+            }),
+            [
+                attackers,
+                defenders,
+                overtime_s,
+                attacker_overtimes,
+                defender_overtimes,
+            ] => Some(Clock {
+                left_ms: [attackers, defenders],
+                overtime_ms: overtime_s.saturating_mul(1000),
+                overtimes: [attacker_overtimes, defender_overtimes],
+            }),
+            _ => None,
         }
-        None => move_time,
     }
+}
+
+/// Time for one move: a fortieth of the main time left plus nine tenths of an overtime period
+/// when one is left, and never more than `move_time`.
+fn budget(clock: Option<Clock>, move_time: Duration, side: Side) -> Duration {
+    let Some(clock) = clock else {
+        return move_time;
+    };
+    let index = match side {
+        Side::Attackers => 0,
+        Side::Defenders => 1,
+    };
+    let overtime = if clock.overtimes[index] > 0 {
+        clock.overtime_ms / 10 * 9
+    } else {
+        0
+    };
+    Duration::from_millis(clock.left_ms[index] / 40 + overtime)
+        .max(Duration::from_millis(20))
+        .min(move_time)
 }
 
 impl OtepEngine {
@@ -238,6 +276,33 @@ mod tests {
         ));
         let reply = lines.iter().find_map(|l| l.strip_prefix("move ")).unwrap();
         assert!(game.play_str(reply).is_ok(), "{lines:?}");
+    }
+
+    #[test]
+    fn a_clock_with_overtime_gives_most_of_a_period_per_move() {
+        let long = Duration::from_secs(60);
+        let per_move = Clock::parse("0 0 2 99 99");
+        assert_eq!(
+            budget(per_move, long, Side::Attackers),
+            Duration::from_millis(1800)
+        );
+        let main_only = Clock::parse("40000* 80000 0 0 0");
+        assert_eq!(
+            budget(main_only, long, Side::Defenders),
+            Duration::from_millis(2000)
+        );
+        // No period left for the attackers: a fortieth of their main time only.
+        let spent = Clock::parse("4000 4000 5 0 3");
+        assert_eq!(
+            budget(spent, long, Side::Attackers),
+            Duration::from_millis(100)
+        );
+        assert_eq!(
+            budget(per_move, Duration::from_millis(500), Side::Attackers),
+            Duration::from_millis(500)
+        );
+        assert_eq!(Clock::parse("1 2 3"), None);
+        assert_eq!(Clock::parse("soon later"), None);
     }
 
     #[test]

@@ -166,6 +166,9 @@ pub struct MoveBudget {
     pub nodes: Option<u64>,
     /// Multiplies a level's own node and time budgets (when no override is given).
     pub scale: Option<f64>,
+    /// How long an external OpenTafl-protocol engine is left alone after it moves (default
+    /// `otep_client::DEFAULT_SETTLE`).
+    pub engine_settle: Option<Duration>,
 }
 
 impl PlayerSpec {
@@ -192,7 +195,11 @@ impl PlayerSpec {
                 player.avoid_defender_repeats = opponent.forbids_defender_repeats();
                 Box::new(player)
             }
-            PlayerSpec::Otep(command) => Box::new(OtepPlayer::spawn(command, budget.time)?),
+            PlayerSpec::Otep(command) => Box::new(OtepPlayer::spawn(
+                command,
+                budget.time,
+                budget.engine_settle,
+            )?),
             PlayerSpec::Htp(command) => Box::new(HtpPlayer::spawn(command, budget.time)?),
         })
     }
