@@ -344,3 +344,40 @@ fn match_refuses_a_bad_player_clearly() {
     assert!(!output.status.success());
     assert!(stderr(&output).contains("level"));
 }
+
+#[test]
+fn analyze_marks_a_planted_blunder_and_a_missed_win() {
+    // Brandubh: the attackers' a2-b2 frees the king's road to a1 (a blunder); the king then
+    // walks to b3 instead of escaping (a missed win), into a capture.
+    let output = taflbot(&[
+        "analyze",
+        "--variant",
+        "brandubh",
+        "--position",
+        "/7/t4t1/K2t3/7/T6/1t2t2/7/",
+        "--to-move",
+        "attackers",
+        "--moves",
+        "a2-b2 a3-b3",
+        "--ms-per-ply",
+        "50",
+        "--threads",
+        "1",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "two plies and a summary: {lines:?}");
+    assert_eq!(lines[0]["mark"], "blunder");
+    assert_eq!(lines[1]["mark"], "missed_win");
+    assert_eq!(lines[1]["forced"], "escape in 1");
+    assert_eq!(lines[1]["best"], "a3-a1");
+    assert_eq!(lines[2]["summary"]["defenders"]["missed_wins"], 1);
+    assert_eq!(lines[2]["summary"]["worst"][0]["ply"], 2);
+    assert_input_error(
+        &["analyze", "--variant", "brandubh", "--moves", "a4-a9"],
+        "--moves: move 1",
+    );
+}

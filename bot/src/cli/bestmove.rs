@@ -39,6 +39,9 @@ pub struct BudgetArgs {
     /// Seed of the random choice of the weaker levels.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Search threads (default: the level's own, one without a level).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub threads: Option<u32>,
     /// Transposition table size in MiB (1 to 4096).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash_mib: Option<u32>,
@@ -57,6 +60,9 @@ impl BudgetArgs {
             limits.depth = self.depth;
         }
         limits.seed = self.seed;
+        if let Some(threads) = self.threads {
+            limits = limits.with_threads(threads as usize);
+        }
         if let Some(mib) = self.hash_mib {
             limits.table_mib = mib as usize;
         }

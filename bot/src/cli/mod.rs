@@ -1,5 +1,6 @@
 //! The `taflbot` command line: one file per subcommand.
 
+mod analyze;
 pub mod bench;
 mod bestmove;
 mod discord;
@@ -48,6 +49,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// The AI's best move for a position, as JSON (move, score, depth, nodes, time, pv).
     Bestmove(bestmove::BestmoveArgs),
+    /// Judge every ply of a game: winning chance, better moves, marks, accuracy (JSON lines).
+    Analyze(analyze::AnalyzeArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (for OpenTafl and other hosts).
     Engine(engine::EngineArgs),
     /// Paired games between two players (levels or external engines), refereed by us.
@@ -73,6 +76,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
         Command::Bestmove(args) => bestmove::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Match(args) => match_runner::run(args),
         Command::Tune(args) => tune::run(args),

@@ -23,6 +23,7 @@
 //!
 //! A search never returns an illegal move, and returns `None` when the game is over.
 
+pub mod analysis;
 mod clock;
 mod eval;
 mod level;
