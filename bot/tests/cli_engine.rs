@@ -349,6 +349,8 @@ fn match_refuses_a_bad_player_clearly() {
 fn analyze_marks_a_planted_blunder_and_a_missed_win() {
     // Brandubh: the attackers' a2-b2 frees the king's road to a1 (a blunder); the king then
     // walks to b3 instead of escaping (a missed win), into a capture.
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("chart.png");
     let output = taflbot(&[
         "analyze",
         "--variant",
@@ -363,8 +365,14 @@ fn analyze_marks_a_planted_blunder_and_a_missed_win() {
         "50",
         "--threads",
         "1",
+        "--chart",
+        chart.to_str().unwrap(),
+        "--theme",
+        "dark",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
+    let png = std::fs::read(&chart).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "the chart is a PNG");
     let lines: Vec<serde_json::Value> = stdout(&output)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -1,4 +1,5 @@
-//! Board renderer: tafl positions to anti-aliased PNG images.
+//! Board renderer: tafl positions to anti-aliased PNG images (and the analysis chart,
+//! [`render_chart`], in the same colours).
 //!
 //! [`render`] draws an engine position with its decorations (last move, captures, escape
 //! warning, caption). Underneath, it draws a [`Scene`] (pieces, special squares, last move,
@@ -10,6 +11,7 @@ mod background;
 mod blit;
 mod canvas;
 mod caption;
+mod chart;
 mod decorations;
 mod draw;
 mod encode;
@@ -23,6 +25,7 @@ mod sprites;
 mod style;
 mod text;
 
+pub use chart::{Chart, ChartMark, render_chart};
 pub use draw::{draw_scene, render_scene};
 pub use error::RenderError;
 pub use from_engine::{RenderOptions, render, scene_of};

@@ -8,7 +8,10 @@ mod common;
 use std::path::PathBuf;
 
 use common::{BRANDUBH, COPENHAGEN, decode, midgame, raichi};
-use tafl_render::{Coord, Mark, MarkKind, Scene, ScenePiece, Style, Theme, render_scene};
+use tafl_render::{
+    Chart, ChartMark, Coord, Mark, MarkKind, Scene, ScenePiece, Style, Theme, render_chart,
+    render_scene,
+};
 
 /// A pixel counts as different when a channel moved by more than this.
 const CHANNEL_TOLERANCE: u8 = 24;
@@ -16,12 +19,16 @@ const CHANNEL_TOLERANCE: u8 = 24;
 const MAX_DIFFERENT_FRACTION: f64 = 0.002;
 
 fn check(name: &str, scene: &Scene, style: Style) {
-    let png = render_scene(scene, &style).unwrap();
+    compare(name, &render_scene(scene, &style).unwrap());
+}
+
+/// Compares `png` with the golden image `name` (or writes it with TAFL_UPDATE_GOLDEN).
+fn compare(name: &str, png: &[u8]) {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
         .join(format!("{name}.png"));
     if std::env::var_os("TAFL_UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, &png).unwrap();
+        std::fs::write(&path, png).unwrap();
         return;
     }
     let expected = std::fs::read(&path).unwrap_or_else(|e| {
@@ -30,7 +37,7 @@ fn check(name: &str, scene: &Scene, style: Style) {
             path.display()
         )
     });
-    let (got, want) = (decode(&png), decode(&expected));
+    let (got, want) = (decode(png), decode(&expected));
     assert_eq!(got.dimensions(), want.dimensions(), "{name}: dimensions");
     let different = got
         .pixels()
@@ -127,4 +134,50 @@ fn large_board_with_fortresses() {
             ..Style::default()
         },
     );
+}
+
+/// An analysis chart: a level game that the attackers blunder (ply 9), a missed win by the
+/// defenders (ply 14) and an attackers' mistake (ply 21) before the king escapes.
+fn analysis_chart() -> Chart {
+    let mut chances = vec![50.0f32];
+    for ply in 1..=30 {
+        let previous = chances[ply - 1];
+        let next = match ply {
+            9 => 85.0,
+            14 => 30.0,
+            21 => 62.0,
+            30 => 100.0,
+            _ => previous + if ply % 2 == 0 { 2.5 } else { -2.0 },
+        };
+        chances.push(next);
+    }
+    Chart {
+        title: "Astrid vs Ragnar \u{b7} Brandubh".to_string(),
+        chances,
+        marks: vec![
+            (9, ChartMark::Blunder),
+            (14, ChartMark::MissedWin),
+            (21, ChartMark::Mistake),
+        ],
+    }
+}
+
+#[test]
+fn analysis_chart_light_and_dark() {
+    for theme in Theme::ALL {
+        let png = render_chart(&analysis_chart(), theme, 800).unwrap();
+        compare(&format!("analysis-chart-{theme}"), &png);
+    }
+}
+
+#[test]
+fn a_chart_refuses_a_size_it_cannot_draw() {
+    assert!(render_chart(&analysis_chart(), Theme::Light, 10).is_err());
+    let empty = Chart {
+        title: String::new(),
+        chances: Vec::new(),
+        marks: vec![(3, ChartMark::Blunder)],
+    };
+    // Nothing to plot and a mark off the end: still a picture, no panic.
+    assert!(render_chart(&empty, Theme::Dark, 400).is_ok());
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use tafl_engine::Game;
-use tafl_engine::ai::analysis::{self, PlyAnalysis};
+use tafl_engine::ai::analysis::{self, Mark, PlyAnalysis};
 use tafl_engine::ai::{SearchLimits, available_threads, selfplay};
 
 use super::GameSource;
@@ -35,6 +35,12 @@ pub struct AnalyzeArgs {
     /// Search time per position, in milliseconds.
     #[arg(long, default_value_t = 500)]
     pub ms_per_ply: u64,
+    /// Also draw the chart of the winning chance (PNG) to this file.
+    #[arg(long)]
+    pub chart: Option<PathBuf>,
+    /// The chart's theme: light or dark.
+    #[arg(long, default_value = "light")]
+    pub theme: tafl_render::Theme,
     /// Search threads (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     pub threads: Option<u32>,
@@ -59,6 +65,10 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     }
     let wall = started.elapsed();
     let summary = analysis::summarize(&plies);
+    if let Some(path) = &args.chart {
+        let png = tafl_render::render_chart(&chart_of(&game, &plies), args.theme, 800)?;
+        std::fs::write(path, png).with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let line = serde_json::json!({
         "summary": summary,
         "plies": plies.len(),
@@ -68,6 +78,33 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     });
     super::outln!("{line}");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The chart of an analysis: the chance at the start and after each ply, the mistakes,
+/// blunders and missed wins marked.
+fn chart_of(game: &Game, plies: &[PlyAnalysis]) -> tafl_render::Chart {
+    let start = plies.first().map_or(50.0, |p| p.before.defenders() as f32);
+    let chances = std::iter::once(start)
+        .chain(plies.iter().map(|p| p.after.defenders() as f32))
+        .collect();
+    let marks = plies
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| {
+            let mark = match p.mark {
+                Mark::Mistake => tafl_render::ChartMark::Mistake,
+                Mark::Blunder => tafl_render::ChartMark::Blunder,
+                Mark::MissedWin => tafl_render::ChartMark::MissedWin,
+                _ => return None,
+            };
+            Some((i + 1, mark))
+        })
+        .collect();
+    tafl_render::Chart {
+        title: format!("{} plies", game.ply()),
+        chances,
+        marks,
+    }
 }
 
 fn ply_line(ply: &PlyAnalysis) -> serde_json::Value {
