@@ -96,6 +96,11 @@ impl RunningApp {
                 async move { s.run_scheduler(every, rx).await },
             ));
         }
+        {
+            let s = service.clone();
+            let rx = shutdown_rx.clone();
+            background.push(tokio::spawn(async move { s.run_analyses(rx).await }));
+        }
         if config.webhooks.enabled {
             let worker = DeliveryWorker::new(service.clone(), config.webhooks.clone())?;
             let rx = shutdown_rx.clone();

@@ -99,6 +99,12 @@ pub struct GamesConfig {
     pub max_ai_level: u8,
     /// A bank clock's increment never raises a bank above this many times its initial bank.
     pub max_bank_ratio: f64,
+    /// Search time per position of a computer analysis, in milliseconds.
+    pub analysis_ms_per_ply: u32,
+    /// Analyses waiting at most; asking for one more is refused until the queue shortens.
+    pub analysis_max_queued: u32,
+    /// Search threads of an analysis (0: every core).
+    pub analysis_threads: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -194,6 +200,9 @@ impl Default for GamesConfig {
             scheduler_interval_ms: 5_000,
             max_ai_level: 5,
             max_bank_ratio: 3.0,
+            analysis_ms_per_ply: 500,
+            analysis_max_queued: 100,
+            analysis_threads: 0,
         }
     }
 }

@@ -59,7 +59,8 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
         | EventPayload::ChallengeAccepted(_)
         | EventPayload::ChallengeDeclined(_)
         | EventPayload::ChallengeCancelled(_)
-        | EventPayload::ChallengeExpired {} => return Ok(None),
+        | EventPayload::ChallengeExpired {}
+        | EventPayload::AnalysisDone(_) => return Ok(None),
     };
     Ok(Some(post))
 }

@@ -5,7 +5,7 @@ use rusqlite::ToSql;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
 use tafl_engine::Side;
 
-use super::{ChallengeStatus, GameStatus, ResultReason, SideChoice};
+use super::{AnalysisStatus, ChallengeStatus, GameStatus, ResultReason, SideChoice};
 
 /// A value kept as one of a fixed set of words.
 trait Word: Sized + Copy + 'static {
@@ -57,6 +57,22 @@ impl Word for GameStatus {
     }
 }
 word_column!(GameStatus);
+
+impl Word for AnalysisStatus {
+    const ALL: &'static [Self] = &[
+        AnalysisStatus::Queued,
+        AnalysisStatus::Running,
+        AnalysisStatus::Done,
+    ];
+    fn word(self) -> &'static str {
+        match self {
+            AnalysisStatus::Queued => "queued",
+            AnalysisStatus::Running => "running",
+            AnalysisStatus::Done => "done",
+        }
+    }
+}
+word_column!(AnalysisStatus);
 
 impl Word for ChallengeStatus {
     const ALL: &'static [Self] = &[
@@ -130,6 +146,7 @@ mod tests {
     #[test]
     fn every_value_reads_back_as_written() {
         GameStatus::ALL.iter().for_each(|&s| round_trip(s));
+        AnalysisStatus::ALL.iter().for_each(|&s| round_trip(s));
         ChallengeStatus::ALL.iter().for_each(|&s| round_trip(s));
         SideChoice::ALL.iter().for_each(|&s| round_trip(s));
         SideColumn::ALL.iter().for_each(|&s| round_trip(s));

@@ -90,3 +90,8 @@ id_type!(
     OutboxId,
     "A Discord outbox post's id."
 );
+id_type!(
+    /// A computer analysis of a game.
+    AnalysisId,
+    "An analysis's id."
+);

@@ -12,9 +12,11 @@ mod status;
 
 pub use columns::SideColumn;
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
-pub use ids::{ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebhookId};
+pub use ids::{
+    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebhookId,
+};
 pub use result::ResultReason;
 pub use seat::Seat;
 pub use side_choice::SideChoice;
-pub use status::{ChallengeStatus, GameStatus};
+pub use status::{AnalysisStatus, ChallengeStatus, GameStatus};
 pub use tafl_engine::{DrawReason, Side, WinReason};

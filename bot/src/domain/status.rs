@@ -32,3 +32,12 @@ pub enum ChallengeStatus {
     Cancelled,
     Expired,
 }
+
+/// Where an analysis stands: `queued` (waiting its turn), `running`, `done`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AnalysisStatus {
+    Queued,
+    Running,
+    Done,
+}

@@ -58,6 +58,7 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(decline_draw),
         routes!(board_png),
         routes!(export_game),
+        routes!(request_analysis, get_analysis),
         routes!(game_stream),
         routes!(events_stream),
         routes!(add_webhook),

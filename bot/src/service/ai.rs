@@ -46,6 +46,7 @@ impl GamesService {
             if let Ok(mut running) = service.inner.ai_running.lock() {
                 running.remove(&game_id);
             }
+            service.inner.ai_idle.notify_waiters();
         });
     }
 

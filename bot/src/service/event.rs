@@ -6,7 +6,9 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::domain::{ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side};
+use crate::domain::{
+    AnalysisId, ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side,
+};
 
 use super::views::{ChallengeView, GameRatings, WarningView};
 
@@ -50,6 +52,7 @@ pub enum EventPayload {
     DrawDeclined(DrawEvent),
     GameEnded(GameEnded),
     DeadlineReminder(DeadlineReminder),
+    AnalysisDone(AnalysisDone),
 }
 
 impl EventPayload {
@@ -66,6 +69,7 @@ impl EventPayload {
             EventPayload::DrawDeclined(_) => "draw_declined",
             EventPayload::GameEnded(_) => "game_ended",
             EventPayload::DeadlineReminder(_) => "deadline_reminder",
+            EventPayload::AnalysisDone(_) => "analysis_done",
         }
     }
 }
@@ -141,6 +145,17 @@ pub struct DeadlineReminder {
     pub ply: u32,
     pub deadline_at: Option<i64>,
     pub context: Option<String>,
+}
+
+/// A computer analysis of a game is ready (`GET /games/{id}/analysis`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AnalysisDone {
+    pub analysis: AnalysisId,
+    /// Plies analysed.
+    pub plies: u32,
+    /// Each side's accuracy, 0 to 100.
+    pub attackers_accuracy: f64,
+    pub defenders_accuracy: f64,
 }
 
 #[cfg(test)]

@@ -106,7 +106,9 @@ fn announced_in_channel(event: &Event) -> bool {
         EventPayload::ChallengeCreated(_)
         | EventPayload::ChallengeAccepted(_)
         | EventPayload::ChallengeDeclined(_)
-        | EventPayload::ChallengeCancelled(_) => false,
+        | EventPayload::ChallengeCancelled(_)
+        // Asked for by one player (Discord's /analyze answers in its own reply).
+        | EventPayload::AnalysisDone(_) => false,
     }
 }
 
@@ -231,6 +233,7 @@ mod tests {
     #[test]
     fn every_kind_reads_back_from_its_stored_row_under_its_name() {
         use crate::domain::{GameStatus, ResultReason, Seat, Side};
+        use crate::domain::AnalysisId;
         use crate::service::event::*;
         let payloads = vec![
             EventPayload::ChallengeAccepted(ChallengeAnswer { by: PlayerId(3) }),
@@ -308,6 +311,12 @@ mod tests {
                 ply: 4,
                 deadline_at: Some(7),
                 context: None,
+            }),
+            EventPayload::AnalysisDone(AnalysisDone {
+                analysis: AnalysisId(3),
+                plies: 40,
+                attackers_accuracy: 81.5,
+                defenders_accuracy: 64.25,
             }),
         ];
         for payload in payloads {

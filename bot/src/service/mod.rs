@@ -4,6 +4,8 @@
 
 mod actions;
 mod ai;
+mod analysis;
+mod analysis_view;
 mod challenges;
 mod channel_posts;
 mod error;
@@ -43,12 +45,13 @@ use crate::store::Store;
 use crate::store::rows;
 
 pub use ai::MovePicker;
+pub use analysis_view::{AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView};
 pub use channel_posts::ChannelPost;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use event::{
-    ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded, GameStarted,
-    MovePlayedEvent,
+    AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
+    GameStarted, MovePlayedEvent,
 };
 pub use events::EventBus;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
@@ -97,6 +100,10 @@ struct Inner {
     picker: Option<Arc<dyn MovePicker>>,
     /// Games whose AI turn is being computed.
     ai_running: Mutex<HashSet<GameId>>,
+    /// Woken when an AI turn ends (analyses wait while the AI thinks).
+    ai_idle: Notify,
+    /// Woken when an analysis is asked for.
+    analysis_queued: Notify,
     /// Wall-clock time of the last scheduler pass that completed (0: none yet).
     last_pass_ms: std::sync::atomic::AtomicI64,
 }
@@ -122,6 +129,8 @@ impl GamesService {
                 engines: Arc::new(game_state::EngineCache::new(10_000)),
                 picker,
                 ai_running: Mutex::new(HashSet::new()),
+                ai_idle: Notify::new(),
+                analysis_queued: Notify::new(),
                 last_pass_ms: std::sync::atomic::AtomicI64::new(0),
             }),
             held: None,

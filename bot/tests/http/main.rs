@@ -2,6 +2,7 @@
 // Test helpers outside #[test] functions may unwrap too: a failure is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod analysis;
 mod auth;
 mod bench;
 mod boards;

@@ -1,5 +1,6 @@
 //! Request handlers, one file per resource: parse, call the games service, answer JSON.
 
+mod analysis;
 mod challenges;
 mod games;
 mod history;
@@ -9,6 +10,7 @@ mod players;
 mod tokens;
 mod webhooks;
 
+pub use analysis::*;
 pub use challenges::*;
 pub use games::*;
 pub use history::*;

@@ -3,6 +3,7 @@
 
 use super::StoreError;
 
+mod analyses;
 mod api_tokens;
 mod challenges;
 mod discord_outbox;
@@ -14,6 +15,7 @@ mod players;
 mod ratings;
 mod webhooks;
 
+pub use analyses::*;
 pub use api_tokens::*;
 pub use challenges::*;
 pub use discord_outbox::*;
@@ -26,8 +28,9 @@ pub use ratings::*;
 pub use webhooks::*;
 
 pub use crate::domain::{
-    ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId, GameStatus, OutboxId, PlayerId,
-    ResultReason, Seat, Side, SideChoice, SideColumn, TokenId, WebhookId,
+    AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
+    GameStatus, OutboxId, PlayerId, ResultReason, Seat, Side, SideChoice, SideColumn, TokenId,
+    WebhookId,
 };
 
 type Result<T> = std::result::Result<T, StoreError>;

@@ -1,0 +1,119 @@
+//! Analyses and the positions they have searched so far.
+
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+use super::*;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnalysisRow {
+    pub id: AnalysisId,
+    pub game_id: GameId,
+    pub ms_per_ply: u32,
+    /// Plies of the game analysed (the game's length when it was asked for).
+    pub plies: u32,
+    pub status: AnalysisStatus,
+    pub requested_by: Option<PlayerId>,
+    pub requested_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+const COLS: &str =
+    "id, game_id, ms_per_ply, plies, status, requested_by, requested_at, finished_at";
+
+fn analysis_from(r: &Row<'_>) -> rusqlite::Result<AnalysisRow> {
+    Ok(AnalysisRow {
+        id: r.get(0)?,
+        game_id: r.get(1)?,
+        ms_per_ply: r.get(2)?,
+        plies: r.get(3)?,
+        status: r.get(4)?,
+        requested_by: r.get(5)?,
+        requested_at: r.get(6)?,
+        finished_at: r.get(7)?,
+    })
+}
+
+/// The analysis of `game` at this budget and length, if one was asked for.
+pub fn analysis_of(
+    c: &Connection,
+    game: GameId,
+    ms_per_ply: u32,
+    plies: u32,
+) -> Result<Option<AnalysisRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {COLS} FROM analyses WHERE game_id = ?1 AND ms_per_ply = ?2 AND plies = ?3"
+    ))?
+    .query_row(params![game, ms_per_ply, plies], analysis_from)
+    .optional()?)
+}
+
+/// The latest analysis of `game` (any budget or length).
+pub fn latest_analysis(c: &Connection, game: GameId) -> Result<Option<AnalysisRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {COLS} FROM analyses WHERE game_id = ?1 ORDER BY id DESC LIMIT 1"
+    ))?
+    .query_row([game], analysis_from)
+    .optional()?)
+}
+
+pub fn insert_analysis(c: &Connection, row: &mut AnalysisRow) -> Result<()> {
+    c.prepare_cached(
+        "INSERT INTO analyses (game_id, ms_per_ply, plies, status, requested_by, requested_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        row.game_id,
+        row.ms_per_ply,
+        row.plies,
+        row.status,
+        row.requested_by,
+        row.requested_at
+    ])?;
+    row.id = AnalysisId(c.last_insert_rowid());
+    Ok(())
+}
+
+/// Analyses not done, oldest first (a running one first: it resumes after a restart).
+pub fn pending_analyses(c: &Connection) -> Result<Vec<AnalysisRow>> {
+    Ok(c.prepare_cached(&format!(
+        "SELECT {COLS} FROM analyses WHERE status != ?1 ORDER BY status = ?2 DESC, id"
+    ))?
+    .query_map(
+        params![AnalysisStatus::Done, AnalysisStatus::Running],
+        analysis_from,
+    )?
+    .collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn set_analysis_status(
+    c: &Connection,
+    id: AnalysisId,
+    status: AnalysisStatus,
+    finished_at: Option<i64>,
+) -> Result<()> {
+    c.prepare_cached("UPDATE analyses SET status = ?2, finished_at = ?3 WHERE id = ?1")?
+        .execute(params![id, status, finished_at])?;
+    Ok(())
+}
+
+pub fn put_analysis_position(
+    c: &Connection,
+    id: AnalysisId,
+    position: u32,
+    eval: &str,
+) -> Result<()> {
+    c.prepare_cached(
+        "INSERT OR REPLACE INTO analysis_positions (analysis_id, position, eval) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![id, position, eval])?;
+    Ok(())
+}
+
+/// The positions searched so far, in order, as (position, stored evaluation).
+pub fn analysis_positions(c: &Connection, id: AnalysisId) -> Result<Vec<(u32, String)>> {
+    Ok(c.prepare_cached(
+        "SELECT position, eval FROM analysis_positions WHERE analysis_id = ?1 ORDER BY position",
+    )?
+    .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
+    .collect::<rusqlite::Result<_>>()?)
+}
