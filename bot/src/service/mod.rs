@@ -4,6 +4,7 @@
 
 mod actions;
 mod ai;
+mod challenge_posts;
 mod challenges;
 mod channel_posts;
 mod error;
@@ -16,8 +17,10 @@ mod history;
 mod moves;
 mod name_rule;
 mod place;
+mod preferences;
 mod queries;
 pub mod ratings;
+mod rematch;
 mod reply;
 mod requests;
 mod scheduler;
@@ -43,6 +46,7 @@ use crate::store::Store;
 use crate::store::rows;
 
 pub use ai::MovePicker;
+pub use challenge_posts::ChallengePost;
 pub use channel_posts::ChannelPost;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;

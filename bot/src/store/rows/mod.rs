@@ -5,22 +5,26 @@ use super::StoreError;
 
 mod api_tokens;
 mod challenges;
+mod discord_challenge_posts;
 mod discord_outbox;
 mod events;
 mod games;
 mod idempotency;
 mod moves;
+mod player_preferences;
 mod players;
 mod ratings;
 mod webhooks;
 
 pub use api_tokens::*;
 pub use challenges::*;
+pub use discord_challenge_posts::*;
 pub use discord_outbox::*;
 pub use events::*;
 pub use games::*;
 pub use idempotency::*;
 pub use moves::*;
+pub use player_preferences::*;
 pub use players::*;
 pub use ratings::*;
 pub use webhooks::*;
