@@ -32,11 +32,15 @@ fn files_line(dim: u8) -> String {
 
 /// The board of `snapshot` as a code block with coordinates on all sides, then the legend.
 pub fn render(snapshot: &BoardSnapshot) -> String {
-    let dim = snapshot.rules.dim();
+    grid(snapshot.rules.dim(), |sq| cell(snapshot, sq))
+}
+
+/// A `dim` x `dim` grid of `cell`s, top rank first, with coordinates and the legend.
+fn grid(dim: u8, cell: impl Fn(Square) -> char) -> String {
     let mut lines = vec!["```".to_owned(), files_line(dim)];
     for rank in (0..dim).rev() {
         let cells: Vec<String> = (0..dim)
-            .map(|file| cell(snapshot, Square::new(file, rank)).to_string())
+            .map(|file| cell(Square::new(file, rank)).to_string())
             .collect();
         let number = u32::from(rank) + 1;
         lines.push(format!("{number:>2}  {}  {number}", cells.join(" ")));
@@ -45,4 +49,25 @@ pub fn render(snapshot: &BoardSnapshot) -> String {
     lines.push("```".to_owned());
     lines.push(LEGEND.to_owned());
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_largest_board_the_engine_plays_fits_one_message_with_room_to_spare() {
+        let text = grid(tafl_engine::MAX_DIM, |_| 'A');
+        assert!(text.chars().count() < 1200, "{} characters", text.chars().count());
+        assert!(text.contains("19  A A"), "{text}");
+        assert!(text.contains("    a b c d e f g h i j k l m n o p q r s"), "{text}");
+    }
+
+    #[test]
+    fn rank_one_is_at_the_bottom_and_file_a_on_the_left() {
+        let text = grid(7, |sq| if sq == Square::new(0, 0) { 'K' } else { '.' });
+        let rows: Vec<&str> = text.lines().collect();
+        assert_eq!(rows[2], " 7  . . . . . . .  7");
+        assert_eq!(rows[8], " 1  K . . . . . .  1");
+    }
 }

@@ -71,6 +71,7 @@
 pub mod answer;
 pub mod faults;
 mod gateway;
+pub mod images;
 pub mod interactions;
 pub mod limits;
 mod mentions;
@@ -115,6 +116,12 @@ pub enum FakeError {
     Wait(#[from] WaitFailed),
     #[error("the fake knows no channel {0}")]
     UnknownChannel(u64),
+    #[error("the message has no select menu {custom_id:?} offering {values:?} (it offers: {offered})")]
+    NoSuchSelect {
+        custom_id: String,
+        values: String,
+        offered: String,
+    },
     #[error("the bot never registered a command named {0:?}")]
     UnknownCommand(String),
     #[error("/{command} has no option {option:?} (registered: {registered})")]
@@ -742,14 +749,66 @@ impl FakeDiscord {
         message: &Value,
         custom_id: &str,
     ) -> Result<SentInteraction, FakeError> {
-        let channel_id = message
+        let channel_id = self.channel_of(message);
+        self.component_interaction(channel_id, user, message, |ctx| {
+            payloads::button_click(ctx, message, custom_id)
+        })
+    }
+
+    /// `user` picks `values` in the string select menu `custom_id` of a message the bot sent.
+    /// Discord only sends what the menu offers, so a menu or value the message does not have is
+    /// an error of the test ([`FakeError::NoSuchSelect`]).
+    pub fn select(
+        &self,
+        user: &FakeUser,
+        message: &Value,
+        custom_id: &str,
+        values: &[&str],
+    ) -> Result<SentInteraction, FakeError> {
+        let offered = payloads::select_values(message, custom_id);
+        let missing: Vec<&str> = values
+            .iter()
+            .copied()
+            .filter(|v| !offered.iter().any(|o| o == v))
+            .collect();
+        if offered.is_empty() || !missing.is_empty() {
+            return Err(FakeError::NoSuchSelect {
+                custom_id: custom_id.to_owned(),
+                values: missing.join(", "),
+                offered: offered.join(", "),
+            });
+        }
+        let channel_id = self.channel_of(message);
+        self.component_interaction(channel_id, user, message, |ctx| {
+            payloads::select_choice(ctx, message, custom_id, values)
+        })
+    }
+
+    fn channel_of(&self, message: &Value) -> u64 {
+        message
             .get("channel_id")
             .and_then(Value::as_str)
             .and_then(|s| s.parse().ok())
-            .unwrap_or(self.default_channel);
-        self.interact(channel_id, user, |ctx| {
-            payloads::button_click(ctx, message, custom_id)
-        })
+            .unwrap_or(self.default_channel)
+    }
+
+    /// An interaction on a component of `message`: its answer of type 7 edits that message.
+    fn component_interaction(
+        &self,
+        channel_id: u64,
+        user: &FakeUser,
+        message: &Value,
+        payload: impl FnOnce(&payloads::InteractionContext<'_>) -> Value,
+    ) -> Result<SentInteraction, FakeError> {
+        let sent = self.interact(channel_id, user, payload)?;
+        let message_id = message
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok());
+        if let Some(info) = locked(&self.state.interactions).get_mut(&sent.token) {
+            info.component_message = message_id;
+        }
+        Ok(sent)
     }
 
     fn permissions_in(&self, channel_id: u64) -> String {

@@ -605,6 +605,40 @@ fn command_interaction(
 }
 
 /// INTERACTION_CREATE of a button click (type 3) on `message`.
+/// A selection in a string select menu (component type 3) of `message`.
+pub fn select_choice(
+    ctx: &InteractionContext<'_>,
+    message: &Value,
+    custom_id: &str,
+    values: &[&str],
+) -> Value {
+    let mut value = interaction_base(
+        3,
+        ctx,
+        json!({ "custom_id": custom_id, "component_type": 3, "values": values }),
+    );
+    if let Some(map) = value.as_object_mut() {
+        map.insert("message".into(), message.clone());
+    }
+    value
+}
+
+/// The option values of the string select menu `custom_id` on `message` (none if absent).
+pub fn select_values(message: &Value, custom_id: &str) -> Vec<String> {
+    message
+        .get("components")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|row| row.get("components").and_then(Value::as_array))
+        .flatten()
+        .filter(|c| c.get("custom_id").and_then(Value::as_str) == Some(custom_id))
+        .filter_map(|c| c.get("options").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|o| o.get("value").and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
 pub fn button_click(ctx: &InteractionContext<'_>, message: &Value, custom_id: &str) -> Value {
     let mut value = interaction_base(
         3,
