@@ -189,7 +189,7 @@ async fn run(
             let mut update = CreateInteractionResponseMessage::new()
                 .content(format!("Challenge #{id} accepted.\n{}", post.content))
                 .allowed_mentions(mentions::only(&post.pings))
-                .components(Vec::new());
+                .components(post.components.clone());
             if let Some(file) = post.attachment() {
                 update = update.add_file(file);
             }
