@@ -49,6 +49,27 @@ async fn edit_of(world: &World, mark: usize, id: u64, what: &str) -> Recorded {
         .unwrap()
 }
 
+/// Waits until the bot has remembered which message shows challenge `id` (it reads its reply
+/// back after sending it); fails loudly after [`WAIT`].
+async fn message_remembered(world: &World, id: i64) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while world
+        .app
+        .service
+        .discord_challenge_post(ChallengeId(id))
+        .await
+        .unwrap()
+        .is_none()
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "challenge {id}'s message was never remembered\nrecorded:\n{}",
+            world.fake.recorder().dump()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}
+
 async fn status(world: &World, id: i64) -> ChallengeStatus {
     world
         .app
@@ -97,6 +118,7 @@ async fn challenges_lists_received_and_sent_and_its_buttons_answer_them() {
         ]
     );
     let listed = list.message.clone().unwrap();
+    message_remembered(&world, sent).await;
 
     // Cancel from the list: withdrawn, and the public message loses its buttons.
     let mark = world.fake.recorder().mark();
@@ -225,6 +247,7 @@ async fn an_expired_challenge_loses_its_buttons_and_a_late_press_says_it_expired
         .await;
     let accept = challenge.button_starting_with("challenge:accept:").unwrap();
     let id = message_id(&challenge);
+    message_remembered(&world, id_after(&challenge, "challenge:accept:")).await;
 
     let mark = world.fake.recorder().mark();
     world.clock.advance_ms(2 * HOUR_MS);

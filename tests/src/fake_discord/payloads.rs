@@ -373,7 +373,8 @@ pub fn message(spec: &MessageSpec<'_>) -> Value {
 }
 
 /// The components of a stored message: Discord gives every component a numeric `id` (unique in
-/// the message, in tree order) where the bot sent none.
+/// the message, in tree order) where the bot sent none, and a select menu its default
+/// `min_values` and `max_values` (1).
 fn numbered_components(components: Option<Value>) -> Value {
     fn number(value: &mut Value, next: &mut u64) {
         match value {
@@ -382,6 +383,11 @@ fn numbered_components(components: Option<Value>) -> Value {
                 if map.contains_key("type") && !map.contains_key("id") {
                     *next += 1;
                     map.insert("id".into(), json!(*next));
+                }
+                let select = matches!(map.get("type").and_then(Value::as_u64), Some(3 | 5..=8));
+                if select {
+                    map.entry("min_values").or_insert(json!(1));
+                    map.entry("max_values").or_insert(json!(1));
                 }
                 map.values_mut().for_each(|child| number(child, next));
             }
