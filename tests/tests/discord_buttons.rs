@@ -35,7 +35,13 @@ async fn game_with_post(
         )
         .await;
     let accept = challenge.button_starting_with("challenge:accept:").unwrap();
-    let accepted = click(world, opponent, challenge.message.as_ref().unwrap(), &accept).await;
+    let accepted = click(
+        world,
+        opponent,
+        challenge.message.as_ref().unwrap(),
+        &accept,
+    )
+    .await;
     let game = game_id_in(&accepted.text());
     let post = accepted.message.clone().expect("the start post is stored");
     (game, post)
@@ -70,9 +76,18 @@ fn assert_every_board_described(world: &World) {
         }
         boards += images;
         let described = request.attachment_descriptions();
-        assert_eq!(described.len(), images, "{} {}", request.method, request.path);
+        assert_eq!(
+            described.len(),
+            images,
+            "{} {}",
+            request.method,
+            request.path
+        );
         for alt in described {
-            assert!(alt.contains("Tafl board") || alt.contains("Start position"), "{alt}");
+            assert!(
+                alt.contains("Tafl board") || alt.contains("Start position"),
+                "{alt}"
+            );
             assert!(alt.chars().count() <= 1024);
         }
     }
@@ -143,17 +158,32 @@ async fn draws_are_offered_declined_and_accepted_with_buttons() {
     assert!(offer.text().contains(&bob.mention()), "{}", offer.text());
     assert_eq!(
         offer.button_ids(),
-        vec![format!("game:draw-accept:{id}"), format!("game:draw-decline:{id}")]
+        vec![
+            format!("game:draw-accept:{id}"),
+            format!("game:draw-decline:{id}")
+        ]
     );
     let offer_message = offer.message.clone().unwrap();
 
     // The offerer cannot accept their own offer; the service says why.
-    let own = click(&world, &alice, &offer_message, &format!("game:draw-accept:{id}")).await;
+    let own = click(
+        &world,
+        &alice,
+        &offer_message,
+        &format!("game:draw-accept:{id}"),
+    )
+    .await;
     assert!(own.is_ephemeral(), "{}", own.text());
     assert!(game(&world, id).await.status.is_active());
 
     let mark = world.fake.recorder().mark();
-    let declined = click(&world, &bob, &offer_message, &format!("game:draw-decline:{id}")).await;
+    let declined = click(
+        &world,
+        &bob,
+        &offer_message,
+        &format!("game:draw-decline:{id}"),
+    )
+    .await;
     assert!(declined.is_ephemeral(), "{}", declined.text());
     let news = world
         .accepted_post_after(mark, channel, "the refusal")
@@ -234,7 +264,8 @@ async fn legal_moves_for_the_player_to_move_and_not_your_turn_for_the_other() {
     let mine = click(&world, &alice, &post, &format!("game:legal:{id}")).await;
     assert!(mine.is_ephemeral());
     assert!(
-        mine.text().contains(&format!("Your {} legal moves", legal.len())),
+        mine.text()
+            .contains(&format!("Your {} legal moves", legal.len())),
         "{}",
         mine.text()
     );
@@ -289,7 +320,11 @@ async fn the_move_picker_pages_the_pieces_and_plays_a_legal_move_as_move_does() 
         .unwrap();
 
     let not_yet = click(&world, &bob, &post, &format!("game:pick:{id}")).await;
-    assert!(not_yet.text().contains("not your turn"), "{}", not_yet.text());
+    assert!(
+        not_yet.text().contains("not your turn"),
+        "{}",
+        not_yet.text()
+    );
 
     let pieces = click(&world, &alice, &post, &format!("game:pick:{id}")).await;
     assert!(pieces.is_ephemeral());
@@ -318,7 +353,11 @@ async fn the_move_picker_pages_the_pieces_and_plays_a_legal_move_as_move_does() 
     assert!(legal.contains(&chosen), "{chosen} in {legal:?}");
 
     let played = pick(&world, &alice, &targets, &to).await;
-    assert_eq!(played.callback_type(), Some(4), "the move is shown to the channel");
+    assert_eq!(
+        played.callback_type(),
+        Some(4),
+        "the move is shown to the channel"
+    );
     assert!(!played.is_ephemeral());
     assert!(played.text().contains(&chosen), "{}", played.text());
     assert!(played.text().contains(&bob.mention()), "{}", played.text());
@@ -341,9 +380,7 @@ async fn buttons_of_a_finished_game_say_so_and_come_off_the_post() {
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
     let (id, post) = game_with_post(&world, channel, &alice, &bob, "brandubh").await;
-    world
-        .slash(&alice, channel, "resign", &[])
-        .await;
+    world.slash(&alice, channel, "resign", &[]).await;
     let late = click(&world, &bob, &post, &format!("game:legal:{id}")).await;
     assert!(late.is_ephemeral());
     assert!(late.text().contains("is over"), "{}", late.text());
@@ -351,11 +388,15 @@ async fn buttons_of_a_finished_game_say_so_and_come_off_the_post() {
     let edited = world
         .fake
         .recorder()
-        .wait_for("the finished post's buttons taken off", taflbot_e2e::world::WAIT, |r| {
-            r.accepted()
-                && r.path.ends_with(&format!("/messages/{post_id}"))
-                && r.method == "PATCH"
-        })
+        .wait_for(
+            "the finished post's buttons taken off",
+            taflbot_e2e::world::WAIT,
+            |r| {
+                r.accepted()
+                    && r.path.ends_with(&format!("/messages/{post_id}"))
+                    && r.method == "PATCH"
+            },
+        )
         .await
         .unwrap();
     assert!(edited.button_ids().is_empty());
@@ -377,7 +418,11 @@ async fn board_as_text_on_the_smallest_and_the_largest_board() {
     let text = world
         .slash(&alice, small, "board", &[Opt::boolean("text", true)])
         .await;
-    assert_eq!(text.png_attachments().count(), 0, "text instead of the image");
+    assert_eq!(
+        text.png_attachments().count(),
+        0,
+        "text instead of the image"
+    );
     let content = text.content();
     assert!(content.starts_with("```\n    a b c d e f g\n"), "{content}");
     // Brandubh: corners and the throne marked, the king on the throne (d4), rank 1 last.
@@ -396,7 +441,10 @@ async fn board_as_text_on_the_smallest_and_the_largest_board() {
         content.contains("    a b c d e f g h i j k l m n o\n15  . . . . . A A A A A"),
         "{content}"
     );
-    assert!(content.contains("\n 8  A A A A D D D K D D D A A A A  8\n"), "{content}");
+    assert!(
+        content.contains("\n 8  A A A A D D D K D D D A A A A  8\n"),
+        "{content}"
+    );
     assert!(content.contains("\n 1  . . . . . A A A A A"), "{content}");
 
     world.stop().await;

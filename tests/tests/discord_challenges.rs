@@ -98,7 +98,10 @@ async fn challenges_lists_received_and_sent_and_its_buttons_answer_them() {
             &carol,
             channel,
             "challenge",
-            &[Opt::user("opponent", &alice), Opt::string("variant", "brandubh")],
+            &[
+                Opt::user("opponent", &alice),
+                Opt::string("variant", "brandubh"),
+            ],
         )
         .await;
     let received = id_after(&from_carol, "challenge:accept:");
@@ -107,8 +110,14 @@ async fn challenges_lists_received_and_sent_and_its_buttons_answer_them() {
     assert!(list.is_ephemeral());
     let text = list.text();
     assert!(text.contains("**Received**"), "{text}");
-    assert!(text.contains(&format!("#{received} from {}", carol.mention())), "{text}");
-    assert!(text.contains(&format!("#{sent} to {}", bob.mention())), "{text}");
+    assert!(
+        text.contains(&format!("#{received} from {}", carol.mention())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("#{sent} to {}", bob.mention())),
+        "{text}"
+    );
     assert_eq!(
         list.button_ids(),
         vec![
@@ -125,14 +134,30 @@ async fn challenges_lists_received_and_sent_and_its_buttons_answer_them() {
     let cancelled = click(&world, &alice, &listed, &format!("challenge:cancel:{sent}")).await;
     assert!(cancelled.is_ephemeral(), "{}", cancelled.text());
     assert_eq!(status(&world, sent).await, ChallengeStatus::Cancelled);
-    let edit = edit_of(&world, mark, message_id(&to_bob), "the withdrawn challenge's edit").await;
+    let edit = edit_of(
+        &world,
+        mark,
+        message_id(&to_bob),
+        "the withdrawn challenge's edit",
+    )
+    .await;
     assert!(edit.button_ids().is_empty());
 
     // Accept from the list: the game starts in the challenge's channel, posted there.
     let mark = world.fake.recorder().mark();
-    let accepted = click(&world, &alice, &listed, &format!("challenge:accept:{received}")).await;
+    let accepted = click(
+        &world,
+        &alice,
+        &listed,
+        &format!("challenge:accept:{received}"),
+    )
+    .await;
     assert!(accepted.is_ephemeral(), "{}", accepted.text());
-    assert!(accepted.text().contains(&format!("<#{channel}>")), "{}", accepted.text());
+    assert!(
+        accepted.text().contains(&format!("<#{channel}>")),
+        "{}",
+        accepted.text()
+    );
     let game = game_id_in(&accepted.text().replace("game #", "Game #"));
     let start = world
         .accepted_post_after(mark, channel, "the start post")
@@ -146,7 +171,11 @@ async fn challenges_lists_received_and_sent_and_its_buttons_answer_them() {
     assert_eq!(status(&world, received).await, ChallengeStatus::Accepted);
 
     let empty = world.slash(&alice, channel, "challenges", &[]).await;
-    assert!(empty.text().contains("no pending challenges"), "{}", empty.text());
+    assert!(
+        empty.text().contains("no pending challenges"),
+        "{}",
+        empty.text()
+    );
     assert!(empty.button_ids().is_empty());
 
     world.stop().await;
@@ -162,7 +191,10 @@ async fn an_open_challenge_pings_nobody_and_anyone_else_here_may_accept_it() {
             &alice,
             channel,
             "challenge",
-            &[Opt::string("variant", "brandubh"), Opt::string("side", "defenders")],
+            &[
+                Opt::string("variant", "brandubh"),
+                Opt::string("side", "defenders"),
+            ],
         )
         .await;
     assert!(open.text().contains("Anyone here"), "{}", open.text());
@@ -171,7 +203,10 @@ async fn an_open_challenge_pings_nobody_and_anyone_else_here_may_accept_it() {
     let id = id_after(&open, "challenge:accept:");
     assert_eq!(
         open.button_ids(),
-        vec![format!("challenge:accept:{id}"), format!("challenge:cancel:{id}")],
+        vec![
+            format!("challenge:accept:{id}"),
+            format!("challenge:cancel:{id}")
+        ],
         "nobody declines an open challenge for everyone"
     );
     let message = open.message.clone().unwrap();
@@ -226,11 +261,25 @@ async fn rematch_swaps_the_sides_and_the_other_player_accepts_it() {
         .await
         .unwrap();
     assert_ne!(second.id, before.id);
-    assert_eq!(second.attackers.discord_user_id, Some(bob.id), "sides swapped");
+    assert_eq!(
+        second.attackers.discord_user_id,
+        Some(bob.id),
+        "sides swapped"
+    );
     assert_eq!(second.defenders.discord_user_id, Some(alice.id));
     assert_eq!(
-        (second.variant.clone(), second.clock, second.rated, second.private),
-        (before.variant.clone(), before.clock, before.rated, before.private)
+        (
+            second.variant.clone(),
+            second.clock,
+            second.rated,
+            second.private
+        ),
+        (
+            before.variant.clone(),
+            before.clock,
+            before.rated,
+            before.private
+        )
     );
     assert_eq!(second.context, before.context);
 
@@ -254,7 +303,11 @@ async fn an_expired_challenge_loses_its_buttons_and_a_late_press_says_it_expired
     world.app.service.run_due().await.unwrap();
     let edit = edit_of(&world, mark, id, "the expired challenge's edit").await;
     assert!(edit.button_ids().is_empty());
-    assert!(edit.content().contains("**Expired.**"), "{}", edit.content());
+    assert!(
+        edit.content().contains("**Expired.**"),
+        "{}",
+        edit.content()
+    );
     let stored = world.fake.message(id).unwrap();
     assert_eq!(stored["components"], serde_json::json!([]));
     world.wait_for_outbox_drained().await;

@@ -707,7 +707,11 @@ async fn post_image(bot: &RawBot, channel: u64, attachments: Value) -> Reply {
         );
     let response = bot
         .http
-        .post(format!("{}/v10{}", bot.fake.api_base(), messages_path(channel)))
+        .post(format!(
+            "{}/v10{}",
+            bot.fake.api_base(),
+            messages_path(channel)
+        ))
         .header("Authorization", "Bot raw")
         .multipart(form)
         .send()
@@ -762,11 +766,17 @@ async fn component_layouts_beyond_discords_limits_are_refused_with_50035() {
     assert!(problems.is_empty(), "{problems:#?}");
     for (what, components) in [
         ("six buttons in a row", json!([buttons(6)])),
-        ("six rows", json!((0..6).map(|_| buttons(1)).collect::<Vec<_>>())),
+        (
+            "six rows",
+            json!((0..6).map(|_| buttons(1)).collect::<Vec<_>>()),
+        ),
         ("26 options", json!([select(26)])),
     ] {
         let refused = bot
-            .post(&messages_path(channel), json!({ "content": "x", "components": components }))
+            .post(
+                &messages_path(channel),
+                json!({ "content": "x", "components": components }),
+            )
             .await;
         assert_eq!(
             (refused.status, refused.body["code"].as_u64()),
@@ -791,10 +801,20 @@ async fn a_selection_is_injected_and_an_update_edits_the_clicked_message() {
     let message = posted.body.clone();
 
     let refused = bot.fake.select(&bot.user, &message, "menu", &["z"]);
-    assert!(refused.is_err(), "a value the menu does not offer is the test's mistake");
-    assert!(bot.fake.select(&bot.user, &message, "other", &["a"]).is_err());
+    assert!(
+        refused.is_err(),
+        "a value the menu does not offer is the test's mistake"
+    );
+    assert!(
+        bot.fake
+            .select(&bot.user, &message, "other", &["a"])
+            .is_err()
+    );
 
-    let sent = bot.fake.select(&bot.user, &message, "menu", &["b"]).unwrap();
+    let sent = bot
+        .fake
+        .select(&bot.user, &message, "menu", &["b"])
+        .unwrap();
     let event = frame(&mut bot.socket).await;
     assert_eq!(event["t"], "INTERACTION_CREATE");
     assert_eq!(event["d"]["type"], 3);

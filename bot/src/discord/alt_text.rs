@@ -116,6 +116,9 @@ mod tests {
         let rules = tafl_engine::variant("brandubh").map(|v| v.rules());
         let text = describe_start("Brandubh", &rules.unwrap_or_else(|| panic!("brandubh")));
         assert!(text.contains("7 by 7"), "{text}");
-        assert!(text.contains("8 attackers, 4 defenders and the king on d4"), "{text}");
+        assert!(
+            text.contains("8 attackers, 4 defenders and the king on d4"),
+            "{text}"
+        );
     }
 }

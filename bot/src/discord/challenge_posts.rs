@@ -15,7 +15,11 @@ pub async fn note(data: &Data, challenge: ChallengeId, message: &Message) {
         channel_id: message.channel_id.get(),
         message_id: message.id.get(),
     };
-    if let Err(e) = data.service.note_discord_challenge_post(challenge, post).await {
+    if let Err(e) = data
+        .service
+        .note_discord_challenge_post(challenge, post)
+        .await
+    {
         tracing::warn!(%challenge, "challenge message not remembered: {e}");
     }
 }

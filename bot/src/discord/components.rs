@@ -176,8 +176,12 @@ async fn run(
                 game.id,
                 challenge_posts::where_shown(game.context.as_deref())
             );
-            answer_privately(ctx, press, CreateInteractionResponseMessage::new().content(text))
-                .await?;
+            answer_privately(
+                ctx,
+                press,
+                CreateInteractionResponseMessage::new().content(text),
+            )
+            .await?;
         }
         ButtonAction::Accept(id) => {
             check_may_answer(press, data, id).await?;
@@ -211,7 +215,12 @@ async fn run(
             if on_private_message(press) {
                 challenge_posts::take_buttons_off(&ctx.http, data, id).await;
                 let text = format!("You declined challenge #{id}.");
-                return answer_privately(ctx, press, CreateInteractionResponseMessage::new().content(text)).await;
+                return answer_privately(
+                    ctx,
+                    press,
+                    CreateInteractionResponseMessage::new().content(text),
+                )
+                .await;
             }
             let update = CreateInteractionResponseMessage::new()
                 .content(format!(
@@ -237,7 +246,12 @@ async fn run(
             if on_private_message(press) {
                 challenge_posts::take_buttons_off(&ctx.http, data, id).await;
                 let text = format!("You withdrew challenge #{id}.");
-                return answer_privately(ctx, press, CreateInteractionResponseMessage::new().content(text)).await;
+                return answer_privately(
+                    ctx,
+                    press,
+                    CreateInteractionResponseMessage::new().content(text),
+                )
+                .await;
             }
             let update = CreateInteractionResponseMessage::new()
                 .content(format!(
@@ -250,7 +264,9 @@ async fn run(
                 .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
                 .await?;
         }
-        ButtonAction::Game(button, game) => game_buttons::run(ctx, press, data, button, game).await?,
+        ButtonAction::Game(button, game) => {
+            game_buttons::run(ctx, press, data, button, game).await?
+        }
         ButtonAction::Pick(step) => picker::run(ctx, press, data, step).await?,
     }
     Ok(())

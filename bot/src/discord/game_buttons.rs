@@ -76,9 +76,19 @@ fn button(game: GameId, kind: GameButton, label: &str, style: ButtonStyle) -> Cr
 pub fn game_rows(game: GameId) -> Vec<CreateActionRow> {
     vec![CreateActionRow::Buttons(vec![
         button(game, GameButton::Pick, "Pick a move", ButtonStyle::Primary),
-        button(game, GameButton::Legal, "Legal moves", ButtonStyle::Secondary),
+        button(
+            game,
+            GameButton::Legal,
+            "Legal moves",
+            ButtonStyle::Secondary,
+        ),
         button(game, GameButton::Flip, "Flip", ButtonStyle::Secondary),
-        button(game, GameButton::OfferDraw, "Offer draw", ButtonStyle::Secondary),
+        button(
+            game,
+            GameButton::OfferDraw,
+            "Offer draw",
+            ButtonStyle::Secondary,
+        ),
         button(game, GameButton::Resign, "Resign", ButtonStyle::Danger),
     ])]
 }
@@ -86,7 +96,12 @@ pub fn game_rows(game: GameId) -> Vec<CreateActionRow> {
 /// Accept and Decline under a draw offer.
 pub fn draw_answer_rows(game: GameId) -> Vec<CreateActionRow> {
     vec![CreateActionRow::Buttons(vec![
-        button(game, GameButton::AcceptDraw, "Accept draw", ButtonStyle::Success),
+        button(
+            game,
+            GameButton::AcceptDraw,
+            "Accept draw",
+            ButtonStyle::Success,
+        ),
         button(
             game,
             GameButton::DeclineDraw,
@@ -174,7 +189,12 @@ pub async fn run(
         GameButton::Resign => {
             let confirm = message(format!("Really resign game #{game}?")).components(vec![
                 CreateActionRow::Buttons(vec![
-                    button(game, GameButton::ResignYes, "Yes, resign", ButtonStyle::Danger),
+                    button(
+                        game,
+                        GameButton::ResignYes,
+                        "Yes, resign",
+                        ButtonStyle::Danger,
+                    ),
                     button(game, GameButton::ResignNo, "No", ButtonStyle::Secondary),
                 ]),
             ]);
@@ -193,13 +213,21 @@ pub async fn run(
         }
         GameButton::AcceptDraw => {
             data.service.accept_draw(me, game).await?;
-            answer_privately(ctx, press, message(format!("You accepted the draw in game #{game}.")))
-                .await
+            answer_privately(
+                ctx,
+                press,
+                message(format!("You accepted the draw in game #{game}.")),
+            )
+            .await
         }
         GameButton::DeclineDraw => {
             data.service.decline_draw(me, game).await?;
-            answer_privately(ctx, press, message(format!("You declined the draw in game #{game}.")))
-                .await
+            answer_privately(
+                ctx,
+                press,
+                message(format!("You declined the draw in game #{game}.")),
+            )
+            .await
         }
         GameButton::Rematch => Ok(()),
     }
@@ -271,7 +299,10 @@ async fn rematch(
 ) -> Result<(), BotError> {
     let me = data.player_of(&press.user).await?;
     if view.status.is_active() {
-        let text = format!("Game #{} is still going; a rematch comes after it.", view.id);
+        let text = format!(
+            "Game #{} is still going; a rematch comes after it.",
+            view.id
+        );
         return answer_privately(ctx, press, message(text)).await;
     }
     let scope = data.service.in_reply();

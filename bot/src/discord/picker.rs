@@ -6,8 +6,8 @@
 
 use serenity::all::{
     ComponentInteraction, ComponentInteractionDataKind, Context as SerenityContext,
-    CreateActionRow, CreateInteractionResponse, CreateInteractionResponseMessage,
-    CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
+    CreateActionRow, CreateInteractionResponse, CreateInteractionResponseMessage, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
 use super::components::{ButtonAction, answer_privately};
@@ -28,7 +28,11 @@ pub enum PickerStep {
     /// The pieces that can move, in the game at `ply`.
     Pieces { game: GameId, ply: u32 },
     /// The destinations of the piece on `from`.
-    Targets { game: GameId, ply: u32, from: String },
+    Targets {
+        game: GameId,
+        ply: u32,
+        from: String,
+    },
 }
 
 impl PickerStep {
@@ -391,7 +395,12 @@ mod tests {
         let id = step.custom_id();
         let parts: Vec<&str> = id.split(':').collect();
         assert_eq!(PickerStep::parse(&parts), Some(step));
-        for junk in ["pick:to:1:2:", "pick:to:1:x:a1", "pick:from:1", "pick:to:1:2:a-1"] {
+        for junk in [
+            "pick:to:1:2:",
+            "pick:to:1:x:a1",
+            "pick:from:1",
+            "pick:to:1:2:a-1",
+        ] {
             let parts: Vec<&str> = junk.split(':').collect();
             assert_eq!(PickerStep::parse(&parts), None, "{junk}");
         }

@@ -58,9 +58,16 @@ mod tests {
     #[test]
     fn the_largest_board_the_engine_plays_fits_one_message_with_room_to_spare() {
         let text = grid(tafl_engine::MAX_DIM, |_| 'A');
-        assert!(text.chars().count() < 1200, "{} characters", text.chars().count());
+        assert!(
+            text.chars().count() < 1200,
+            "{} characters",
+            text.chars().count()
+        );
         assert!(text.contains("19  A A"), "{text}");
-        assert!(text.contains("    a b c d e f g h i j k l m n o p q r s"), "{text}");
+        assert!(
+            text.contains("    a b c d e f g h i j k l m n o p q r s"),
+            "{text}"
+        );
     }
 
     #[test]

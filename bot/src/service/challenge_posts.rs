@@ -37,10 +37,12 @@ impl GamesService {
         challenge: ChallengeId,
     ) -> Result<Option<ChallengePost>> {
         self.read(move |c| {
-            Ok(rows::challenge_post(c, challenge)?.map(|row| ChallengePost {
-                channel_id: row.channel_id,
-                message_id: row.message_id,
-            }))
+            Ok(
+                rows::challenge_post(c, challenge)?.map(|row| ChallengePost {
+                    channel_id: row.channel_id,
+                    message_id: row.message_id,
+                }),
+            )
         })
         .await
     }

@@ -12,7 +12,11 @@ pub const DESCRIPTION_MAX_CHARS: usize = 1024;
 
 /// The placeholder id serenity gives the file in multipart field `files[N]`: N.
 fn placeholder(field: &str) -> Option<u64> {
-    field.strip_prefix("files[")?.strip_suffix(']')?.parse().ok()
+    field
+        .strip_prefix("files[")?
+        .strip_suffix(']')?
+        .parse()
+        .ok()
 }
 
 /// What is wrong with the descriptions of the images a request uploads, if anything.
@@ -76,8 +80,12 @@ mod tests {
     #[test]
     fn every_uploaded_image_needs_a_description() {
         let post = RouteKind::ChannelMessage { channel_id: 1 };
-        let described = json!({"attachments": [{"id": 0, "filename": "board.png", "description": "a board"}]});
-        assert_eq!(undescribed_images(&post, Some(&described), &[png("files[0]")]), None);
+        let described =
+            json!({"attachments": [{"id": 0, "filename": "board.png", "description": "a board"}]});
+        assert_eq!(
+            undescribed_images(&post, Some(&described), &[png("files[0]")]),
+            None
+        );
         let bare = json!({"attachments": [{"id": 0, "filename": "board.png"}]});
         assert!(undescribed_images(&post, Some(&bare), &[png("files[0]")]).is_some());
         let long = json!({"attachments": [{"id": "0", "description": "x".repeat(1025)}]});
@@ -87,12 +95,19 @@ mod tests {
             token: "t".into(),
         };
         let reply = json!({"type": 4, "data": described});
-        assert_eq!(undescribed_images(&callback, Some(&reply), &[png("files[0]")]), None);
+        assert_eq!(
+            undescribed_images(&callback, Some(&reply), &[png("files[0]")]),
+            None
+        );
         let other = RecordedAttachment {
             bytes: b"1. e4-e6".to_vec(),
             filename: "game.otg".into(),
             ..png("files[0]")
         };
-        assert_eq!(undescribed_images(&post, None, &[other]), None, "only images need one");
+        assert_eq!(
+            undescribed_images(&post, None, &[other]),
+            None,
+            "only images need one"
+        );
     }
 }

@@ -159,7 +159,10 @@ fn layout_limits(rows: &[Value], prefix: &[String]) -> Vec<FieldError> {
         for (j, child) in children.iter().enumerate() {
             let spot = at(&here, &[&j.to_string()]);
             if chars(child.get("label")) > BUTTON_LABEL_MAX_CHARS {
-                errors.push(FieldError::too_long(at(&spot, &["label"]), BUTTON_LABEL_MAX_CHARS));
+                errors.push(FieldError::too_long(
+                    at(&spot, &["label"]),
+                    BUTTON_LABEL_MAX_CHARS,
+                ));
             }
             if child.get("type").and_then(Value::as_u64) == Some(3) {
                 errors.extend(select_limits(child, &spot));
@@ -334,18 +337,25 @@ mod tests {
 
     #[test]
     fn component_layouts_are_held_to_discords_widths_and_counts() {
-        let button = |i: usize| json!({"type": 2, "style": 1, "label": "b", "custom_id": format!("b{i}")});
-        let row = |n: usize| json!({"type": 1, "components": (0..n).map(button).collect::<Vec<_>>()});
+        let button =
+            |i: usize| json!({"type": 2, "style": 1, "label": "b", "custom_id": format!("b{i}")});
+        let row =
+            |n: usize| json!({"type": 1, "components": (0..n).map(button).collect::<Vec<_>>()});
         let fine = json!({"components": [row(5), row(1)]});
         assert!(message_limits(&fine, &[]).is_empty());
         let wide = json!({"components": [row(6)]});
-        assert_eq!(message_limits(&wide, &[])[0].code, "COMPONENT_LAYOUT_WIDTH_EXCEEDED");
+        assert_eq!(
+            message_limits(&wide, &[])[0].code,
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
+        );
         let tall = json!({"components": (0..6).map(|_| row(1)).collect::<Vec<_>>()});
         assert_eq!(message_limits(&tall, &[])[0].dotted_path(), "components");
         let option = |i: usize| json!({"label": format!("o{i}"), "value": format!("o{i}")});
-        let select = |n: usize| json!({"type": 1, "components": [
-            {"type": 3, "custom_id": "s", "options": (0..n).map(option).collect::<Vec<_>>()}
-        ]});
+        let select = |n: usize| {
+            json!({"type": 1, "components": [
+                {"type": 3, "custom_id": "s", "options": (0..n).map(option).collect::<Vec<_>>()}
+            ]})
+        };
         assert!(message_limits(&json!({"components": [select(25)]}), &[]).is_empty());
         let many = message_limits(&json!({"components": [select(26)]}), &[]);
         assert_eq!(many[0].dotted_path(), "components.0.components.0.options");
@@ -361,7 +371,10 @@ mod tests {
         let crowded = json!({"components": [{"type": 1, "components": [
             button(1), {"type": 3, "custom_id": "s", "options": [option(1)]}
         ]}]});
-        assert_eq!(message_limits(&crowded, &[])[0].code, "COMPONENT_LAYOUT_WIDTH_EXCEEDED");
+        assert_eq!(
+            message_limits(&crowded, &[])[0].code,
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
+        );
     }
 
     #[test]

@@ -116,7 +116,9 @@ pub enum FakeError {
     Wait(#[from] WaitFailed),
     #[error("the fake knows no channel {0}")]
     UnknownChannel(u64),
-    #[error("the message has no select menu {custom_id:?} offering {values:?} (it offers: {offered})")]
+    #[error(
+        "the message has no select menu {custom_id:?} offering {values:?} (it offers: {offered})"
+    )]
     NoSuchSelect {
         custom_id: String,
         values: String,

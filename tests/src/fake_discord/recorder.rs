@@ -220,7 +220,11 @@ impl Recorded {
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(|a| a.get("description").and_then(Value::as_str).map(str::to_owned))
+            .filter_map(|a| {
+                a.get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
             .collect()
     }
 

@@ -11,10 +11,10 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::answer::{Answer, Refusal};
+use super::images;
 use super::interactions::InteractionInfo;
 use super::limits::{self, FieldError};
 use super::mentions;
-use super::images;
 use super::payloads::{self, StoredAttachment};
 use super::permissions::{self, MessageNeeds};
 use super::recorder::{Recorded, RecordedAttachment, RouteKind};
@@ -131,9 +131,11 @@ fn judge_and_serve(state: &FakeState, incoming: &Incoming, recorded: &mut Record
     {
         state.problem(format!("{method} {}: {problem}", incoming.path));
     }
-    if let Some(problem) =
-        images::undescribed_images(&recorded.kind, incoming.json.as_ref(), &incoming.attachments)
-    {
+    if let Some(problem) = images::undescribed_images(
+        &recorded.kind,
+        incoming.json.as_ref(),
+        &incoming.attachments,
+    ) {
         state.problem(format!("{method} {}: {problem}", incoming.path));
     }
     let limit_errors = limit_errors(&recorded.kind, incoming);

@@ -165,7 +165,9 @@ pub async fn challenge(
     // Remembered so the buttons can be taken off when the challenge expires.
     match sent.message().await {
         Ok(message) => challenge_posts::note(data, created.challenge.id, &message).await,
-        Err(e) => tracing::info!(challenge = %created.challenge.id, "challenge message not read back: {e}"),
+        Err(e) => {
+            tracing::info!(challenge = %created.challenge.id, "challenge message not read back: {e}")
+        }
     }
     Ok(())
 }

@@ -4,8 +4,8 @@ use serenity::all::CreateAttachment;
 
 use super::common::{answer, autocomplete_game, fitted, game_here};
 use crate::discord::posts::{self, Post};
-use crate::discord::{game_buttons, text_board};
 use crate::discord::{BotError, Context};
+use crate::discord::{game_buttons, text_board};
 use crate::domain::{GameId, Side};
 use crate::service::GameView;
 
@@ -48,7 +48,11 @@ pub async fn board(
         post.content = format!(
             "{}\n*From now on, boards shown only to you are drawn {}.*",
             post.content,
-            if flip { "turned round" } else { "the usual way" }
+            if flip {
+                "turned round"
+            } else {
+                "the usual way"
+            }
         );
     }
     if text == Some(true) {

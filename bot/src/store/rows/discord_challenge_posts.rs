@@ -33,16 +33,15 @@ pub fn upsert_challenge_post(c: &Connection, post: &ChallengePostRow) -> Result<
 }
 
 pub fn challenge_post(c: &Connection, id: ChallengeId) -> Result<Option<ChallengePostRow>> {
-    Ok(c
-        .prepare_cached(
-            "SELECT channel_id, message_id FROM discord_challenge_posts WHERE challenge_id = ?1",
-        )?
-        .query_row(params![id], |r| {
-            Ok(ChallengePostRow {
-                challenge_id: id,
-                channel_id: r.get::<_, i64>(0)? as u64,
-                message_id: r.get::<_, i64>(1)? as u64,
-            })
+    Ok(c.prepare_cached(
+        "SELECT channel_id, message_id FROM discord_challenge_posts WHERE challenge_id = ?1",
+    )?
+    .query_row(params![id], |r| {
+        Ok(ChallengePostRow {
+            challenge_id: id,
+            channel_id: r.get::<_, i64>(0)? as u64,
+            message_id: r.get::<_, i64>(1)? as u64,
         })
-        .optional()?)
+    })
+    .optional()?)
 }

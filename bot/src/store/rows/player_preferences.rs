@@ -6,11 +6,12 @@ use super::*;
 
 /// Whether `player` sees their private boards turned half a turn (false without a row).
 pub fn board_flipped(c: &Connection, player: PlayerId) -> Result<bool> {
-    Ok(c
-        .prepare_cached("SELECT board_flipped FROM player_preferences WHERE player_id = ?1")?
-        .query_row(params![player], |r| r.get::<_, bool>(0))
-        .optional()?
-        .unwrap_or(false))
+    Ok(
+        c.prepare_cached("SELECT board_flipped FROM player_preferences WHERE player_id = ?1")?
+            .query_row(params![player], |r| r.get::<_, bool>(0))
+            .optional()?
+            .unwrap_or(false),
+    )
 }
 
 pub fn set_board_flipped(c: &Connection, player: PlayerId, flipped: bool) -> Result<()> {
