@@ -318,3 +318,58 @@ async fn an_expired_challenge_loses_its_buttons_and_a_late_press_says_it_expired
 
     world.stop().await;
 }
+
+#[tokio::test]
+async fn a_rematch_against_the_ai_starts_at_once_with_the_sides_swapped() {
+    let world = World::start().await;
+    let alice = world.fake.new_user("alice");
+    let channel = world.fake.new_channel("ai");
+    let sent = world
+        .fake
+        .slash(
+            &alice,
+            channel,
+            "play",
+            &[
+                Opt::string("variant", "brandubh"),
+                Opt::integer("level", 1),
+                Opt::string("side", "attackers"),
+            ],
+        )
+        .unwrap();
+    let start = world.reply(&sent).await;
+    let first = game_id_in(&start.text());
+    let resigned = world.slash(&alice, channel, "resign", &[]).await;
+    let end = resigned.message.clone().unwrap();
+
+    let sent = world
+        .fake
+        .click(&alice, &end, &format!("game:rematch:{first}"))
+        .unwrap();
+    let again = world.reply(&sent).await;
+    assert_eq!(again.callback_type(), Some(4));
+    assert!(again.text().contains("begins"), "{}", again.text());
+    assert_eq!(again.png_attachments().count(), 1);
+    let second = world
+        .app
+        .service
+        .game(None, GameId(game_id_in(&again.text())))
+        .await
+        .unwrap();
+    assert_eq!(second.defenders.discord_user_id, Some(alice.id), "sides swapped");
+    assert_eq!(second.attackers.ai_level, Some(1));
+    assert!(!second.rated);
+    // The AI (attackers) moves first: its move follows up the click, where alice looks.
+    let token = sent.token.clone();
+    let ai = world
+        .fake
+        .recorder()
+        .wait_for("the AI's first move as a follow-up", WAIT, move |r| {
+            r.answers(&token) && matches!(r.kind, RouteKind::Followup { .. })
+        })
+        .await
+        .unwrap();
+    assert!(ai.text().contains("taflbot (AI level 1) played"), "{}", ai.text());
+
+    world.stop().await;
+}

@@ -2,7 +2,7 @@
 //! board, the last move and its captures, the king's open roads, whose turn or the result.
 //! Discord takes at most 1,024 characters.
 
-use tafl_engine::{Piece, Side, WarningKind};
+use tafl_engine::{Piece, WarningKind};
 
 use crate::service::BoardSnapshot;
 
@@ -10,13 +10,6 @@ use super::posts::{reason_text, side_title};
 
 /// The most characters Discord keeps in an attachment's description.
 pub const MAX_ALT_CHARS: usize = 1024;
-
-fn side_word(side: Side) -> &'static str {
-    match side {
-        Side::Attackers => "attackers",
-        Side::Defenders => "defenders",
-    }
-}
 
 fn squares<T: ToString>(list: &[T]) -> String {
     list.iter()
@@ -43,7 +36,7 @@ pub fn describe(snapshot: &BoardSnapshot) -> String {
         position.count(Piece::Defender),
     ));
     if let (Some(mv), Some(side)) = (snapshot.last_move, snapshot.moved) {
-        let mut last = format!("Last move: {} played {mv}", side_word(side));
+        let mut last = format!("Last move: {side} played {mv}");
         if !snapshot.captures.is_empty() {
             last.push_str(&format!(", capturing {}", squares(&snapshot.captures)));
         }

@@ -111,7 +111,7 @@ pub fn draw_answer_rows(game: GameId) -> Vec<CreateActionRow> {
     ])]
 }
 
-/// The Rematch button under a finished game (not under an aborted one that never began).
+/// The Rematch button under a finished (or aborted) game.
 pub fn rematch_rows(game: &GameView) -> Vec<CreateActionRow> {
     vec![CreateActionRow::Buttons(vec![button(
         game.id,
@@ -173,14 +173,14 @@ pub async fn run(
 ) -> Result<(), BotError> {
     let me = data.player_of(&press.user).await?;
     let view = data.service.game(Some(me), game).await?;
-    if kind == GameButton::Rematch {
-        return rematch(ctx, press, data, &view).await;
-    }
-    if !view.status.is_active() {
-        return game_is_over(ctx, press, game).await;
-    }
-    if view.your_side.is_none() {
-        return Err(BotError::NotYourGame(game));
+    // Every button but Rematch acts on a game that goes on, and only for its players.
+    if kind != GameButton::Rematch {
+        if !view.status.is_active() {
+            return game_is_over(ctx, press, game).await;
+        }
+        if view.your_side.is_none() {
+            return Err(BotError::NotYourGame(game));
+        }
     }
     match kind {
         GameButton::Pick => picker::open(ctx, press, data, &view).await,
@@ -229,7 +229,7 @@ pub async fn run(
             )
             .await
         }
-        GameButton::Rematch => Ok(()),
+        GameButton::Rematch => rematch(ctx, press, data, &view).await,
     }
 }
 
@@ -298,13 +298,7 @@ async fn rematch(
     view: &GameView,
 ) -> Result<(), BotError> {
     let me = data.player_of(&press.user).await?;
-    if view.status.is_active() {
-        let text = format!(
-            "Game #{} is still going; a rematch comes after it.",
-            view.id
-        );
-        return answer_privately(ctx, press, message(text)).await;
-    }
+    // The service refuses a rematch of a game that goes on, or by someone not in it.
     let scope = data.service.in_reply();
     let created = scope.service().rematch(me, view.id).await?;
     let reply = match &created.game {
