@@ -356,7 +356,11 @@ async fn a_rematch_against_the_ai_starts_at_once_with_the_sides_swapped() {
         .game(None, GameId(game_id_in(&again.text())))
         .await
         .unwrap();
-    assert_eq!(second.defenders.discord_user_id, Some(alice.id), "sides swapped");
+    assert_eq!(
+        second.defenders.discord_user_id,
+        Some(alice.id),
+        "sides swapped"
+    );
     assert_eq!(second.attackers.ai_level, Some(1));
     assert!(!second.rated);
     // The AI (attackers) moves first: its move follows up the click, where alice looks.
@@ -369,7 +373,11 @@ async fn a_rematch_against_the_ai_starts_at_once_with_the_sides_swapped() {
         })
         .await
         .unwrap();
-    assert!(ai.text().contains("taflbot (AI level 1) played"), "{}", ai.text());
+    assert!(
+        ai.text().contains("taflbot (AI level 1) played"),
+        "{}",
+        ai.text()
+    );
 
     world.stop().await;
 }

@@ -4,7 +4,8 @@
 //! `World::stop` (and `World::assert_clean`), with the list of problems and of requests.
 //!
 //! The bot under test is pointed at [`FakeDiscord::api_base`]. A test injects
-//! `INTERACTION_CREATE` events (slash commands, autocomplete, button clicks) as any user, and
+//! `INTERACTION_CREATE` events (slash commands, autocomplete, button clicks, string select
+//! choices) as any user, and
 //! reads what the bot sent from the [`Recorder`]: every REST request with its JSON (or multipart
 //! `payload_json` and files) and the status the fake answered ([`Recorded::accepted`]).
 //!
@@ -20,8 +21,18 @@
 //!   serenity sends) is checked as the string the description wants.
 //! - **Limits the description leaves out** ([`limits`]): content 2,000 characters, 25
 //!   autocomplete choices, `custom_id` 100 characters, embed limits (title, description,
-//!   fields, footer, author, 6,000 in all, 10 embeds): refused 400 50035 with Discord's error
-//!   tree, and a problem.
+//!   fields, footer, author, 6,000 in all, 10 embeds), component layouts (at most 5 action rows,
+//!   5 buttons in a row or one select menu alone, 1 to 25 select options, option label, value
+//!   and description 100, button label 80): refused 400 50035 with Discord's error tree, and a
+//!   problem.
+//! - **Alt text** ([`images`]): the project's accessibility rule, not Discord's: every PNG the
+//!   bot uploads needs a `description` (at most 1,024 characters) in the payload's
+//!   `attachments`; Discord would accept it without, so a missing one is a problem, not a
+//!   refusal.
+//! - **Components**: a string select choice is injected with `data.values`
+//!   ([`FakeDiscord::select`]; a menu or value the message does not offer is an error of the
+//!   test); an update (callback type 7) edits the message the component was on; stored select
+//!   menus get Discord's default `min_values`/`max_values`.
 //! - **Interaction rules** ([`interactions`]): the first callback within 3 s of the event (else
 //!   404 10062), one callback only (else 400 40060), follow-ups and response edits while the
 //!   token lives, 15 min (else 401 50027). A problem unless the test calls
@@ -61,6 +72,10 @@
 //!   parsed (`mentions` always empty; `allowed_mentions` checked for the ping rule but not
 //!   applied to the text), ephemeral messages stored like
 //!   any other, no threads, reactions, pins, or message deletion through channel routes.
+//! - Components: no user, role, mentionable or channel selects injected (string selects
+//!   only), `min_values`/`max_values` not enforced on injected choices, disabled components
+//!   still clickable, no modals; the bot cannot read messages back (no Read Message History)
+//!   and the fake does not serve `GET /channels/{id}/messages/{id}`.
 //! - Interactions: the callback type is not checked against the interaction's type, a
 //!   follow-up before the first answer is not refused (Discord: 10015), modal submits cannot be
 //!   injected, and the 3 s are measured at the fake (no network in between).
