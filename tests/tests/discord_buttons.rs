@@ -136,6 +136,11 @@ async fn resign_asks_first_no_keeps_the_game_and_yes_ends_it_with_a_rematch_butt
         .accepted_post_after(mark, channel, "the end post")
         .await;
     assert!(end.text().contains("resignation"), "{}", end.text());
+    let alt = &end.attachment_descriptions()[0];
+    assert!(
+        alt.ends_with("Game over: Defenders win (resignation)."),
+        "{alt}"
+    );
     assert_eq!(end.button_ids(), vec![format!("game:rematch:{id}")]);
 
     assert_every_board_described(&world);
@@ -362,6 +367,14 @@ async fn the_move_picker_pages_the_pieces_and_plays_a_legal_move_as_move_does() 
     assert!(played.text().contains(&chosen), "{}", played.text());
     assert!(played.text().contains(&bob.mention()), "{}", played.text());
     assert_eq!(played.png_attachments().count(), 1);
+    let alt = &played.attachment_descriptions()[0];
+    assert!(alt.contains("15 by 15"), "{alt}");
+    assert!(
+        alt.contains(&format!("Last move: attackers played {chosen}")),
+        "{alt}"
+    );
+    assert!(alt.contains("the king on h8"), "{alt}");
+    assert!(alt.ends_with("Defenders to move."), "{alt}");
     assert_eq!(game(&world, id).await.ply, 1);
 
     // The same menu again is stale: refused, nothing played.
@@ -446,6 +459,87 @@ async fn board_as_text_on_the_smallest_and_the_largest_board() {
         "{content}"
     );
     assert!(content.contains("\n 1  . . . . . A A A A A"), "{content}");
+
+    world.stop().await;
+}
+
+/// 15x15 with the king on the throne and two attackers, each alone on its rank and file: 28
+/// destinations each, more than one menu holds. (Rows from rank 1: c3 and m13.)
+const OPEN_LINES_15: &str = "dim:15 esc:c surf:y atkf:y tfr:l ka:y ks:c cor:a1,o1,a15,o15, cen:h8, \
+    afor: dfor: corh:tTK corp:K cors:K corre:tTK cenh:t cenhe:tTK cenp:tTK cens:K cenre:tTK \
+    aforh:TK aforp:tTK afors:tTK aforre:tTK dforh:t dforp:TK dfors:TK dforre:tTK sw:n swf:y \
+    efe:n linc:n xdf:y start:/15/15/2t12/15/15/15/15/7K7/15/15/15/15/12t2/15/15/";
+
+#[tokio::test]
+async fn the_move_picker_pages_a_pieces_destinations_beyond_one_menu() {
+    use taflbot::domain::PlayerId;
+    use taflbot::service::{ClockSpec, NewChallenge, Opponent, Place, RulesChoice, SideChoice};
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.channel();
+    let (a, b) = (
+        PlayerId(world.player_of(&alice).await),
+        PlayerId(world.player_of(&bob).await),
+    );
+    let request = NewChallenge {
+        opponent: Opponent::Player(b),
+        rules: RulesChoice::Rules(OPEN_LINES_15.to_owned()),
+        side: SideChoice::Attackers,
+        clock: ClockSpec::Unlimited {},
+        context: Some(Place::DiscordChannel(channel)),
+        rated: None,
+        private: false,
+    };
+    let service = &world.app.service;
+    let created = service.create_challenge(a, request).await.unwrap();
+    let game = service
+        .accept_challenge(b, created.challenge.id)
+        .await
+        .unwrap()
+        .id;
+    let board = world.slash(&alice, channel, "board", &[]).await;
+    let post = board.message.clone().unwrap();
+
+    let pieces = click(&world, &alice, &post, &format!("game:pick:{game}")).await;
+    assert_eq!(pieces.select_menu().unwrap().1, vec!["c3", "m13"]);
+    let first = pick(&world, &alice, &pieces, "c3").await;
+    let (_, page_one) = first.select_menu().unwrap();
+    assert_eq!(
+        page_one.len(),
+        24,
+        "23 destinations and more…: {page_one:?}"
+    );
+    assert_eq!(page_one.last().unwrap(), "page:1");
+    let second = pick(&world, &alice, &first, "page:1").await;
+    let (_, page_two) = second.select_menu().unwrap();
+    assert_eq!(page_two.first().unwrap(), "page:0");
+    assert_eq!(page_two.last().unwrap(), "back");
+    let shown: std::collections::BTreeSet<String> = page_one[..23]
+        .iter()
+        .chain(&page_two[1..page_two.len() - 1])
+        .map(|to| format!("c3-{to}"))
+        .collect();
+    let legal: std::collections::BTreeSet<String> = service
+        .legal_moves(game, Some("c3"))
+        .await
+        .unwrap()
+        .into_iter()
+        .collect();
+    assert_eq!(legal.len(), 28);
+    assert_eq!(shown, legal, "every destination once, over two pages");
+
+    let back = pick(&world, &alice, &second, "back").await;
+    assert_eq!(back.select_menu().unwrap().1, vec!["c3", "m13"]);
+    let again = pick(&world, &alice, &back, "c3").await;
+    let last = pick(&world, &alice, &again, "page:1").await;
+    let to = last.select_menu().unwrap().1[1].clone();
+    let played = pick(&world, &alice, &last, &to).await;
+    assert!(
+        played.text().contains(&format!("c3-{to}")),
+        "{}",
+        played.text()
+    );
+    assert_eq!(service.game(None, game).await.unwrap().ply, 1);
 
     world.stop().await;
 }
