@@ -18,14 +18,18 @@ fn squares<T: ToString>(list: &[T]) -> String {
         .join(", ")
 }
 
-/// The alt text of the board drawn from `snapshot`.
-pub fn describe(snapshot: &BoardSnapshot) -> String {
+/// The alt text of the board drawn from `snapshot` (turned half a turn when `flipped`).
+pub fn describe(snapshot: &BoardSnapshot, flipped: bool) -> String {
     let dim = snapshot.rules.dim();
     let position = &snapshot.position;
-    let mut sentences = vec![format!(
+    let mut sentences = Vec::new();
+    if flipped {
+        sentences.push("Seen from the other edge (flipped).".to_owned());
+    }
+    sentences.push(format!(
         "Tafl board, {dim} by {dim}, game #{} ({}), after {} moves.",
         snapshot.game_id, snapshot.players, snapshot.ply
-    )];
+    ));
     let king = position
         .king()
         .map(|sq| format!(", the king on {sq}"))

@@ -306,13 +306,10 @@ pub async fn board_image(
         }
     };
     match render_board(&snapshot, flip, BOARD_THEME).await {
-        Ok(png) => {
-            let mut alt = alt_text::describe(&snapshot);
-            if flip {
-                alt = format!("Seen from the other edge (flipped). {alt}");
-            }
-            Some(BoardImage { png, alt })
-        }
+        Ok(png) => Some(BoardImage {
+            png,
+            alt: alt_text::describe(&snapshot, flip),
+        }),
         Err(e) => {
             tracing::warn!(%game, "board not drawn: {e}");
             None
