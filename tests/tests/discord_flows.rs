@@ -206,9 +206,17 @@ async fn challenging_the_bot_itself_starts_a_game_against_the_ai() {
         start.text()
     );
     assert!(
-        start.button_ids().is_empty(),
+        !start
+            .button_ids()
+            .iter()
+            .any(|id| id.starts_with("challenge:")),
         "nothing to accept: {}",
         start.text()
+    );
+    assert!(
+        start.button_starting_with("game:pick:").is_some(),
+        "the game's own buttons: {:?}",
+        start.button_ids()
     );
     world.assert_clean();
     world.stop().await;

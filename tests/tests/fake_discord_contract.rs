@@ -492,7 +492,9 @@ async fn unknown_channels_and_missing_permissions_are_refused() {
     let form = reqwest::multipart::Form::new()
         .text(
             "payload_json",
-            json!({ "content": "board", "allowed_mentions": { "parse": [] } }).to_string(),
+            json!({ "content": "board", "allowed_mentions": { "parse": [] },
+                    "attachments": [{ "id": 0, "filename": "board.png", "description": "a board" }] })
+            .to_string(),
         )
         .part(
             "files[0]",
@@ -686,4 +688,151 @@ async fn a_resume_replays_the_missed_events_then_resumed() {
     send(&mut unknown, resume).await;
     assert_eq!(frame(&mut unknown).await, json!({ "op": 9, "d": false }));
     assert!(bot.problems().is_empty());
+}
+
+/// A multipart post of one PNG, with `attachments` as the payload lists them.
+async fn post_image(bot: &RawBot, channel: u64, attachments: Value) -> Reply {
+    let form = reqwest::multipart::Form::new()
+        .text(
+            "payload_json",
+            json!({ "content": "board", "allowed_mentions": { "parse": [] }, "attachments": attachments })
+                .to_string(),
+        )
+        .part(
+            "files[0]",
+            reqwest::multipart::Part::bytes(b"\x89PNG\r\n\x1a\nnot really".to_vec())
+                .file_name("board.png")
+                .mime_str("image/png")
+                .unwrap(),
+        );
+    let response = bot
+        .http
+        .post(format!(
+            "{}/v10{}",
+            bot.fake.api_base(),
+            messages_path(channel)
+        ))
+        .header("Authorization", "Bot raw")
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    reply(response).await
+}
+
+#[tokio::test]
+async fn an_image_without_alt_text_is_a_problem_of_the_bot() {
+    let bot = RawBot::start().await;
+    let channel = bot.fake.channel();
+    let bare = post_image(&bot, channel, json!([{ "id": 0, "filename": "board.png" }])).await;
+    assert_eq!(bare.status, 200, "Discord takes it: {}", bare.body);
+    let problems = bot.problems();
+    assert!(
+        problems.len() == 1 && problems[0].contains("no description"),
+        "{problems:#?}"
+    );
+    let described = post_image(
+        &bot,
+        channel,
+        json!([{ "id": 0, "filename": "board.png", "description": "Tafl board" }]),
+    )
+    .await;
+    assert_eq!(described.status, 200, "{}", described.body);
+    assert!(bot.problems().is_empty());
+}
+
+#[tokio::test]
+async fn component_layouts_beyond_discords_limits_are_refused_with_50035() {
+    let bot = RawBot::start().await;
+    let channel = bot.fake.channel();
+    let buttons = |n: usize| {
+        json!({ "type": 1, "components": (0..n).map(|i| json!({
+            "type": 2, "style": 1, "label": "Go", "custom_id": format!("b{i}")
+        })).collect::<Vec<_>>() })
+    };
+    let select = |n: usize| {
+        json!({ "type": 1, "components": [{ "type": 3, "custom_id": "menu",
+            "options": (0..n).map(|i| json!({ "label": format!("o{i}"), "value": format!("o{i}") }))
+                .collect::<Vec<_>>() }] })
+    };
+    let fine = bot
+        .post(
+            &messages_path(channel),
+            json!({ "content": "x", "components": [buttons(5), select(25)] }),
+        )
+        .await;
+    assert_eq!(fine.status, 200, "{}", fine.body);
+    let problems = bot.problems();
+    assert!(problems.is_empty(), "{problems:#?}");
+    for (what, components) in [
+        ("six buttons in a row", json!([buttons(6)])),
+        (
+            "six rows",
+            json!((0..6).map(|_| buttons(1)).collect::<Vec<_>>()),
+        ),
+        ("26 options", json!([select(26)])),
+    ] {
+        let refused = bot
+            .post(
+                &messages_path(channel),
+                json!({ "content": "x", "components": components }),
+            )
+            .await;
+        assert_eq!(
+            (refused.status, refused.body["code"].as_u64()),
+            (400, Some(50035)),
+            "{what}: {}",
+            refused.body
+        );
+        assert!(!bot.problems().is_empty(), "{what} is a problem of the bot");
+    }
+}
+
+#[tokio::test]
+async fn a_selection_is_injected_and_an_update_edits_the_clicked_message() {
+    let mut bot = RawBot::start().await;
+    let channel = bot.fake.channel();
+    let menu = json!({ "content": "pick", "components": [{ "type": 1, "components": [{
+        "type": 3, "custom_id": "menu",
+        "options": [{ "label": "A", "value": "a" }, { "label": "B", "value": "b" }]
+    }] }] });
+    let posted = bot.post(&messages_path(channel), menu).await;
+    assert_eq!(posted.status, 200, "{}", posted.body);
+    let message = posted.body.clone();
+
+    let refused = bot.fake.select(&bot.user, &message, "menu", &["z"]);
+    assert!(
+        refused.is_err(),
+        "a value the menu does not offer is the test's mistake"
+    );
+    assert!(
+        bot.fake
+            .select(&bot.user, &message, "other", &["a"])
+            .is_err()
+    );
+
+    let sent = bot
+        .fake
+        .select(&bot.user, &message, "menu", &["b"])
+        .unwrap();
+    let event = frame(&mut bot.socket).await;
+    assert_eq!(event["t"], "INTERACTION_CREATE");
+    assert_eq!(event["d"]["type"], 3);
+    assert_eq!(event["d"]["data"]["component_type"], 3);
+    assert_eq!(event["d"]["data"]["values"], json!(["b"]));
+    assert_eq!(event["d"]["message"]["id"], message["id"]);
+
+    let update = bot
+        .post(
+            &RawBot::callback_path(&sent),
+            json!({ "type": 7, "data": { "content": "picked b", "components": [] } }),
+        )
+        .await;
+    assert_eq!(update.status, 204, "{}", update.body);
+    let id: u64 = message["id"].as_str().unwrap().parse().unwrap();
+    let stored = bot.fake.message(id).unwrap();
+    assert_eq!(stored["content"], "picked b");
+    assert_eq!(stored["components"], json!([]));
+    let problems = bot.problems();
+    assert!(problems.is_empty(), "{problems:#?}");
 }

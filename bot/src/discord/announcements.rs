@@ -3,7 +3,7 @@
 //! reminders, expired challenges. Each post pings only the player it concerns.
 
 use super::posts::{self, MoveFacts, Post, discord_time, discord_user, seat_label, seat_of};
-use super::{BotError, Data};
+use super::{BotError, Data, game_buttons};
 use crate::service::{Event, EventPayload};
 
 /// The post announcing `event`, or `None` when there is nothing to say.
@@ -25,12 +25,17 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
             let to = seat_of(&view, offer.by.opponent());
             Post::text(
                 format!(
-                    "The {} offer a draw in game #{game}. {}: `/draw accept` or `/draw decline`.",
+                    "The {} offer a draw in game #{game}. {}: accept or decline with the buttons (or `/draw accept`, `/draw decline`).",
                     offer.by,
                     seat_label(to)
                 ),
                 discord_user(to).into_iter().collect(),
             )
+            .with_components(if view.status.is_active() {
+                game_buttons::draw_answer_rows(game)
+            } else {
+                Vec::new()
+            })
         }
         EventPayload::DrawDeclined(answer) => {
             let offerer = seat_of(&view, answer.by.opponent());

@@ -1,5 +1,6 @@
-//! Buttons: every button's custom id names what it does and which challenge it is about, so a
-//! click works after a restart with nothing kept in memory.
+//! Buttons and select menus: every component's custom id names what it does and which
+//! challenge or game it is about, so a click works after a restart with nothing kept in memory.
+//! Custom ids stay far under Discord's 100 characters (`game:resign-yes:<19 digits>`).
 
 use serenity::all::{
     ComponentInteraction, Context as SerenityContext, CreateInteractionResponse,
@@ -7,10 +8,12 @@ use serenity::all::{
 };
 
 use super::commands::help;
+use super::game_buttons::{self, GameButton};
 use super::mentions;
+use super::picker::{self, PickerStep};
 use super::posts::{self, seat_label};
-use super::{BotError, Data};
-use crate::domain::ChallengeId;
+use super::{BotError, Data, challenge_posts};
+use crate::domain::{ChallengeId, GameId};
 
 /// What a button does, read from its custom id.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +24,12 @@ pub enum ButtonAction {
     Accept(ChallengeId),
     /// Decline challenge #id.
     Decline(ChallengeId),
+    /// Withdraw challenge #id (its challenger).
+    Cancel(ChallengeId),
+    /// One of a game's buttons (see [`GameButton`]).
+    Game(GameButton, GameId),
+    /// A step of the move picker's select menus.
+    Pick(PickerStep),
 }
 
 impl ButtonAction {
@@ -29,6 +38,9 @@ impl ButtonAction {
             ButtonAction::HowToPlay => "help:howto".to_owned(),
             ButtonAction::Accept(id) => format!("challenge:accept:{id}"),
             ButtonAction::Decline(id) => format!("challenge:decline:{id}"),
+            ButtonAction::Cancel(id) => format!("challenge:cancel:{id}"),
+            ButtonAction::Game(button, id) => format!("game:{}:{id}", button.verb()),
+            ButtonAction::Pick(step) => step.custom_id(),
         }
     }
 
@@ -42,9 +54,18 @@ impl ButtonAction {
                 match *verb {
                     "accept" => Ok(ButtonAction::Accept(id)),
                     "decline" => Ok(ButtonAction::Decline(id)),
+                    "cancel" => Ok(ButtonAction::Cancel(id)),
                     _ => Err(unknown()),
                 }
             }
+            ["game", verb, id] => {
+                let id: GameId = id.parse().map_err(|_| unknown())?;
+                let button = GameButton::from_verb(verb).ok_or_else(unknown)?;
+                Ok(ButtonAction::Game(button, id))
+            }
+            ["pick", ..] => PickerStep::parse(&parts)
+                .map(ButtonAction::Pick)
+                .ok_or_else(unknown),
             _ => Err(unknown()),
         }
     }
@@ -88,6 +109,27 @@ async fn on_button(ctx: &SerenityContext, press: &ComponentInteraction, data: &D
     }
 }
 
+/// Whether the clicked message is one only the presser sees (an ephemeral reply).
+pub fn on_private_message(press: &ComponentInteraction) -> bool {
+    press
+        .message
+        .flags
+        .is_some_and(|f| f.contains(serenity::all::MessageFlags::EPHEMERAL))
+}
+
+/// Answers a click with a message only the presser sees.
+pub async fn answer_privately(
+    ctx: &SerenityContext,
+    press: &ComponentInteraction,
+    reply: CreateInteractionResponseMessage,
+) -> Result<(), BotError> {
+    let reply = reply.allowed_mentions(mentions::nobody()).ephemeral(true);
+    press
+        .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
+        .await?;
+    Ok(())
+}
+
 /// Only the challenged player may answer a challenge (anyone but the challenger, if open).
 async fn check_may_answer(
     press: &ComponentInteraction,
@@ -123,6 +165,24 @@ async fn run(
                 .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
                 .await?;
         }
+        ButtonAction::Accept(id) if on_private_message(press) => {
+            // From /challenges: the game starts in the challenge's channel, posted there.
+            check_may_answer(press, data, id).await?;
+            let me = data.player_of(&press.user).await?;
+            let game = data.service.accept_challenge(me, id).await?;
+            challenge_posts::take_buttons_off(&ctx.http, data, id).await;
+            let text = format!(
+                "Challenge #{id} accepted: game #{} starts{}.",
+                game.id,
+                challenge_posts::where_shown(game.context.as_deref())
+            );
+            answer_privately(
+                ctx,
+                press,
+                CreateInteractionResponseMessage::new().content(text),
+            )
+            .await?;
+        }
         ButtonAction::Accept(id) => {
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
@@ -133,10 +193,9 @@ async fn run(
             let mut update = CreateInteractionResponseMessage::new()
                 .content(format!("Challenge #{id} accepted.\n{}", post.content))
                 .allowed_mentions(mentions::only(&post.pings))
-                .components(Vec::new());
-            if let Some(png) = post.png {
-                update =
-                    update.add_file(serenity::all::CreateAttachment::bytes(png, post.filename));
+                .components(post.components.clone());
+            if let Some(file) = post.attachment() {
+                update = update.add_file(file);
             }
             let sent = press
                 .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
@@ -153,6 +212,16 @@ async fn run(
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
             let challenge = data.service.decline_challenge(me, id).await?;
+            if on_private_message(press) {
+                challenge_posts::take_buttons_off(&ctx.http, data, id).await;
+                let text = format!("You declined challenge #{id}.");
+                return answer_privately(
+                    ctx,
+                    press,
+                    CreateInteractionResponseMessage::new().content(text),
+                )
+                .await;
+            }
             let update = CreateInteractionResponseMessage::new()
                 .content(format!(
                     "Challenge #{id} from {} was declined by <@{}>.",
@@ -171,6 +240,34 @@ async fn run(
                 .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
                 .await?;
         }
+        ButtonAction::Cancel(id) => {
+            let me = data.player_of(&press.user).await?;
+            data.service.cancel_challenge(me, id).await?;
+            if on_private_message(press) {
+                challenge_posts::take_buttons_off(&ctx.http, data, id).await;
+                let text = format!("You withdrew challenge #{id}.");
+                return answer_privately(
+                    ctx,
+                    press,
+                    CreateInteractionResponseMessage::new().content(text),
+                )
+                .await;
+            }
+            let update = CreateInteractionResponseMessage::new()
+                .content(format!(
+                    "Challenge #{id} was withdrawn by <@{}>.",
+                    press.user.id.get()
+                ))
+                .allowed_mentions(mentions::nobody())
+                .components(Vec::new());
+            press
+                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
+                .await?;
+        }
+        ButtonAction::Game(button, game) => {
+            game_buttons::run(ctx, press, data, button, game).await?
+        }
+        ButtonAction::Pick(step) => picker::run(ctx, press, data, step).await?,
     }
     Ok(())
 }
@@ -185,7 +282,16 @@ mod tests {
             ButtonAction::HowToPlay,
             ButtonAction::Accept(ChallengeId(17)),
             ButtonAction::Decline(ChallengeId(9_000_000_001)),
+            ButtonAction::Cancel(ChallengeId(3)),
+            ButtonAction::Game(GameButton::ResignYes, GameId(i64::MAX)),
+            ButtonAction::Game(GameButton::Rematch, GameId(12)),
+            ButtonAction::Pick(PickerStep::Targets {
+                game: GameId(i64::MAX),
+                ply: u32::MAX,
+                from: "s19".into(),
+            }),
         ] {
+            assert!(action.custom_id().len() <= 100, "{}", action.custom_id());
             assert_eq!(ButtonAction::parse(&action.custom_id()).unwrap(), action);
         }
     }
@@ -197,6 +303,9 @@ mod tests {
             "challenge:accept:x",
             "challenge:steal:1",
             "challenge:accept",
+            "game:explode:1",
+            "game:resign:x",
+            "pick:to:1:2",
             "",
         ] {
             assert!(

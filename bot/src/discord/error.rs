@@ -39,6 +39,8 @@ pub enum BotError {
     GameNotHere(GameId),
     #[error("Only {0} can answer this challenge.")]
     NotYourChallenge(String),
+    #[error("Only the players of game #{0} can use its buttons.")]
+    NotYourGame(GameId),
     #[error("{0}")]
     BadOption(String),
     /// The games service refused (illegal move, not your turn...) or failed.

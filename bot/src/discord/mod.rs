@@ -3,17 +3,22 @@
 //! Thin by design: each command parses its options, calls the service, and formats the answer.
 //! [`start`] connects to Discord (or to a local fake, through `discord.api_base`).
 
+mod alt_text;
 mod announcements;
+mod challenge_posts;
 mod commands;
 mod components;
 mod connection;
 mod data;
 mod error;
+mod game_buttons;
 mod mentions;
 mod outbox;
+mod picker;
 mod places;
 mod posts;
 mod status;
+mod text_board;
 
 pub use connection::{DiscordSettings, RunningBot, api_origin, start};
 pub use data::Data;

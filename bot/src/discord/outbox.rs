@@ -15,6 +15,7 @@ use serenity::http::HttpError;
 use tokio::sync::watch;
 
 use super::announcements;
+use super::challenge_posts;
 use super::posts::Post;
 use super::{BotError, Data};
 use crate::service::{ChannelPost, Clock, Event, EventPayload, SystemClock};
@@ -180,6 +181,11 @@ async fn send(
     event: &Event,
     post: &Post,
 ) -> Result<(), BotError> {
+    if let (EventPayload::ChallengeExpired {}, Some(challenge)) =
+        (&event.payload, event.challenge_id)
+    {
+        expire_buttons(http, data, challenge).await?;
+    }
     let by_ai = matches!(&event.payload, EventPayload::MovePlayed(played) if played.by.is_none());
     if by_ai
         && let Some(game) = event.game_id
@@ -196,6 +202,24 @@ async fn send(
     }
     channel.send_message(http, post.message()).await?;
     Ok(())
+}
+
+/// Takes the buttons off an expired challenge's message before its expiry is announced. A
+/// passing failure is retried with the post; a message that is gone or cannot be edited is
+/// left alone (its buttons answer that the challenge expired).
+async fn expire_buttons(
+    http: &Http,
+    data: &Data,
+    challenge: crate::domain::ChallengeId,
+) -> Result<(), BotError> {
+    match challenge_posts::edit_ended(http, data, challenge, "**Expired.**").await {
+        Ok(()) => Ok(()),
+        Err(e) if Failure::of(&e) == Failure::Passing => Err(e),
+        Err(e) => {
+            tracing::info!(%challenge, "expired challenge's buttons left on: {e}");
+            Ok(())
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 //! exactly the users it names in `pings`.
 
 use poise::CreateReply;
-use serenity::all::{CreateAttachment, CreateInteractionResponseFollowup, CreateMessage};
+use serenity::all::{
+    CreateActionRow, CreateAttachment, CreateInteractionResponseFollowup, CreateMessage,
+};
 
 use tafl_engine::WarningKind;
 
@@ -14,7 +16,9 @@ use crate::service::{
 };
 
 use super::Data;
+use super::alt_text;
 use super::data::BOARD_THEME;
+use super::game_buttons;
 use super::mentions;
 
 /// A message about a game, ready to send anywhere.
@@ -23,25 +27,59 @@ pub struct Post {
     pub content: String,
     pub png: Option<Vec<u8>>,
     pub filename: String,
+    /// The board's description for screen readers (every board image has one).
+    pub alt: String,
     /// The Discord users this post is meant to notify (everyone else mentioned stays silent).
     pub pings: Vec<u64>,
+    /// Buttons under the post (a game's actions, a draw's answers, a rematch).
+    pub components: Vec<CreateActionRow>,
+}
+
+/// A board drawn for a post: the PNG and its description.
+#[derive(Debug, Clone)]
+pub struct BoardImage {
+    pub png: Vec<u8>,
+    pub alt: String,
 }
 
 impl Post {
-    fn attachment(&self) -> Option<CreateAttachment> {
-        self.png
-            .clone()
-            .map(|bytes| CreateAttachment::bytes(bytes, self.filename.clone()))
+    /// The board image as an attachment, described for screen readers.
+    pub fn attachment(&self) -> Option<CreateAttachment> {
+        self.png.clone().map(|bytes| {
+            CreateAttachment::bytes(bytes, self.filename.clone()).description(self.alt.clone())
+        })
+    }
+
+    /// A post with `board` attached (when it could be drawn).
+    fn with_board(
+        content: String,
+        board: Option<BoardImage>,
+        filename: String,
+        pings: Vec<u64>,
+    ) -> Post {
+        let (png, alt) = match board {
+            Some(board) => (Some(board.png), board.alt),
+            None => (None, String::new()),
+        };
+        Post {
+            content,
+            png,
+            filename,
+            alt,
+            pings,
+            components: Vec::new(),
+        }
+    }
+
+    /// The same post with these buttons under it.
+    pub fn with_components(mut self, components: Vec<CreateActionRow>) -> Post {
+        self.components = components;
+        self
     }
 
     /// A text post without a board.
     pub fn text(content: String, pings: Vec<u64>) -> Post {
-        Post {
-            content,
-            png: None,
-            filename: String::new(),
-            pings,
-        }
+        Post::with_board(content, None, String::new(), pings)
     }
 
     fn allowed_mentions(&self) -> serenity::all::CreateAllowedMentions {
@@ -51,7 +89,8 @@ impl Post {
     pub fn reply(&self) -> CreateReply {
         let reply = CreateReply::default()
             .content(self.content.clone())
-            .allowed_mentions(self.allowed_mentions());
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components.clone());
         match self.attachment() {
             Some(file) => reply.attachment(file),
             None => reply,
@@ -61,7 +100,8 @@ impl Post {
     pub fn message(&self) -> CreateMessage {
         let message = CreateMessage::new()
             .content(self.content.clone())
-            .allowed_mentions(self.allowed_mentions());
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components.clone());
         match self.attachment() {
             Some(file) => message.add_file(file),
             None => message,
@@ -71,7 +111,8 @@ impl Post {
     pub fn followup(&self) -> CreateInteractionResponseFollowup {
         let followup = CreateInteractionResponseFollowup::new()
             .content(self.content.clone())
-            .allowed_mentions(self.allowed_mentions());
+            .allowed_mentions(self.allowed_mentions())
+            .components(self.components.clone());
         match self.attachment() {
             Some(file) => followup.add_file(file),
             None => followup,
@@ -145,7 +186,7 @@ pub fn seat_of(game: &GameView, side: Side) -> &SeatView {
     }
 }
 
-pub fn side_title(side: Side) -> &'static str {
+pub(crate) fn side_title(side: Side) -> &'static str {
     match side {
         Side::Attackers => "Attackers",
         Side::Defenders => "Defenders",
@@ -157,7 +198,7 @@ pub fn discord_time(ms: i64) -> String {
     format!("<t:{}:R>", ms.div_euclid(1000))
 }
 
-fn reason_text(reason: ResultReason) -> String {
+pub(crate) fn reason_text(reason: ResultReason) -> String {
     match reason {
         ResultReason::Rules(WinReason::KingEscaped) => "the king escaped".into(),
         ResultReason::Rules(WinReason::KingCaptured) => "the king was captured".into(),
@@ -244,9 +285,19 @@ fn warning_line(kind: WarningKind) -> &'static str {
     }
 }
 
-/// The board of `game` after `ply` moves, as PNG; `None` (logged) if it cannot be drawn, so the
-/// text still goes out.
-pub async fn board_png(data: &Data, game: GameId, ply: Option<u32>) -> Option<Vec<u8>> {
+/// The board of `game` after `ply` moves, as PNG with its description; `None` (logged) if it
+/// cannot be drawn, so the text still goes out.
+pub async fn board_png(data: &Data, game: GameId, ply: Option<u32>) -> Option<BoardImage> {
+    board_image(data, game, ply, false).await
+}
+
+/// Like [`board_png`], turned half a turn when `flip`.
+pub async fn board_image(
+    data: &Data,
+    game: GameId,
+    ply: Option<u32>,
+    flip: bool,
+) -> Option<BoardImage> {
     let snapshot = match data.service.board_snapshot(game, ply).await {
         Ok(snapshot) => snapshot,
         Err(e) => {
@@ -254,8 +305,11 @@ pub async fn board_png(data: &Data, game: GameId, ply: Option<u32>) -> Option<Ve
             return None;
         }
     };
-    match render_board(&snapshot, false, BOARD_THEME).await {
-        Ok(png) => Some(png),
+    match render_board(&snapshot, flip, BOARD_THEME).await {
+        Ok(png) => Some(BoardImage {
+            png,
+            alt: alt_text::describe(&snapshot, flip),
+        }),
         Err(e) => {
             tracing::warn!(%game, "board not drawn: {e}");
             None
@@ -280,7 +334,7 @@ pub async fn start_position_png(rules: tafl_engine::Rules) -> Result<Vec<u8>, St
     .map_err(|e| e.to_string())?
 }
 
-fn board_filename(game: GameId, ply: u32) -> String {
+pub fn board_filename(game: GameId, ply: u32) -> String {
     format!("game-{game}-ply-{ply}.png")
 }
 
@@ -314,13 +368,21 @@ pub async fn move_post(data: &Data, game: &GameView, facts: &MoveFacts) -> Post 
     } else {
         lines.push(turn_line(game, next, facts.deadline_at));
     }
-    Post {
-        content: lines.join("\n"),
-        png: board_png(data, game.id, Some(facts.ply)).await,
-        filename: board_filename(game.id, facts.ply),
+    let components = if ended_here {
+        game_buttons::rematch_rows(game)
+    } else if game.status.is_active() {
+        game_buttons::game_rows(game.id)
+    } else {
+        Vec::new()
+    };
+    Post::with_board(
+        lines.join("\n"),
+        board_png(data, game.id, Some(facts.ply)).await,
+        board_filename(game.id, facts.ply),
         // The player who answers this move (or who just lost or drew by it).
-        pings: to_move_pings(game, next),
-    }
+        to_move_pings(game, next),
+    )
+    .with_components(components)
 }
 
 /// The post that opens a game: who plays which side, who moves first, the start board.
@@ -335,22 +397,23 @@ pub async fn start_post(data: &Data, game: &GameView) -> Post {
         seat_label(&game.attackers),
         seat_label(&game.defenders)
     )];
-    let pings = match game.side_to_move {
+    let (pings, components) = match game.side_to_move {
         Some(side) => {
             lines.push(turn_line(game, side, game.deadline_at));
-            to_move_pings(game, side)
+            (to_move_pings(game, side), game_buttons::game_rows(game.id))
         }
         None => {
             lines.push(ending_line(game));
-            Vec::new()
+            (Vec::new(), game_buttons::rematch_rows(game))
         }
     };
-    Post {
-        content: lines.join("\n"),
-        png: board_png(data, game.id, Some(game.ply)).await,
-        filename: board_filename(game.id, game.ply),
+    Post::with_board(
+        lines.join("\n"),
+        board_png(data, game.id, Some(game.ply)).await,
+        board_filename(game.id, game.ply),
         pings,
-    }
+    )
+    .with_components(components)
 }
 
 /// The current board of a game, with whose turn it is (for /board).
@@ -375,13 +438,23 @@ pub async fn board_post(data: &Data, game: &GameView) -> Post {
         Some(side) => lines.push(turn_line(game, side, game.deadline_at)),
         None => lines.push(ending_line(game)),
     }
-    Post {
-        content: lines.join("\n"),
-        png: board_png(data, game.id, None).await,
-        filename: board_filename(game.id, game.ply),
+    let components = match (game.status.is_active(), game.draw_offer_by) {
+        (true, Some(_)) => [
+            game_buttons::game_rows(game.id),
+            game_buttons::draw_answer_rows(game.id),
+        ]
+        .concat(),
+        (true, None) => game_buttons::game_rows(game.id),
+        (false, _) => Vec::new(),
+    };
+    Post::with_board(
+        lines.join("\n"),
+        board_png(data, game.id, None).await,
+        board_filename(game.id, game.ply),
         // A look at the board notifies nobody.
-        pings: Vec::new(),
-    }
+        Vec::new(),
+    )
+    .with_components(components)
 }
 
 /// A game that ended without a move (resignation, timeout, agreed draw, abort): pings its players,
@@ -392,12 +465,13 @@ pub async fn end_post(data: &Data, game: &GameView, actor: Option<u64>) -> Post 
         .filter_map(discord_user)
         .filter(|user| Some(*user) != actor)
         .collect();
-    Post {
-        content: ending_line(game),
-        png: board_png(data, game.id, None).await,
-        filename: board_filename(game.id, game.ply),
+    Post::with_board(
+        ending_line(game),
+        board_png(data, game.id, None).await,
+        board_filename(game.id, game.ply),
         pings,
-    }
+    )
+    .with_components(game_buttons::rematch_rows(game))
 }
 
 #[cfg(test)]

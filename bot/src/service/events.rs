@@ -232,8 +232,8 @@ mod tests {
 
     #[test]
     fn every_kind_reads_back_from_its_stored_row_under_its_name() {
-        use crate::domain::{GameStatus, ResultReason, Seat, Side};
         use crate::domain::AnalysisId;
+        use crate::domain::{GameStatus, ResultReason, Seat, Side};
         use crate::service::event::*;
         let payloads = vec![
             EventPayload::ChallengeAccepted(ChallengeAnswer { by: PlayerId(3) }),

@@ -40,6 +40,8 @@ pub struct InteractionInfo {
     pub id: u64,
     pub channel_id: u64,
     pub original_message: Option<u64>,
+    /// The message whose component was used (button clicks and selections).
+    pub component_message: Option<u64>,
     /// When the event was handed to the gateway connection.
     pub sent_at: Instant,
     /// Whether a callback was accepted.
@@ -52,6 +54,7 @@ impl InteractionInfo {
             id,
             channel_id,
             original_message: None,
+            component_message: None,
             sent_at: Instant::now(),
             acknowledged: false,
         }

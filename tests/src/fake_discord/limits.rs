@@ -8,6 +8,16 @@ use serde_json::{Map, Value, json};
 pub const CONTENT_MAX_CHARS: usize = 2000;
 pub const AUTOCOMPLETE_MAX_CHOICES: usize = 25;
 pub const CUSTOM_ID_MAX_CHARS: usize = 100;
+/// Action rows under one message.
+pub const ACTION_ROWS_MAX: usize = 5;
+/// Buttons in one action row (a select menu fills a row alone).
+pub const ROW_COMPONENTS_MAX: usize = 5;
+/// Options of a string select menu: at least 1, at most 25.
+pub const SELECT_OPTIONS_MAX: usize = 25;
+/// A select option's label, value and description.
+pub const SELECT_OPTION_TEXT_MAX_CHARS: usize = 100;
+/// A button's label.
+pub const BUTTON_LABEL_MAX_CHARS: usize = 80;
 pub const EMBEDS_MAX: usize = 10;
 pub const EMBED_TITLE_MAX_CHARS: usize = 256;
 pub const EMBED_DESCRIPTION_MAX_CHARS: usize = 4096;
@@ -35,6 +45,14 @@ impl FieldError {
             path,
             code: "BASE_TYPE_MAX_LENGTH",
             message: format!("Must be {max} or fewer in length."),
+        }
+    }
+
+    fn too_short(path: Vec<String>, min: usize) -> FieldError {
+        FieldError {
+            path,
+            code: "BASE_TYPE_MIN_LENGTH",
+            message: format!("Must be {min} or more in length."),
         }
     }
 
@@ -102,6 +120,81 @@ pub fn message_limits(payload: &Value, prefix: &[String]) -> Vec<FieldError> {
     }
     if let Some(components) = payload.get("components") {
         custom_id_limits(components, &at(prefix, &["components"]), &mut errors);
+        if let Some(rows) = components.as_array() {
+            errors.extend(layout_limits(rows, &at(prefix, &["components"])));
+        }
+    }
+    errors
+}
+
+/// The layout of classic components (type 1 action rows): at most 5 rows, at most 5 buttons
+/// in a row or one select menu alone, 1 to 25 options per select, and the lengths of labels,
+/// values and descriptions.
+fn layout_limits(rows: &[Value], prefix: &[String]) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if rows.len() > ACTION_ROWS_MAX {
+        errors.push(FieldError::too_long(prefix.to_vec(), ACTION_ROWS_MAX));
+    }
+    for (i, row) in rows.iter().enumerate() {
+        if row.get("type").and_then(Value::as_u64) != Some(1) {
+            continue;
+        }
+        let here = at(prefix, &[&i.to_string(), "components"]);
+        let children = row
+            .get("components")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let selects = children
+            .iter()
+            .filter(|c| c.get("type").and_then(Value::as_u64) != Some(2))
+            .count();
+        if children.len() > ROW_COMPONENTS_MAX || (selects > 0 && children.len() > 1) {
+            errors.push(FieldError {
+                path: here.clone(),
+                code: "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                message: "The specified component exceeds the maximum width".to_owned(),
+            });
+        }
+        for (j, child) in children.iter().enumerate() {
+            let spot = at(&here, &[&j.to_string()]);
+            if chars(child.get("label")) > BUTTON_LABEL_MAX_CHARS {
+                errors.push(FieldError::too_long(
+                    at(&spot, &["label"]),
+                    BUTTON_LABEL_MAX_CHARS,
+                ));
+            }
+            if child.get("type").and_then(Value::as_u64) == Some(3) {
+                errors.extend(select_limits(child, &spot));
+            }
+        }
+    }
+    errors
+}
+
+fn select_limits(select: &Value, prefix: &[String]) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    let options = select
+        .get("options")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let path = at(prefix, &["options"]);
+    if options.is_empty() {
+        errors.push(FieldError::too_short(path.clone(), 1));
+    }
+    if options.len() > SELECT_OPTIONS_MAX {
+        errors.push(FieldError::too_long(path.clone(), SELECT_OPTIONS_MAX));
+    }
+    for (k, option) in options.iter().enumerate() {
+        for field in ["label", "value", "description"] {
+            if chars(option.get(field)) > SELECT_OPTION_TEXT_MAX_CHARS {
+                errors.push(FieldError::too_long(
+                    at(&path, &[&k.to_string(), field]),
+                    SELECT_OPTION_TEXT_MAX_CHARS,
+                ));
+            }
+        }
     }
     errors
 }
@@ -239,6 +332,48 @@ mod tests {
             json!({ "data": { "content": { "_errors": [
                 { "code": "BASE_TYPE_MAX_LENGTH", "message": "Must be 2000 or fewer in length." }
             ] } } })
+        );
+    }
+
+    #[test]
+    fn component_layouts_are_held_to_discords_widths_and_counts() {
+        let button =
+            |i: usize| json!({"type": 2, "style": 1, "label": "b", "custom_id": format!("b{i}")});
+        let row =
+            |n: usize| json!({"type": 1, "components": (0..n).map(button).collect::<Vec<_>>()});
+        let fine = json!({"components": [row(5), row(1)]});
+        assert!(message_limits(&fine, &[]).is_empty());
+        let wide = json!({"components": [row(6)]});
+        assert_eq!(
+            message_limits(&wide, &[])[0].code,
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
+        );
+        let tall = json!({"components": (0..6).map(|_| row(1)).collect::<Vec<_>>()});
+        assert_eq!(message_limits(&tall, &[])[0].dotted_path(), "components");
+        let option = |i: usize| json!({"label": format!("o{i}"), "value": format!("o{i}")});
+        let select = |n: usize| {
+            json!({"type": 1, "components": [
+                {"type": 3, "custom_id": "s", "options": (0..n).map(option).collect::<Vec<_>>()}
+            ]})
+        };
+        assert!(message_limits(&json!({"components": [select(25)]}), &[]).is_empty());
+        let many = message_limits(&json!({"components": [select(26)]}), &[]);
+        assert_eq!(many[0].dotted_path(), "components.0.components.0.options");
+        let none = message_limits(&json!({"components": [select(0)]}), &[]);
+        assert_eq!(none[0].code, "BASE_TYPE_MIN_LENGTH");
+        let long = json!({"components": [{"type": 1, "components": [
+            {"type": 3, "custom_id": "s", "options": [{"label": "x".repeat(101), "value": "v"}]}
+        ]}]});
+        assert_eq!(
+            message_limits(&long, &[])[0].dotted_path(),
+            "components.0.components.0.options.0.label"
+        );
+        let crowded = json!({"components": [{"type": 1, "components": [
+            button(1), {"type": 3, "custom_id": "s", "options": [option(1)]}
+        ]}]});
+        assert_eq!(
+            message_limits(&crowded, &[])[0].code,
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED"
         );
     }
 

@@ -4,7 +4,8 @@
 //! `World::stop` (and `World::assert_clean`), with the list of problems and of requests.
 //!
 //! The bot under test is pointed at [`FakeDiscord::api_base`]. A test injects
-//! `INTERACTION_CREATE` events (slash commands, autocomplete, button clicks) as any user, and
+//! `INTERACTION_CREATE` events (slash commands, autocomplete, button clicks, string select
+//! choices) as any user, and
 //! reads what the bot sent from the [`Recorder`]: every REST request with its JSON (or multipart
 //! `payload_json` and files) and the status the fake answered ([`Recorded::accepted`]).
 //!
@@ -20,8 +21,18 @@
 //!   serenity sends) is checked as the string the description wants.
 //! - **Limits the description leaves out** ([`limits`]): content 2,000 characters, 25
 //!   autocomplete choices, `custom_id` 100 characters, embed limits (title, description,
-//!   fields, footer, author, 6,000 in all, 10 embeds): refused 400 50035 with Discord's error
-//!   tree, and a problem.
+//!   fields, footer, author, 6,000 in all, 10 embeds), component layouts (at most 5 action rows,
+//!   5 buttons in a row or one select menu alone, 1 to 25 select options, option label, value
+//!   and description 100, button label 80): refused 400 50035 with Discord's error tree, and a
+//!   problem.
+//! - **Alt text** ([`images`]): the project's accessibility rule, not Discord's: every PNG the
+//!   bot uploads needs a `description` (at most 1,024 characters) in the payload's
+//!   `attachments`; Discord would accept it without, so a missing one is a problem, not a
+//!   refusal.
+//! - **Components**: a string select choice is injected with `data.values`
+//!   ([`FakeDiscord::select`]; a menu or value the message does not offer is an error of the
+//!   test); an update (callback type 7) edits the message the component was on; stored select
+//!   menus get Discord's default `min_values`/`max_values`.
 //! - **Interaction rules** ([`interactions`]): the first callback within 3 s of the event (else
 //!   404 10062), one callback only (else 400 40060), follow-ups and response edits while the
 //!   token lives, 15 min (else 401 50027). A problem unless the test calls
@@ -61,6 +72,10 @@
 //!   parsed (`mentions` always empty; `allowed_mentions` checked for the ping rule but not
 //!   applied to the text), ephemeral messages stored like
 //!   any other, no threads, reactions, pins, or message deletion through channel routes.
+//! - Components: no user, role, mentionable or channel selects injected (string selects
+//!   only), `min_values`/`max_values` not enforced on injected choices, disabled components
+//!   still clickable, no modals; the bot cannot read messages back (no Read Message History)
+//!   and the fake does not serve `GET /channels/{id}/messages/{id}`.
 //! - Interactions: the callback type is not checked against the interaction's type, a
 //!   follow-up before the first answer is not refused (Discord: 10015), modal submits cannot be
 //!   injected, and the 3 s are measured at the fake (no network in between).
@@ -71,6 +86,7 @@
 pub mod answer;
 pub mod faults;
 mod gateway;
+pub mod images;
 pub mod interactions;
 pub mod limits;
 mod mentions;
@@ -115,6 +131,14 @@ pub enum FakeError {
     Wait(#[from] WaitFailed),
     #[error("the fake knows no channel {0}")]
     UnknownChannel(u64),
+    #[error(
+        "the message has no select menu {custom_id:?} offering {values:?} (it offers: {offered})"
+    )]
+    NoSuchSelect {
+        custom_id: String,
+        values: String,
+        offered: String,
+    },
     #[error("the bot never registered a command named {0:?}")]
     UnknownCommand(String),
     #[error("/{command} has no option {option:?} (registered: {registered})")]
@@ -742,14 +766,66 @@ impl FakeDiscord {
         message: &Value,
         custom_id: &str,
     ) -> Result<SentInteraction, FakeError> {
-        let channel_id = message
+        let channel_id = self.channel_of(message);
+        self.component_interaction(channel_id, user, message, |ctx| {
+            payloads::button_click(ctx, message, custom_id)
+        })
+    }
+
+    /// `user` picks `values` in the string select menu `custom_id` of a message the bot sent.
+    /// Discord only sends what the menu offers, so a menu or value the message does not have is
+    /// an error of the test ([`FakeError::NoSuchSelect`]).
+    pub fn select(
+        &self,
+        user: &FakeUser,
+        message: &Value,
+        custom_id: &str,
+        values: &[&str],
+    ) -> Result<SentInteraction, FakeError> {
+        let offered = payloads::select_values(message, custom_id);
+        let missing: Vec<&str> = values
+            .iter()
+            .copied()
+            .filter(|v| !offered.iter().any(|o| o == v))
+            .collect();
+        if offered.is_empty() || !missing.is_empty() {
+            return Err(FakeError::NoSuchSelect {
+                custom_id: custom_id.to_owned(),
+                values: missing.join(", "),
+                offered: offered.join(", "),
+            });
+        }
+        let channel_id = self.channel_of(message);
+        self.component_interaction(channel_id, user, message, |ctx| {
+            payloads::select_choice(ctx, message, custom_id, values)
+        })
+    }
+
+    fn channel_of(&self, message: &Value) -> u64 {
+        message
             .get("channel_id")
             .and_then(Value::as_str)
             .and_then(|s| s.parse().ok())
-            .unwrap_or(self.default_channel);
-        self.interact(channel_id, user, |ctx| {
-            payloads::button_click(ctx, message, custom_id)
-        })
+            .unwrap_or(self.default_channel)
+    }
+
+    /// An interaction on a component of `message`: its answer of type 7 edits that message.
+    fn component_interaction(
+        &self,
+        channel_id: u64,
+        user: &FakeUser,
+        message: &Value,
+        payload: impl FnOnce(&payloads::InteractionContext<'_>) -> Value,
+    ) -> Result<SentInteraction, FakeError> {
+        let sent = self.interact(channel_id, user, payload)?;
+        let message_id = message
+            .get("id")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse().ok());
+        if let Some(info) = locked(&self.state.interactions).get_mut(&sent.token) {
+            info.component_message = message_id;
+        }
+        Ok(sent)
     }
 
     fn permissions_in(&self, channel_id: u64) -> String {

@@ -373,7 +373,8 @@ pub fn message(spec: &MessageSpec<'_>) -> Value {
 }
 
 /// The components of a stored message: Discord gives every component a numeric `id` (unique in
-/// the message, in tree order) where the bot sent none.
+/// the message, in tree order) where the bot sent none, and a select menu its default
+/// `min_values` and `max_values` (1).
 fn numbered_components(components: Option<Value>) -> Value {
     fn number(value: &mut Value, next: &mut u64) {
         match value {
@@ -382,6 +383,11 @@ fn numbered_components(components: Option<Value>) -> Value {
                 if map.contains_key("type") && !map.contains_key("id") {
                     *next += 1;
                     map.insert("id".into(), json!(*next));
+                }
+                let select = matches!(map.get("type").and_then(Value::as_u64), Some(3 | 5..=8));
+                if select {
+                    map.entry("min_values").or_insert(json!(1));
+                    map.entry("max_values").or_insert(json!(1));
                 }
                 map.values_mut().for_each(|child| number(child, next));
             }
@@ -605,6 +611,40 @@ fn command_interaction(
 }
 
 /// INTERACTION_CREATE of a button click (type 3) on `message`.
+/// A selection in a string select menu (component type 3) of `message`.
+pub fn select_choice(
+    ctx: &InteractionContext<'_>,
+    message: &Value,
+    custom_id: &str,
+    values: &[&str],
+) -> Value {
+    let mut value = interaction_base(
+        3,
+        ctx,
+        json!({ "custom_id": custom_id, "component_type": 3, "values": values }),
+    );
+    if let Some(map) = value.as_object_mut() {
+        map.insert("message".into(), message.clone());
+    }
+    value
+}
+
+/// The option values of the string select menu `custom_id` on `message` (none if absent).
+pub fn select_values(message: &Value, custom_id: &str) -> Vec<String> {
+    message
+        .get("components")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|row| row.get("components").and_then(Value::as_array))
+        .flatten()
+        .filter(|c| c.get("custom_id").and_then(Value::as_str) == Some(custom_id))
+        .filter_map(|c| c.get("options").and_then(Value::as_array))
+        .flatten()
+        .filter_map(|o| o.get("value").and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
 pub fn button_click(ctx: &InteractionContext<'_>, message: &Value, custom_id: &str) -> Value {
     let mut value = interaction_base(
         3,

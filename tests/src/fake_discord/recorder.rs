@@ -191,6 +191,43 @@ impl Recorded {
             .collect()
     }
 
+    /// The first string select menu on the message: its custom id and its options' values.
+    pub fn select_menu(&self) -> Option<(String, Vec<String>)> {
+        let rows = self
+            .message_payload()
+            .and_then(|p| p.get("components"))
+            .and_then(Value::as_array)?;
+        let select = rows
+            .iter()
+            .filter_map(|row| row.get("components").and_then(Value::as_array))
+            .flatten()
+            .find(|c| c.get("type").and_then(Value::as_u64) == Some(3))?;
+        let id = select.get("custom_id")?.as_str()?.to_owned();
+        let values = select
+            .get("options")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|o| o.get("value").and_then(Value::as_str).map(str::to_owned))
+            .collect();
+        Some((id, values))
+    }
+
+    /// The descriptions (alt text) the payload gives its attachments, in order.
+    pub fn attachment_descriptions(&self) -> Vec<String> {
+        self.message_payload()
+            .and_then(|p| p.get("attachments"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|a| {
+                a.get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned)
+            })
+            .collect()
+    }
+
     /// The autocomplete choices offered (callback type 8), as `(name, value)`.
     pub fn choices(&self) -> Vec<(String, String)> {
         let choices = self

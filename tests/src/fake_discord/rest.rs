@@ -11,6 +11,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::answer::{Answer, Refusal};
+use super::images;
 use super::interactions::InteractionInfo;
 use super::limits::{self, FieldError};
 use super::mentions;
@@ -128,6 +129,13 @@ fn judge_and_serve(state: &FakeState, incoming: &Incoming, recorded: &mut Record
         && let Some(problem) =
             mentions::mention_problem(&recorded.kind, incoming.method.as_str(), json)
     {
+        state.problem(format!("{method} {}: {problem}", incoming.path));
+    }
+    if let Some(problem) = images::undescribed_images(
+        &recorded.kind,
+        incoming.json.as_ref(),
+        &incoming.attachments,
+    ) {
         state.problem(format!("{method} {}: {problem}", incoming.path));
     }
     let limit_errors = limit_errors(&recorded.kind, incoming);
@@ -537,10 +545,11 @@ fn interaction_callback(
     recorded: &mut Recorded,
 ) -> Answer {
     let limits = *locked(&state.interaction_limits);
-    let judged = locked(&state.interactions)
-        .get_mut(token)
-        .map(|info| info.take_callback(&limits).map(|()| info.channel_id));
-    let channel_id = match judged {
+    let judged = locked(&state.interactions).get_mut(token).map(|info| {
+        info.take_callback(&limits)
+            .map(|()| (info.channel_id, info.component_message))
+    });
+    let (channel_id, clicked) = match judged {
         None => {
             state.problem(format!(
                 "interaction callback for a token the fake never issued: {token}"
@@ -548,7 +557,7 @@ fn interaction_callback(
             return Refusal::UnknownInteraction.answer();
         }
         Some(Err(broken)) => return state.rule_broken(broken),
-        Some(Ok(channel_id)) => channel_id,
+        Some(Ok(answer)) => answer,
     };
     let body = incoming.json.as_ref();
     match body.and_then(|j| j.get("type")).and_then(Value::as_u64) {
@@ -565,8 +574,30 @@ fn interaction_callback(
             }
             recorded.message = Some(message);
         }
-        // Deferrals, update of the clicked message, autocomplete choices, modal: nothing stored.
-        Some(5..=9) => {}
+        // An update of the clicked message edits it, as Discord does.
+        Some(7) => {
+            let existing = clicked.and_then(|id| locked(&state.messages).get(&id).cloned());
+            let data = body.and_then(|j| j.get("data")).cloned();
+            match (existing, data) {
+                (Some(existing), Some(data)) => {
+                    let message = store_payload(
+                        state,
+                        channel_id,
+                        Some(&existing),
+                        true,
+                        &data,
+                        &incoming.attachments,
+                    );
+                    recorded.message = Some(message);
+                }
+                (None, _) => state.problem(format!(
+                    "an update (callback type 7) of interaction {token}, which is not on a message"
+                )),
+                (Some(_), None) => {}
+            }
+        }
+        // Deferrals, autocomplete choices, modal: nothing stored.
+        Some(5 | 6 | 8 | 9) => {}
         other => state.problem(format!(
             "interaction callback with an unknown type {other:?}"
         )),

@@ -3,13 +3,14 @@
 
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, User};
 
+use crate::discord::challenge_posts;
+
 use super::common::{SideParam, answer, autocomplete_variant, parse_clock};
 use crate::discord::components::ButtonAction;
 use crate::discord::mentions;
 use crate::discord::places::here;
 use crate::discord::posts::{self, discord_time};
 use crate::discord::{BotError, Context};
-use crate::domain::ChallengeId;
 use crate::service::{
     ChallengeView, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent,
     RulesChoice, ServiceError, SideChoice,
@@ -21,7 +22,7 @@ use crate::service::{
 /// The clock of a challenge when none is given: three days per move.
 pub const DEFAULT_CLOCK: &str = "3d";
 
-fn clock_text(clock: &ClockSpec) -> String {
+pub(crate) fn clock_text(clock: &ClockSpec) -> String {
     let days_or_hours = |s: u64| {
         if s.is_multiple_of(86_400) {
             format!("{}d", s / 86_400)
@@ -45,26 +46,39 @@ fn clock_text(clock: &ClockSpec) -> String {
     }
 }
 
-/// The Accept and Decline buttons of a challenge; their ids carry the challenge id, so they
-/// work after a restart.
-pub fn challenge_buttons(challenge: ChallengeId) -> Vec<CreateActionRow> {
-    vec![CreateActionRow::Buttons(vec![
-        CreateButton::new(ButtonAction::Accept(challenge).custom_id())
+/// The buttons of a challenge: Accept, Decline (not on an open challenge: anyone may accept,
+/// nobody declines for all), and Cancel for its challenger. Their ids carry the challenge id, so
+/// they work after a restart.
+pub fn challenge_buttons(challenge: &ChallengeView) -> Vec<CreateActionRow> {
+    let id = challenge.id;
+    let mut buttons = vec![
+        CreateButton::new(ButtonAction::Accept(id).custom_id())
             .label("Accept")
             .style(ButtonStyle::Success),
-        CreateButton::new(ButtonAction::Decline(challenge).custom_id())
-            .label("Decline")
-            .style(ButtonStyle::Danger),
-    ])]
+    ];
+    if challenge.opponent.is_some() {
+        buttons.push(
+            CreateButton::new(ButtonAction::Decline(id).custom_id())
+                .label("Decline")
+                .style(ButtonStyle::Danger),
+        );
+    }
+    buttons.push(
+        CreateButton::new(ButtonAction::Cancel(id).custom_id())
+            .label("Cancel")
+            .style(ButtonStyle::Secondary),
+    );
+    vec![CreateActionRow::Buttons(buttons)]
 }
 
-fn challenge_text(challenge: &ChallengeView) -> String {
+/// The text of a challenge's message.
+pub fn challenge_text(challenge: &ChallengeView) -> String {
     let challenger = posts::seat_label(&challenge.challenger);
     let opponent = challenge
         .opponent
         .as_ref()
         .map(posts::seat_label)
-        .unwrap_or_else(|| "anyone".to_owned());
+        .unwrap_or_else(|| "Anyone here".to_owned());
     let variant = challenge
         .variant
         .clone()
@@ -83,14 +97,15 @@ fn challenge_text(challenge: &ChallengeView) -> String {
     )
 }
 
-/// Challenge someone to a game here (challenge me for a game against the AI)
+/// Challenge someone to a game here (no opponent: anyone here may accept; me: the AI)
 #[poise::command(
     slash_command,
     required_bot_permissions = "SEND_MESSAGES | ATTACH_FILES"
 )]
 pub async fn challenge(
     ctx: Context<'_>,
-    #[description = "Who to play"] opponent: User,
+    #[description = "Who to play (leave out for an open challenge anyone here may accept)"]
+    opponent: Option<User>,
     #[description = "Which variant (default: copenhagen)"]
     #[autocomplete = "autocomplete_variant"]
     variant: Option<String>,
@@ -108,10 +123,11 @@ pub async fn challenge(
     let side = side.map(SideChoice::from).unwrap_or_default();
     let variant = variant.unwrap_or_else(|| DEFAULT_VARIANT.to_owned());
     let private = private.unwrap_or(false);
-    if opponent.id == ctx.serenity_context().cache.current_user().id {
+    let bot_id = ctx.serenity_context().cache.current_user().id;
+    if opponent.as_ref().is_some_and(|o| o.id == bot_id) {
         return start_ai_game(ctx, variant, DEFAULT_AI_LEVEL, side, private).await;
     }
-    if opponent.bot {
+    if let Some(opponent) = opponent.as_ref().filter(|o| o.bot) {
         return Err(BotError::BadOption(format!(
             "{} is a bot; challenge a person, or me for the AI.",
             mentions::literal(&opponent.name)
@@ -120,12 +136,17 @@ pub async fn challenge(
     let clock = parse_clock(clock.as_deref().unwrap_or(DEFAULT_CLOCK))?;
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
-    let them = data.player_of(&opponent).await?;
-    if let Some(guild) = ctx.guild_id() {
-        data.seen_in_guild(guild.get(), &opponent).await?;
-    }
+    let against = match &opponent {
+        Some(opponent) => {
+            if let Some(guild) = ctx.guild_id() {
+                data.seen_in_guild(guild.get(), opponent).await?;
+            }
+            Opponent::Player(data.player_of(opponent).await?)
+        }
+        None => Opponent::Open,
+    };
     let request = NewChallenge {
-        opponent: Opponent::Player(them),
+        opponent: against,
         rules: RulesChoice::Variant(variant),
         side,
         clock,
@@ -134,12 +155,20 @@ pub async fn challenge(
         private,
     };
     let created = data.service.create_challenge(me, request).await?;
+    // The challenged player is the one to notify; an open challenge pings nobody.
+    let pings: Vec<u64> = opponent.iter().map(|o| o.id.get()).collect();
     let reply = poise::CreateReply::default()
         .content(challenge_text(&created.challenge))
-        .components(challenge_buttons(created.challenge.id))
-        // The challenged player is the one to notify.
-        .allowed_mentions(mentions::only(&[opponent.id.get()]));
-    ctx.send(reply).await?;
+        .components(challenge_buttons(&created.challenge))
+        .allowed_mentions(mentions::only(&pings));
+    let sent = ctx.send(reply).await?;
+    // Remembered so the buttons can be taken off when the challenge expires.
+    match sent.message().await {
+        Ok(message) => challenge_posts::note(data, created.challenge.id, &message).await,
+        Err(e) => {
+            tracing::info!(challenge = %created.challenge.id, "challenge message not read back: {e}")
+        }
+    }
     Ok(())
 }
 

@@ -2,9 +2,10 @@
 
 use serenity::all::CreateAttachment;
 
-use super::common::{answer, autocomplete_game, game_here};
+use super::common::{answer, autocomplete_game, fitted, game_here};
 use crate::discord::posts::{self, Post};
 use crate::discord::{BotError, Context};
+use crate::discord::{game_buttons, text_board};
 use crate::domain::{GameId, Side};
 use crate::service::GameView;
 
@@ -28,10 +29,39 @@ pub async fn board(
     #[description = "Which game, when this channel has several"]
     #[autocomplete = "autocomplete_game"]
     game: Option<i64>,
+    #[description = "As monospace text with coordinates instead of an image"] text: Option<bool>,
+    #[description = "Remember: show boards only you see turned round (answers privately)"]
+    flip: Option<bool>,
 ) -> Result<(), BotError> {
-    let (_, view) = my_game(&ctx, game.map(GameId)).await?;
-    let post = posts::board_post(ctx.data(), &view).await;
-    ctx.send(post.reply()).await?;
+    let data = ctx.data();
+    let (me, view) = my_game(&ctx, game.map(GameId)).await?;
+    let mut post = posts::board_post(data, &view).await;
+    let mut private = false;
+    if let Some(flip) = flip {
+        // A preference: remembered, and this answer is the first private board drawn by it.
+        data.service.set_board_flipped(me, flip).await?;
+        private = true;
+        if let Some(board) = posts::board_image(data, view.id, None, flip).await {
+            post.png = Some(board.png);
+            post.alt = board.alt;
+        }
+        post.content = format!(
+            "{}\n*From now on, boards shown only to you are drawn {}.*",
+            post.content,
+            if flip {
+                "turned round"
+            } else {
+                "the usual way"
+            }
+        );
+    }
+    if text == Some(true) {
+        let snapshot = data.service.board_snapshot(view.id, None).await?;
+        let board = text_board::render(&snapshot);
+        post.content = fitted(format!("{board}\n{}", post.content));
+        post.png = None;
+    }
+    ctx.send(post.reply().ephemeral(private)).await?;
     Ok(())
 }
 
@@ -78,13 +108,14 @@ async fn act(ctx: &Context<'_>, game: Option<GameId>, action: Action) -> Result<
         }
         Action::OfferDraw => Post::text(
             format!(
-                "{} offers a draw in game #{}. {}: `/draw accept` or `/draw decline`.",
+                "{} offers a draw in game #{}. {}: accept or decline with the buttons (or `/draw accept`, `/draw decline`).",
                 posts::seat_label(mine),
                 after.id,
                 posts::seat_label(theirs)
             ),
             them,
-        ),
+        )
+        .with_components(game_buttons::draw_answer_rows(after.id)),
         Action::DeclineDraw => Post::text(
             format!(
                 "Draw declined in game #{}, {}: play on.",

@@ -13,7 +13,11 @@ pub const EMBED_COLOUR: u32 = 0x8B_5A_2B;
 const COMMANDS: &[(&str, &str)] = &[
     (
         "/challenge opponent variant side clock rated private",
-        "challenge someone (or me, for a game against the AI); rated by default with a clock",
+        "challenge someone (or me, for a game against the AI; leave out opponent for an open challenge anyone here may accept); rated by default with a clock",
+    ),
+    (
+        "/challenges",
+        "your open challenges, sent and received, with Accept/Decline/Cancel buttons",
     ),
     (
         "/play variant level side",
@@ -23,7 +27,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "/move move",
         "make a move, e.g. `e5-e8` (autocomplete lists the legal moves)",
     ),
-    ("/board", "show the board of the game here"),
+    (
+        "/board text flip",
+        "show the board of the game here; `text:true` as text (for screen readers), `flip:true` remembers to show your private boards turned round",
+    ),
     ("/resign", "give up the game"),
     (
         "/draw offer|accept|decline",
@@ -71,7 +78,9 @@ pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
     let embed = CreateEmbed::new()
         .title("taflbot: tafl by correspondence")
         .description(format!(
-            "Play hnefatafl and its cousins here, one move at a time; games can last days.\n\n{list}"
+            "Play hnefatafl and its cousins here, one move at a time; games can last days.\n\n{list}\n\
+             Under each board: **Pick a move** (menus for the piece and its destination), **Legal moves**, \
+             **Flip**, **Offer draw**, **Resign** (asks first); after a game, **Rematch** (sides swapped)."
         ))
         .colour(EMBED_COLOUR);
     let button = CreateButton::new(ButtonAction::HowToPlay.custom_id())

@@ -126,6 +126,7 @@ pub async fn rules(
         )));
     };
     let rules = preset.rules();
+    let alt = crate::discord::alt_text::describe_start(preset.name, &rules);
     let summary: String = rules.summary().chars().take(3500).collect();
     let embed = CreateEmbed::new()
         .title(format!("{} ({}x{})", preset.name, rules.dim(), rules.dim()))
@@ -139,7 +140,7 @@ pub async fn rules(
     match posts::start_position_png(rules).await {
         Ok(png) => {
             let name = format!("{}-start.png", preset.id);
-            reply = reply.attachment(CreateAttachment::bytes(png, name.clone()));
+            reply = reply.attachment(CreateAttachment::bytes(png, name.clone()).description(alt));
             ctx.send(reply.embed(embed.image(format!("attachment://{name}"))))
                 .await?;
         }

@@ -1,6 +1,7 @@
 //! The slash commands, one file per group.
 
 pub mod challenge;
+pub mod challenges;
 pub mod common;
 pub mod game;
 pub mod handle;
@@ -17,6 +18,7 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
     vec![
         challenge::challenge(),
         challenge::play(),
+        challenges::challenges(),
         moves::move_piece(),
         game::board(),
         game::resign(),
