@@ -14,6 +14,7 @@ mod outbox;
 mod places;
 mod posts;
 mod status;
+mod threads;
 
 pub use connection::{DiscordSettings, RunningBot, api_origin, start};
 pub use data::Data;

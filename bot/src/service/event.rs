@@ -50,6 +50,7 @@ pub enum EventPayload {
     DrawDeclined(DrawEvent),
     GameEnded(GameEnded),
     DeadlineReminder(DeadlineReminder),
+    InactivityReminder(InactivityReminder),
 }
 
 impl EventPayload {
@@ -66,6 +67,7 @@ impl EventPayload {
             EventPayload::DrawDeclined(_) => "draw_declined",
             EventPayload::GameEnded(_) => "game_ended",
             EventPayload::DeadlineReminder(_) => "deadline_reminder",
+            EventPayload::InactivityReminder(_) => "inactivity_reminder",
         }
     }
 }
@@ -140,6 +142,17 @@ pub struct DeadlineReminder {
     pub side: Side,
     pub ply: u32,
     pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+}
+
+/// A game without a clock has waited on a player for long (repeated while it waits).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct InactivityReminder {
+    pub player: PlayerId,
+    pub side: Side,
+    pub ply: u32,
+    /// When their turn began (milliseconds since the epoch).
+    pub turn_started_at: i64,
     pub context: Option<String>,
 }
 

@@ -9,18 +9,23 @@ mod channel_posts;
 mod error;
 mod event;
 mod events;
+mod follow;
 mod game_state;
+mod game_threads;
 mod handles;
 mod health;
 mod history;
+mod moderation;
 mod moves;
 mod name_rule;
+mod notify_prefs;
 mod place;
 mod queries;
 pub mod ratings;
 mod reply;
 mod requests;
 mod scheduler;
+mod server_settings;
 mod stats;
 mod timing;
 mod tokens;
@@ -48,8 +53,10 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use event::{
     ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded, GameStarted,
-    MovePlayedEvent,
+    InactivityReminder, MovePlayedEvent,
 };
+pub use game_threads::GameOffDiscord;
+pub use server_settings::{PLAY_DEFAULT_VARIANT, ServerMember, ServerSettings, SettingsChange};
 pub use events::EventBus;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
 pub use place::Place;
@@ -303,6 +310,11 @@ impl Emitter {
             let post =
                 rows::insert_outbox_post(c, event.id, channel, self.wall_now, self.held_until)?;
             self.posts.push(post);
+        }
+        // A direct message is never shown by a reply: it is not held.
+        if let Some(user) = events::discord_dm_of(c, &event)? {
+            self.posts
+                .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
         }
         self.events.push(event);
         Ok(())

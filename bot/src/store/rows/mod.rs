@@ -7,22 +7,28 @@ mod api_tokens;
 mod challenges;
 mod discord_outbox;
 mod events;
+mod game_threads;
 mod games;
+mod guild_settings;
 mod idempotency;
 mod moves;
 mod players;
 mod ratings;
+mod turn_reminders;
 mod webhooks;
 
 pub use api_tokens::*;
 pub use challenges::*;
 pub use discord_outbox::*;
 pub use events::*;
+pub use game_threads::*;
 pub use games::*;
+pub use guild_settings::*;
 pub use idempotency::*;
 pub use moves::*;
 pub use players::*;
 pub use ratings::*;
+pub use turn_reminders::*;
 pub use webhooks::*;
 
 pub use crate::domain::{

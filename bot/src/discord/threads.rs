@@ -1,0 +1,105 @@
+//! A thread per game: where the server allows it and the bot may, a new game gets its own
+//! public thread under the channel where it began ("Astrid vs Ragnar · Copenhagen"); the
+//! channel keeps one line linking to it. Everything about the game is posted in the thread.
+
+use serenity::all::{
+    AutoArchiveDuration, ChannelId, ChannelType, CreateThread, EditThread, GuildId, Http,
+    Permissions,
+};
+
+use super::Data;
+use super::posts::seat_of;
+use crate::domain::Side;
+use crate::service::GameView;
+
+/// Discord's longest thread name.
+const MAX_THREAD_NAME_CHARS: usize = 100;
+
+/// What the bot needs in a channel to play a game in a thread of it.
+pub fn thread_permissions() -> Permissions {
+    Permissions::CREATE_PUBLIC_THREADS | Permissions::SEND_MESSAGES_IN_THREADS
+}
+
+/// "Astrid vs Ragnar · Copenhagen", cut to Discord's 100 characters, on one line.
+pub fn thread_name(data: &Data, game: &GameView) -> String {
+    let name = |side| seat_of(game, side).name.replace(['\n', '\r'], " ");
+    let variant = game
+        .variant
+        .as_deref()
+        .and_then(|id| data.service.variants().into_iter().find(|v| v.id == id))
+        .map(|v| v.name)
+        .unwrap_or_else(|| "custom rules".to_owned());
+    let full = format!(
+        "{} vs {} · {variant}",
+        name(Side::Attackers),
+        name(Side::Defenders)
+    );
+    if full.chars().count() <= MAX_THREAD_NAME_CHARS {
+        return full;
+    }
+    let cut: String = full.chars().take(MAX_THREAD_NAME_CHARS - 1).collect();
+    format!("{cut}…")
+}
+
+/// The line the channel keeps about a game played in `thread`.
+pub fn link_line(data: &Data, game: &GameView, thread: ChannelId) -> String {
+    format!(
+        "**Game #{}** · {} is played in <#{thread}>.",
+        game.id,
+        super::mentions::literal_long(&thread_name(data, game))
+    )
+}
+
+/// Opens a thread for `game` under `channel` and moves the game there, when the server wants
+/// threads (its `/settings`) and the bot may create them (`bot_permissions`, as Discord gave
+/// them in the interaction). `None`: the game stays in the channel (logged when Discord
+/// refused).
+pub async fn open_game_thread(
+    http: &Http,
+    data: &Data,
+    game: &GameView,
+    channel: ChannelId,
+    guild: Option<GuildId>,
+    bot_permissions: Option<Permissions>,
+) -> Option<ChannelId> {
+    let guild = guild?;
+    let wanted = match data.service.server_settings(guild.get()).await {
+        Ok(settings) => settings.threads,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot read the server's settings; no thread");
+            false
+        }
+    };
+    if !wanted || !bot_permissions.is_some_and(|p| p.contains(thread_permissions())) {
+        return None;
+    }
+    let builder = CreateThread::new(thread_name(data, game))
+        .kind(ChannelType::PublicThread)
+        .auto_archive_duration(AutoArchiveDuration::OneWeek);
+    let thread = match channel.create_thread(http, builder).await {
+        Ok(thread) => thread.id,
+        Err(e) => {
+            tracing::info!(game = %game.id, %channel, "no thread for the game ({e}); it stays in the channel");
+            return None;
+        }
+    };
+    match data
+        .service
+        .move_game_to_thread(game.id, thread.get(), channel.get())
+        .await
+    {
+        Ok(()) => Some(thread),
+        Err(e) => {
+            tracing::warn!(game = %game.id, %thread, error = %e, "cannot move the game into its thread");
+            None
+        }
+    }
+}
+
+/// Unarchives `thread` so the bot can post in it again.
+pub async fn unarchive(http: &Http, thread: ChannelId) -> Result<(), serenity::Error> {
+    thread
+        .edit_thread(http, EditThread::new().archived(false))
+        .await
+        .map(|_| ())
+}
