@@ -8,7 +8,8 @@ use serenity::all::{
 
 use super::commands::help;
 use super::mentions;
-use super::posts::{self, seat_label};
+use super::threads;
+use super::posts::seat_label;
 use super::{BotError, Data};
 use crate::domain::ChallengeId;
 
@@ -126,28 +127,35 @@ async fn run(
         ButtonAction::Accept(id) => {
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
-            // The updated challenge message shows the start; the outbox only if it fails.
             let scope = data.service.in_reply();
             let game = scope.service().accept_challenge(me, id).await?;
-            let post = posts::start_post(data, &game).await;
-            let mut update = CreateInteractionResponseMessage::new()
-                .content(format!("Challenge #{id} accepted.\n{}", post.content))
-                .allowed_mentions(mentions::only(&post.pings))
+            let thread = threads::open_game_thread(
+                &ctx.http,
+                data,
+                &game,
+                press.channel_id,
+                press.guild_id,
+                press.app_permissions,
+            )
+            .await;
+            // The challenge message says it was accepted (an edit pings nobody); the start goes
+            // out as a new post, in the game's thread or here, and pings the first to move.
+            let content = match thread {
+                Some(thread) => format!(
+                    "Challenge #{id} accepted. {}",
+                    threads::link_line(data, &game, thread)
+                ),
+                None => format!("Challenge #{id} accepted: game #{} begins below.", game.id),
+            };
+            let update = CreateInteractionResponseMessage::new()
+                .content(content)
+                .allowed_mentions(mentions::nobody())
                 .components(Vec::new());
-            if let Some(png) = post.png {
-                update =
-                    update.add_file(serenity::all::CreateAttachment::bytes(png, post.filename));
-            }
             let sent = press
                 .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
                 .await;
-            match sent {
-                Ok(()) => scope.shown().await,
-                Err(e) => {
-                    scope.not_shown().await;
-                    return Err(BotError::ReplyNotSent(Box::new(e)));
-                }
-            }
+            scope.not_shown().await;
+            sent.map_err(|e| BotError::ReplyNotSent(Box::new(e)))?;
         }
         ButtonAction::Decline(id) => {
             check_may_answer(press, data, id).await?;

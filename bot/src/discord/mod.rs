@@ -13,6 +13,7 @@ mod mentions;
 mod outbox;
 mod places;
 mod posts;
+mod server;
 mod status;
 mod threads;
 

@@ -2,12 +2,16 @@
 
 pub mod challenge;
 pub mod common;
+pub mod follow;
 pub mod game;
 pub mod handle;
 pub mod help;
 pub mod history;
 pub mod info;
+pub mod moderation;
 pub mod moves;
+pub mod notify;
+pub mod settings;
 pub mod standings;
 
 use super::{BotError, Data};
@@ -29,6 +33,10 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         handle::handle(),
         standings::leaderboard(),
         standings::stats(),
+        notify::notify(),
+        settings::settings(),
+        moderation::abort(),
+        follow::follow(),
         help::help(),
     ]
 }
