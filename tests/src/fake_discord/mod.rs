@@ -79,6 +79,7 @@ pub mod permissions;
 pub mod recorder;
 mod rest;
 pub mod spec;
+pub mod threads;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -177,9 +178,18 @@ pub(crate) struct FakeState {
     pub channels: Mutex<Vec<(u64, String)>>,
     /// Channels deleted by the test: Discord answers 10003 Unknown Channel for them.
     pub deleted_channels: Mutex<HashSet<u64>>,
-    /// The bot's permissions per channel, where they are not all of them.
+    /// The bot's permissions per channel, where they are not the default ones.
     pub bot_permissions: Mutex<HashMap<u64, u64>>,
     pub members: Mutex<Vec<FakeUser>>,
+    /// Members' permissions in the guild (`member.permissions` of their interactions), where
+    /// they are not all of them.
+    pub member_permissions: Mutex<HashMap<u64, u64>>,
+    /// Members' roles, by member.
+    pub member_roles: Mutex<HashMap<u64, Vec<u64>>>,
+    /// The guild's roles: id and name.
+    pub roles: Mutex<Vec<(u64, String)>>,
+    /// Threads and direct-message channels.
+    pub threads: Mutex<threads::Threads>,
     pub commands: Mutex<Vec<Value>>,
     /// Interactions sent, by token.
     pub interactions: Mutex<HashMap<String, InteractionInfo>>,
@@ -223,19 +233,51 @@ impl FakeState {
             .any(|(id, _)| *id == channel_id)
     }
 
+    /// The live thread `channel_id`, if it is one.
+    pub fn thread(&self, channel_id: u64) -> Option<threads::FakeThread> {
+        locked(&self.threads).live_thread(channel_id).cloned()
+    }
+
+    /// The member a direct-message channel reaches, if `channel_id` is one.
+    pub fn dm_recipient(&self, channel_id: u64) -> Option<u64> {
+        locked(&self.threads).dm_channels.get(&channel_id).copied()
+    }
+
+    /// The permissions of `user` in the guild (all, unless a test restricted them).
+    pub fn member_permissions_of(&self, user: u64) -> u64 {
+        locked(&self.member_permissions)
+            .get(&user)
+            .copied()
+            .unwrap_or(permissions::ALL_PERMISSIONS)
+    }
+
+    pub fn member_roles_of(&self, user: u64) -> Vec<u64> {
+        locked(&self.member_roles)
+            .get(&user)
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// The guild's channels, without the deleted ones.
     pub fn live_channels(&self) -> Vec<(u64, String)> {
         locked(&self.channels).clone()
     }
 
+    /// The bot's permissions in a channel, or in a thread's parent channel.
     pub fn bot_permissions_in(&self, channel_id: u64) -> u64 {
+        let channel = self
+            .thread(channel_id)
+            .map_or(channel_id, |thread| thread.parent_id);
         locked(&self.bot_permissions)
-            .get(&channel_id)
+            .get(&channel)
             .copied()
-            .unwrap_or(permissions::ALL_PERMISSIONS)
+            .unwrap_or(permissions::DEFAULT_BOT_PERMISSIONS)
     }
 
     pub fn channel_name(&self, channel_id: u64) -> String {
+        if let Some(thread) = self.thread(channel_id) {
+            return thread.name;
+        }
         locked(&self.channels)
             .iter()
             .find(|(id, _)| *id == channel_id)
@@ -288,6 +330,10 @@ impl FakeDiscord {
             deleted_channels: Mutex::new(HashSet::new()),
             bot_permissions: Mutex::new(HashMap::new()),
             members: Mutex::new(vec![bot, owner]),
+            member_permissions: Mutex::new(HashMap::new()),
+            member_roles: Mutex::new(HashMap::new()),
+            roles: Mutex::new(Vec::new()),
+            threads: Mutex::new(threads::Threads::default()),
             commands: Mutex::new(Vec::new()),
             interactions: Mutex::new(HashMap::new()),
             interaction_limits: Mutex::new(InteractionLimits::default()),
@@ -362,6 +408,92 @@ impl FakeDiscord {
     /// ATTACH_FILES no files: 403 50013).
     pub fn set_bot_permissions(&self, channel_id: u64, bits: u64) {
         locked(&self.state.bot_permissions).insert(channel_id, bits);
+    }
+
+    /// Gives the bot the thread permissions in `channel_id` (CREATE_PUBLIC_THREADS and
+    /// SEND_MESSAGES_IN_THREADS) on top of what it holds there: the test guild's channels
+    /// leave them out, so games stay in their channels unless a test wants threads.
+    pub fn allow_threads(&self, channel_id: u64) {
+        let bits = self.state.bot_permissions_in(channel_id)
+            | threads::CREATE_PUBLIC_THREADS
+            | threads::SEND_MESSAGES_IN_THREADS;
+        self.set_bot_permissions(channel_id, bits);
+    }
+
+    /// The threads created under `channel_id` (live or deleted), oldest first.
+    pub fn threads_of(&self, channel_id: u64) -> Vec<threads::FakeThread> {
+        let mut found: Vec<threads::FakeThread> = locked(&self.state.threads)
+            .threads
+            .values()
+            .filter(|t| t.parent_id == channel_id)
+            .cloned()
+            .collect();
+        found.sort_by_key(|t| t.id);
+        found
+    }
+
+    /// Archives a thread as Discord does after its inactivity period (or a moderator does,
+    /// with `locked`).
+    pub fn archive_thread(&self, thread_id: u64, locked_too: bool) -> Result<(), FakeError> {
+        let mut threads = locked(&self.state.threads);
+        let thread = threads
+            .threads
+            .get_mut(&thread_id)
+            .ok_or(FakeError::UnknownChannel(thread_id))?;
+        thread.archived = true;
+        thread.locked = locked_too;
+        Ok(())
+    }
+
+    /// Deletes a thread: messages to it are answered 404 10003 Unknown Channel. (No
+    /// THREAD_DELETE is dispatched.)
+    pub fn delete_thread(&self, thread_id: u64) -> Result<(), FakeError> {
+        let mut threads = locked(&self.state.threads);
+        if !threads.threads.contains_key(&thread_id) {
+            return Err(FakeError::UnknownChannel(thread_id));
+        }
+        threads.deleted.insert(thread_id);
+        Ok(())
+    }
+
+    /// `user` no longer takes direct messages from the bot (403 50007).
+    pub fn close_dms(&self, user: &FakeUser) {
+        locked(&self.state.threads).closed_dms.insert(user.id);
+    }
+
+    /// The direct messages the fake accepted for `user`, oldest first.
+    pub fn direct_messages(&self, user: &FakeUser) -> Vec<Value> {
+        let channels: Vec<u64> = locked(&self.state.threads)
+            .dm_channels
+            .iter()
+            .filter(|(_, u)| **u == user.id)
+            .map(|(c, _)| *c)
+            .collect();
+        channels
+            .into_iter()
+            .flat_map(|c| self.channel_messages(c))
+            .collect()
+    }
+
+    /// Sets the guild permissions of `user` (`member.permissions` in their interactions), e.g.
+    /// without MANAGE_GUILD (1 << 5).
+    pub fn set_member_permissions(&self, user: &FakeUser, bits: u64) {
+        locked(&self.state.member_permissions).insert(user.id, bits);
+    }
+
+    /// A new role of the guild.
+    pub fn new_role(&self, name: &str) -> u64 {
+        let id = self.state.next_id();
+        locked(&self.state.roles).push((id, name.into()));
+        id
+    }
+
+    /// Gives `user` the role `role` (in `member.roles` of their interactions).
+    pub fn give_role(&self, user: &FakeUser, role: u64) {
+        locked(&self.state.member_roles)
+            .entry(user.id)
+            .or_default()
+            .push(role);
     }
 
     /// Deletes a channel: messages to it are answered 404 10003 Unknown Channel, and the bot
@@ -661,7 +793,9 @@ impl FakeDiscord {
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
         let permissions = self.permissions_in(channel_id);
-        let ctx = self.context(
+        let member_permissions = self.state.member_permissions_of(user.id).to_string();
+        let member_roles = self.state.member_roles_of(user.id);
+        let mut ctx = self.context(
             id,
             &token,
             channel_id,
@@ -670,6 +804,9 @@ impl FakeDiscord {
             &now,
             &permissions,
         );
+        ctx.member_permissions = &member_permissions;
+        ctx.member_roles = &member_roles;
+        ctx.thread_parent = self.state.thread(channel_id).map(|t| t.parent_id);
         let payload = payload(&ctx);
         self.send_interaction(id, token, channel_id, payload)
     }
@@ -780,6 +917,9 @@ impl FakeDiscord {
             channel_name,
             user,
             now,
+            member_permissions: app_permissions,
+            member_roles: &[],
+            thread_parent: None,
         }
     }
 
