@@ -9,7 +9,7 @@ use serenity::all::{
 use super::commands::help;
 use super::mentions;
 use super::threads;
-use super::posts::seat_label;
+use super::posts::{self, seat_label};
 use super::{BotError, Data};
 use crate::domain::ChallengeId;
 
@@ -89,6 +89,52 @@ async fn on_button(ctx: &SerenityContext, press: &ComponentInteraction, data: &D
     }
 }
 
+/// A challenge accepted in a channel without a thread: the challenge message becomes the start
+/// (the outbox only if that fails), and a follow-up pings the first to move, since an edited
+/// message pings nobody.
+async fn accepted_here(
+    ctx: &SerenityContext,
+    press: &ComponentInteraction,
+    data: &Data,
+    scope: crate::service::InReply,
+    id: ChallengeId,
+    game: &crate::service::GameView,
+) -> Result<(), BotError> {
+    let post = posts::start_post(data, game).await;
+    let mut update = CreateInteractionResponseMessage::new()
+        .content(format!("Challenge #{id} accepted.\n{}", post.content))
+        .allowed_mentions(mentions::only(&post.pings))
+        .components(Vec::new());
+    if let Some(png) = post.png {
+        update = update.add_file(serenity::all::CreateAttachment::bytes(png, post.filename));
+    }
+    let sent = press
+        .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
+        .await;
+    if let Err(e) = sent {
+        scope.not_shown().await;
+        return Err(BotError::ReplyNotSent(Box::new(e)));
+    }
+    scope.shown().await;
+    if !post.pings.is_empty() {
+        let ping = serenity::all::CreateInteractionResponseFollowup::new()
+            .content(format!(
+                "{}, you move first in game #{}.",
+                post.pings
+                    .iter()
+                    .map(|u| format!("<@{u}>"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                game.id
+            ))
+            .allowed_mentions(mentions::only(&post.pings));
+        if let Err(e) = press.create_followup(&ctx.http, ping).await {
+            tracing::info!(game = %game.id, "could not ping the first to move: {e}");
+        }
+    }
+    Ok(())
+}
+
 /// Only the challenged player may answer a challenge (anyone but the challenger, if open).
 async fn check_may_answer(
     press: &ComponentInteraction,
@@ -138,17 +184,16 @@ async fn run(
                 press.app_permissions,
             )
             .await;
-            // The challenge message says it was accepted (an edit pings nobody); the start goes
-            // out as a new post, in the game's thread or here, and pings the first to move.
-            let content = match thread {
-                Some(thread) => format!(
+            let Some(thread) = thread else {
+                return accepted_here(ctx, press, data, scope, id, &game).await;
+            };
+            // The start goes out in the thread (the outbox), pinging the first to move; the
+            // challenge message links to it.
+            let update = CreateInteractionResponseMessage::new()
+                .content(format!(
                     "Challenge #{id} accepted. {}",
                     threads::link_line(data, &game, thread)
-                ),
-                None => format!("Challenge #{id} accepted: game #{} begins below.", game.id),
-            };
-            let update = CreateInteractionResponseMessage::new()
-                .content(content)
+                ))
                 .allowed_mentions(mentions::nobody())
                 .components(Vec::new());
             let sent = press

@@ -31,6 +31,17 @@
 //!   SEND_MESSAGES, or without EMBED_LINKS for embeds, or ATTACH_FILES for files (expected
 //!   answers, not problems). Interaction answers are not subject to them, as on Discord. Edits
 //!   keep the fields and attachments they leave out.
+//! - **Threads and direct messages** ([`threads`]): public threads created under a channel
+//!   (CREATE_PUBLIC_THREADS in the parent, else 403 50013), posts in them under
+//!   SEND_MESSAGES_IN_THREADS; an archived thread reopened by a message unless locked (then 400
+//!   50083 until `PATCH /channels/{id}` `archived: false`, which needs MANAGE_THREADS); deleted
+//!   threads answer 404 10003. `POST /users/@me/channels` opens a member's DM channel; a member
+//!   with closed DMs refuses messages with 403 50007. The test guild's channels give the bot
+//!   every permission but the two thread ones, unless a test calls
+//!   [`FakeDiscord::allow_threads`].
+//! - **Members**: each interaction carries the member's `permissions` (all, unless
+//!   [`FakeDiscord::set_member_permissions`]) and `roles` ([`FakeDiscord::give_role`]);
+//!   channel and role options come with their `resolved` channel and role.
 //! - **Scripted faults** ([`faults`]): 500, 429 with Discord's body and rate-limit headers,
 //!   403, 404, 401 on the next matching requests; failing command registrations.
 //! - **The bot's ping rule** (`mentions`): every message, follow-up, edit and message callback
@@ -54,19 +65,25 @@
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
 //!   GUILD_MEMBER_ADD), only CHANNEL_DELETE is sent.
 //! - Permissions: one set of bits per channel for the bot, nothing else: no roles, no
-//!   permission overwrites per role or member, no ADMINISTRATOR bypass, no thread permissions;
-//!   who may run a command (`default_member_permissions`) is not enforced.
+//!   permission overwrites per role or member, no ADMINISTRATOR bypass; a thread takes its
+//!   parent's bits; who may run a command (`default_member_permissions`) is not enforced (the
+//!   member's `permissions` are sent for the bot to check).
+//! - Threads: public threads only (no private threads, no forum posts, no thread from a
+//!   message), no THREAD_CREATE/THREAD_DELETE/THREAD_UPDATE dispatches, no thread members, no
+//!   auto-archiving by time (a test archives), no active-thread limit.
+//! - Direct messages: no DM gateway events, no DM-only interactions; a DM is refused only when
+//!   the test closed that member's DMs.
 //! - Messages: no edit history (an edit replaces the stored message and sets
 //!   `edited_timestamp`), no attachment size limit (25 MiB) or total upload size, mentions never
 //!   parsed (`mentions` always empty; `allowed_mentions` checked for the ping rule but not
 //!   applied to the text), ephemeral messages stored like
-//!   any other, no threads, reactions, pins, or message deletion through channel routes.
+//!   any other, no reactions, pins, or message deletion through channel routes.
 //! - Interactions: the callback type is not checked against the interaction's type, a
 //!   follow-up before the first answer is not refused (Discord: 10015), modal submits cannot be
 //!   injected, and the 3 s are measured at the fake (no network in between).
 //! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
 //!   headers are not checked beyond `Authorization: Bot ...`.
-//! - One guild: no DMs, no other guilds, no guild outages (GUILD_DELETE unavailable).
+//! - One guild: no other guilds, no guild outages (GUILD_DELETE unavailable).
 
 pub mod answer;
 pub mod faults;
@@ -430,6 +447,11 @@ impl FakeDiscord {
             .collect();
         found.sort_by_key(|t| t.id);
         found
+    }
+
+    /// The thread `thread_id` as it is now (live or deleted).
+    pub fn thread(&self, thread_id: u64) -> Option<threads::FakeThread> {
+        locked(&self.state.threads).threads.get(&thread_id).cloned()
     }
 
     /// Archives a thread as Discord does after its inactivity period (or a moderator does,
