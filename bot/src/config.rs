@@ -396,9 +396,10 @@ fn one_or_many_secs<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<u64>,
     }
     let read = |s: Seconds| match s {
         Seconds::One(n) => Ok(n),
-        Seconds::Text(text) => text.trim().parse::<u64>().map_err(|_| {
-            serde::de::Error::custom(format!("{text:?} is not a number of seconds"))
-        }),
+        Seconds::Text(text) => text
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a number of seconds"))),
     };
     match OneOrMany::deserialize(de)? {
         OneOrMany::One(n) => Ok(vec![n]),

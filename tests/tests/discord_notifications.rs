@@ -82,11 +82,19 @@ async fn post_after(world: &World, mark: usize, channel: u64, needle: &str) -> R
     world
         .fake
         .recorder()
-        .wait_for_after(mark, &format!("{needle:?} in the channel"), WAIT, move |r| {
-            r.kind == RouteKind::ChannelMessage { channel_id: channel }
-                && r.accepted()
-                && r.text().contains(&wanted)
-        })
+        .wait_for_after(
+            mark,
+            &format!("{needle:?} in the channel"),
+            WAIT,
+            move |r| {
+                r.kind
+                    == RouteKind::ChannelMessage {
+                        channel_id: channel,
+                    }
+                    && r.accepted()
+                    && r.text().contains(&wanted)
+            },
+        )
         .await
         .unwrap()
 }
@@ -104,14 +112,21 @@ async fn direct_messages_are_opt_in_and_remind_at_24_and_2_hours() {
     // Alice moves first: she did not opt in, so no DM; Bob's turn then DMs him.
     assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
     dm_to(&world, &bob, "It is your move", 1).await;
-    assert!(world.fake.direct_messages(&alice).is_empty(), "alice never asked");
+    assert!(
+        world.fake.direct_messages(&alice).is_empty(),
+        "alice never asked"
+    );
     // 3 days per move: at 2 days in, 24 hours are left; at 2 days 23 hours, 1 hour.
     world.clock.advance_ms(48 * HOUR_MS + 1000);
     let mark = world.fake.recorder().mark();
     assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1);
     post_after(&world, mark, channel, "deadline").await;
     dm_to(&world, &bob, "Reminder", 1).await;
-    assert_eq!(world.app.service.run_due().await.unwrap().reminders, 0, "once");
+    assert_eq!(
+        world.app.service.run_due().await.unwrap().reminders,
+        0,
+        "once"
+    );
     world.clock.advance_ms(22 * HOUR_MS);
     assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1);
     dm_to(&world, &bob, "Reminder", 2).await;
@@ -143,11 +158,27 @@ async fn a_game_without_a_clock_reminds_the_player_to_move_after_days_of_silence
     let mark = world.fake.recorder().mark();
     assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1);
     let reminder = post_after(&world, mark, channel, "waiting for your move").await;
-    assert!(reminder.text().contains(&alice.mention()), "{}", reminder.text());
-    assert!(reminder.text().contains(&format!("#{game}")), "{}", reminder.text());
-    assert_eq!(world.app.service.run_due().await.unwrap().reminders, 0, "once per period");
+    assert!(
+        reminder.text().contains(&alice.mention()),
+        "{}",
+        reminder.text()
+    );
+    assert!(
+        reminder.text().contains(&format!("#{game}")),
+        "{}",
+        reminder.text()
+    );
+    assert_eq!(
+        world.app.service.run_due().await.unwrap().reminders,
+        0,
+        "once per period"
+    );
     world.clock.advance_ms(72 * HOUR_MS);
-    assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1, "and again");
+    assert_eq!(
+        world.app.service.run_due().await.unwrap().reminders,
+        1,
+        "and again"
+    );
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }

@@ -45,16 +45,34 @@ async fn settings_are_for_managers_and_show_what_they_are() {
     world.fake.set_member_permissions(&member, 0);
     let channel = world.fake.channel();
     let refused = world
-        .slash(&member, channel, "settings", &[Opt::boolean("threads", false)])
+        .slash(
+            &member,
+            channel,
+            "settings",
+            &[Opt::boolean("threads", false)],
+        )
         .await;
     assert!(refused.is_ephemeral());
-    assert!(refused.text().contains("Manage Server"), "{}", refused.text());
+    assert!(
+        refused.text().contains("Manage Server"),
+        "{}",
+        refused.text()
+    );
     let shown = world.slash(&admin, channel, "settings", &[]).await;
     assert!(shown.is_ephemeral());
-    assert!(shown.text().contains("brandubh (default)"), "{}", shown.text());
+    assert!(
+        shown.text().contains("brandubh (default)"),
+        "{}",
+        shown.text()
+    );
     assert!(shown.text().contains("any channel"), "{}", shown.text());
     // Nothing was changed by the refused member.
-    let view = world.app.service.server_settings(world.fake.guild_id()).await.unwrap();
+    let view = world
+        .app
+        .service
+        .server_settings(world.fake.guild_id())
+        .await
+        .unwrap();
     assert!(view.threads);
     world.stop().await;
 }
@@ -71,7 +89,10 @@ async fn play_starts_brandubh_unless_the_server_says_otherwise() {
             &admin,
             channel,
             "settings",
-            &[Opt::string("variant", "tablut"), Opt::integer("ai_level", 1)],
+            &[
+                Opt::string("variant", "tablut"),
+                Opt::integer("ai_level", 1),
+            ],
         )
         .await;
     assert!(saved.text().contains("Settings saved"), "{}", saved.text());
@@ -93,15 +114,25 @@ async fn games_start_only_in_the_allowed_channels_and_threads_can_be_turned_off(
             &admin,
             lobby,
             "settings",
-            &[Opt::channel("allow_channel", games), Opt::boolean("threads", false)],
+            &[
+                Opt::channel("allow_channel", games),
+                Opt::boolean("threads", false),
+            ],
         )
         .await;
     let refused = world.slash(&alice, lobby, "play", &[]).await;
     assert!(refused.is_ephemeral());
-    assert!(refused.text().contains(&format!("<#{games}>")), "{}", refused.text());
+    assert!(
+        refused.text().contains(&format!("<#{games}>")),
+        "{}",
+        refused.text()
+    );
     let played = world.slash(&alice, games, "play", &[]).await;
     assert!(played.text().contains("begins"), "{}", played.text());
-    assert!(world.fake.threads_of(games).is_empty(), "threads are off here");
+    assert!(
+        world.fake.threads_of(games).is_empty(),
+        "threads are off here"
+    );
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
@@ -125,9 +156,18 @@ async fn a_moderator_aborts_any_game_and_others_cannot() {
         .slash(&outsider, channel, "abort", &[Opt::integer("game", game)])
         .await;
     assert!(refused.is_ephemeral());
-    assert!(refused.text().contains("moderator role"), "{}", refused.text());
+    assert!(
+        refused.text().contains("moderator role"),
+        "{}",
+        refused.text()
+    );
     world
-        .slash(&admin, channel, "settings", &[Opt::role("moderator_role", role)])
+        .slash(
+            &admin,
+            channel,
+            "settings",
+            &[Opt::role("moderator_role", role)],
+        )
         .await;
     let aborted = world
         .slash(&moderator, channel, "abort", &[Opt::integer("game", game)])
@@ -167,7 +207,11 @@ async fn a_game_started_over_http_is_followed_in_a_channel_by_its_player() {
         .slash(&bob, channel, "follow", &[Opt::integer("game", game)])
         .await;
     assert!(refused.is_ephemeral());
-    assert!(refused.text().contains("players of game"), "{}", refused.text());
+    assert!(
+        refused.text().contains("players of game"),
+        "{}",
+        refused.text()
+    );
     let followed = world
         .slash(&alice, channel, "follow", &[Opt::integer("game", game)])
         .await;
@@ -186,7 +230,10 @@ async fn a_game_started_over_http_is_followed_in_a_channel_by_its_player() {
         .fake
         .recorder()
         .wait_for_after(mark, "the HTTP move posted in the channel", WAIT, |r| {
-            r.kind == RouteKind::ChannelMessage { channel_id: channel }
+            r.kind
+                == RouteKind::ChannelMessage {
+                    channel_id: channel,
+                }
                 && r.accepted()
                 && r.text().contains("d1-b1")
         })

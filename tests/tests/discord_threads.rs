@@ -41,11 +41,19 @@ async fn post_in(world: &World, mark: usize, channel: u64, needle: &str) -> Reco
     world
         .fake
         .recorder()
-        .wait_for_after(mark, &format!("a post with {needle:?} in {channel}"), WAIT, move |r| {
-            r.kind == RouteKind::ChannelMessage { channel_id: channel }
-                && r.accepted()
-                && r.text().contains(&wanted)
-        })
+        .wait_for_after(
+            mark,
+            &format!("a post with {needle:?} in {channel}"),
+            WAIT,
+            move |r| {
+                r.kind
+                    == RouteKind::ChannelMessage {
+                        channel_id: channel,
+                    }
+                    && r.accepted()
+                    && r.text().contains(&wanted)
+            },
+        )
         .await
         .unwrap()
 }
@@ -93,7 +101,12 @@ async fn a_game_gets_a_thread_named_after_its_players_and_is_played_there() {
     assert!(linked, "the accepted challenge links to the thread");
     // The start is posted in the thread and pings only the first to move.
     let start = post_in(&world, mark, thread, "begins").await;
-    assert_eq!(pinged(&start), vec![alice.id.to_string()], "{}", start.text());
+    assert_eq!(
+        pinged(&start),
+        vec![alice.id.to_string()],
+        "{}",
+        start.text()
+    );
     // A move made in the thread is answered there; one over HTTP is posted there.
     let moved = world
         .slash(&alice, thread, "move", &[Opt::string("move", "d1-b1")])
@@ -102,7 +115,11 @@ async fn a_game_gets_a_thread_named_after_its_players_and_is_played_there() {
     let mark = world.fake.recorder().mark();
     assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
     let posted = post_in(&world, mark, thread, "c4-c2").await;
-    assert_eq!(pinged(&posted), vec![alice.id.to_string()], "the next to move is pinged");
+    assert_eq!(
+        pinged(&posted),
+        vec![alice.id.to_string()],
+        "the next to move is pinged"
+    );
     assert!(
         world.channel_posts_after(mark, channel).is_empty(),
         "nothing more in the channel itself"
@@ -122,7 +139,10 @@ async fn an_archived_thread_is_reopened_and_still_used() {
     let mark = world.fake.recorder().mark();
     assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
     post_in(&world, mark, thread, "d1-b1").await;
-    assert!(!world.fake.thread(thread).unwrap().archived, "a message reopens it");
+    assert!(
+        !world.fake.thread(thread).unwrap().archived,
+        "a message reopens it"
+    );
     // Archived and locked by a moderator: the bot reopens it before it posts.
     world.wait_for_outbox_drained().await;
     world.fake.archive_thread(thread, true).unwrap();
@@ -151,7 +171,11 @@ async fn a_deleted_thread_sends_the_game_back_to_its_channel() {
     assert_eq!(pinged(&posted), vec![bob.id.to_string()]);
     // The game lives in the channel again: commands there find it.
     let board = world.slash(&bob, channel, "board", &[]).await;
-    assert!(board.text().contains(&format!("Game #{game}")), "{}", board.text());
+    assert!(
+        board.text().contains(&format!("Game #{game}")),
+        "{}",
+        board.text()
+    );
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
@@ -175,9 +199,11 @@ async fn when_the_channel_is_gone_too_the_players_are_told_by_direct_message() {
                     && r.accepted()
                     && r.text().contains(&wanted)
                     && r.text().contains("gone")
-                    && world.fake.direct_messages(player).iter().any(|m| {
-                        m["content"].as_str().unwrap_or_default().contains(&wanted)
-                    })
+                    && world
+                        .fake
+                        .direct_messages(player)
+                        .iter()
+                        .any(|m| m["content"].as_str().unwrap_or_default().contains(&wanted))
             })
             .await
             .unwrap();
@@ -204,7 +230,9 @@ async fn without_thread_permissions_the_game_stays_in_its_channel_and_accept_pin
         .fake
         .recorder()
         .wait_for_after(mark, "the first mover's ping", WAIT, move |r| {
-            matches!(r.kind, RouteKind::Followup { .. }) && r.accepted() && r.text().contains(&wanted)
+            matches!(r.kind, RouteKind::Followup { .. })
+                && r.accepted()
+                && r.text().contains(&wanted)
         })
         .await
         .unwrap();

@@ -721,15 +721,21 @@ async fn threads_are_created_reopened_by_a_message_or_a_patch_and_deleted() {
     assert_eq!(created.body["parent_id"], channel.to_string());
     let thread: u64 = created.body["id"].as_str().unwrap().parse().unwrap();
     assert_eq!(bot.fake.threads_of(channel).len(), 1);
-    let hello = bot.post(&messages_path(thread), json!({ "content": "hello" })).await;
+    let hello = bot
+        .post(&messages_path(thread), json!({ "content": "hello" }))
+        .await;
     assert_eq!(hello.status, 200, "{}", hello.body);
     // Archived: a message reopens it. Archived and locked: refused until unarchived.
     bot.fake.archive_thread(thread, false).unwrap();
-    let reopened = bot.post(&messages_path(thread), json!({ "content": "again" })).await;
+    let reopened = bot
+        .post(&messages_path(thread), json!({ "content": "again" }))
+        .await;
     assert_eq!(reopened.status, 200, "{}", reopened.body);
     assert!(!bot.fake.thread(thread).unwrap().archived);
     bot.fake.archive_thread(thread, true).unwrap();
-    let locked = bot.post(&messages_path(thread), json!({ "content": "no" })).await;
+    let locked = bot
+        .post(&messages_path(thread), json!({ "content": "no" }))
+        .await;
     assert_refused(&locked, 400, 50083);
     let patched = bot
         .request_as_is(
@@ -740,15 +746,22 @@ async fn threads_are_created_reopened_by_a_message_or_a_patch_and_deleted() {
         .await;
     assert_eq!(patched.status, 200, "{}", patched.body);
     assert_eq!(patched.body["thread_metadata"]["archived"], false);
-    let after = bot.post(&messages_path(thread), json!({ "content": "yes" })).await;
+    let after = bot
+        .post(&messages_path(thread), json!({ "content": "yes" }))
+        .await;
     assert_eq!(after.status, 200, "{}", after.body);
     // Without SEND_MESSAGES_IN_THREADS in the parent, no post in its threads.
-    bot.fake.set_bot_permissions(channel, VIEW_CHANNEL | SEND_MESSAGES);
-    let refused = bot.post(&messages_path(thread), json!({ "content": "x" })).await;
+    bot.fake
+        .set_bot_permissions(channel, VIEW_CHANNEL | SEND_MESSAGES);
+    let refused = bot
+        .post(&messages_path(thread), json!({ "content": "x" }))
+        .await;
     assert_refused(&refused, 403, 50013);
     bot.fake.allow_threads(channel);
     bot.fake.delete_thread(thread).unwrap();
-    let gone = bot.post(&messages_path(thread), json!({ "content": "x" })).await;
+    let gone = bot
+        .post(&messages_path(thread), json!({ "content": "x" }))
+        .await;
     assert_refused(&gone, 404, 10003);
     assert_eq!(bot.fake.channel_messages(thread).len(), 3);
     assert!(bot.problems().is_empty(), "expected answers, not problems");
@@ -768,12 +781,20 @@ async fn direct_messages_reach_members_unless_they_closed_them() {
         dm.to_string(),
         "the same channel again"
     );
-    let sent = bot.post(&messages_path(dm), json!({ "content": "your move" })).await;
+    let sent = bot
+        .post(&messages_path(dm), json!({ "content": "your move" }))
+        .await;
     assert_eq!(sent.status, 200, "{}", sent.body);
-    assert!(sent.body.get("guild_id").is_none_or(Value::is_null), "{}", sent.body);
+    assert!(
+        sent.body.get("guild_id").is_none_or(Value::is_null),
+        "{}",
+        sent.body
+    );
     assert_eq!(bot.fake.direct_messages(&bob).len(), 1);
     bot.fake.close_dms(&bob);
-    let closed = bot.post(&messages_path(dm), json!({ "content": "again" })).await;
+    let closed = bot
+        .post(&messages_path(dm), json!({ "content": "again" }))
+        .await;
     assert_refused(&closed, 403, 50007);
     assert!(bot.problems().is_empty(), "expected answers, not problems");
 }
@@ -798,6 +819,10 @@ async fn interactions_carry_the_members_permissions_and_roles_and_a_threads_pare
     assert_eq!(data["channel"]["parent_id"], channel.to_string());
     // The bot's permissions in a thread are its parent's.
     let app: u64 = data["app_permissions"].as_str().unwrap().parse().unwrap();
-    assert_ne!(app & (1 << 38), 0, "SEND_MESSAGES_IN_THREADS from the parent");
+    assert_ne!(
+        app & (1 << 38),
+        0,
+        "SEND_MESSAGES_IN_THREADS from the parent"
+    );
     assert!(bot.problems().is_empty());
 }

@@ -8,8 +8,8 @@ use serenity::all::{
 
 use super::commands::help;
 use super::mentions;
-use super::threads;
 use super::posts::{self, seat_label};
+use super::threads;
 use super::{BotError, Data};
 use crate::domain::ChallengeId;
 

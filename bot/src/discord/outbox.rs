@@ -261,7 +261,12 @@ async fn dm(http: &Http, user: UserId, post: &Post) -> Result<(), BotError> {
 }
 
 /// Sends the direct message of `event` to `user`; nothing when it no longer applies.
-async fn send_direct(http: &Http, data: &Data, user: UserId, event: &Event) -> Result<(), BotError> {
+async fn send_direct(
+    http: &Http,
+    data: &Data,
+    user: UserId,
+    event: &Event,
+) -> Result<(), BotError> {
     match announcements::direct_message(data, event).await? {
         Some(post) => dm(http, user, &post).await,
         None => Ok(()),

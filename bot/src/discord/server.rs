@@ -9,9 +9,7 @@ use crate::service::{ServerMember, ServerSettings};
 
 /// The interaction behind a slash command (poise also knows prefix commands, which this bot
 /// does not register).
-fn interaction<'a>(
-    ctx: &'a Context<'_>,
-) -> Option<&'a serenity::all::CommandInteraction> {
+fn interaction<'a>(ctx: &'a Context<'_>) -> Option<&'a serenity::all::CommandInteraction> {
     match ctx {
         poise::Context::Application(app) => Some(app.interaction),
         poise::Context::Prefix(_) => None,

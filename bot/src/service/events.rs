@@ -134,12 +134,12 @@ pub(crate) fn discord_dm_of(
         EventPayload::InactivityReminder(reminder) => Some(reminder.player),
         EventPayload::GameStarted(started) => seat_player(started.side_to_move, started),
         EventPayload::MovePlayed(played) => match (played.side_to_move, event.game_id) {
-            (Some(side), Some(game)) => rows::game(c, game)?.and_then(|row| {
-                match super::game_state::seat(&row, side) {
+            (Some(side), Some(game)) => {
+                rows::game(c, game)?.and_then(|row| match super::game_state::seat(&row, side) {
                     crate::domain::Seat::Player(p) => Some(p),
                     crate::domain::Seat::Ai(_) => None,
-                }
-            }),
+                })
+            }
             _ => None,
         },
         _ => None,

@@ -9,7 +9,12 @@ use super::{GameView, GamesService, Place, Result, ServiceError, game_state};
 impl GamesService {
     /// `player` has game `id` posted in `place` from now on. Only the game's own players may,
     /// and only while it is on.
-    pub async fn follow_game(&self, player: PlayerId, id: GameId, place: Place) -> Result<GameView> {
+    pub async fn follow_game(
+        &self,
+        player: PlayerId,
+        id: GameId,
+        place: Place,
+    ) -> Result<GameView> {
         let Some(channel) = place.discord_channel() else {
             return Err(ServiceError::Invalid(
                 "a game can only be followed in a Discord channel".into(),

@@ -55,9 +55,8 @@ pub use event::{
     ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded, GameStarted,
     InactivityReminder, MovePlayedEvent,
 };
-pub use game_threads::GameOffDiscord;
-pub use server_settings::{PLAY_DEFAULT_VARIANT, ServerMember, ServerSettings, SettingsChange};
 pub use events::EventBus;
+pub use game_threads::GameOffDiscord;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
 pub use place::Place;
 pub use place::context_schema;
@@ -69,6 +68,7 @@ pub use requests::{
     SideChoice, ai_level_schema, variant_path_schema, variant_schema,
 };
 pub use scheduler::SchedulerPass;
+pub use server_settings::{PLAY_DEFAULT_VARIANT, ServerMember, ServerSettings, SettingsChange};
 pub use stats::LEADERBOARD_PAGE_SIZE;
 pub use timing::ClockSpec;
 pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};

@@ -32,8 +32,8 @@ impl GamesService {
         self.commit(move |c, e| {
             let mut row = game_state::load(c, id)?;
             let here = place.discord_channel();
-            let in_thread_here = rows::thread_of_game(c, id)?
-                .is_some_and(|home| Some(home.parent_id) == here);
+            let in_thread_here =
+                rows::thread_of_game(c, id)?.is_some_and(|home| Some(home.parent_id) == here);
             if row.context.as_deref() != Some(place.to_context().as_str()) && !in_thread_here {
                 return Err(ServiceError::NotFound(format!(
                     "game {id} is not played in this channel"

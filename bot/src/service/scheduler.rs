@@ -38,7 +38,9 @@ impl SchedulerPass {
 }
 
 fn secs_to_ms(secs: u64) -> i64 {
-    i64::try_from(secs).unwrap_or(i64::MAX / 1000).saturating_mul(1000)
+    i64::try_from(secs)
+        .unwrap_or(i64::MAX / 1000)
+        .saturating_mul(1000)
 }
 
 impl GamesService {
@@ -149,7 +151,14 @@ impl GamesService {
                 return Ok(false);
             }
             for threshold in &due {
-                rows::insert_reminder_sent(c, id, row.ply, ReminderKind::Deadline, *threshold, e.now())?;
+                rows::insert_reminder_sent(
+                    c,
+                    id,
+                    row.ply,
+                    ReminderKind::Deadline,
+                    *threshold,
+                    e.now(),
+                )?;
             }
             e.emit(
                 c,
@@ -186,7 +195,14 @@ impl GamesService {
             if periods < 1 || sent.contains(&threshold) {
                 return Ok(false);
             }
-            rows::insert_reminder_sent(c, id, row.ply, ReminderKind::Inactivity, threshold, e.now())?;
+            rows::insert_reminder_sent(
+                c,
+                id,
+                row.ply,
+                ReminderKind::Inactivity,
+                threshold,
+                e.now(),
+            )?;
             e.emit(
                 c,
                 Some(id),

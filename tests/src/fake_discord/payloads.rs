@@ -600,7 +600,12 @@ fn acting_member(ctx: &InteractionContext<'_>) -> Value {
         map.insert("permissions".into(), json!(ctx.member_permissions));
         map.insert(
             "roles".into(),
-            json!(ctx.member_roles.iter().map(u64::to_string).collect::<Vec<_>>()),
+            json!(
+                ctx.member_roles
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+            ),
         );
     }
     member

@@ -646,7 +646,8 @@ fn open_dm(state: &FakeState, incoming: &Incoming) -> Answer {
             Value::String(s) => s.parse().ok(),
             other => other.as_u64(),
         });
-    let member = recipient.and_then(|id| locked(&state.members).iter().find(|m| m.id == id).cloned());
+    let member =
+        recipient.and_then(|id| locked(&state.members).iter().find(|m| m.id == id).cloned());
     let Some(member) = member else {
         state.problem(format!(
             "the bot opened a DM with {recipient:?}, who is no member of the guild"
@@ -772,7 +773,10 @@ fn store_payload(
         id,
         channel_id,
         // A direct message belongs to no guild.
-        guild_id: state.dm_recipient(channel_id).is_none().then_some(state.guild_id),
+        guild_id: state
+            .dm_recipient(channel_id)
+            .is_none()
+            .then_some(state.guild_id),
         author: &state.bot,
         application_id: state.application_id,
         webhook_id: by_webhook.then_some(state.application_id),

@@ -77,7 +77,9 @@ pub struct Threads {
 
 impl Threads {
     pub fn live_thread(&self, id: u64) -> Option<&FakeThread> {
-        self.threads.get(&id).filter(|_| !self.deleted.contains(&id))
+        self.threads
+            .get(&id)
+            .filter(|_| !self.deleted.contains(&id))
     }
 
     /// The DM channel of `user`, opened on first use.

@@ -7,9 +7,9 @@ use super::common::{SideParam, answer, autocomplete_variant, parse_clock};
 use crate::discord::components::ButtonAction;
 use crate::discord::mentions;
 use crate::discord::places::here;
-use crate::discord::{server, threads};
 use crate::discord::posts::{self, discord_time};
 use crate::discord::{BotError, Context};
+use crate::discord::{server, threads};
 use crate::domain::ChallengeId;
 use crate::service::{
     ChallengeView, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent,
@@ -97,9 +97,7 @@ pub async fn challenge(
     variant: Option<String>,
     #[description = "Your side (default: random)"] side: Option<SideParam>,
     #[description = "Clock: unlimited, 3d or 12h per move, 7d+1d bank (default: the server's, else 3d)"]
-    clock: Option<
-        String,
-    >,
+    clock: Option<String>,
     #[description = "Rated or casual (default: rated, unless there is no clock)"] rated: Option<
         bool,
     >,
@@ -113,7 +111,9 @@ pub async fn challenge(
     let private = private.unwrap_or(false);
     if opponent.id == ctx.serenity_context().cache.current_user().id {
         let variant = variant.unwrap_or_else(|| play_variant(settings.as_ref()));
-        let level = settings.as_ref().map_or(DEFAULT_AI_LEVEL, |s| s.play_level());
+        let level = settings
+            .as_ref()
+            .map_or(DEFAULT_AI_LEVEL, |s| s.play_level());
         return start_ai_game(ctx, variant, level, side, private).await;
     }
     let variant = variant.unwrap_or_else(|| {
@@ -179,7 +179,11 @@ pub async fn play(
     server::check_game_channel(&ctx, settings.as_ref())?;
     let variant = variant.unwrap_or_else(|| play_variant(settings.as_ref()));
     let side = side.map(SideChoice::from).unwrap_or_default();
-    let level = level.unwrap_or_else(|| settings.as_ref().map_or(DEFAULT_AI_LEVEL, |s| s.play_level()));
+    let level = level.unwrap_or_else(|| {
+        settings
+            .as_ref()
+            .map_or(DEFAULT_AI_LEVEL, |s| s.play_level())
+    });
     start_ai_game(ctx, variant, level, side, private.unwrap_or(false)).await
 }
 
@@ -240,7 +244,10 @@ async fn start_ai_game(
 
 /// The variant of a game against the AI that names none: the server's, else a small one.
 fn play_variant(settings: Option<&ServerSettings>) -> String {
-    settings.map_or_else(|| PLAY_DEFAULT_VARIANT.to_owned(), ServerSettings::play_variant)
+    settings.map_or_else(
+        || PLAY_DEFAULT_VARIANT.to_owned(),
+        ServerSettings::play_variant,
+    )
 }
 
 #[cfg(test)]

@@ -8,20 +8,17 @@ use crate::discord::{BotError, Context};
 use crate::service::{ServerSettings, SettingsChange};
 
 /// Show or change this server's game settings (Manage Server)
-#[poise::command(
-    slash_command,
-    guild_only,
-    default_member_permissions = "MANAGE_GUILD"
+#[poise::command(slash_command, guild_only, default_member_permissions = "MANAGE_GUILD")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one option each, as Discord shows them"
 )]
-#[allow(clippy::too_many_arguments, reason = "one option each, as Discord shows them")]
 pub async fn settings(
     ctx: Context<'_>,
     #[description = "Default variant of new games here"]
     #[autocomplete = "autocomplete_variant"]
     variant: Option<String>,
-    #[description = "Default clock of challenges: unlimited, 3d, 12h, 7d+1d"] clock: Option<
-        String,
-    >,
+    #[description = "Default clock of challenges: unlimited, 3d, 12h, 7d+1d"] clock: Option<String>,
     #[description = "Default AI level of /play"]
     #[min = 1]
     ai_level: Option<u8>,
@@ -44,9 +41,9 @@ pub async fn settings(
         moderator_role: moderator_role.map(RoleId::get),
         no_moderator_role: no_moderator_role.unwrap_or(false),
     };
-    let member = server::member(&ctx)
-        .await?
-        .ok_or_else(|| BotError::BadOption("Settings belong to a server: use /settings in one.".into()))?;
+    let member = server::member(&ctx).await?.ok_or_else(|| {
+        BotError::BadOption("Settings belong to a server: use /settings in one.".into())
+    })?;
     // Discord hides the command from members without Manage Server, but a stale command list
     // or a changed role can still let one through: the service checks again.
     let (title, settings) = if change.is_empty() {

@@ -54,7 +54,9 @@ pub fn guild_settings(c: &Connection, guild: u64) -> Result<Option<GuildSettings
         .prepare_cached(
             "SELECT channel_id FROM discord_game_channels WHERE guild_id = ?1 ORDER BY channel_id",
         )?
-        .query_map([snowflake(guild)], |r| r.get::<_, i64>(0).map(from_snowflake))?
+        .query_map([snowflake(guild)], |r| {
+            r.get::<_, i64>(0).map(from_snowflake)
+        })?
         .collect::<rusqlite::Result<_>>()?;
     Ok(Some(row))
 }

@@ -131,10 +131,12 @@ pub fn set_handle(c: &Connection, id: PlayerId, handle: &Handle) -> Result<()> {
 
 /// Whether `player` asked for a direct message on their turn.
 pub fn wants_discord_dm(c: &Connection, player: PlayerId) -> Result<bool> {
-    Ok(c.prepare_cached("SELECT discord_dm FROM players WHERE id = ?1")?
-        .query_row([player], |r| r.get(0))
-        .optional()?
-        .unwrap_or(false))
+    Ok(
+        c.prepare_cached("SELECT discord_dm FROM players WHERE id = ?1")?
+            .query_row([player], |r| r.get(0))
+            .optional()?
+            .unwrap_or(false),
+    )
 }
 
 pub fn set_discord_dm(c: &Connection, player: PlayerId, on: bool) -> Result<()> {

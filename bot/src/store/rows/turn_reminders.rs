@@ -36,7 +36,8 @@ pub fn reminders_sent(
         "SELECT threshold_secs FROM turn_reminders WHERE game_id = ?1 AND ply = ?2 AND kind = ?3",
     )?
     .query_map(params![game, ply, kind], |r| {
-        r.get::<_, i64>(0).map(|s| u64::try_from(s).unwrap_or_default())
+        r.get::<_, i64>(0)
+            .map(|s| u64::try_from(s).unwrap_or_default())
     })?
     .collect::<rusqlite::Result<_>>()?)
 }
