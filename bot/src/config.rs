@@ -454,6 +454,34 @@ mod tests {
     }
 
     #[test]
+    fn reminders_are_a_list_and_the_older_single_setting_still_reads() {
+        let c = Config::from_toml_and_env("", Path::new(""), env(&[])).unwrap();
+        assert_eq!(c.games.reminders_before_secs, vec![86_400, 7_200]);
+        let old = Config::from_toml_and_env(
+            "[games]\nreminder_before_secs = 43200\n",
+            Path::new(""),
+            env(&[]),
+        )
+        .unwrap();
+        assert_eq!(old.games.reminders_before_secs, vec![43_200]);
+        let from_env = Config::from_toml_and_env(
+            "",
+            Path::new(""),
+            env(&[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "3600, 600")]),
+        )
+        .unwrap();
+        assert_eq!(from_env.games.reminders_before_secs, vec![3_600, 600]);
+        assert!(
+            Config::from_toml_and_env(
+                "",
+                Path::new(""),
+                env(&[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "soon")]),
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
     fn defaults_match_the_documented_ones() {
         let c = Config::from_toml_and_env("", Path::new(""), env(&[])).unwrap();
         assert_eq!(c.database.path, PathBuf::from("./taflbot.db"));

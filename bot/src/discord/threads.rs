@@ -22,18 +22,21 @@ pub fn thread_permissions() -> Permissions {
 
 /// "Astrid vs Ragnar · Copenhagen", cut to Discord's 100 characters, on one line.
 pub fn thread_name(data: &Data, game: &GameView) -> String {
-    let name = |side| seat_of(game, side).name.replace(['\n', '\r'], " ");
     let variant = game
         .variant
         .as_deref()
         .and_then(|id| data.service.variants().into_iter().find(|v| v.id == id))
         .map(|v| v.name)
         .unwrap_or_else(|| "custom rules".to_owned());
-    let full = format!(
-        "{} vs {} · {variant}",
-        name(Side::Attackers),
-        name(Side::Defenders)
-    );
+    named(
+        &seat_of(game, Side::Attackers).name,
+        &seat_of(game, Side::Defenders).name,
+        &variant,
+    )
+}
+
+fn named(attackers: &str, defenders: &str, variant: &str) -> String {
+    let full = format!("{attackers} vs {defenders} · {variant}").replace(['\n', '\r'], " ");
     if full.chars().count() <= MAX_THREAD_NAME_CHARS {
         return full;
     }
@@ -102,4 +105,30 @@ pub async fn unarchive(http: &Http, thread: ChannelId) -> Result<(), serenity::E
         .edit_thread(http, EditThread::new().archived(false))
         .await
         .map(|_| ())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_thread_is_named_after_its_players_and_variant_within_discords_limit() {
+        assert_eq!(
+            named("Astrid", "Ragnar", "Copenhagen"),
+            "Astrid vs Ragnar · Copenhagen"
+        );
+        let long = named(&"A".repeat(80), &"R".repeat(80), "Copenhagen");
+        assert_eq!(long.chars().count(), MAX_THREAD_NAME_CHARS);
+        assert!(long.ends_with('…'));
+        assert!(!named("two\nlines", "b", "c").contains('\n'));
+    }
+
+    #[test]
+    fn a_thread_needs_both_thread_permissions() {
+        assert!(!Permissions::CREATE_PUBLIC_THREADS.contains(thread_permissions()));
+        assert!(
+            (Permissions::CREATE_PUBLIC_THREADS | Permissions::SEND_MESSAGES_IN_THREADS)
+                .contains(thread_permissions())
+        );
+    }
 }

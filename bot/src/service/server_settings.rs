@@ -209,3 +209,64 @@ impl GamesService {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(manages_server: bool, roles: Vec<u64>) -> ServerMember {
+        ServerMember {
+            guild_id: 1,
+            player: PlayerId(1),
+            manages_server,
+            roles,
+        }
+    }
+
+    #[test]
+    fn without_settings_play_is_brandubh_and_games_start_anywhere() {
+        let settings = ServerSettings::defaults(1);
+        assert_eq!(settings.play_variant(), "brandubh");
+        assert_eq!(settings.challenge_variant(), DEFAULT_VARIANT);
+        assert_eq!(settings.play_level(), DEFAULT_AI_LEVEL);
+        assert!(settings.threads);
+        assert!(settings.check_game_channel(42, None).is_ok());
+        assert!(!settings.is_moderator(&member(true, vec![7])));
+    }
+
+    #[test]
+    fn a_channel_not_listed_is_refused_with_the_list() {
+        let settings = ServerSettings {
+            game_channels: vec![10, 11],
+            ..ServerSettings::defaults(1)
+        };
+        let refusal = settings.check_game_channel(12, None).unwrap_err();
+        assert!(refusal.to_string().contains("<#10>, <#11>"), "{refusal}");
+        assert!(settings.check_game_channel(11, None).is_ok());
+        assert!(settings.check_game_channel(99, Some(10)).is_ok(), "a thread of a listed one");
+    }
+
+    #[test]
+    fn the_moderator_role_makes_moderators() {
+        let settings = ServerSettings {
+            moderator_role: Some(7),
+            ..ServerSettings::defaults(1)
+        };
+        assert!(settings.is_moderator(&member(false, vec![3, 7])));
+        assert!(!settings.is_moderator(&member(true, vec![3])));
+    }
+
+    #[test]
+    fn settings_read_back_from_their_row() {
+        let settings = ServerSettings {
+            default_variant: Some("tablut".into()),
+            default_clock: Some(ClockSpec::PerMove { seconds: 86_400 }),
+            ai_level: Some(3),
+            threads: false,
+            game_channels: vec![5],
+            moderator_role: Some(9),
+            ..ServerSettings::defaults(1)
+        };
+        assert_eq!(ServerSettings::from_row(settings.to_row()), settings);
+    }
+}
