@@ -242,3 +242,48 @@ async fn a_game_started_over_http_is_followed_in_a_channel_by_its_player() {
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
+
+#[tokio::test]
+async fn a_challenge_takes_the_servers_default_variant_and_clock() {
+    let world = World::start().await;
+    let (admin, alice, bob) = (
+        world.fake.new_user("admin"),
+        world.fake.new_user("alice"),
+        world.fake.new_user("bob"),
+    );
+    let channel = world.fake.channel();
+    let bad = world
+        .slash(&admin, channel, "settings", &[Opt::string("clock", "soon")])
+        .await;
+    assert!(bad.is_ephemeral());
+    assert!(
+        bad.text().contains("cannot read the clock"),
+        "{}",
+        bad.text()
+    );
+    world
+        .slash(
+            &admin,
+            channel,
+            "settings",
+            &[
+                Opt::string("variant", "tablut"),
+                Opt::string("clock", "12h"),
+            ],
+        )
+        .await;
+    let challenge = world
+        .slash(&alice, channel, "challenge", &[Opt::user("opponent", &bob)])
+        .await;
+    assert!(
+        challenge.text().contains("**tablut**"),
+        "{}",
+        challenge.text()
+    );
+    assert!(
+        challenge.text().contains("12h per move"),
+        "{}",
+        challenge.text()
+    );
+    world.stop().await;
+}

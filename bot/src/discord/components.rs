@@ -175,15 +175,13 @@ async fn run(
             let me = data.player_of(&press.user).await?;
             let scope = data.service.in_reply();
             let game = scope.service().accept_challenge(me, id).await?;
-            let thread = threads::open_game_thread(
-                &ctx.http,
-                data,
-                &game,
-                press.channel_id,
-                press.guild_id,
-                press.app_permissions,
-            )
-            .await;
+            let place = threads::StartPlace {
+                channel: press.channel_id,
+                guild: press.guild_id,
+                parent: press.channel.as_ref().and_then(|c| c.parent_id),
+                bot_permissions: press.app_permissions,
+            };
+            let thread = threads::open_game_thread(&ctx.http, data, &game, place).await;
             let Some(thread) = thread else {
                 return accepted_here(ctx, press, data, scope, id, &game).await;
             };

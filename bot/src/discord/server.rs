@@ -48,6 +48,16 @@ pub fn parent_channel(ctx: &Context<'_>) -> Option<ChannelId> {
         .and_then(|c| c.parent_id)
 }
 
+/// Where a game started by this command starts.
+pub fn start_place(ctx: &Context<'_>) -> super::threads::StartPlace {
+    super::threads::StartPlace {
+        channel: ctx.channel_id(),
+        guild: ctx.guild_id(),
+        parent: parent_channel(ctx),
+        bot_permissions: bot_permissions(ctx),
+    }
+}
+
 /// This server's settings; `None` outside a server.
 pub async fn settings(ctx: &Context<'_>) -> Result<Option<ServerSettings>, BotError> {
     match ctx.guild_id() {

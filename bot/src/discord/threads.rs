@@ -53,18 +53,35 @@ pub fn link_line(data: &Data, game: &GameView, thread: ChannelId) -> String {
     )
 }
 
-/// Opens a thread for `game` under `channel` and moves the game there, when the server wants
-/// threads (its `/settings`) and the bot may create them (`bot_permissions`, as Discord gave
-/// them in the interaction). `None`: the game stays in the channel (logged when Discord
-/// refused).
+/// Where a game starts, as the interaction that started it describes it.
+#[derive(Debug, Clone, Copy)]
+pub struct StartPlace {
+    pub channel: ChannelId,
+    pub guild: Option<GuildId>,
+    /// Set when the command was used in a thread: a thread holds no threads.
+    pub parent: Option<ChannelId>,
+    /// The bot's permissions there (`app_permissions`).
+    pub bot_permissions: Option<Permissions>,
+}
+
+/// Opens a thread for `game` under the channel it starts in and moves the game there, when the
+/// server wants threads (its `/settings`) and the bot may create them. `None`: the game stays
+/// where it is (logged when Discord refused).
 pub async fn open_game_thread(
     http: &Http,
     data: &Data,
     game: &GameView,
-    channel: ChannelId,
-    guild: Option<GuildId>,
-    bot_permissions: Option<Permissions>,
+    place: StartPlace,
 ) -> Option<ChannelId> {
+    let StartPlace {
+        channel,
+        guild,
+        parent,
+        bot_permissions,
+    } = place;
+    if parent.is_some() {
+        return None;
+    }
     let guild = guild?;
     let wanted = match data.service.server_settings(guild.get()).await {
         Ok(settings) => settings.threads,

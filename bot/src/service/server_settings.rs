@@ -243,7 +243,10 @@ mod tests {
         let refusal = settings.check_game_channel(12, None).unwrap_err();
         assert!(refusal.to_string().contains("<#10>, <#11>"), "{refusal}");
         assert!(settings.check_game_channel(11, None).is_ok());
-        assert!(settings.check_game_channel(99, Some(10)).is_ok(), "a thread of a listed one");
+        assert!(
+            settings.check_game_channel(99, Some(10)).is_ok(),
+            "a thread of a listed one"
+        );
     }
 
     #[test]

@@ -216,15 +216,8 @@ async fn start_ai_game(
     let game = created
         .game
         .ok_or_else(|| ServiceError::Internal("the AI challenge started no game".into()))?;
-    let thread = threads::open_game_thread(
-        ctx.http(),
-        data,
-        &game,
-        ctx.channel_id(),
-        ctx.guild_id(),
-        server::bot_permissions(&ctx),
-    )
-    .await;
+    let thread =
+        threads::open_game_thread(ctx.http(), data, &game, server::start_place(&ctx)).await;
     if let Some(thread) = thread {
         // The start and the AI's moves go to the thread (the outbox); the channel keeps a link.
         let reply = poise::CreateReply::default()

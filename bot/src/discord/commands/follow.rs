@@ -19,21 +19,8 @@ pub async fn follow(
         .service
         .follow_game(me, GameId(game), places::here(ctx.channel_id()))
         .await?;
-    let thread = match server::parent_channel(&ctx) {
-        // Already in a thread: the game stays right here.
-        Some(_) => None,
-        None => {
-            threads::open_game_thread(
-                ctx.http(),
-                data,
-                &view,
-                ctx.channel_id(),
-                ctx.guild_id(),
-                server::bot_permissions(&ctx),
-            )
-            .await
-        }
-    };
+    let thread =
+        threads::open_game_thread(ctx.http(), data, &view, server::start_place(&ctx)).await;
     let reply = match thread {
         Some(thread) => poise::CreateReply::default()
             .content(threads::link_line(data, &view, thread))
