@@ -37,6 +37,69 @@ impl SchedulerPass {
     }
 }
 
+/// The deadline thresholds (seconds) passed with `left_ms` to go and not yet sent.
+fn thresholds_due(thresholds: &[u64], left_ms: i64, sent: &[u64]) -> Vec<u64> {
+    thresholds
+        .iter()
+        .copied()
+        .filter(|t| left_ms <= secs_to_ms(*t) && !sent.contains(t))
+        .collect()
+}
+
+/// The inactivity reminder due after `idle_for_ms` without a move, if not yet sent: one per
+/// whole period of `idle_ms`, named by the seconds it marks.
+fn idle_threshold_due(idle_for_ms: i64, idle_ms: i64, sent: &[u64]) -> Option<u64> {
+    if idle_ms <= 0 {
+        return None;
+    }
+    let periods = idle_for_ms / idle_ms;
+    let threshold = u64::try_from(periods.saturating_mul(idle_ms) / 1000).ok()?;
+    (periods >= 1 && !sent.contains(&threshold)).then_some(threshold)
+}
+
+/// Games with a deadline reminder due now: read first, so a pass writes only where it sends.
+fn deadline_reminders_due(
+    c: &rusqlite::Connection,
+    now: i64,
+    longest_ms: i64,
+    thresholds: &[u64],
+) -> Result<Vec<GameId>> {
+    let mut due = Vec::new();
+    for id in rows::games_with_deadline_within(c, now, longest_ms)? {
+        let Some(row) = rows::game(c, id)? else {
+            continue;
+        };
+        let left = row.deadline_at.unwrap_or(now) - now;
+        let sent = rows::reminders_sent(c, id, row.ply, ReminderKind::Deadline)?;
+        if !thresholds_due(thresholds, left, &sent).is_empty() {
+            due.push(id);
+        }
+    }
+    Ok(due)
+}
+
+/// Games without a clock with an inactivity reminder due now.
+fn inactivity_reminders_due(
+    c: &rusqlite::Connection,
+    now: i64,
+    idle_ms: i64,
+) -> Result<Vec<GameId>> {
+    if idle_ms <= 0 {
+        return Ok(Vec::new());
+    }
+    let mut due = Vec::new();
+    for id in rows::games_idle_since(c, now, idle_ms)? {
+        let Some(row) = rows::game(c, id)? else {
+            continue;
+        };
+        let sent = rows::reminders_sent(c, id, row.ply, ReminderKind::Inactivity)?;
+        if idle_threshold_due(now - row.turn_started_at, idle_ms, &sent).is_some() {
+            due.push(id);
+        }
+    }
+    Ok(due)
+}
+
 fn secs_to_ms(secs: u64) -> i64 {
     i64::try_from(secs)
         .unwrap_or(i64::MAX / 1000)
@@ -66,16 +129,13 @@ impl GamesService {
                 .unwrap_or(0),
         );
         let idle_ms = secs_to_ms(self.inner.config.inactivity_reminder_secs);
+        let thresholds = self.inner.config.reminders_before_secs.clone();
         let (late, remind, idle, expired, ai) = self
             .read(move |c| {
                 Ok::<_, super::ServiceError>((
                     rows::games_past_deadline(c, now)?,
-                    rows::games_with_deadline_within(c, now, longest_ms)?,
-                    if idle_ms > 0 {
-                        rows::games_idle_since(c, now, idle_ms)?
-                    } else {
-                        Vec::new()
-                    },
+                    deadline_reminders_due(c, now, longest_ms, &thresholds)?,
+                    inactivity_reminders_due(c, now, idle_ms)?,
                     rows::expired_challenges(c, now)?,
                     rows::games_awaiting_ai(c)?,
                 ))
@@ -142,11 +202,7 @@ impl GamesService {
                 return Ok(false);
             };
             let sent = rows::reminders_sent(c, id, row.ply, ReminderKind::Deadline)?;
-            let due: Vec<u64> = thresholds
-                .iter()
-                .copied()
-                .filter(|t| deadline - e.now() <= secs_to_ms(*t) && !sent.contains(t))
-                .collect();
+            let due = thresholds_due(&thresholds, deadline - e.now(), &sent);
             if due.is_empty() {
                 return Ok(false);
             }
@@ -189,12 +245,11 @@ impl GamesService {
             let Seat::Player(player) = game_state::seat(&row, row.side_to_move) else {
                 return Ok(false);
             };
-            let periods = (e.now() - row.turn_started_at) / idle_ms;
             let sent = rows::reminders_sent(c, id, row.ply, ReminderKind::Inactivity)?;
-            let threshold = u64::try_from(periods.saturating_mul(idle_ms) / 1000).unwrap_or(0);
-            if periods < 1 || sent.contains(&threshold) {
+            let Some(threshold) = idle_threshold_due(e.now() - row.turn_started_at, idle_ms, &sent)
+            else {
                 return Ok(false);
-            }
+            };
             rows::insert_reminder_sent(
                 c,
                 id,
@@ -234,5 +289,36 @@ impl GamesService {
                 _ = shutdown.changed() => return,
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HOUR: i64 = 3_600_000;
+
+    #[test]
+    fn each_deadline_threshold_is_due_once_the_longest_first() {
+        let thresholds = [86_400, 7_200];
+        assert!(thresholds_due(&thresholds, 30 * HOUR, &[]).is_empty());
+        assert_eq!(thresholds_due(&thresholds, 23 * HOUR, &[]), vec![86_400]);
+        assert!(thresholds_due(&thresholds, 23 * HOUR, &[86_400]).is_empty());
+        assert_eq!(thresholds_due(&thresholds, HOUR, &[86_400]), vec![7_200]);
+        // A turn that starts within 2 hours of its deadline: both at once (one reminder).
+        assert_eq!(thresholds_due(&thresholds, HOUR, &[]), vec![86_400, 7_200]);
+    }
+
+    #[test]
+    fn an_inactivity_reminder_comes_once_per_whole_period() {
+        let day = 24 * HOUR;
+        assert_eq!(idle_threshold_due(2 * day, 3 * day, &[]), None);
+        assert_eq!(idle_threshold_due(3 * day, 3 * day, &[]), Some(259_200));
+        assert_eq!(idle_threshold_due(4 * day, 3 * day, &[259_200]), None);
+        assert_eq!(
+            idle_threshold_due(6 * day, 3 * day, &[259_200]),
+            Some(518_400)
+        );
+        assert_eq!(idle_threshold_due(6 * day, 0, &[]), None);
     }
 }

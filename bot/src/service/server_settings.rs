@@ -145,6 +145,18 @@ impl SettingsChange {
     }
 }
 
+/// Settings are for the members who may manage the server (Manage Server).
+fn check_manager(member: &ServerMember) -> Result<()> {
+    if member.manages_server {
+        return Ok(());
+    }
+    Err(ServiceError::Forbidden(
+        "only members who may manage this server (Manage Server) can see or change its \
+         settings"
+            .into(),
+    ))
+}
+
 impl GamesService {
     /// The settings of the Discord server `guild` (the defaults where it set none).
     pub async fn server_settings(&self, guild: u64) -> Result<ServerSettings> {
@@ -156,19 +168,22 @@ impl GamesService {
         .await
     }
 
+    /// The settings of `member`'s server, shown only to a member who may manage the server.
+    pub async fn server_settings_for_manager(
+        &self,
+        member: &ServerMember,
+    ) -> Result<ServerSettings> {
+        check_manager(member)?;
+        self.server_settings(member.guild_id).await
+    }
+
     /// Changes a server's settings: only a member who may manage the server may.
     pub async fn change_server_settings(
         &self,
         member: &ServerMember,
         change: SettingsChange,
     ) -> Result<ServerSettings> {
-        if !member.manages_server {
-            return Err(ServiceError::Forbidden(
-                "only members who may manage this server (Manage Server) can change its \
-                 settings"
-                    .into(),
-            ));
-        }
+        check_manager(member)?;
         let variant = match &change.default_variant {
             Some(variant) => Some(super::stats::preset(variant)?.to_owned()),
             None => None,

@@ -46,25 +46,16 @@ pub async fn settings(
     })?;
     // Discord hides the command from members without Manage Server, but a stale command list
     // or a changed role can still let one through: the service checks again.
+    let service = &ctx.data().service;
     let (title, settings) = if change.is_empty() {
-        if !member.manages_server {
-            return Err(crate::service::ServiceError::Forbidden(
-                "only members who may manage this server (Manage Server) can see its settings"
-                    .into(),
-            )
-            .into());
-        }
         (
             "Settings of this server",
-            ctx.data().service.server_settings(member.guild_id).await?,
+            service.server_settings_for_manager(&member).await?,
         )
     } else {
         (
             "Settings saved",
-            ctx.data()
-                .service
-                .change_server_settings(&member, change)
-                .await?,
+            service.change_server_settings(&member, change).await?,
         )
     };
     let reply = poise::CreateReply::default()
