@@ -4,6 +4,12 @@
 //! not post there, Discord refuses the payload) is given up after a few tries and logged once,
 //! while the game goes on.
 //!
+//! A post refused in a game's thread (deleted, or access lost) sends the game back to the
+//! thread's channel and goes out there at once; one refused in a channel that is gone for good
+//! sends its games off Discord, and their players are told by direct message. A post owed to a
+//! player's direct messages (`dm_user_id`) goes out the same way, once; a player whose DMs are
+//! closed is not tried again.
+//!
 //! Times here are wall-clock: delivery is operational, not part of any game's clock.
 
 use std::sync::Arc;
