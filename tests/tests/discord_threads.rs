@@ -10,6 +10,8 @@
 
 use serde_json::{Value, json};
 use taflbot::domain::PlayerId;
+use taflbot_e2e::fake_discord::permissions::ALL_PERMISSIONS;
+use taflbot_e2e::fake_discord::threads::MANAGE_THREADS;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
 use taflbot_e2e::world::{WAIT, World};
 
@@ -237,6 +239,23 @@ async fn without_thread_permissions_the_game_stays_in_its_channel_and_accept_pin
         .await
         .unwrap();
     assert_eq!(pinged(&ping), vec![alice.id.to_string()], "{}", ping.text());
+    world.wait_for_outbox_drained().await;
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn a_locked_thread_the_bot_may_not_reopen_sends_the_game_back_to_its_channel() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let (channel, game, thread) = threaded_game(&world, &alice, &bob).await;
+    world.wait_for_outbox_drained().await;
+    // Everything but MANAGE_THREADS: the bot cannot reopen a locked thread.
+    let bits = ALL_PERMISSIONS & !MANAGE_THREADS;
+    world.fake.set_bot_permissions(channel, bits);
+    world.fake.archive_thread(thread, true).unwrap();
+    let mark = world.fake.recorder().mark();
+    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    post_in(&world, mark, channel, "d1-b1").await;
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
