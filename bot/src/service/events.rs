@@ -132,6 +132,13 @@ pub(crate) fn discord_dm_of(
     let player = match &event.payload {
         EventPayload::DeadlineReminder(reminder) => Some(reminder.player),
         EventPayload::InactivityReminder(reminder) => Some(reminder.player),
+        // A game against the AI starts at its player's own command: nothing to tell them.
+        EventPayload::GameStarted(started)
+            if matches!(started.attackers, crate::domain::Seat::Ai(_))
+                || matches!(started.defenders, crate::domain::Seat::Ai(_)) =>
+        {
+            None
+        }
         EventPayload::GameStarted(started) => seat_player(started.side_to_move, started),
         EventPayload::MovePlayed(played) => match (played.side_to_move, event.game_id) {
             (Some(side), Some(game)) => {
