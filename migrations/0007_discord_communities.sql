@@ -5,7 +5,7 @@
 CREATE TABLE discord_guild_settings (
     guild_id        INTEGER PRIMARY KEY,   -- Discord guild (snowflake)
     default_variant TEXT,                  -- preset id for /play and /challenge
-    default_clock   TEXT,                  -- as typed: "3d", "12h", "7d+1d", "unlimited"
+    default_clock   TEXT,                  -- a clock as the API writes it: {"kind":"per_move","seconds":259200}
     ai_level        INTEGER,               -- /play's default AI level
     threads         INTEGER NOT NULL DEFAULT 1,  -- a thread per game where the bot may
     moderator_role  INTEGER,               -- Discord role whose members may /abort games
