@@ -91,8 +91,14 @@ pub struct HttpConfig {
 pub struct GamesConfig {
     /// A pending challenge expires after this many seconds.
     pub challenge_expiry_secs: u64,
-    /// A reminder is sent this many seconds before a player's deadline.
-    pub reminder_before_secs: u64,
+    /// Reminders are sent this many seconds before a player's deadline, one for each entry
+    /// (the longest first; a turn shorter than an entry gets only the shorter ones). The older
+    /// single `reminder_before_secs` is read as a list of one.
+    #[serde(alias = "reminder_before_secs", deserialize_with = "one_or_many_secs")]
+    pub reminders_before_secs: Vec<u64>,
+    /// A game without a clock reminds the player to move after this many seconds without a
+    /// move, and again after each further period; 0: never.
+    pub inactivity_reminder_secs: u64,
     /// How often the scheduler looks for timeouts, reminders and expired challenges.
     pub scheduler_interval_ms: u64,
     /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
@@ -196,7 +202,8 @@ impl Default for GamesConfig {
     fn default() -> Self {
         GamesConfig {
             challenge_expiry_secs: 7 * 24 * 3600,
-            reminder_before_secs: 12 * 3600,
+            reminders_before_secs: vec![24 * 3600, 2 * 3600],
+            inactivity_reminder_secs: 3 * 24 * 3600,
             scheduler_interval_ms: 5_000,
             max_ai_level: 5,
             max_bank_ratio: 3.0,
@@ -381,6 +388,34 @@ impl Config {
 }
 
 /// Turns an environment string into a TOML value of the setting's type.
+/// Reads seconds given as one number, a list of numbers, or (from the environment) a list of
+/// numbers written as text.
+fn one_or_many_secs<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<u64>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Seconds {
+        One(u64),
+        Text(String),
+    }
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(u64),
+        Many(Vec<Seconds>),
+    }
+    let read = |s: Seconds| match s {
+        Seconds::One(n) => Ok(n),
+        Seconds::Text(text) => text
+            .trim()
+            .parse::<u64>()
+            .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a number of seconds"))),
+    };
+    match OneOrMany::deserialize(de)? {
+        OneOrMany::One(n) => Ok(vec![n]),
+        OneOrMany::Many(list) => list.into_iter().map(read).collect(),
+    }
+}
+
 fn env_value(
     name: &str,
     raw: &str,
@@ -425,6 +460,34 @@ mod tests {
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
             .collect()
+    }
+
+    #[test]
+    fn reminders_are_a_list_and_the_older_single_setting_still_reads() {
+        let c = Config::from_toml_and_env("", Path::new(""), env(&[])).unwrap();
+        assert_eq!(c.games.reminders_before_secs, vec![86_400, 7_200]);
+        let old = Config::from_toml_and_env(
+            "[games]\nreminder_before_secs = 43200\n",
+            Path::new(""),
+            env(&[]),
+        )
+        .unwrap();
+        assert_eq!(old.games.reminders_before_secs, vec![43_200]);
+        let from_env = Config::from_toml_and_env(
+            "",
+            Path::new(""),
+            env(&[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "3600, 600")]),
+        )
+        .unwrap();
+        assert_eq!(from_env.games.reminders_before_secs, vec![3_600, 600]);
+        assert!(
+            Config::from_toml_and_env(
+                "",
+                Path::new(""),
+                env(&[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "soon")]),
+            )
+            .is_err()
+        );
     }
 
     #[test]

@@ -185,7 +185,7 @@ async fn board_history_games_draws_and_resignation() {
 
 #[tokio::test]
 async fn reminders_and_timeouts_are_announced_in_the_channel() {
-    let world = World::start_with(|c| c.games.reminder_before_secs = 2 * 3600).await;
+    let world = World::start_with(|c| c.games.reminders_before_secs = vec![2 * 3600]).await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
     start(&world, channel, &alice, &bob, "1d").await;

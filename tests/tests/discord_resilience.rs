@@ -16,7 +16,9 @@ use taflbot::config::Config;
 use taflbot::discord::DiscordState;
 use taflbot::domain::{GameId, PlayerId};
 use taflbot_e2e::bot::FAKE_TOKEN;
-use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeDiscord, FakeUser, Fault, RouteMatch};
+use taflbot_e2e::fake_discord::{
+    CommandOption as Opt, FakeDiscord, FakeUser, Fault, RouteKind, RouteMatch,
+};
 use taflbot_e2e::world::{WAIT, World};
 
 /// Retries in milliseconds, so a test sees several tries at once.
@@ -125,28 +127,53 @@ async fn when_the_move_reply_fails_the_move_is_posted_once_in_the_channel() {
 }
 
 #[tokio::test]
-async fn a_deleted_channel_is_given_up_after_a_few_tries_and_the_game_goes_on_over_http() {
+async fn a_deleted_channel_sends_the_game_off_discord_its_players_told_by_dm_and_it_goes_on_over_http()
+ {
     let world = World::start_with(quick_retries).await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.new_channel("doomed");
     let game = world.brandubh_game(channel, &alice, &bob).await;
+    world.wait_for_outbox_drained().await;
     world.fake.delete_channel(channel).unwrap();
     let mark = world.fake.recorder().mark();
     assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
     world.wait_for_outbox_drained().await;
     let tries = world.channel_posts_after(mark, channel);
-    assert_eq!(tries.len(), 3, "a bounded number of tries");
+    assert_eq!(tries.len(), 1, "Unknown Channel is final: no more tries");
     assert!(
         tries
             .iter()
             .all(|r| r.status == 404 && r.error_code == Some(10003)),
-        "Unknown Channel each time"
+        "Unknown Channel"
     );
-    // The game goes on: Bob answers over HTTP.
+    let gone = format!("game #{game} is gone");
+    world
+        .fake
+        .recorder()
+        .wait_for_count(mark, 2, "both players told by DM", WAIT, |r| {
+            matches!(r.kind, RouteKind::ChannelMessage { .. })
+                && r.accepted()
+                && r.text().contains(&gone)
+        })
+        .await
+        .unwrap();
+    for player in [&alice, &bob] {
+        let told = world.fake.direct_messages(player);
+        assert!(
+            told.iter().any(|m| m["content"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(&format!("game #{game} is gone"))),
+            "{} is told by DM: {told:?}",
+            player.name
+        );
+    }
+    // The game goes on: Bob answers over HTTP, and nothing more is tried in the channel.
     assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
     let view = world.app.service.game(None, GameId(game)).await.unwrap();
     assert_eq!(view.ply, 2);
     world.wait_for_outbox_drained().await;
+    assert_eq!(world.channel_posts_after(mark, channel).len(), 1);
     world.stop().await;
 }
 

@@ -836,3 +836,142 @@ async fn a_selection_is_injected_and_an_update_edits_the_clicked_message() {
     let problems = bot.problems();
     assert!(problems.is_empty(), "{problems:#?}");
 }
+
+/// The bot creates a public thread under `channel`.
+async fn create_thread(bot: &RawBot, channel: u64) -> Reply {
+    bot.request_as_is(
+        reqwest::Method::POST,
+        &format!("/channels/{channel}/threads"),
+        json!({ "name": "alice vs bob · Brandubh", "type": 11, "auto_archive_duration": 10080 }),
+    )
+    .await
+}
+
+/// The bot opens the DM channel of `user`.
+async fn open_dm(bot: &RawBot, user: u64) -> Reply {
+    bot.request_as_is(
+        reqwest::Method::POST,
+        "/users/@me/channels",
+        json!({ "recipient_id": user.to_string() }),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn threads_are_created_reopened_by_a_message_or_a_patch_and_deleted() {
+    let bot = RawBot::start().await;
+    let channel = bot.fake.new_channel("games");
+    // The test guild's channels leave the thread permissions out until a test grants them.
+    assert_refused(&create_thread(&bot, channel).await, 403, 50013);
+    bot.fake.allow_threads(channel);
+    let created = create_thread(&bot, channel).await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    assert_eq!(created.body["type"], 11);
+    assert_eq!(created.body["parent_id"], channel.to_string());
+    let thread: u64 = created.body["id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(bot.fake.threads_of(channel).len(), 1);
+    let hello = bot
+        .post(&messages_path(thread), json!({ "content": "hello" }))
+        .await;
+    assert_eq!(hello.status, 200, "{}", hello.body);
+    // Archived: a message reopens it. Archived and locked: refused until unarchived.
+    bot.fake.archive_thread(thread, false).unwrap();
+    let reopened = bot
+        .post(&messages_path(thread), json!({ "content": "again" }))
+        .await;
+    assert_eq!(reopened.status, 200, "{}", reopened.body);
+    assert!(!bot.fake.thread(thread).unwrap().archived);
+    bot.fake.archive_thread(thread, true).unwrap();
+    let locked = bot
+        .post(&messages_path(thread), json!({ "content": "no" }))
+        .await;
+    assert_refused(&locked, 400, 50083);
+    let patched = bot
+        .request_as_is(
+            reqwest::Method::PATCH,
+            &format!("/channels/{thread}"),
+            json!({ "archived": false }),
+        )
+        .await;
+    assert_eq!(patched.status, 200, "{}", patched.body);
+    assert_eq!(patched.body["thread_metadata"]["archived"], false);
+    let after = bot
+        .post(&messages_path(thread), json!({ "content": "yes" }))
+        .await;
+    assert_eq!(after.status, 200, "{}", after.body);
+    // Without SEND_MESSAGES_IN_THREADS in the parent, no post in its threads.
+    bot.fake
+        .set_bot_permissions(channel, VIEW_CHANNEL | SEND_MESSAGES);
+    let refused = bot
+        .post(&messages_path(thread), json!({ "content": "x" }))
+        .await;
+    assert_refused(&refused, 403, 50013);
+    bot.fake.allow_threads(channel);
+    bot.fake.delete_thread(thread).unwrap();
+    let gone = bot
+        .post(&messages_path(thread), json!({ "content": "x" }))
+        .await;
+    assert_refused(&gone, 404, 10003);
+    assert_eq!(bot.fake.channel_messages(thread).len(), 3);
+    assert!(bot.problems().is_empty(), "expected answers, not problems");
+}
+
+#[tokio::test]
+async fn direct_messages_reach_members_unless_they_closed_them() {
+    let bot = RawBot::start().await;
+    let bob = bot.fake.new_user("bob");
+    let opened = open_dm(&bot, bob.id).await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    assert_eq!(opened.body["type"], 1);
+    assert_eq!(opened.body["recipients"][0]["id"], bob.id.to_string());
+    let dm: u64 = opened.body["id"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        open_dm(&bot, bob.id).await.body["id"],
+        dm.to_string(),
+        "the same channel again"
+    );
+    let sent = bot
+        .post(&messages_path(dm), json!({ "content": "your move" }))
+        .await;
+    assert_eq!(sent.status, 200, "{}", sent.body);
+    assert!(
+        sent.body.get("guild_id").is_none_or(Value::is_null),
+        "{}",
+        sent.body
+    );
+    assert_eq!(bot.fake.direct_messages(&bob).len(), 1);
+    bot.fake.close_dms(&bob);
+    let closed = bot
+        .post(&messages_path(dm), json!({ "content": "again" }))
+        .await;
+    assert_refused(&closed, 403, 50007);
+    assert!(bot.problems().is_empty(), "expected answers, not problems");
+}
+
+#[tokio::test]
+async fn interactions_carry_the_members_permissions_and_roles_and_a_threads_parent() {
+    let mut bot = RawBot::start().await;
+    let channel = bot.fake.new_channel("games");
+    bot.fake.allow_threads(channel);
+    let created = create_thread(&bot, channel).await;
+    let thread: u64 = created.body["id"].as_str().unwrap().parse().unwrap();
+    let role = bot.fake.new_role("moderators");
+    let user = bot.user.clone();
+    bot.fake.give_role(&user, role);
+    bot.fake.set_member_permissions(&user, 1 << 10);
+    bot.fake.slash(&user, thread, "ping", &[]).unwrap();
+    let event = frame(&mut bot.socket).await;
+    let data = &event["d"];
+    assert_eq!(data["member"]["permissions"], (1u64 << 10).to_string());
+    assert_eq!(data["member"]["roles"], json!([role.to_string()]));
+    assert_eq!(data["channel"]["type"], 11);
+    assert_eq!(data["channel"]["parent_id"], channel.to_string());
+    // The bot's permissions in a thread are its parent's.
+    let app: u64 = data["app_permissions"].as_str().unwrap().parse().unwrap();
+    assert_ne!(
+        app & (1 << 38),
+        0,
+        "SEND_MESSAGES_IN_THREADS from the parent"
+    );
+    assert!(bot.problems().is_empty());
+}

@@ -60,6 +60,18 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
                 discord_user(seat).into_iter().collect(),
             )
         }
+        EventPayload::InactivityReminder(reminder) => {
+            let seat = seat_of(&view, reminder.side);
+            Post::text(
+                format!(
+                    "{}, game #{game} is waiting for your move ({}) since {}.",
+                    seat_label(seat),
+                    reminder.side,
+                    discord_time(reminder.turn_started_at)
+                ),
+                discord_user(seat).into_iter().collect(),
+            )
+        }
         EventPayload::ChallengeCreated(_)
         | EventPayload::ChallengeAccepted(_)
         | EventPayload::ChallengeDeclined(_)
@@ -69,6 +81,52 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
     };
     Ok(Some(post))
 }
+/// The direct message telling a player that `event` puts them to move, or `None` when it no
+/// longer does (the game moved on before the message went out).
+pub async fn direct_message(data: &Data, event: &Event) -> Result<Option<Post>, BotError> {
+    let Some(game) = event.game_id else {
+        return Ok(None);
+    };
+    let view = data.service.game(None, game).await?;
+    let intended = match &event.payload {
+        EventPayload::GameStarted(started) => Some(started.side_to_move),
+        EventPayload::MovePlayed(played) => played.side_to_move,
+        EventPayload::DeadlineReminder(reminder) => Some(reminder.side),
+        EventPayload::InactivityReminder(reminder) => Some(reminder.side),
+        _ => None,
+    };
+    // The game moved on since (a move, an ending): nothing left to tell.
+    let Some(side) = view.side_to_move.filter(|side| Some(*side) == intended) else {
+        return Ok(None);
+    };
+    let opponent = seat_label(seat_of(&view, side.opponent()));
+    let place = view
+        .context
+        .as_deref()
+        .and_then(super::places::channel_of)
+        .map(|channel| format!(" in <#{channel}>"))
+        .unwrap_or_default();
+    let why = match &event.payload {
+        EventPayload::GameStarted(_) => "Your game has begun",
+        EventPayload::MovePlayed(_) => "It is your move",
+        EventPayload::DeadlineReminder(_) => "Reminder: it is still your move",
+        EventPayload::InactivityReminder(_) => "Your opponent is waiting for your move",
+        _ => return Ok(None),
+    };
+    let deadline = view
+        .deadline_at
+        .map(|d| format!(" Deadline {}.", discord_time(d)))
+        .unwrap_or_default();
+    // A direct message notifies by itself: it pings nobody.
+    Ok(Some(Post::text(
+        format!(
+            "{why}: game #{game} against {opponent}{place} ({side}).{deadline} \
+             Turn these messages off with `/notify dm:off`."
+        ),
+        Vec::new(),
+    )))
+}
+
 async fn expiry(data: &Data, event: &Event) -> Result<Option<Post>, BotError> {
     let Some(id) = event.challenge_id else {
         return Ok(None);

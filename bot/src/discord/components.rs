@@ -12,6 +12,7 @@ use super::game_buttons::{self, GameButton};
 use super::mentions;
 use super::picker::{self, PickerStep};
 use super::posts::{self, seat_label};
+use super::threads;
 use super::{BotError, Data, challenge_posts};
 use crate::domain::{ChallengeId, GameId};
 
@@ -130,6 +131,52 @@ pub async fn answer_privately(
     Ok(())
 }
 
+/// A challenge accepted in a channel without a thread: the challenge message becomes the start
+/// (the outbox only if that fails), and a follow-up pings the first to move, since an edited
+/// message pings nobody.
+async fn accepted_here(
+    ctx: &SerenityContext,
+    press: &ComponentInteraction,
+    data: &Data,
+    scope: crate::service::InReply,
+    id: ChallengeId,
+    game: &crate::service::GameView,
+) -> Result<(), BotError> {
+    let post = posts::start_post(data, game).await;
+    let mut update = CreateInteractionResponseMessage::new()
+        .content(format!("Challenge #{id} accepted.\n{}", post.content))
+        .allowed_mentions(mentions::only(&post.pings))
+        .components(post.components.clone());
+    if let Some(file) = post.attachment() {
+        update = update.add_file(file);
+    }
+    let sent = press
+        .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
+        .await;
+    if let Err(e) = sent {
+        scope.not_shown().await;
+        return Err(BotError::ReplyNotSent(Box::new(e)));
+    }
+    scope.shown().await;
+    if !post.pings.is_empty() {
+        let ping = serenity::all::CreateInteractionResponseFollowup::new()
+            .content(format!(
+                "{}, you move first in game #{}.",
+                post.pings
+                    .iter()
+                    .map(|u| format!("<@{u}>"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                game.id
+            ))
+            .allowed_mentions(mentions::only(&post.pings));
+        if let Err(e) = press.create_followup(&ctx.http, ping).await {
+            tracing::info!(game = %game.id, "could not ping the first to move: {e}");
+        }
+    }
+    Ok(())
+}
+
 /// Only the challenged player may answer a challenge (anyone but the challenger, if open).
 async fn check_may_answer(
     press: &ComponentInteraction,
@@ -186,27 +233,32 @@ async fn run(
         ButtonAction::Accept(id) => {
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
-            // The updated challenge message shows the start; the outbox only if it fails.
             let scope = data.service.in_reply();
             let game = scope.service().accept_challenge(me, id).await?;
-            let post = posts::start_post(data, &game).await;
-            let mut update = CreateInteractionResponseMessage::new()
-                .content(format!("Challenge #{id} accepted.\n{}", post.content))
-                .allowed_mentions(mentions::only(&post.pings))
-                .components(post.components.clone());
-            if let Some(file) = post.attachment() {
-                update = update.add_file(file);
-            }
+            let place = threads::StartPlace {
+                channel: press.channel_id,
+                guild: press.guild_id,
+                parent: press.channel.as_ref().and_then(|c| c.parent_id),
+                bot_permissions: press.app_permissions,
+            };
+            let thread = threads::open_game_thread(&ctx.http, data, &game, place).await;
+            let Some(thread) = thread else {
+                return accepted_here(ctx, press, data, scope, id, &game).await;
+            };
+            // The start goes out in the thread (the outbox), pinging the first to move; the
+            // challenge message links to it.
+            let update = CreateInteractionResponseMessage::new()
+                .content(format!(
+                    "Challenge #{id} accepted. {}",
+                    threads::link_line(data, &game, thread)
+                ))
+                .allowed_mentions(mentions::nobody())
+                .components(Vec::new());
             let sent = press
                 .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
                 .await;
-            match sent {
-                Ok(()) => scope.shown().await,
-                Err(e) => {
-                    scope.not_shown().await;
-                    return Err(BotError::ReplyNotSent(Box::new(e)));
-                }
-            }
+            scope.not_shown().await;
+            sent.map_err(|e| BotError::ReplyNotSent(Box::new(e)))?;
         }
         ButtonAction::Decline(id) => {
             check_may_answer(press, data, id).await?;

@@ -20,9 +20,18 @@ pub fn nobody() -> CreateAllowedMentions {
 /// `text` as Discord shows it literally: markdown escaped, mentions and links broken, on one
 /// line, cut to a readable length.
 pub fn literal(text: &str) -> String {
+    literal_cut(text, MAX_NAME_CHARS)
+}
+
+/// [`literal`] for a longer text (a thread's name, already cut to its own length).
+pub fn literal_long(text: &str) -> String {
+    literal_cut(text, usize::MAX)
+}
+
+fn literal_cut(text: &str, max_chars: usize) -> String {
     let mut shown = String::with_capacity(text.len() + 8);
     for (i, c) in text.chars().enumerate() {
-        if i == MAX_NAME_CHARS {
+        if i == max_chars {
             shown.push('…');
             break;
         }

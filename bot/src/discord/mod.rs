@@ -17,8 +17,10 @@ mod outbox;
 mod picker;
 mod places;
 mod posts;
+mod server;
 mod status;
 mod text_board;
+mod threads;
 
 pub use connection::{DiscordSettings, RunningBot, api_origin, start};
 pub use data::Data;

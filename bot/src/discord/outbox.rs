@@ -4,12 +4,18 @@
 //! not post there, Discord refuses the payload) is given up after a few tries and logged once,
 //! while the game goes on.
 //!
+//! A post refused in a game's thread (deleted, or access lost) sends the game back to the
+//! thread's channel and goes out there at once; one refused in a channel that is gone for good
+//! sends its games off Discord, and their players are told by direct message. A post owed to a
+//! player's direct messages (`dm_user_id`) goes out the same way, once; a player whose DMs are
+//! closed is not tried again.
+//!
 //! Times here are wall-clock: delivery is operational, not part of any game's clock.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use serenity::all::{ChannelId, Http};
+use serenity::all::{ChannelId, Http, UserId};
 use serenity::builder::Builder;
 use serenity::http::HttpError;
 use tokio::sync::watch;
@@ -17,8 +23,9 @@ use tokio::sync::watch;
 use super::announcements;
 use super::challenge_posts;
 use super::posts::Post;
+use super::threads;
 use super::{BotError, Data};
-use crate::service::{ChannelPost, Clock, Event, EventPayload, SystemClock};
+use crate::service::{ChannelPost, Clock, Event, EventPayload, GameOffDiscord, SystemClock};
 use crate::telemetry;
 
 /// Tries of a post Discord refuses for good reasons (gone channel, missing permission) before
@@ -51,6 +58,8 @@ impl Failure {
         match error.as_ref() {
             serenity::Error::Http(HttpError::UnsuccessfulRequest(response)) => {
                 match response.status_code.as_u16() {
+                    // Cannot send messages to this user: their DMs are closed, and stay so.
+                    403 if response.error.code == 50007 => Failure::Rejected,
                     401 | 403 | 404 => Failure::Refused,
                     429 | 500..=599 => Failure::Passing,
                     _ => Failure::Rejected,
@@ -132,15 +141,23 @@ async fn attempt(
     base: Duration,
 ) -> Result<(), BotError> {
     let event = data.service.event(head.event_id).await?;
-    let sent = match announcements::compose(data, &event).await {
-        Ok(Some(post)) => send(http, data, ChannelId::new(head.channel_id), &event, &post).await,
-        Ok(None) => Ok(()),
-        Err(e) => Err(e),
+    let sent = match head.dm_user_id {
+        Some(user) => send_direct(http, data, UserId::new(user), &event).await,
+        None => match announcements::compose(data, &event).await {
+            Ok(Some(post)) => {
+                send(http, data, ChannelId::new(head.channel_id), &event, &post).await
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(e),
+        },
     };
     let error = match sent {
         Ok(()) => return Ok(data.service.discord_post_delivered(head.id).await?),
         Err(error) => error,
     };
+    if head.dm_user_id.is_none() && relocated(http, data, head, &event, &error).await? {
+        return Ok(());
+    }
     let failure = Failure::of(&error);
     metrics::counter!(telemetry::DISCORD_POST_FAILURES, "failure" => failure.label()).increment(1);
     let tries = head.attempts + 1;
@@ -172,6 +189,97 @@ async fn attempt(
     Ok(())
 }
 
+/// Discord's refusal of a request: its HTTP status and JSON error code.
+fn refusal_of(error: &BotError) -> Option<(u16, isize)> {
+    let BotError::Discord(error) = error else {
+        return None;
+    };
+    match error.as_ref() {
+        serenity::Error::Http(HttpError::UnsuccessfulRequest(response)) => {
+            Some((response.status_code.as_u16(), response.error.code))
+        }
+        _ => None,
+    }
+}
+
+/// Unknown Channel: the channel or thread was deleted.
+const UNKNOWN_CHANNEL: isize = 10003;
+/// Missing Access: the bot can no longer see the channel.
+const MISSING_ACCESS: isize = 50001;
+/// Thread is archived.
+const THREAD_ARCHIVED: isize = 50083;
+
+/// A post Discord refused for its place: when the place is a game's thread, the game goes back
+/// to the thread's channel and the post is tried there at once; when it is a channel that is
+/// gone for good, its games leave Discord (they go on over HTTP) and their players are told
+/// by direct message. Answers whether the post was dealt with so.
+async fn relocated(
+    http: &Http,
+    data: &Data,
+    head: &ChannelPost,
+    event: &Event,
+    error: &BotError,
+) -> Result<bool, BotError> {
+    if Failure::of(error) != Failure::Refused {
+        return Ok(false);
+    }
+    if data.service.is_game_thread(head.channel_id).await? {
+        return Ok(data.service.game_thread_gone(head.channel_id).await? > 0);
+    }
+    let gone = matches!(
+        refusal_of(error),
+        Some((404, UNKNOWN_CHANNEL)) | Some((403, MISSING_ACCESS))
+    );
+    if !gone {
+        return Ok(false);
+    }
+    let off = data.service.games_lost_channel(head.channel_id).await?;
+    for game in &off {
+        tell_game_left_discord(http, game).await;
+    }
+    Ok(event
+        .game_id
+        .is_some_and(|id| off.iter().any(|g| g.game_id == id)))
+}
+
+/// Tells a game's players by direct message that its channel is gone and where it goes on.
+async fn tell_game_left_discord(http: &Http, game: &GameOffDiscord) {
+    for user in &game.discord_users {
+        let post = Post::text(
+            format!(
+                "The Discord channel of game #{} is gone, so its moves are no longer posted \
+                 there. The game goes on: play it over the HTTP API (`/token` gives you a \
+                 token), or bring it into another channel with `/follow game:{}`.",
+                game.game_id, game.game_id
+            ),
+            Vec::new(),
+        );
+        if let Err(e) = dm(http, UserId::new(*user), &post).await {
+            tracing::warn!(game = %game.game_id, user, "cannot tell a player by DM that the game left Discord: {e}");
+        }
+    }
+}
+
+/// Sends `post` to `user`'s direct messages.
+async fn dm(http: &Http, user: UserId, post: &Post) -> Result<(), BotError> {
+    let channel = user.create_dm_channel(http).await?;
+    channel.id.send_message(http, post.message()).await?;
+    Ok(())
+}
+
+/// Sends the direct message of `event` to `user`; nothing when it no longer applies.
+async fn send_direct(
+    http: &Http,
+    data: &Data,
+    user: UserId,
+    event: &Event,
+) -> Result<(), BotError> {
+    match announcements::direct_message(data, event).await? {
+        Some(post) => dm(http, user, &post).await,
+        None => Ok(()),
+    }
+}
+
 /// Sends a post in its channel; an AI's answer to a fresh `/move` or `/play` goes as a
 /// follow-up of that interaction instead, where the player is looking.
 async fn send(
@@ -200,6 +308,15 @@ async fn send(
             Err(e) => tracing::info!(%game, "follow-up refused ({e}); posting in the channel"),
         }
     }
+    let error = match channel.send_message(http, post.message()).await {
+        Ok(_) => return Ok(()),
+        Err(e) => BotError::from(e),
+    };
+    if refusal_of(&error) != Some((400, THREAD_ARCHIVED)) {
+        return Err(error);
+    }
+    // An archived thread that Discord did not reopen by itself: reopen it and try again.
+    threads::unarchive(http, channel).await?;
     channel.send_message(http, post.message()).await?;
     Ok(())
 }

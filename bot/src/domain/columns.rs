@@ -5,7 +5,7 @@ use rusqlite::ToSql;
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
 use tafl_engine::Side;
 
-use super::{AnalysisStatus, ChallengeStatus, GameStatus, ResultReason, SideChoice};
+use super::{AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, ResultReason, SideChoice};
 
 /// A value kept as one of a fixed set of words.
 trait Word: Sized + Copy + 'static {
@@ -106,6 +106,17 @@ impl Word for SideChoice {
 }
 word_column!(SideChoice);
 
+impl Word for ReminderKind {
+    const ALL: &'static [Self] = &[ReminderKind::Deadline, ReminderKind::Inactivity];
+    fn word(self) -> &'static str {
+        match self {
+            ReminderKind::Deadline => "deadline",
+            ReminderKind::Inactivity => "inactivity",
+        }
+    }
+}
+word_column!(ReminderKind);
+
 impl ToSql for ResultReason {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(ToSqlOutput::from(self.as_str()))
@@ -150,6 +161,7 @@ mod tests {
         ChallengeStatus::ALL.iter().for_each(|&s| round_trip(s));
         SideChoice::ALL.iter().for_each(|&s| round_trip(s));
         SideColumn::ALL.iter().for_each(|&s| round_trip(s));
+        ReminderKind::ALL.iter().for_each(|&s| round_trip(s));
         round_trip(ResultReason::NoFirstMove);
         round_trip(ResultReason::Rules(tafl_engine::WinReason::KingEscaped));
     }

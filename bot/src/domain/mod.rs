@@ -5,6 +5,7 @@
 mod columns;
 mod handle;
 mod ids;
+mod reminder;
 mod result;
 mod seat;
 mod side_choice;
@@ -15,6 +16,7 @@ pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
     AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebhookId,
 };
+pub use reminder::ReminderKind;
 pub use result::ResultReason;
 pub use seat::Seat;
 pub use side_choice::SideChoice;

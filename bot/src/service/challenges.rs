@@ -240,17 +240,7 @@ impl GamesService {
             .transpose()?
             .map(|place| place.to_context());
         if let Opponent::Ai { level } = request.opponent {
-            let Some(picker) = &self.inner.picker else {
-                return Err(ServiceError::Unavailable(
-                    "the AI is not available on this server".into(),
-                ));
-            };
-            let max = self.inner.config.max_ai_level.min(picker.max_level());
-            if level == 0 || level > max {
-                return Err(ServiceError::Invalid(format!(
-                    "AI level must be between 1 and {max}"
-                )));
-            }
+            self.check_ai_level(level)?;
         }
         let rated = decide_rated(request, variant.as_deref(), &clock)?;
         Ok(Checked {
@@ -260,6 +250,22 @@ impl GamesService {
             context,
             rated,
         })
+    }
+
+    /// Whether the AI is available and plays at `level`.
+    pub(crate) fn check_ai_level(&self, level: u8) -> Result<()> {
+        let Some(picker) = &self.inner.picker else {
+            return Err(ServiceError::Unavailable(
+                "the AI is not available on this server".into(),
+            ));
+        };
+        let max = self.inner.config.max_ai_level.min(picker.max_level());
+        if level == 0 || level > max {
+            return Err(ServiceError::Invalid(format!(
+                "AI level must be between 1 and {max}"
+            )));
+        }
+        Ok(())
     }
 
     /// Challenges a player, anyone, or the AI (whose game starts at once).

@@ -1,5 +1,5 @@
 //! The Discord outbox as the service offers it to the worker that delivers it: the post due in
-//! each channel, and what became of an attempt.
+//! each channel (or each player's direct messages), and what became of an attempt.
 
 use crate::domain::{EventId, OutboxId};
 use crate::store::rows::{self, OutboxHead, OutboxStatus};
@@ -77,6 +77,8 @@ pub struct ChannelPost {
     pub attempts: u32,
     /// When it may go out (wall-clock ms): after its hold and its back-off.
     pub due_at: i64,
+    /// Set for a direct message to this Discord user rather than a channel post.
+    pub dm_user_id: Option<u64>,
 }
 
 impl From<OutboxHead> for ChannelPost {
@@ -87,6 +89,7 @@ impl From<OutboxHead> for ChannelPost {
             channel_id: head.channel_id,
             attempts: head.attempts,
             due_at: head.due_at,
+            dm_user_id: head.dm_user_id,
         }
     }
 }

@@ -53,6 +53,7 @@ pub enum EventPayload {
     GameEnded(GameEnded),
     DeadlineReminder(DeadlineReminder),
     AnalysisDone(AnalysisDone),
+    InactivityReminder(InactivityReminder),
 }
 
 impl EventPayload {
@@ -70,6 +71,7 @@ impl EventPayload {
             EventPayload::GameEnded(_) => "game_ended",
             EventPayload::DeadlineReminder(_) => "deadline_reminder",
             EventPayload::AnalysisDone(_) => "analysis_done",
+            EventPayload::InactivityReminder(_) => "inactivity_reminder",
         }
     }
 }
@@ -156,6 +158,17 @@ pub struct AnalysisDone {
     /// Each side's accuracy, 0 to 100.
     pub attackers_accuracy: f64,
     pub defenders_accuracy: f64,
+}
+
+/// A game without a clock has waited on a player for long (repeated while it waits).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct InactivityReminder {
+    pub player: PlayerId,
+    pub side: Side,
+    pub ply: u32,
+    /// When their turn began (milliseconds since the epoch).
+    pub turn_started_at: i64,
+    pub context: Option<String>,
 }
 
 #[cfg(test)]

@@ -100,6 +100,7 @@ fn announced_in_channel(event: &Event) -> bool {
         | EventPayload::DrawOffered(_)
         | EventPayload::DrawDeclined(_)
         | EventPayload::DeadlineReminder(_)
+        | EventPayload::InactivityReminder(_)
         | EventPayload::ChallengeExpired {} => true,
         // A move's post announces the ending it caused.
         EventPayload::GameEnded(ended) => ended.reason.comes_without_a_move(),
@@ -122,6 +123,54 @@ pub(crate) fn discord_channel_of(
     }
     let context = rows::event_context(c, event.game_id, event.challenge_id)?;
     Ok(context.and_then(|c| Place::from_context(&c).discord_channel()))
+}
+
+/// The Discord user to tell by direct message that `event` puts them to move, if they asked
+/// for such messages (`/notify dm on`): a game's start, a move, a reminder.
+pub(crate) fn discord_dm_of(
+    c: &rusqlite::Connection,
+    event: &Event,
+) -> Result<Option<u64>, crate::store::StoreError> {
+    let player = match &event.payload {
+        EventPayload::DeadlineReminder(reminder) => Some(reminder.player),
+        EventPayload::InactivityReminder(reminder) => Some(reminder.player),
+        // A game against the AI starts at its player's own command: nothing to tell them.
+        EventPayload::GameStarted(started)
+            if matches!(started.attackers, crate::domain::Seat::Ai(_))
+                || matches!(started.defenders, crate::domain::Seat::Ai(_)) =>
+        {
+            None
+        }
+        EventPayload::GameStarted(started) => seat_player(started.side_to_move, started),
+        EventPayload::MovePlayed(played) => match (played.side_to_move, event.game_id) {
+            (Some(side), Some(game)) => {
+                rows::game(c, game)?.and_then(|row| match super::game_state::seat(&row, side) {
+                    crate::domain::Seat::Player(p) => Some(p),
+                    crate::domain::Seat::Ai(_) => None,
+                })
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(player) = player else {
+        return Ok(None);
+    };
+    if !rows::wants_discord_dm(c, player)? {
+        return Ok(None);
+    }
+    Ok(rows::player(c, player)?.and_then(|p| p.discord_user_id))
+}
+
+fn seat_player(side: crate::domain::Side, started: &super::event::GameStarted) -> Option<PlayerId> {
+    let seat = match side {
+        crate::domain::Side::Attackers => started.attackers,
+        crate::domain::Side::Defenders => started.defenders,
+    };
+    match seat {
+        crate::domain::Seat::Player(p) => Some(p),
+        crate::domain::Seat::Ai(_) => None,
+    }
 }
 
 /// Builds an event to be inserted (its id is assigned by the store).
@@ -317,6 +366,13 @@ mod tests {
                 plies: 40,
                 attackers_accuracy: 81.5,
                 defenders_accuracy: 64.25,
+            }),
+            EventPayload::InactivityReminder(InactivityReminder {
+                player: PlayerId(1),
+                side: Side::Defenders,
+                ply: 5,
+                turn_started_at: 3,
+                context: None,
             }),
         ];
         for payload in payloads {

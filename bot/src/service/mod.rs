@@ -12,12 +12,16 @@ mod channel_posts;
 mod error;
 mod event;
 mod events;
+mod follow;
 mod game_state;
+mod game_threads;
 mod handles;
 mod health;
 mod history;
+mod moderation;
 mod moves;
 mod name_rule;
+mod notify_prefs;
 mod place;
 mod preferences;
 mod queries;
@@ -26,6 +30,7 @@ mod rematch;
 mod reply;
 mod requests;
 mod scheduler;
+mod server_settings;
 mod stats;
 mod timing;
 mod tokens;
@@ -55,9 +60,10 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use error::ServiceError;
 pub use event::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
-    GameStarted, MovePlayedEvent,
+    GameStarted, InactivityReminder, MovePlayedEvent,
 };
 pub use events::EventBus;
+pub use game_threads::GameOffDiscord;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
 pub use place::Place;
 pub use place::context_schema;
@@ -69,6 +75,7 @@ pub use requests::{
     SideChoice, ai_level_schema, variant_path_schema, variant_schema,
 };
 pub use scheduler::SchedulerPass;
+pub use server_settings::{PLAY_DEFAULT_VARIANT, ServerMember, ServerSettings, SettingsChange};
 pub use stats::LEADERBOARD_PAGE_SIZE;
 pub use timing::ClockSpec;
 pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};
@@ -316,6 +323,11 @@ impl Emitter {
             let post =
                 rows::insert_outbox_post(c, event.id, channel, self.wall_now, self.held_until)?;
             self.posts.push(post);
+        }
+        // A direct message is never shown by a reply: it is not held.
+        if let Some(user) = events::discord_dm_of(c, &event)? {
+            self.posts
+                .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
         }
         self.events.push(event);
         Ok(())

@@ -7,7 +7,7 @@ const DAY_MS: i64 = 86_400_000;
 
 #[tokio::test]
 async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
-    let app = TestApp::start_with(|c| c.games.reminder_before_secs = 6 * 3600).await;
+    let app = TestApp::start_with(|c| c.games.reminders_before_secs = vec![6 * 3600]).await;
     let a = app.register("A").await;
     let b = app.register("B").await;
     let game = app

@@ -25,6 +25,15 @@ impl Answer {
         }
     }
 
+    /// 201 Created, as Discord answers a new thread.
+    pub fn created(body: Value) -> Answer {
+        Answer {
+            status: StatusCode::CREATED,
+            body: Some(body),
+            headers: Vec::new(),
+        }
+    }
+
     pub fn no_content() -> Answer {
         Answer {
             status: StatusCode::NO_CONTENT,
@@ -75,6 +84,12 @@ pub enum Refusal {
     UnknownMessage,
     /// 403 50013
     MissingPermissions,
+    /// 404 10013
+    UnknownUser,
+    /// 403 50007: the user does not take direct messages from the bot.
+    CannotMessageUser,
+    /// 400 50083: an archived thread that a message cannot reopen (it is locked).
+    ThreadArchived,
     /// 500, as Discord answers during an outage.
     ServerError,
     /// 429 on the route's bucket, with Discord's headers.
@@ -107,6 +122,13 @@ impl Refusal {
             Refusal::UnknownChannel => (StatusCode::NOT_FOUND, 10003, "Unknown Channel"),
             Refusal::UnknownMessage => (StatusCode::NOT_FOUND, 10008, "Unknown Message"),
             Refusal::MissingPermissions => (StatusCode::FORBIDDEN, 50013, "Missing Permissions"),
+            Refusal::UnknownUser => (StatusCode::NOT_FOUND, 10013, "Unknown User"),
+            Refusal::CannotMessageUser => (
+                StatusCode::FORBIDDEN,
+                50007,
+                "Cannot send messages to this user",
+            ),
+            Refusal::ThreadArchived => (StatusCode::BAD_REQUEST, 50083, "Thread is archived"),
             Refusal::ServerError => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 0,

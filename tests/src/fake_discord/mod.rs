@@ -42,6 +42,17 @@
 //!   SEND_MESSAGES, or without EMBED_LINKS for embeds, or ATTACH_FILES for files (expected
 //!   answers, not problems). Interaction answers are not subject to them, as on Discord. Edits
 //!   keep the fields and attachments they leave out.
+//! - **Threads and direct messages** ([`threads`]): public threads created under a channel
+//!   (CREATE_PUBLIC_THREADS in the parent, else 403 50013), posts in them under
+//!   SEND_MESSAGES_IN_THREADS; an archived thread reopened by a message unless locked (then 400
+//!   50083 until `PATCH /channels/{id}` `archived: false`, which needs MANAGE_THREADS); deleted
+//!   threads answer 404 10003. `POST /users/@me/channels` opens a member's DM channel; a member
+//!   with closed DMs refuses messages with 403 50007. The test guild's channels give the bot
+//!   every permission but the two thread ones, unless a test calls
+//!   [`FakeDiscord::allow_threads`].
+//! - **Members**: each interaction carries the member's `permissions` (all, unless
+//!   [`FakeDiscord::set_member_permissions`]) and `roles` ([`FakeDiscord::give_role`]);
+//!   channel and role options come with their `resolved` channel and role.
 //! - **Scripted faults** ([`faults`]): 500, 429 with Discord's body and rate-limit headers,
 //!   403, 404, 401 on the next matching requests; failing command registrations.
 //! - **The bot's ping rule** (`mentions`): every message, follow-up, edit and message callback
@@ -65,13 +76,19 @@
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
 //!   GUILD_MEMBER_ADD), only CHANNEL_DELETE is sent.
 //! - Permissions: one set of bits per channel for the bot, nothing else: no roles, no
-//!   permission overwrites per role or member, no ADMINISTRATOR bypass, no thread permissions;
-//!   who may run a command (`default_member_permissions`) is not enforced.
+//!   permission overwrites per role or member, no ADMINISTRATOR bypass; a thread takes its
+//!   parent's bits; who may run a command (`default_member_permissions`) is not enforced (the
+//!   member's `permissions` are sent for the bot to check).
+//! - Threads: public threads only (no private threads, no forum posts, no thread from a
+//!   message), no THREAD_CREATE/THREAD_DELETE/THREAD_UPDATE dispatches, no thread members, no
+//!   auto-archiving by time (a test archives), no active-thread limit.
+//! - Direct messages: no DM gateway events, no DM-only interactions; a DM is refused only when
+//!   the test closed that member's DMs.
 //! - Messages: no edit history (an edit replaces the stored message and sets
 //!   `edited_timestamp`), no attachment size limit (25 MiB) or total upload size, mentions never
 //!   parsed (`mentions` always empty; `allowed_mentions` checked for the ping rule but not
 //!   applied to the text), ephemeral messages stored like
-//!   any other, no threads, reactions, pins, or message deletion through channel routes.
+//!   any other, no reactions, pins, or message deletion through channel routes.
 //! - Components: no user, role, mentionable or channel selects injected (string selects
 //!   only), `min_values`/`max_values` not enforced on injected choices, disabled components
 //!   still clickable, no modals; the bot cannot read messages back (no Read Message History)
@@ -81,7 +98,7 @@
 //!   injected, and the 3 s are measured at the fake (no network in between).
 //! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
 //!   headers are not checked beyond `Authorization: Bot ...`.
-//! - One guild: no DMs, no other guilds, no guild outages (GUILD_DELETE unavailable).
+//! - One guild: no other guilds, no guild outages (GUILD_DELETE unavailable).
 
 pub mod answer;
 pub mod faults;
@@ -95,6 +112,7 @@ pub mod permissions;
 pub mod recorder;
 mod rest;
 pub mod spec;
+pub mod threads;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -201,9 +219,18 @@ pub(crate) struct FakeState {
     pub channels: Mutex<Vec<(u64, String)>>,
     /// Channels deleted by the test: Discord answers 10003 Unknown Channel for them.
     pub deleted_channels: Mutex<HashSet<u64>>,
-    /// The bot's permissions per channel, where they are not all of them.
+    /// The bot's permissions per channel, where they are not the default ones.
     pub bot_permissions: Mutex<HashMap<u64, u64>>,
     pub members: Mutex<Vec<FakeUser>>,
+    /// Members' permissions in the guild (`member.permissions` of their interactions), where
+    /// they are not all of them.
+    pub member_permissions: Mutex<HashMap<u64, u64>>,
+    /// Members' roles, by member.
+    pub member_roles: Mutex<HashMap<u64, Vec<u64>>>,
+    /// The guild's roles: id and name.
+    pub roles: Mutex<Vec<(u64, String)>>,
+    /// Threads and direct-message channels.
+    pub threads: Mutex<threads::Threads>,
     pub commands: Mutex<Vec<Value>>,
     /// Interactions sent, by token.
     pub interactions: Mutex<HashMap<String, InteractionInfo>>,
@@ -247,19 +274,51 @@ impl FakeState {
             .any(|(id, _)| *id == channel_id)
     }
 
+    /// The live thread `channel_id`, if it is one.
+    pub fn thread(&self, channel_id: u64) -> Option<threads::FakeThread> {
+        locked(&self.threads).live_thread(channel_id).cloned()
+    }
+
+    /// The member a direct-message channel reaches, if `channel_id` is one.
+    pub fn dm_recipient(&self, channel_id: u64) -> Option<u64> {
+        locked(&self.threads).dm_channels.get(&channel_id).copied()
+    }
+
+    /// The permissions of `user` in the guild (all, unless a test restricted them).
+    pub fn member_permissions_of(&self, user: u64) -> u64 {
+        locked(&self.member_permissions)
+            .get(&user)
+            .copied()
+            .unwrap_or(permissions::ALL_PERMISSIONS)
+    }
+
+    pub fn member_roles_of(&self, user: u64) -> Vec<u64> {
+        locked(&self.member_roles)
+            .get(&user)
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// The guild's channels, without the deleted ones.
     pub fn live_channels(&self) -> Vec<(u64, String)> {
         locked(&self.channels).clone()
     }
 
+    /// The bot's permissions in a channel, or in a thread's parent channel.
     pub fn bot_permissions_in(&self, channel_id: u64) -> u64 {
+        let channel = self
+            .thread(channel_id)
+            .map_or(channel_id, |thread| thread.parent_id);
         locked(&self.bot_permissions)
-            .get(&channel_id)
+            .get(&channel)
             .copied()
-            .unwrap_or(permissions::ALL_PERMISSIONS)
+            .unwrap_or(permissions::DEFAULT_BOT_PERMISSIONS)
     }
 
     pub fn channel_name(&self, channel_id: u64) -> String {
+        if let Some(thread) = self.thread(channel_id) {
+            return thread.name;
+        }
         locked(&self.channels)
             .iter()
             .find(|(id, _)| *id == channel_id)
@@ -312,6 +371,10 @@ impl FakeDiscord {
             deleted_channels: Mutex::new(HashSet::new()),
             bot_permissions: Mutex::new(HashMap::new()),
             members: Mutex::new(vec![bot, owner]),
+            member_permissions: Mutex::new(HashMap::new()),
+            member_roles: Mutex::new(HashMap::new()),
+            roles: Mutex::new(Vec::new()),
+            threads: Mutex::new(threads::Threads::default()),
             commands: Mutex::new(Vec::new()),
             interactions: Mutex::new(HashMap::new()),
             interaction_limits: Mutex::new(InteractionLimits::default()),
@@ -386,6 +449,97 @@ impl FakeDiscord {
     /// ATTACH_FILES no files: 403 50013).
     pub fn set_bot_permissions(&self, channel_id: u64, bits: u64) {
         locked(&self.state.bot_permissions).insert(channel_id, bits);
+    }
+
+    /// Gives the bot the thread permissions in `channel_id` (CREATE_PUBLIC_THREADS and
+    /// SEND_MESSAGES_IN_THREADS) on top of what it holds there: the test guild's channels
+    /// leave them out, so games stay in their channels unless a test wants threads.
+    pub fn allow_threads(&self, channel_id: u64) {
+        let bits = self.state.bot_permissions_in(channel_id)
+            | threads::CREATE_PUBLIC_THREADS
+            | threads::SEND_MESSAGES_IN_THREADS;
+        self.set_bot_permissions(channel_id, bits);
+    }
+
+    /// The threads created under `channel_id` (live or deleted), oldest first.
+    pub fn threads_of(&self, channel_id: u64) -> Vec<threads::FakeThread> {
+        let mut found: Vec<threads::FakeThread> = locked(&self.state.threads)
+            .threads
+            .values()
+            .filter(|t| t.parent_id == channel_id)
+            .cloned()
+            .collect();
+        found.sort_by_key(|t| t.id);
+        found
+    }
+
+    /// The thread `thread_id` as it is now (live or deleted).
+    pub fn thread(&self, thread_id: u64) -> Option<threads::FakeThread> {
+        locked(&self.state.threads).threads.get(&thread_id).cloned()
+    }
+
+    /// Archives a thread as Discord does after its inactivity period (or a moderator does,
+    /// with `locked`).
+    pub fn archive_thread(&self, thread_id: u64, locked_too: bool) -> Result<(), FakeError> {
+        let mut threads = locked(&self.state.threads);
+        let thread = threads
+            .threads
+            .get_mut(&thread_id)
+            .ok_or(FakeError::UnknownChannel(thread_id))?;
+        thread.archived = true;
+        thread.locked = locked_too;
+        Ok(())
+    }
+
+    /// Deletes a thread: messages to it are answered 404 10003 Unknown Channel. (No
+    /// THREAD_DELETE is dispatched.)
+    pub fn delete_thread(&self, thread_id: u64) -> Result<(), FakeError> {
+        let mut threads = locked(&self.state.threads);
+        if !threads.threads.contains_key(&thread_id) {
+            return Err(FakeError::UnknownChannel(thread_id));
+        }
+        threads.deleted.insert(thread_id);
+        Ok(())
+    }
+
+    /// `user` no longer takes direct messages from the bot (403 50007).
+    pub fn close_dms(&self, user: &FakeUser) {
+        locked(&self.state.threads).closed_dms.insert(user.id);
+    }
+
+    /// The direct messages the fake accepted for `user`, oldest first.
+    pub fn direct_messages(&self, user: &FakeUser) -> Vec<Value> {
+        let channels: Vec<u64> = locked(&self.state.threads)
+            .dm_channels
+            .iter()
+            .filter(|(_, u)| **u == user.id)
+            .map(|(c, _)| *c)
+            .collect();
+        channels
+            .into_iter()
+            .flat_map(|c| self.channel_messages(c))
+            .collect()
+    }
+
+    /// Sets the guild permissions of `user` (`member.permissions` in their interactions), e.g.
+    /// without MANAGE_GUILD (1 << 5).
+    pub fn set_member_permissions(&self, user: &FakeUser, bits: u64) {
+        locked(&self.state.member_permissions).insert(user.id, bits);
+    }
+
+    /// A new role of the guild.
+    pub fn new_role(&self, name: &str) -> u64 {
+        let id = self.state.next_id();
+        locked(&self.state.roles).push((id, name.into()));
+        id
+    }
+
+    /// Gives `user` the role `role` (in `member.roles` of their interactions).
+    pub fn give_role(&self, user: &FakeUser, role: u64) {
+        locked(&self.state.member_roles)
+            .entry(user.id)
+            .or_default()
+            .push(role);
     }
 
     /// Deletes a channel: messages to it are answered 404 10003 Unknown Channel, and the bot
@@ -685,7 +839,9 @@ impl FakeDiscord {
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
         let permissions = self.permissions_in(channel_id);
-        let ctx = self.context(
+        let member_permissions = self.state.member_permissions_of(user.id).to_string();
+        let member_roles = self.state.member_roles_of(user.id);
+        let mut ctx = self.context(
             id,
             &token,
             channel_id,
@@ -694,6 +850,9 @@ impl FakeDiscord {
             &now,
             &permissions,
         );
+        ctx.member_permissions = &member_permissions;
+        ctx.member_roles = &member_roles;
+        ctx.thread_parent = self.state.thread(channel_id).map(|t| t.parent_id);
         let payload = payload(&ctx);
         self.send_interaction(id, token, channel_id, payload)
     }
@@ -856,6 +1015,9 @@ impl FakeDiscord {
             channel_name,
             user,
             now,
+            member_permissions: app_permissions,
+            member_roles: &[],
+            thread_parent: None,
         }
     }
 

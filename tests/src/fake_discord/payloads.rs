@@ -87,6 +87,25 @@ pub fn guild_text_channel(id: u64, guild_id: u64, name: &str, position: u16) -> 
     })
 }
 
+/// A role of the guild, as Discord describes it.
+pub fn role(id: u64, name: &str) -> Value {
+    json!({
+        "id": id.to_string(),
+        "name": name,
+        "description": null,
+        "color": 0,
+        "colors": { "primary_color": 0, "secondary_color": null, "tertiary_color": null },
+        "hoist": false,
+        "icon": null,
+        "unicode_emoji": null,
+        "position": 1,
+        "permissions": "0",
+        "managed": false,
+        "mentionable": true,
+        "flags": 0,
+    })
+}
+
 pub fn partial_channel(id: u64, name: &str) -> Value {
     json!({
         "id": id.to_string(),
@@ -419,6 +438,16 @@ pub enum CommandOption {
         name: String,
         user: FakeUser,
     },
+    /// A channel of the guild (type 7), resolved as Discord resolves it.
+    Channel {
+        name: String,
+        channel_id: u64,
+    },
+    /// A role of the guild (type 8), resolved as Discord resolves it.
+    Role {
+        name: String,
+        role_id: u64,
+    },
     SubCommand {
         name: String,
         options: Vec<CommandOption>,
@@ -455,6 +484,18 @@ impl CommandOption {
             user: user.clone(),
         }
     }
+    pub fn channel(name: &str, channel_id: u64) -> Self {
+        CommandOption::Channel {
+            name: name.into(),
+            channel_id,
+        }
+    }
+    pub fn role(name: &str, role_id: u64) -> Self {
+        CommandOption::Role {
+            name: name.into(),
+            role_id,
+        }
+    }
     pub fn sub(name: &str, options: Vec<CommandOption>) -> Self {
         CommandOption::SubCommand {
             name: name.into(),
@@ -474,6 +515,8 @@ impl CommandOption {
             | CommandOption::Integer { name, .. }
             | CommandOption::Boolean { name, .. }
             | CommandOption::User { name, .. }
+            | CommandOption::Channel { name, .. }
+            | CommandOption::Role { name, .. }
             | CommandOption::SubCommand { name, .. }
             | CommandOption::Focused { name, .. } => name,
         }
@@ -493,6 +536,12 @@ impl CommandOption {
             CommandOption::User { name, user } => {
                 json!({"name": name, "type": 6, "value": user.id.to_string()})
             }
+            CommandOption::Channel { name, channel_id } => {
+                json!({"name": name, "type": 7, "value": channel_id.to_string()})
+            }
+            CommandOption::Role { name, role_id } => {
+                json!({"name": name, "type": 8, "value": role_id.to_string()})
+            }
             CommandOption::SubCommand { name, options } => json!({
                 "name": name,
                 "type": 1,
@@ -501,6 +550,24 @@ impl CommandOption {
             CommandOption::Focused { name, value } => {
                 json!({"name": name, "type": 3, "value": value, "focused": true})
             }
+        }
+    }
+
+    fn channels(&self, into: &mut Vec<u64>) {
+        match self {
+            CommandOption::Channel { channel_id, .. } => into.push(*channel_id),
+            CommandOption::SubCommand { options, .. } => {
+                options.iter().for_each(|o| o.channels(into))
+            }
+            _ => {}
+        }
+    }
+
+    fn roles(&self, into: &mut Vec<u64>) {
+        match self {
+            CommandOption::Role { role_id, .. } => into.push(*role_id),
+            CommandOption::SubCommand { options, .. } => options.iter().for_each(|o| o.roles(into)),
+            _ => {}
         }
     }
 
@@ -525,6 +592,39 @@ pub struct InteractionContext<'a> {
     pub channel_name: &'a str,
     pub user: &'a FakeUser,
     pub now: &'a str,
+    /// The member's guild permissions (`member.permissions`), as a decimal string.
+    pub member_permissions: &'a str,
+    pub member_roles: &'a [u64],
+    /// Set when the interaction happens in a thread: its parent channel.
+    pub thread_parent: Option<u64>,
+}
+
+/// The member sending an interaction, with their permissions and roles.
+fn acting_member(ctx: &InteractionContext<'_>) -> Value {
+    let mut member = member(ctx.user, ctx.now);
+    if let Some(map) = member.as_object_mut() {
+        map.insert("permissions".into(), json!(ctx.member_permissions));
+        map.insert(
+            "roles".into(),
+            json!(
+                ctx.member_roles
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+            ),
+        );
+    }
+    member
+}
+
+/// The channel of an interaction: a text channel, or a public thread with its parent.
+fn interaction_channel(ctx: &InteractionContext<'_>) -> Value {
+    let mut channel = partial_channel(ctx.channel_id, ctx.channel_name);
+    if let (Some(parent), Some(map)) = (ctx.thread_parent, channel.as_object_mut()) {
+        map.insert("type".into(), json!(11));
+        map.insert("parent_id".into(), json!(parent.to_string()));
+    }
+    channel
 }
 
 fn interaction_base(kind: u8, ctx: &InteractionContext<'_>, data: Value) -> Value {
@@ -534,9 +634,9 @@ fn interaction_base(kind: u8, ctx: &InteractionContext<'_>, data: Value) -> Valu
         "type": kind,
         "data": data,
         "guild_id": ctx.guild_id.to_string(),
-        "channel": partial_channel(ctx.channel_id, ctx.channel_name),
+        "channel": interaction_channel(ctx),
         "channel_id": ctx.channel_id.to_string(),
-        "member": member(ctx.user, ctx.now),
+        "member": acting_member(ctx),
         "token": ctx.token,
         "version": 1,
         "app_permissions": ctx.app_permissions,
@@ -565,13 +665,30 @@ fn command_data(command_id: u64, name: &str, guild_id: u64, options: &[CommandOp
             (u.id.to_string(), partial)
         })
         .collect();
+    let mut channels = Vec::new();
+    options.iter().for_each(|o| o.channels(&mut channels));
+    let resolved_channels: serde_json::Map<String, Value> = channels
+        .iter()
+        .map(|c| (c.to_string(), partial_channel(*c, &format!("channel-{c}"))))
+        .collect();
+    let mut roles = Vec::new();
+    options.iter().for_each(|o| o.roles(&mut roles));
+    let resolved_roles: serde_json::Map<String, Value> = roles
+        .iter()
+        .map(|r| (r.to_string(), role(*r, &format!("role-{r}"))))
+        .collect();
     json!({
         "id": command_id.to_string(),
         "name": name,
         "type": 1,
         "guild_id": guild_id.to_string(),
         "options": options.iter().map(CommandOption::to_json).collect::<Vec<_>>(),
-        "resolved": { "users": resolved_users, "members": resolved_members },
+        "resolved": {
+            "users": resolved_users,
+            "members": resolved_members,
+            "channels": resolved_channels,
+            "roles": resolved_roles,
+        },
     })
 }
 

@@ -11,6 +11,12 @@ pub const ATTACH_FILES: u64 = 1 << 15;
 /// Every permission bit Discord defines today.
 pub const ALL_PERMISSIONS: u64 = 2_251_799_813_685_247;
 
+/// What the bot holds in the test guild's channels unless a test says otherwise: everything
+/// but the thread permissions (CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS), so a game
+/// stays in its channel unless a test grants them (`FakeDiscord::allow_threads`).
+pub const DEFAULT_BOT_PERMISSIONS: u64 = ALL_PERMISSIONS
+    & !(super::threads::CREATE_PUBLIC_THREADS | super::threads::SEND_MESSAGES_IN_THREADS);
+
 /// What a message needs beyond seeing the channel and sending in it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct MessageNeeds {

@@ -37,6 +37,12 @@ pub enum RouteKind {
     ChannelMessage { channel_id: u64 },
     /// `PATCH /channels/{id}/messages/{message_id}`
     ChannelMessageEdit { channel_id: u64, message_id: u64 },
+    /// `POST /channels/{id}/threads`: a thread created under `channel_id`.
+    ThreadCreate { channel_id: u64 },
+    /// `PATCH /channels/{id}`: a channel or thread changed (archived, locked, name).
+    ChannelEdit { channel_id: u64 },
+    /// `POST /users/@me/channels`: a direct-message channel opened.
+    DmOpen,
     /// Application command registration (global or guild).
     CommandRegistration,
     /// Any other route the fake knows (gateway URL, users/@me...).

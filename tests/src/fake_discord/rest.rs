@@ -19,6 +19,7 @@ use super::payloads::{self, StoredAttachment};
 use super::permissions::{self, MessageNeeds};
 use super::recorder::{Recorded, RecordedAttachment, RouteKind};
 use super::spec::{self, RequestBody};
+use super::threads;
 use super::{FakeState, checked, locked, now_rfc3339};
 
 const API_PREFIX: &str = "/api/v10";
@@ -309,6 +310,13 @@ fn classify(method: &Method, segments: &[&str]) -> RouteKind {
                 message_id: id(message),
             }
         }
+        ["channels", channel, "threads"] if method == Method::POST => RouteKind::ThreadCreate {
+            channel_id: id(channel),
+        },
+        ["channels", channel] if method == Method::PATCH => RouteKind::ChannelEdit {
+            channel_id: id(channel),
+        },
+        ["users", "@me", "channels"] if method == Method::POST => RouteKind::DmOpen,
         ["applications", _, "commands"] | ["applications", _, "guilds", _, "commands"] => {
             RouteKind::CommandRegistration
         }
@@ -352,6 +360,9 @@ fn serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Ans
             },
             _,
         ) => channel_message(state, *channel_id, Some(*message_id), incoming, recorded),
+        (RouteKind::ThreadCreate { channel_id }, _) => create_thread(state, *channel_id, incoming),
+        (RouteKind::ChannelEdit { channel_id }, _) => edit_thread(state, *channel_id, incoming),
+        (RouteKind::DmOpen, _) => open_dm(state, incoming),
         (RouteKind::CommandRegistration, [.., guild, "commands"]) => {
             commands(state, method, guild.parse().ok(), incoming)
         }
@@ -380,6 +391,9 @@ fn serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Ans
         }
         (RouteKind::Other, ["channels", channel]) => {
             let id: u64 = channel.parse().unwrap_or_default();
+            if let Some(thread) = state.thread(id) {
+                return Answer::ok(thread.to_json(state.guild_id, state.bot.id, &now_rfc3339()));
+            }
             if !state.channel_exists(id) {
                 return Refusal::UnknownChannel.answer();
             }
@@ -501,9 +515,6 @@ fn channel_message(
     incoming: &Incoming,
     recorded: &mut Recorded,
 ) -> Answer {
-    if !state.channel_exists(channel_id) {
-        return Refusal::UnknownChannel.answer();
-    }
     let payload = incoming.json.as_ref();
     let needs = MessageNeeds {
         embeds: payload
@@ -512,11 +523,8 @@ fn channel_message(
             .is_some_and(|e| !e.is_empty()),
         files: !incoming.attachments.is_empty(),
     };
-    if let Err((refusal, missing)) =
-        permissions::check_message(state.bot_permissions_in(channel_id), needs)
-    {
-        tracing::info!("fake Discord: refused a message in {channel_id}: no {missing}");
-        return refusal.answer();
+    if let Some(refusal) = place_refusal(state, channel_id, editing.is_some(), needs) {
+        return refusal;
     }
     let existing = match editing {
         Some(id) => match locked(&state.messages).get(&id).cloned() {
@@ -528,6 +536,142 @@ fn channel_message(
     let message = store_message(state, channel_id, existing.as_ref(), false, incoming);
     recorded.message = Some(message.clone());
     Answer::ok(message)
+}
+
+/// Why a message cannot go to `channel_id` (a text channel, a thread, or a DM channel), if it
+/// cannot; an archived thread that is not locked is reopened by a new message, as on Discord.
+fn place_refusal(
+    state: &FakeState,
+    channel_id: u64,
+    editing: bool,
+    needs: MessageNeeds,
+) -> Option<Answer> {
+    if let Some(user) = state.dm_recipient(channel_id) {
+        let closed = locked(&state.threads).closed_dms.contains(&user);
+        return closed.then(|| Refusal::CannotMessageUser.answer());
+    }
+    if let Some(thread) = state.thread(channel_id) {
+        if let Err(missing) =
+            threads::may_post_in_thread(state.bot_permissions_in(channel_id), needs.files)
+        {
+            tracing::info!("fake Discord: refused a message in thread {channel_id}: no {missing}");
+            return Some(Refusal::MissingPermissions.answer());
+        }
+        if thread.archived {
+            if thread.locked || editing {
+                return Some(Refusal::ThreadArchived.answer());
+            }
+            if let Some(live) = locked(&state.threads).threads.get_mut(&channel_id) {
+                live.archived = false;
+            }
+        }
+        return None;
+    }
+    if !state.channel_exists(channel_id) {
+        return Some(Refusal::UnknownChannel.answer());
+    }
+    if let Err((refusal, missing)) =
+        permissions::check_message(state.bot_permissions_in(channel_id), needs)
+    {
+        tracing::info!("fake Discord: refused a message in {channel_id}: no {missing}");
+        return Some(refusal.answer());
+    }
+    None
+}
+
+/// `POST /channels/{id}/threads`: a public thread under a text channel.
+fn create_thread(state: &FakeState, parent: u64, incoming: &Incoming) -> Answer {
+    if !state.channel_exists(parent) {
+        return Refusal::UnknownChannel.answer();
+    }
+    let bits = state.bot_permissions_in(parent);
+    if bits & permissions::VIEW_CHANNEL == 0 || bits & threads::CREATE_PUBLIC_THREADS == 0 {
+        return Refusal::MissingPermissions.answer();
+    }
+    let body = incoming.json.as_ref();
+    let kind = body.and_then(|b| b.get("type")).and_then(Value::as_u64);
+    if kind != Some(11) {
+        state.problem(format!(
+            "thread created with type {kind:?}: the bot creates public threads (11)"
+        ));
+    }
+    let now = now_rfc3339();
+    let thread = threads::FakeThread {
+        id: state.next_id(),
+        parent_id: parent,
+        name: body
+            .and_then(|b| b.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+        archived: false,
+        locked: false,
+        created_at: now.clone(),
+    };
+    let answer = thread.to_json(state.guild_id, state.bot.id, &now);
+    check_answer::<serenity::model::channel::GuildChannel>(state, "thread", &answer);
+    locked(&state.threads).threads.insert(thread.id, thread);
+    Answer::created(answer)
+}
+
+/// `PATCH /channels/{id}` of a thread: archive or unarchive it (lock, rename).
+fn edit_thread(state: &FakeState, channel_id: u64, incoming: &Incoming) -> Answer {
+    let Some(thread) = state.thread(channel_id) else {
+        return Refusal::UnknownChannel.answer();
+    };
+    let body = incoming.json.clone().unwrap_or(json!({}));
+    let parent_bits = state.bot_permissions_in(channel_id);
+    let unarchiving = body.get("archived").and_then(Value::as_bool) == Some(false);
+    if unarchiving && thread.locked && parent_bits & threads::MANAGE_THREADS == 0 {
+        return Refusal::MissingPermissions.answer();
+    }
+    let mut all = locked(&state.threads);
+    let Some(live) = all.threads.get_mut(&channel_id) else {
+        return Refusal::UnknownChannel.answer();
+    };
+    if let Some(archived) = body.get("archived").and_then(Value::as_bool) {
+        live.archived = archived;
+    }
+    if let Some(locked_now) = body.get("locked").and_then(Value::as_bool) {
+        live.locked = locked_now;
+    }
+    if let Some(name) = body.get("name").and_then(Value::as_str) {
+        live.name = name.to_owned();
+    }
+    let answer = live.to_json(state.guild_id, state.bot.id, &now_rfc3339());
+    drop(all);
+    check_answer::<serenity::model::channel::GuildChannel>(state, "thread", &answer);
+    Answer::ok(answer)
+}
+
+/// `POST /users/@me/channels`: the DM channel of a member of the guild.
+fn open_dm(state: &FakeState, incoming: &Incoming) -> Answer {
+    let recipient: Option<u64> = incoming
+        .json
+        .as_ref()
+        .and_then(|b| b.get("recipient_id"))
+        .and_then(|r| match r {
+            Value::String(s) => s.parse().ok(),
+            other => other.as_u64(),
+        });
+    let member =
+        recipient.and_then(|id| locked(&state.members).iter().find(|m| m.id == id).cloned());
+    let Some(member) = member else {
+        state.problem(format!(
+            "the bot opened a DM with {recipient:?}, who is no member of the guild"
+        ));
+        return Refusal::UnknownUser.answer();
+    };
+    let channel = locked(&state.threads).dm_channel_of(member.id, || state.next_id());
+    let answer = json!({
+        "id": channel.to_string(),
+        "type": 1,
+        "flags": 0,
+        "last_message_id": null,
+        "recipients": [payloads::user(&member)],
+    });
+    check_answer::<serenity::model::channel::PrivateChannel>(state, "DM channel", &answer);
+    Answer::ok(answer)
 }
 
 fn message_id(message: &Value) -> Option<u64> {
@@ -659,7 +803,11 @@ fn store_payload(
     let message = payloads::message(&payloads::MessageSpec {
         id,
         channel_id,
-        guild_id: Some(state.guild_id),
+        // A direct message belongs to no guild.
+        guild_id: state
+            .dm_recipient(channel_id)
+            .is_none()
+            .then_some(state.guild_id),
         author: &state.bot,
         application_id: state.application_id,
         webhook_id: by_webhook.then_some(state.application_id),

@@ -295,7 +295,7 @@ impl DiscordApi {
             "{} {} request {content_type}",
             operation.method, operation.route
         );
-        let instance = with_string_attachment_ids(instance);
+        let instance = with_integer_member_permissions(&with_string_attachment_ids(instance));
         let errors = self.validate(&key, schema, &instance, |_| true);
         self.mismatch(operation, Side::Request, errors)
     }
@@ -462,6 +462,28 @@ fn with_string_attachment_ids(body: &Value) -> Value {
                     *id = Value::String(number.to_string());
                 }
             }
+        }
+    }
+    body
+}
+
+/// Where the description is stricter than Discord itself, for command registrations: a
+/// command's `default_member_permissions` is "a set of permissions represented as a bit set"
+/// in a *string* in Discord's reference (Application Command Object), which is what serenity
+/// sends; the description types it as an integer. Such a string of digits is checked as the
+/// integer it writes, and nothing else changed.
+fn with_integer_member_permissions(body: &Value) -> Value {
+    let mut body = body.clone();
+    let commands: Vec<&mut Value> = match &mut body {
+        Value::Array(commands) => commands.iter_mut().collect(),
+        command @ Value::Object(_) => vec![command],
+        _ => Vec::new(),
+    };
+    for command in commands {
+        if let Some(bits) = command.get_mut("default_member_permissions")
+            && let Some(number) = bits.as_str().and_then(|s| s.parse::<u64>().ok())
+        {
+            *bits = Value::from(number);
         }
     }
     body

@@ -11,9 +11,10 @@ use crate::discord::mentions;
 use crate::discord::places::here;
 use crate::discord::posts::{self, discord_time};
 use crate::discord::{BotError, Context};
+use crate::discord::{server, threads};
 use crate::service::{
     ChallengeView, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent,
-    RulesChoice, ServiceError, SideChoice,
+    PLAY_DEFAULT_VARIANT, RulesChoice, ServerSettings, ServiceError, SideChoice,
 };
 
 // Both start a game whose later moves (over HTTP, by the AI) the bot posts in this channel, so
@@ -106,13 +107,12 @@ pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Who to play (leave out for an open challenge anyone here may accept)"]
     opponent: Option<User>,
-    #[description = "Which variant (default: copenhagen)"]
+    #[description = "Which variant (default: the server's, else copenhagen)"]
     #[autocomplete = "autocomplete_variant"]
     variant: Option<String>,
     #[description = "Your side (default: random)"] side: Option<SideParam>,
-    #[description = "Clock: unlimited, 3d or 12h per move, 7d+1d bank (default: 3d)"] clock: Option<
-        String,
-    >,
+    #[description = "Clock: unlimited, 3d or 12h per move, 7d+1d bank (default: the server's, else 3d)"]
+    clock: Option<String>,
     #[description = "Rated or casual (default: rated, unless there is no clock)"] rated: Option<
         bool,
     >,
@@ -120,20 +120,34 @@ pub async fn challenge(
         bool,
     >,
 ) -> Result<(), BotError> {
+    let settings = server::settings(&ctx).await?;
+    server::check_game_channel(&ctx, settings.as_ref())?;
     let side = side.map(SideChoice::from).unwrap_or_default();
-    let variant = variant.unwrap_or_else(|| DEFAULT_VARIANT.to_owned());
     let private = private.unwrap_or(false);
     let bot_id = ctx.serenity_context().cache.current_user().id;
     if opponent.as_ref().is_some_and(|o| o.id == bot_id) {
-        return start_ai_game(ctx, variant, DEFAULT_AI_LEVEL, side, private).await;
+        let variant = variant.unwrap_or_else(|| play_variant(settings.as_ref()));
+        let level = settings
+            .as_ref()
+            .map_or(DEFAULT_AI_LEVEL, |s| s.play_level());
+        return start_ai_game(ctx, variant, level, side, private).await;
     }
+    let variant = variant.unwrap_or_else(|| {
+        settings
+            .as_ref()
+            .map_or_else(|| DEFAULT_VARIANT.to_owned(), |s| s.challenge_variant())
+    });
     if let Some(opponent) = opponent.as_ref().filter(|o| o.bot) {
         return Err(BotError::BadOption(format!(
             "{} is a bot; challenge a person, or me for the AI.",
             mentions::literal(&opponent.name)
         )));
     }
-    let clock = parse_clock(clock.as_deref().unwrap_or(DEFAULT_CLOCK))?;
+    let clock = match (clock, settings.as_ref().and_then(|s| s.default_clock)) {
+        (Some(typed), _) => parse_clock(&typed)?,
+        (None, Some(server_clock)) => server_clock,
+        (None, None) => parse_clock(DEFAULT_CLOCK)?,
+    };
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let against = match &opponent {
@@ -179,10 +193,10 @@ pub async fn challenge(
 )]
 pub async fn play(
     ctx: Context<'_>,
-    #[description = "Which variant (default: copenhagen)"]
+    #[description = "Which variant (default: the server's, else brandubh, small and quick)"]
     #[autocomplete = "autocomplete_variant"]
     variant: Option<String>,
-    #[description = "AI level, 1 (beginner) and up (default: 2)"]
+    #[description = "AI level, 1 (beginner) and up (default: the server's, else 2)"]
     #[min = 1]
     level: Option<u8>,
     #[description = "Your side (default: random)"] side: Option<SideParam>,
@@ -190,9 +204,15 @@ pub async fn play(
         bool,
     >,
 ) -> Result<(), BotError> {
-    let variant = variant.unwrap_or_else(|| DEFAULT_VARIANT.to_owned());
+    let settings = server::settings(&ctx).await?;
+    server::check_game_channel(&ctx, settings.as_ref())?;
+    let variant = variant.unwrap_or_else(|| play_variant(settings.as_ref()));
     let side = side.map(SideChoice::from).unwrap_or_default();
-    let level = level.unwrap_or(DEFAULT_AI_LEVEL);
+    let level = level.unwrap_or_else(|| {
+        settings
+            .as_ref()
+            .map_or(DEFAULT_AI_LEVEL, |s| s.play_level())
+    });
     start_ai_game(ctx, variant, level, side, private.unwrap_or(false)).await
 }
 
@@ -225,11 +245,31 @@ async fn start_ai_game(
     let game = created
         .game
         .ok_or_else(|| ServiceError::Internal("the AI challenge started no game".into()))?;
+    let thread =
+        threads::open_game_thread(ctx.http(), data, &game, server::start_place(&ctx)).await;
+    if let Some(thread) = thread {
+        // The start and the AI's moves go to the thread (the outbox); the channel keeps a link.
+        let reply = poise::CreateReply::default()
+            .content(threads::link_line(data, &game, thread))
+            .allowed_mentions(mentions::nobody());
+        let sent = ctx.send(reply).await;
+        scope.not_shown().await;
+        sent?;
+        return Ok(());
+    }
     if let poise::Context::Application(app) = ctx {
         data.expect_ai_reply(game.id, &app.interaction.token);
     }
     let post = posts::start_post(data, &game).await;
     answer(&ctx, scope, post.reply()).await
+}
+
+/// The variant of a game against the AI that names none: the server's, else a small one.
+fn play_variant(settings: Option<&ServerSettings>) -> String {
+    settings.map_or_else(
+        || PLAY_DEFAULT_VARIANT.to_owned(),
+        ServerSettings::play_variant,
+    )
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@ const COMMANDS: &[(&str, &str)] = &[
     ),
     (
         "/play variant level side",
-        "play against the AI in this channel",
+        "play against the AI; Brandubh (7x7) unless you or the server pick another",
     ),
     (
         "/move move",
@@ -65,6 +65,22 @@ const COMMANDS: &[(&str, &str)] = &[
         "/token",
         "a private API token to play the same games over HTTP",
     ),
+    (
+        "/notify dm",
+        "`on`: a direct message when it is your move, and before deadlines",
+    ),
+    (
+        "/follow game",
+        "post one of your games here from now on (e.g. one started over HTTP)",
+    ),
+    (
+        "/abort game",
+        "end a game without a result (its players before both moved, or moderators)",
+    ),
+    (
+        "/settings",
+        "this server's defaults, threads, game channels, moderator role (Manage Server)",
+    ),
     ("/help", "this message"),
 ];
 
@@ -78,9 +94,12 @@ pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
     let embed = CreateEmbed::new()
         .title("taflbot: tafl by correspondence")
         .description(format!(
-            "Play hnefatafl and its cousins here, one move at a time; games can last days.\n\n{list}\n\
+            "Play hnefatafl and its cousins here, one move at a time; games can last days. \
+             Each game gets its own thread, where the player to move is pinged.\n\n{list}\n\
              Under each board: **Pick a move** (menus for the piece and its destination), **Legal moves**, \
-             **Flip**, **Offer draw**, **Resign** (asks first); after a game, **Rematch** (sides swapped)."
+             **Flip**, **Offer draw**, **Resign** (asks first); after a game, **Rematch** (sides swapped).\n\n\
+             New to tafl? `/play` starts Brandubh: a 7x7 board with 13 pieces, learned in one \
+             game and played in minutes, before the 11x11 Copenhagen of `/challenge`."
         ))
         .colour(EMBED_COLOUR);
     let button = CreateButton::new(ButtonAction::HowToPlay.custom_id())

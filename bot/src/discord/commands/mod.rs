@@ -3,12 +3,16 @@
 pub mod challenge;
 pub mod challenges;
 pub mod common;
+pub mod follow;
 pub mod game;
 pub mod handle;
 pub mod help;
 pub mod history;
 pub mod info;
+pub mod moderation;
 pub mod moves;
+pub mod notify;
+pub mod settings;
 pub mod standings;
 
 use super::{BotError, Data};
@@ -31,6 +35,10 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         handle::handle(),
         standings::leaderboard(),
         standings::stats(),
+        notify::notify(),
+        settings::settings(),
+        moderation::abort(),
+        follow::follow(),
         help::help(),
     ]
 }

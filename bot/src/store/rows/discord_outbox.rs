@@ -16,6 +16,8 @@ pub struct OutboxHead {
     pub attempts: u32,
     /// When it may go out: after its hold and its back-off.
     pub due_at: i64,
+    /// Set for a direct message to this Discord user (then `channel_id` is the same id).
+    pub dm_user_id: Option<u64>,
 }
 
 /// Queues a post of `event` in `channel`; `held_until` keeps it back while a front end shows
@@ -35,6 +37,17 @@ pub fn insert_outbox_post(
     Ok(OutboxId(c.last_insert_rowid()))
 }
 
+/// Queues a direct message about `event` to the Discord user `user`. Its `channel_id` is the
+/// user's id: each person's messages go out in order, apart from every channel.
+pub fn insert_outbox_dm(c: &Connection, event: EventId, user: u64, now: i64) -> Result<OutboxId> {
+    c.prepare_cached(
+        "INSERT INTO discord_outbox (event_id, channel_id, status, next_attempt_at, dm_user_id) \
+         VALUES (?1, ?2, 'pending', ?3, ?2)",
+    )?
+    .execute(params![event, snowflake_column(user), now])?;
+    Ok(OutboxId(c.last_insert_rowid()))
+}
+
 /// Snowflakes are below 2^63, so they fit SQLite's signed integers as they are.
 fn snowflake_column(id: u64) -> i64 {
     i64::try_from(id).unwrap_or(i64::MAX)
@@ -44,7 +57,7 @@ fn snowflake_column(id: u64) -> i64 {
 pub fn outbox_heads(c: &Connection) -> Result<Vec<OutboxHead>> {
     Ok(c.prepare_cached(
         "SELECT o.id, o.event_id, o.channel_id, o.attempts, \
-                MAX(o.next_attempt_at, COALESCE(o.held_until, 0)) \
+                MAX(o.next_attempt_at, COALESCE(o.held_until, 0)), o.dm_user_id \
          FROM discord_outbox o \
          JOIN (SELECT MIN(id) AS id FROM discord_outbox WHERE status = 'pending' \
                GROUP BY channel_id) h ON h.id = o.id \
@@ -58,6 +71,9 @@ pub fn outbox_heads(c: &Connection) -> Result<Vec<OutboxHead>> {
             channel_id: u64::try_from(channel).unwrap_or_default(),
             attempts: r.get(3)?,
             due_at: r.get(4)?,
+            dm_user_id: r
+                .get::<_, Option<i64>>(5)?
+                .map(|u| u64::try_from(u).unwrap_or_default()),
         })
     })?
     .collect::<rusqlite::Result<_>>()?)

@@ -9,12 +9,15 @@ mod challenges;
 mod discord_challenge_posts;
 mod discord_outbox;
 mod events;
+mod game_threads;
 mod games;
+mod guild_settings;
 mod idempotency;
 mod moves;
 mod player_preferences;
 mod players;
 mod ratings;
+mod turn_reminders;
 mod webhooks;
 
 pub use analyses::*;
@@ -23,12 +26,15 @@ pub use challenges::*;
 pub use discord_challenge_posts::*;
 pub use discord_outbox::*;
 pub use events::*;
+pub use game_threads::*;
 pub use games::*;
+pub use guild_settings::*;
 pub use idempotency::*;
 pub use moves::*;
 pub use player_preferences::*;
 pub use players::*;
 pub use ratings::*;
+pub use turn_reminders::*;
 pub use webhooks::*;
 
 pub use crate::domain::{

@@ -128,3 +128,19 @@ pub fn set_handle(c: &Connection, id: PlayerId, handle: &Handle) -> Result<()> {
     )?;
     Ok(())
 }
+
+/// Whether `player` asked for a direct message on their turn.
+pub fn wants_discord_dm(c: &Connection, player: PlayerId) -> Result<bool> {
+    Ok(
+        c.prepare_cached("SELECT discord_dm FROM players WHERE id = ?1")?
+            .query_row([player], |r| r.get(0))
+            .optional()?
+            .unwrap_or(false),
+    )
+}
+
+pub fn set_discord_dm(c: &Connection, player: PlayerId, on: bool) -> Result<()> {
+    c.prepare_cached("UPDATE players SET discord_dm = ?2 WHERE id = ?1")?
+        .execute(params![player, on])?;
+    Ok(())
+}

@@ -1,0 +1,37 @@
+//! `/follow`: bring a game started elsewhere (over the HTTP API) into this channel.
+
+use crate::discord::posts;
+use crate::discord::threads;
+use crate::discord::{BotError, Context, mentions, places, server};
+use crate::domain::GameId;
+
+/// Post one of your games here from now on (e.g. one started over the HTTP API)
+#[poise::command(slash_command, guild_only)]
+pub async fn follow(
+    ctx: Context<'_>,
+    #[description = "The game's number"] game: i64,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let settings = server::settings(&ctx).await?;
+    server::check_game_channel(&ctx, settings.as_ref())?;
+    let me = data.player_of(ctx.author()).await?;
+    let view = data
+        .service
+        .follow_game(me, GameId(game), places::here(ctx.channel_id()))
+        .await?;
+    let thread =
+        threads::open_game_thread(ctx.http(), data, &view, server::start_place(&ctx)).await;
+    let reply = match thread {
+        Some(thread) => poise::CreateReply::default()
+            .content(threads::link_line(data, &view, thread))
+            .allowed_mentions(mentions::nobody()),
+        None => posts::board_post(data, &view).await.reply(),
+    };
+    ctx.send(reply).await?;
+    if let Some(thread) = thread {
+        // The board, in the game's new thread, pinging whoever is to move.
+        let post = posts::board_post(data, &view).await;
+        thread.send_message(ctx.http(), post.message()).await?;
+    }
+    Ok(())
+}
