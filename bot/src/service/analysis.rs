@@ -306,3 +306,46 @@ fn judge_all(game: &Game, evals: &[PositionEval]) -> Vec<PlyAnalysis> {
         })
         .collect()
 }
+
+impl GamesService {
+    /// The AI's move for `player` in their casual game against the AI, at its level's budget.
+    pub async fn hint(&self, player: PlayerId, id: GameId) -> Result<String> {
+        let Some(picker) = self.inner.picker.clone() else {
+            return Err(ServiceError::Unavailable(
+                "the AI is not available on this server".into(),
+            ));
+        };
+        let cache = self.inner.engines.clone();
+        let (game, level) = self
+            .read(move |c| {
+                let row = game_state::load_visible(c, id, Some(player))?;
+                let Some(side) = game_state::side_of(&row, player) else {
+                    return Err(ServiceError::Forbidden(format!(
+                        "you do not play in game {id}"
+                    )));
+                };
+                let level = match game_state::seat(&row, side.opponent()) {
+                    Seat::Ai(level) if !row.rated => level,
+                    _ => {
+                        return Err(ServiceError::Forbidden(
+                            "hints are for casual games against the AI only".into(),
+                        ));
+                    }
+                };
+                if !row.status.is_active() {
+                    return Err(ServiceError::GameOver);
+                }
+                if row.side_to_move != side {
+                    return Err(ServiceError::NotYourTurn(row.side_to_move.to_string()));
+                }
+                Ok((game_state::engine_game(c, &cache, &row)?, level))
+            })
+            .await?;
+        let picked = tokio::task::spawn_blocking(move || picker.pick(&game, level))
+            .await
+            .map_err(|e| ServiceError::Internal(format!("the AI crashed: {e}")))?;
+        picked
+            .map(|mv| mv.to_string())
+            .ok_or(ServiceError::GameOver)
+    }
+}

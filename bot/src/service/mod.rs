@@ -5,6 +5,7 @@
 mod actions;
 mod ai;
 mod analysis;
+mod analysis_chart;
 mod analysis_view;
 mod challenge_posts;
 mod challenges;
@@ -53,6 +54,7 @@ use crate::store::Store;
 use crate::store::rows;
 
 pub use ai::MovePicker;
+pub use analysis_chart::{analysis_chart, analysis_chart_text};
 pub use analysis_view::{AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView};
 pub use challenge_posts::ChallengePost;
 pub use channel_posts::ChannelPost;

@@ -38,6 +38,14 @@ const COMMANDS: &[(&str, &str)] = &[
     ),
     ("/games", "your active games: where, whose turn, deadline"),
     (
+        "/analyze game",
+        "the computer's analysis of a game: each side's accuracy, the worst moves with a better line, and a chart",
+    ),
+    (
+        "/hint",
+        "the AI's move for you now, in a casual game against the AI (privately)",
+    ),
+    (
         "/leaderboard variant server_only",
         "the best rated players of a variant (everyone, or this server's)",
     ),

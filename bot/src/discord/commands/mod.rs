@@ -1,5 +1,6 @@
 //! The slash commands, one file per group.
 
+pub mod analyze;
 pub mod challenge;
 pub mod challenges;
 pub mod common;
@@ -39,6 +40,8 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         settings::settings(),
         moderation::abort(),
         follow::follow(),
+        analyze::analyze(),
+        analyze::hint(),
         help::help(),
     ]
 }

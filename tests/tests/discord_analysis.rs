@@ -1,0 +1,115 @@
+//! `/analyze` and `/hint` through the fake Discord.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failure must stop the test loudly"
+)]
+
+use taflbot_e2e::fake_discord::{CommandOption as Opt, RouteKind};
+use taflbot_e2e::world::{WAIT, World, game_id_in};
+
+fn quick_analysis(config: &mut taflbot::config::Config) {
+    config.games.analysis_ms_per_ply = 30;
+    config.games.analysis_threads = 1;
+}
+
+#[tokio::test]
+async fn analyze_posts_the_summary_and_a_described_chart_and_hints_are_for_ai_games() {
+    let world = World::start_with(quick_analysis).await;
+    let alice = world.fake.new_user("alice");
+    let bob = world.fake.new_user("bob");
+    let channel = world.fake.new_channel("tafl");
+    let game = world.brandubh_game(channel, &alice, &bob).await;
+    let moved = world
+        .slash(&alice, channel, "move", &[Opt::string("move", "d1-b1")])
+        .await;
+    assert!(moved.text().contains("d1-b1"), "{}", moved.text());
+
+    // No hints in a game against a person.
+    let hint = world.slash(&bob, channel, "hint", &[]).await;
+    assert!(hint.is_ephemeral(), "{}", hint.text());
+    assert!(
+        hint.text().contains("against the AI only"),
+        "{}",
+        hint.text()
+    );
+
+    let resigned = world.slash(&bob, channel, "resign", &[]).await;
+    assert!(
+        resigned.text().to_lowercase().contains("resign"),
+        "{}",
+        resigned.text()
+    );
+
+    let sent = world
+        .fake
+        .slash(&alice, channel, "analyze", &[Opt::integer("game", game)])
+        .unwrap();
+    let token = sent.token.clone();
+    let post = world
+        .fake
+        .recorder()
+        .wait_for("the analysis with its chart", WAIT, |r| {
+            r.answers(&token)
+                && matches!(
+                    r.kind,
+                    RouteKind::EditResponse { .. } | RouteKind::Followup { .. }
+                )
+                && r.png_attachments().count() == 1
+        })
+        .await
+        .unwrap();
+    let text = post.text();
+    assert!(
+        text.contains(&format!("Analysis of game #{game}")),
+        "{text}"
+    );
+    assert!(text.contains("Accuracy: attackers"), "{text}");
+    let alt = post.attachment_descriptions();
+    assert_eq!(alt.len(), 1);
+    assert!(alt[0].contains("winning chance over 1 ply,"), "{alt:?}");
+
+    // In a casual game against the AI, the player to move gets the AI's move, privately.
+    let ai_channel = world.fake.new_channel("ai");
+    let sent = world
+        .fake
+        .slash(
+            &alice,
+            ai_channel,
+            "play",
+            &[
+                Opt::string("variant", "brandubh"),
+                Opt::integer("level", 1),
+                Opt::string("side", "attackers"),
+            ],
+        )
+        .unwrap();
+    let token = sent.token.clone();
+    let start = world
+        .fake
+        .recorder()
+        .wait_for("the start of the AI game", WAIT, |r| {
+            r.answers(&token) && r.text().contains("begins")
+        })
+        .await
+        .unwrap();
+    let ai_game = game_id_in(&start.text());
+    let hint = world.slash(&alice, ai_channel, "hint", &[]).await;
+    let sent_hint = world
+        .fake
+        .recorder()
+        .wait_for("the hint", WAIT, |r| r.text().contains("Hint for game"))
+        .await
+        .unwrap();
+    assert!(
+        sent_hint
+            .text()
+            .contains(&format!("Hint for game #{ai_game}")),
+        "{} / {}",
+        hint.text(),
+        sent_hint.text()
+    );
+    world.assert_clean();
+    world.stop().await;
+}
