@@ -389,3 +389,35 @@ fn analyze_marks_a_planted_blunder_and_a_missed_win() {
         "--moves: move 1",
     );
 }
+
+#[test]
+fn calibrate_prints_ten_deciles_of_self_play_positions() {
+    let output = taflbot(&[
+        "calibrate",
+        "--variant",
+        "brandubh",
+        "--games",
+        "2",
+        "--level",
+        "1",
+        "--scale",
+        "0.05",
+        "--max-plies",
+        "30",
+        "--ms-per-position",
+        "5",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = stdout(&output);
+    let rows: Vec<&str> = table.lines().skip(2).collect();
+    assert_eq!(rows.len(), 10, "{table}");
+    let positions: u32 = rows
+        .iter()
+        .map(|r| r.split('|').nth(2).unwrap().trim().parse::<u32>().unwrap())
+        .sum();
+    assert!(positions > 0, "{table}");
+    assert_input_error(
+        &["calibrate", "--variant", "brandubh", "--scale", "0"],
+        "--scale",
+    );
+}

@@ -3,6 +3,7 @@
 mod analyze;
 pub mod bench;
 mod bestmove;
+mod calibrate;
 mod discord;
 mod engine;
 mod game_source;
@@ -51,6 +52,8 @@ pub enum Command {
     Bestmove(bestmove::BestmoveArgs),
     /// Judge every ply of a game: winning chance, better moves, marks, accuracy (JSON lines).
     Analyze(analyze::AnalyzeArgs),
+    /// Check the analysis's winning chance against self-play results, per decile.
+    Calibrate(calibrate::CalibrateArgs),
     /// Speak the OpenTafl Engine Protocol on stdin/stdout (for OpenTafl and other hosts).
     Engine(engine::EngineArgs),
     /// Paired games between two players (levels or external engines), refereed by us.
@@ -77,6 +80,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Perft(args) => perft::run(args),
         Command::Bestmove(args) => bestmove::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Match(args) => match_runner::run(args),
         Command::Tune(args) => tune::run(args),

@@ -58,7 +58,11 @@ pub fn analysis_chart_text(view: &AnalysisView) -> String {
         "Chart of the defenders' winning chance over {} {}, ending at {end:.0}%. \
          Blunders and missed wins at plies: {}. Mistakes at plies: {}.",
         view.plies.len(),
-        if view.plies.len() == 1 { "ply" } else { "plies" },
+        if view.plies.len() == 1 {
+            "ply"
+        } else {
+            "plies"
+        },
         plies_marked(&[MarkView::Blunder, MarkView::MissedWin]),
         plies_marked(&[MarkView::Mistake]),
     );

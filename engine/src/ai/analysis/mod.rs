@@ -6,12 +6,14 @@
 //! evaluations of the positions before and after it ([`judge`]). The two steps are apart so a
 //! caller may store each position's evaluation and resume an analysis cut short.
 
+mod calibration;
 mod chance;
 mod forced;
 mod mark;
 mod position;
 mod summary;
 
+pub use calibration::{CalibrationBin, calibrate};
 pub use chance::WinningChance;
 pub use forced::ForcedResult;
 pub use mark::{Mark, move_accuracy};

@@ -87,3 +87,22 @@ fn accuracy_falls_with_the_chance_given_away() {
     assert!(move_accuracy(5.0) > move_accuracy(15.0));
     assert_eq!(move_accuracy(100.0), 0.0);
 }
+
+#[test]
+fn calibration_bins_positions_by_predicted_chance_and_scores_their_games() {
+    let game = scripted_game();
+    // The attackers won this game (the king is taken after a3-b3).
+    let mut finished = game.clone();
+    finished.play_str("b6-b4").unwrap();
+    let bins = calibrate(&[finished], 0, 1, &limits());
+    assert_eq!(bins.len(), 10);
+    let positions: u32 = bins.iter().map(|b| b.positions).sum();
+    // Positions after plies 1 and 2 (the last, after ply 3, is over and not searched).
+    assert_eq!(positions, 2, "{bins:?}");
+    // After a2-b2 the defenders have a forced escape: the top bin, in a game they lost.
+    assert_eq!(bins[9].positions, 1, "{bins:?}");
+    assert_eq!(bins[9].observed, 0.0);
+    assert!(bins[9].predicted > 99.0);
+    // After a3-b3 the attackers take the king: the bottom bin.
+    assert_eq!(bins[0].positions, 1, "{bins:?}");
+}
