@@ -41,7 +41,7 @@ pub fn calibrate(
                 break;
             }
             let ply = replay.ply();
-            if ply < skip || (ply - skip) % every.max(1) != 0 {
+            if ply < skip || !(ply - skip).is_multiple_of(every.max(1)) {
                 continue;
             }
             let chance = evaluate(&mut searcher, &replay, limits).chance.defenders();
