@@ -291,7 +291,7 @@ fn analysis_view(
             .map(|(_, text)| serde_json::from_str::<PositionEval>(&text))
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(|e| ServiceError::Internal(format!("a stored evaluation: {e}")))?;
-        plies = judge_all(&game, &evals);
+        plies = judge_all(&game, &analysis::rebased(evals));
     }
     Ok(AnalysisView::new(analysis, queue_position, &plies))
 }

@@ -36,6 +36,7 @@ pub fn calibrate(
     for game in games {
         let result = selfplay::points(game, Side::Defenders) * 100.0;
         let mut replay = Game::from_position(game.rules().clone(), *game.start_position());
+        let baseline = evaluate(&mut searcher, &replay, limits).baseline();
         for report in game.history() {
             if replay.play(report.mv).is_err() || replay.is_over() {
                 break;
@@ -44,7 +45,10 @@ pub fn calibrate(
             if ply < skip || !(ply - skip).is_multiple_of(every.max(1)) {
                 continue;
             }
-            let chance = evaluate(&mut searcher, &replay, limits).chance.defenders();
+            let chance = evaluate(&mut searcher, &replay, limits)
+                .with_baseline(baseline)
+                .chance
+                .defenders();
             let bin = ((chance / 10.0) as usize).min(9);
             sums[bin].0 += 1;
             sums[bin].1 += chance;

@@ -5,10 +5,10 @@ use serde::{Deserialize, Serialize};
 use crate::ai::MATE_BOUND;
 use crate::side::Side;
 
-/// Score difference (100 = about one soldier) that moves the chance from 50% to about 73%:
+/// Score difference (100 = about one soldier) that moves the chance from 50% to about 60%:
 /// the logistic curve's scale. Provisional until calibrated against self-play results
-/// (docs/ai.md, "Analysis").
-pub const SCORE_SCALE: f64 = 100.0;
+/// (`taflbot calibrate`, docs/ai.md, "Analysis").
+pub const SCORE_SCALE: f64 = 250.0;
 
 /// The defenders' chance of winning, 0 to 100 (percent). The attackers' is 100 minus it.
 #[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Serialize, Deserialize)]
@@ -22,18 +22,22 @@ impl WinningChance {
 
     /// From a search `score` for `to_move` (a forced result is 0 or 100).
     pub fn from_score(score: i32, to_move: Side) -> WinningChance {
-        let for_defenders = match to_move {
-            Side::Defenders => f64::from(score),
-            Side::Attackers => -f64::from(score),
-        };
+        WinningChance::from_defenders_score(defenders_score(score, to_move), 0)
+    }
+
+    /// From the defenders' score, counted from `baseline`: the score of the game's start,
+    /// where the evaluation is not zero (material counts two attackers for each defender, so
+    /// most starts score for the attackers) but the game is about even.
+    pub fn from_defenders_score(score: i32, baseline: i32) -> WinningChance {
         if score.abs() > MATE_BOUND {
-            return if for_defenders > 0.0 {
+            return if score > 0 {
                 WinningChance::DEFENDERS_WIN
             } else {
                 WinningChance::ATTACKERS_WIN
             };
         }
-        WinningChance(100.0 / (1.0 + (-for_defenders / SCORE_SCALE).exp()))
+        let advantage = f64::from(score) - f64::from(baseline);
+        WinningChance(100.0 / (1.0 + (-advantage / SCORE_SCALE).exp()))
     }
 
     /// The defenders' chance in percent.
@@ -47,5 +51,13 @@ impl WinningChance {
             Side::Defenders => self.0,
             Side::Attackers => 100.0 - self.0,
         }
+    }
+}
+
+/// A search score for `to_move` as the defenders' score.
+pub fn defenders_score(score: i32, to_move: Side) -> i32 {
+    match to_move {
+        Side::Defenders => score,
+        Side::Attackers => score.saturating_neg(),
     }
 }

@@ -17,7 +17,7 @@ pub use calibration::{CalibrationBin, calibrate};
 pub use chance::WinningChance;
 pub use forced::ForcedResult;
 pub use mark::{Mark, move_accuracy};
-pub use position::{PositionEval, evaluate};
+pub use position::{PositionEval, evaluate, rebased};
 pub use summary::{GameSummary, SideSummary, summarize};
 
 use serde::{Deserialize, Serialize};
@@ -82,13 +82,15 @@ pub fn analyse(
     let mut searcher = Searcher::new(limits.table_mib);
     let mut replay = Game::from_position(game.rules().clone(), *game.start_position());
     let mut before = evaluate(&mut searcher, &replay, limits);
+    let baseline = before.baseline();
+    before = before.with_baseline(baseline);
     let mut plies = Vec::with_capacity(game.history().len());
     for report in game.history() {
         if replay.play(report.mv).is_err() {
             // The game's own history is legal; a failure here would be a referee bug.
             break;
         }
-        let after = evaluate(&mut searcher, &replay, limits);
+        let after = evaluate(&mut searcher, &replay, limits).with_baseline(baseline);
         let ply = judge(report.ply, report.side, report.mv, &before, &after);
         on_ply(&ply);
         plies.push(ply);
