@@ -84,6 +84,10 @@ pub struct HttpConfig {
     /// A request's headers must arrive within this; an idle keep-alive connection is closed
     /// after it. Each connection gets between half and all of it, at random.
     pub header_read_timeout_ms: u64,
+    /// Where people reach this server, e.g. `https://tafl.example.org` (no trailing slash):
+    /// the start of sign-in links, and `https` here marks the session cookie `Secure`.
+    /// Empty: `http://` and `listen`.
+    pub public_url: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -99,6 +103,10 @@ pub struct GamesConfig {
     pub max_ai_level: u8,
     /// A bank clock's increment never raises a bank above this many times its initial bank.
     pub max_bank_ratio: f64,
+    /// A web sign-in link works once, for this many minutes.
+    pub login_link_minutes: u64,
+    /// A browser session lasts this many days (signing out ends it sooner).
+    pub web_session_days: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -182,6 +190,7 @@ impl Default for HttpConfig {
             max_streams: 10_000,
             max_connections: 20_000,
             header_read_timeout_ms: 5_000,
+            public_url: String::new(),
         }
     }
 }
@@ -194,6 +203,8 @@ impl Default for GamesConfig {
             scheduler_interval_ms: 5_000,
             max_ai_level: 5,
             max_bank_ratio: 3.0,
+            login_link_minutes: 15,
+            web_session_days: 30,
         }
     }
 }
@@ -251,6 +262,22 @@ impl WebhooksConfig {
 }
 
 impl HttpConfig {
+    /// The start of the server's own addresses (sign-in links): `public_url`, else
+    /// `http://` and `listen`.
+    pub fn base_url(&self) -> String {
+        let url = self.public_url.trim().trim_end_matches('/');
+        if url.is_empty() {
+            format!("http://{}", self.listen)
+        } else {
+            url.to_owned()
+        }
+    }
+
+    /// Whether people reach the server over https: its session cookie is then `Secure`.
+    pub fn served_over_https(&self) -> bool {
+        self.public_url.trim().starts_with("https://")
+    }
+
     pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
         self.listen.parse().map_err(|e| {
             ConfigError::Invalid(format!(
@@ -331,6 +358,17 @@ impl Config {
 
     fn validate(&self) -> Result<(), ConfigError> {
         self.http.listen_addr()?;
+        let url = self.http.public_url.trim();
+        if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(ConfigError::Invalid(format!(
+                "http.public_url {url:?} must start with http:// or https://"
+            )));
+        }
+        if self.games.login_link_minutes == 0 || self.games.web_session_days == 0 {
+            return Err(ConfigError::Invalid(
+                "games.login_link_minutes and games.web_session_days must be at least 1".into(),
+            ));
+        }
         if self.database.readers == 0 {
             return Err(ConfigError::Invalid(
                 "database.readers must be at least 1".into(),

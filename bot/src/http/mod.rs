@@ -16,7 +16,7 @@ mod refusals;
 mod routes;
 pub mod server;
 mod stream;
-mod stream_slots;
+pub(crate) mod stream_slots;
 
 use std::sync::Arc;
 
@@ -117,6 +117,7 @@ pub fn router(
     Router::new()
         .nest(API_PREFIX, api)
         .route("/metrics", axum::routing::get(handlers::metrics))
+        .merge(crate::web::router())
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,

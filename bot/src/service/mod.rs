@@ -21,6 +21,7 @@ pub mod ratings;
 mod reply;
 mod requests;
 mod scheduler;
+mod sign_in;
 mod stats;
 mod timing;
 mod tokens;
@@ -62,6 +63,7 @@ pub use requests::{
     SideChoice, ai_level_schema, variant_path_schema, variant_schema,
 };
 pub use scheduler::SchedulerPass;
+pub use sign_in::{LOGIN_PATH, LoginLink, NewWebSession, WebSession, login_url};
 pub use stats::LEADERBOARD_PAGE_SIZE;
 pub use timing::ClockSpec;
 pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};

@@ -13,6 +13,7 @@ const FILES: &[&str] = &[
     include_str!("../../../migrations/0004_player_handles.sql"),
     include_str!("../../../migrations/0005_ratings.sql"),
     include_str!("../../../migrations/0006_private_games.sql"),
+    include_str!("../../../migrations/0009_web_sessions.sql"),
 ];
 
 /// Schema version of a fully migrated database (SQLite `user_version`).

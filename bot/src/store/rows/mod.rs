@@ -12,6 +12,7 @@ mod idempotency;
 mod moves;
 mod players;
 mod ratings;
+mod web_sessions;
 mod webhooks;
 
 pub use api_tokens::*;
@@ -23,6 +24,7 @@ pub use idempotency::*;
 pub use moves::*;
 pub use players::*;
 pub use ratings::*;
+pub use web_sessions::*;
 pub use webhooks::*;
 
 pub use crate::domain::{

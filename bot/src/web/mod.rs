@@ -1,0 +1,42 @@
+//! The web client, served by the same binary next to the API: server-drawn HTML pages (maud
+//! templates) and a small script per page, every byte built into the binary. Pages call the
+//! games service as the API does, and sign visitors in with one-time links or API tokens
+//! (`session`). See docs/web.md.
+
+mod assets;
+mod board_svg;
+mod error;
+mod layout;
+mod pages;
+mod session;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use crate::http::AppState;
+
+pub use assets::game_page_asset_bytes;
+pub use session::{CSRF_HEADER, SESSION_COOKIE};
+
+/// The pages, at the root of the site (the API stays under `/api/v1`).
+pub fn router() -> Router<AppState> {
+    use pages::*;
+    Router::new()
+        .route("/", get(home::home))
+        .route("/login", post(sign_in::redeem_link))
+        .route("/login/token", post(sign_in::with_api_token))
+        .route("/login/{token}", get(sign_in::confirm_link))
+        .route("/logout", post(sign_in::sign_out))
+        .route("/games/{id}", get(game::game_page))
+        .route("/games/{id}/board", get(game::board_part))
+        .route("/games/{id}/live", get(live::game_events))
+        .route("/games/{id}/move", post(game::play_move))
+        .route("/games/{id}/{action}", post(game::game_action))
+        .route("/challenges/new", get(challenges::new_challenge))
+        .route("/challenges", post(challenges::create_challenge))
+        .route("/challenges/{id}/{action}", post(challenges::answer_challenge))
+        .route("/players/{handle}", get(players::player_page))
+        .route("/variants", get(variants::variant_list))
+        .route("/variants/{id}", get(variants::variant_page))
+        .route("/assets/{name}", get(assets::asset))
+}
