@@ -1,0 +1,220 @@
+//! The web client's sign-in without a browser: sign-in links (the API's `POST /login-links`,
+//! checked against the OpenAPI document), the session cookie's flags, the CSRF token every
+//! state-changing request needs, signing out. The browser suite is tests/tests/web_browser.rs.
+
+use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
+use reqwest::{Method, StatusCode};
+use serde_json::Value;
+
+use crate::common::{Player, TestApp};
+
+/// A client that shows redirects instead of following them, and keeps no cookies.
+fn browserless() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+async fn login_link(app: &TestApp, player: &Player) -> String {
+    let link = app
+        .call(
+            Method::POST,
+            "/login-links",
+            Some(&player.token),
+            None,
+            StatusCode::CREATED,
+        )
+        .await;
+    link["url"].as_str().unwrap().to_owned()
+}
+
+/// The token at the end of a sign-in link.
+fn token_of(url: &str) -> &str {
+    url.rsplit('/').next().unwrap()
+}
+
+/// Redeems a link's token as the page's form does; the answer, unfollowed.
+async fn redeem(app: &TestApp, token: &str) -> reqwest::Response {
+    browserless()
+        .post(format!("{}/login", app.base))
+        .form(&[("token", token)])
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The session cookie's `name=value` from a sign-in answer.
+fn session_of(response: &reqwest::Response) -> String {
+    let set = response.headers()[SET_COOKIE].to_str().unwrap();
+    set.split(';').next().unwrap().to_owned()
+}
+
+/// My games with `cookie`; the CSRF token of the page, when signed in.
+async fn csrf_of(app: &TestApp, cookie: &str) -> Option<String> {
+    let page = browserless()
+        .get(format!("{}/", app.base))
+        .header(COOKIE, cookie)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    const META: &str = "<meta name=\"csrf\" content=\"";
+    let start = page.find(META)? + META.len();
+    Some(page[start..].split('"').next()?.to_owned())
+}
+
+async fn signed_in(app: &TestApp, player: &Player) -> (String, String) {
+    let link = login_link(app, player).await;
+    let answer = redeem(app, token_of(&link)).await;
+    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
+    let cookie = session_of(&answer);
+    let csrf = csrf_of(app, &cookie).await.expect("signed in");
+    (cookie, csrf)
+}
+
+#[tokio::test]
+async fn a_sign_in_link_points_at_this_server_and_works_once() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let link = login_link(&app, &ada).await;
+    assert!(link.starts_with(&format!("{}/login/tfl_link_", app.base)), "{link}");
+    // Opening the link only shows a button: a chat's preview cannot spend it.
+    let page = browserless().get(&link).send().await.unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let first = redeem(&app, token_of(&link)).await;
+    assert_eq!(first.status(), StatusCode::SEE_OTHER);
+    assert_eq!(first.headers()[LOCATION], "/");
+    let again = redeem(&app, token_of(&link)).await;
+    assert_eq!(again.status(), StatusCode::FORBIDDEN);
+    assert!(again.headers().get(SET_COOKIE).is_none());
+    assert!(again.text().await.unwrap().contains("used already or has expired"));
+}
+
+#[tokio::test]
+async fn a_sign_in_link_expires_after_the_configured_minutes() {
+    let app = TestApp::start_with(|c| c.games.login_link_minutes = 5).await;
+    let ada = app.register("Ada").await;
+    let link = login_link(&app, &ada).await;
+    app.clock.advance_ms(5 * 60_000);
+    assert_eq!(redeem(&app, token_of(&link)).await.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn a_sign_in_link_needs_a_token() {
+    let app = TestApp::start().await;
+    let answer: Value = app
+        .call(Method::POST, "/login-links", None, None, StatusCode::UNAUTHORIZED)
+        .await;
+    assert_eq!(answer["error"]["code"], "missing_token");
+}
+
+#[tokio::test]
+async fn the_session_cookie_is_http_only_lax_and_secure_behind_https() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let answer = redeem(&app, token_of(&login_link(&app, &ada).await)).await;
+    let set = answer.headers()[SET_COOKIE].to_str().unwrap().to_owned();
+    assert!(set.starts_with("taflbot_session=tfl_session_"), "{set}");
+    for flag in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
+        assert!(set.contains(flag), "{flag} missing: {set}");
+    }
+    assert!(!set.contains("Secure"), "plain http must not mark it Secure: {set}");
+
+    let app = TestApp::start_with(|c| c.http.public_url = "https://tafl.example.org".into()).await;
+    let ada = app.register("Ada").await;
+    let link = login_link(&app, &ada).await;
+    assert!(link.starts_with("https://tafl.example.org/login/"), "{link}");
+    let answer = redeem(&app, token_of(&link)).await;
+    let set = answer.headers()[SET_COOKIE].to_str().unwrap();
+    assert!(set.contains("; Secure"), "{set}");
+}
+
+#[tokio::test]
+async fn a_post_without_the_sessions_csrf_token_is_refused() {
+    let app = TestApp::start().await;
+    let (a, b, game) = app.game_between_a_and_b("brandubh").await;
+    let _ = b;
+    let (cookie, csrf) = signed_in(&app, &a).await;
+    let post = |headers: Vec<(&'static str, String)>, form: Vec<(&'static str, &'static str)>| {
+        let mut request = browserless()
+            .post(format!("{}/games/{game}/move", app.base))
+            .header(COOKIE, &cookie)
+            .form(&form);
+        for (name, value) in headers {
+            request = request.header(name, value);
+        }
+        request.send()
+    };
+    let without = post(vec![], vec![("move", "d1-c1")]).await.unwrap();
+    assert_eq!(without.status(), StatusCode::FORBIDDEN);
+    let wrong = post(vec![("x-csrf-token", "0".repeat(64))], vec![("move", "d1-c1")])
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::FORBIDDEN);
+    assert!(wrong.text().await.unwrap().contains("security token"));
+    // Nothing was played.
+    assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["ply"], 0);
+    let with = post(vec![("x-csrf-token", csrf.clone())], vec![("move", "d1-c1")])
+        .await
+        .unwrap();
+    assert_eq!(with.status(), StatusCode::OK);
+    assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["ply"], 1);
+    // Forms: resigning without the field is refused too.
+    let resign = browserless()
+        .post(format!("{}/games/{game}/resign", app.base))
+        .header(COOKIE, &cookie)
+        .form(&[("csrf", "nope")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resign.status(), StatusCode::FORBIDDEN);
+    assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["status"], "active");
+}
+
+#[tokio::test]
+async fn signing_out_ends_the_session() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let (cookie, csrf) = signed_in(&app, &ada).await;
+    let without_csrf = browserless()
+        .post(format!("{}/logout", app.base))
+        .header(COOKIE, &cookie)
+        .form(&[("next", "/")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(without_csrf.status(), StatusCode::FORBIDDEN);
+    let out = browserless()
+        .post(format!("{}/logout", app.base))
+        .header(COOKIE, &cookie)
+        .form(&[("csrf", csrf.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(out.status(), StatusCode::SEE_OTHER);
+    let cleared = out.headers()[SET_COOKIE].to_str().unwrap();
+    assert!(cleared.starts_with("taflbot_session=;") && cleared.contains("Max-Age=0"), "{cleared}");
+    // The old cookie no longer signs anyone in.
+    assert_eq!(csrf_of(&app, &cookie).await, None);
+}
+
+#[tokio::test]
+async fn a_pasted_api_token_signs_in_and_a_wrong_one_does_not() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let sign_in = |token: String| {
+        browserless()
+            .post(format!("{}/login/token", app.base))
+            .form(&[("token", token)])
+            .send()
+    };
+    let ok = sign_in(ada.token.clone()).await.unwrap();
+    assert_eq!(ok.status(), StatusCode::SEE_OTHER);
+    assert!(csrf_of(&app, &session_of(&ok)).await.is_some());
+    let bad = sign_in("tfl_nope".into()).await.unwrap();
+    assert_eq!(bad.status(), StatusCode::FORBIDDEN);
+    assert!(bad.headers().get(SET_COOKIE).is_none());
+}
