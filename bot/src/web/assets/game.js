@@ -31,8 +31,14 @@ async function show(ply) {
 function swap(html) {
   const t = document.createElement('template');
   t.innerHTML = html.trim();
+  const before = live().dataset;
+  const same = `${before.ply}/${before.lastPly}`;
+  const kept = picked;
   live().replaceWith(t.content.firstElementChild);
   picked = null;
+  // A redraw of the same position (a live event for a draw offer, a resync) keeps the piece
+  // the player had picked.
+  if (kept && `${live().dataset.ply}/${live().dataset.lastPly}` === same) pick(kept);
   localTimes(live());
   document.dispatchEvent(new CustomEvent('board-shown'));
 }
@@ -136,5 +142,8 @@ document.addEventListener('keydown', (e) => {
 const events = new EventSource(`/games/${game}/live`);
 events.onmessage = () => { if (replayPly === null) show(null); };
 // Whatever happened before the stream opened (or while it reconnected) is caught up at once.
-events.onopen = () => { main.dataset.live = 'open'; if (replayPly === null) show(null); };
+events.onopen = async () => {
+  if (replayPly === null) await show(null);
+  main.dataset.live = 'open';
+};
 events.onerror = () => { main.dataset.live = 'reconnecting'; };
