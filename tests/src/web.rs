@@ -19,8 +19,8 @@ use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::domain::{GameId, PlayerId};
 use taflbot::service::{
-    ClockSpec, GamesService, ManualClock, MovePicker, NewChallenge, Opponent, RulesChoice,
-    SideChoice, SystemClock, Clock,
+    Clock, ClockSpec, GamesService, ManualClock, MovePicker, NewChallenge, Opponent, RulesChoice,
+    SideChoice, SystemClock,
 };
 
 use crate::bot::init_logging;
@@ -161,7 +161,11 @@ fn find_program(names: &[&str], env: &str) -> Option<PathBuf> {
 
 fn chromium() -> PathBuf {
     find_program(
-        &["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"],
+        &[
+            "/usr/bin/chromium",
+            "/usr/bin/chromium-browser",
+            "/usr/bin/google-chrome",
+        ],
         "CHROME",
     )
     .unwrap_or_else(|| {
@@ -192,7 +196,9 @@ fn start_chromedriver() -> u16 {
         driver.display(),
         pid = std::process::id()
     );
-    Command::new("setsid")
+    // Never waited for: it outlives every test of the binary and ends with the process.
+    #[allow(clippy::zombie_processes)]
+    let _watcher = Command::new("setsid")
         .args(["sh", "-c", &script])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -268,7 +274,11 @@ pub async fn wait_for_text(client: &Client, css: &str, text: &str) -> String {
 /// Signs `client` in with a one-time link: opens it, presses the button, lands on my games.
 pub async fn sign_in(client: &Client, link: &str) {
     client.goto(link).await.expect("the link opens");
-    wait_for(client, "#sign-in").await.click().await.expect("click Sign in");
+    wait_for(client, "#sign-in")
+        .await
+        .click()
+        .await
+        .expect("click Sign in");
     wait_for(client, "header .who a[href^='/players/']").await;
 }
 

@@ -4,9 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use fantoccini::{Client, Locator};
-use taflbot_e2e::web::{
-    WebApp, browser, screenshot, sign_in, wait_for, wait_for_text,
-};
+use taflbot_e2e::web::{WebApp, browser, screenshot, sign_in, wait_for, wait_for_text};
 
 /// A board square of the page.
 async fn square(client: &Client, name: &str) -> fantoccini::elements::Element {
@@ -16,26 +14,48 @@ async fn square(client: &Client, name: &str) -> fantoccini::elements::Element {
 /// Plays `from`-`to` by clicking the two squares (the second only once it is shown as a
 /// destination).
 async fn click_move(client: &Client, from: &str, to: &str) {
-    square(client, from).await.click().await.expect("click the piece");
-    wait_for(client, &format!("#live g.hints circle.dest[data-hint='{to}']")).await;
-    square(client, to).await.click().await.expect("click the destination");
+    square(client, from)
+        .await
+        .click()
+        .await
+        .expect("click the piece");
+    wait_for(
+        client,
+        &format!("#live g.hints circle.dest[data-hint='{to}']"),
+    )
+    .await;
+    square(client, to)
+        .await
+        .click()
+        .await
+        .expect("click the destination");
 }
 
 /// Types a move in the move box and presses Enter.
 async fn type_move(client: &Client, text: &str) {
     let input = wait_for(client, "#move-text").await;
     input.clear().await.expect("clear the move box");
-    input.send_keys(&format!("{text}\n")).await.expect("type the move");
+    input
+        .send_keys(&format!("{text}\n"))
+        .await
+        .expect("type the move");
 }
 
 /// Waits until the page shows the game after `ply` moves, live.
 async fn wait_for_ply(client: &Client, ply: u32) {
-    wait_for(client, &format!("#live[data-last-ply='{ply}'][data-ply='{ply}']")).await;
+    wait_for(
+        client,
+        &format!("#live[data-last-ply='{ply}'][data-ply='{ply}']"),
+    )
+    .await;
 }
 
 /// Opens a game's page and waits until its live stream is open.
 async fn open_game(client: &Client, app: &WebApp, game: impl std::fmt::Display) {
-    client.goto(&app.url(&format!("/games/{game}"))).await.expect("the game page opens");
+    client
+        .goto(&app.url(&format!("/games/{game}")))
+        .await
+        .expect("the game page opens");
     wait_for(client, "[data-game][data-live='open']").await;
 }
 
@@ -68,9 +88,19 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
     screenshot(&a, "game").await;
 
     // Stepping back with the arrow key shows the start; the end comes back with End.
-    a.find(Locator::Css("body")).await.unwrap().send_keys("\u{E012}").await.unwrap();
+    a.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E012}")
+        .await
+        .unwrap();
     wait_for(&a, "#live[data-ply='1'][data-last-ply='2']").await;
-    a.find(Locator::Css("body")).await.unwrap().send_keys("\u{E010}").await.unwrap();
+    a.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E010}")
+        .await
+        .unwrap();
     wait_for(&a, "#live[data-ply='2'][data-last-ply='2']").await;
 
     a.close().await.unwrap();
@@ -89,7 +119,10 @@ async fn an_illegal_move_shows_the_engines_reason_in_place() {
     // d1 cannot jump the attacker on d2.
     type_move(&a, "d1-d3").await;
     let shown = wait_for_text(&a, "#move-error", "illegal move").await;
-    assert!(shown.len() > "illegal move: ".len(), "no reason given: {shown:?}");
+    assert!(
+        shown.len() > "illegal move: ".len(),
+        "no reason given: {shown:?}"
+    );
     // Nothing was played.
     wait_for(&a, "#live[data-last-ply='0']").await;
     a.close().await.unwrap();
@@ -102,17 +135,37 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
     let a = browser(1100).await;
     sign_in(&a, &app.login_link(&ada).await).await;
     a.goto(&app.url("/challenges/new")).await.unwrap();
-    wait_for(&a, "input[name='opponent'][value='ai']").await.click().await.unwrap();
-    wait_for(&a, "select[name='variant'] option[value='brandubh']").await.click().await.unwrap();
-    wait_for(&a, "select[name='side'] option[value='attackers']").await.click().await.unwrap();
+    wait_for(&a, "input[name='opponent'][value='ai']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, "select[name='variant'] option[value='brandubh']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, "select[name='side'] option[value='attackers']")
+        .await
+        .click()
+        .await
+        .unwrap();
     screenshot(&a, "new-game").await;
-    wait_for(&a, "#challenge-form button[type='submit']").await.click().await.unwrap();
+    wait_for(&a, "#challenge-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
     // Straight to the game; the AI answers live.
     wait_for(&a, "[data-game][data-live='open']").await;
     click_move(&a, "d1", "c1").await;
     wait_for_ply(&a, 2).await;
     // Resigning asks first; then the game is over.
-    wait_for(&a, "form[action$='/resign'] button").await.click().await.unwrap();
+    wait_for(&a, "form[action$='/resign'] button")
+        .await
+        .click()
+        .await
+        .unwrap();
     a.accept_alert().await.expect("the confirmation is asked");
     wait_for_text(&a, "#live .status", "Game over: defenders win").await;
     a.close().await.unwrap();
@@ -130,7 +183,12 @@ async fn a_used_sign_in_link_is_refused() {
     wait_for(&second, "#sign-in").await.click().await.unwrap();
     wait_for_text(&second, "p.error", "used already or has expired").await;
     // Not signed in there.
-    assert!(second.find(Locator::Css("header .who a[href^='/players/']")).await.is_err());
+    assert!(
+        second
+            .find(Locator::Css("header .who a[href^='/players/']"))
+            .await
+            .is_err()
+    );
     first.close().await.unwrap();
     second.close().await.unwrap();
 }
@@ -146,10 +204,14 @@ async fn a_spectator_follows_a_public_game_without_signing_in() {
     // A spectator has no move box and no buttons.
     assert!(watcher.find(Locator::Css("#move-text")).await.is_err());
     app.service()
-        .play_move(ada.id, game, taflbot::service::MoveRequest {
-            text: "d1-c1".into(),
-            ..Default::default()
-        })
+        .play_move(
+            ada.id,
+            game,
+            taflbot::service::MoveRequest {
+                text: "d1-c1".into(),
+                ..Default::default()
+            },
+        )
         .await
         .unwrap();
     wait_for_ply(&watcher, 1).await;
@@ -194,7 +256,10 @@ async fn pages_fit_a_phone_and_the_board_can_be_played_there() {
     click_move(&phone, "d1", "c1").await;
     wait_for_ply(&phone, 1).await;
     screenshot(&phone, "game-phone").await;
-    phone.goto(&app.url(&format!("/players/{}", ada.handle))).await.unwrap();
+    phone
+        .goto(&app.url(&format!("/players/{}", ada.handle)))
+        .await
+        .unwrap();
     wait_for(&phone, "main h1").await;
     screenshot(&phone, "player-phone").await;
     phone.close().await.unwrap();

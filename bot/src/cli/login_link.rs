@@ -47,9 +47,7 @@ pub fn run(args: &LoginLinkArgs) -> anyhow::Result<ExitCode> {
         crate::cli::outln!("{}", link.url);
         eprintln!(
             "signs in {} (@{}) once, within {} minutes",
-            player.name,
-            player.handle,
-            config.games.login_link_minutes
+            player.name, player.handle, config.games.login_link_minutes
         );
         Ok(ExitCode::SUCCESS)
     })

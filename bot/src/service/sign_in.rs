@@ -164,7 +164,6 @@ impl GamesService {
             .await?;
         Ok(())
     }
-
 }
 
 /// A new session's two secrets: the cookie's and the CSRF token.

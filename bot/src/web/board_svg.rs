@@ -71,7 +71,13 @@ fn hex(c: Rgba) -> String {
     if c.3 == 255 {
         format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
     } else {
-        format!("rgba({},{},{},{:.2})", c.0, c.1, c.2, f32::from(c.3) / 255.0)
+        format!(
+            "rgba({},{},{},{:.2})",
+            c.0,
+            c.1,
+            c.2,
+            f32::from(c.3) / 255.0
+        )
     }
 }
 

@@ -18,12 +18,7 @@ pub fn page(title: &str, me: Option<&Me>, body: Markup) -> Html<String> {
 }
 
 /// A page that also loads the module `script` (under `/assets/`).
-pub fn page_with(
-    title: &str,
-    me: Option<&Me>,
-    body: Markup,
-    script: Option<&str>,
-) -> Html<String> {
+pub fn page_with(title: &str, me: Option<&Me>, body: Markup, script: Option<&str>) -> Html<String> {
     let page = html! {
         (DOCTYPE)
         html lang="en" {

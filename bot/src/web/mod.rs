@@ -34,7 +34,10 @@ pub fn router() -> Router<AppState> {
         .route("/games/{id}/{action}", post(game::game_action))
         .route("/challenges/new", get(challenges::new_challenge))
         .route("/challenges", post(challenges::create_challenge))
-        .route("/challenges/{id}/{action}", post(challenges::answer_challenge))
+        .route(
+            "/challenges/{id}/{action}",
+            post(challenges::answer_challenge),
+        )
         .route("/players/{handle}", get(players::player_page))
         .route("/variants", get(variants::variant_list))
         .route("/variants/{id}", get(variants::variant_page))

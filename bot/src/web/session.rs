@@ -112,8 +112,9 @@ fn cookie_header(state: &AppState, value: &str, max_age: i64) -> HeaderValue {
     } else {
         ""
     };
-    let text =
-        format!("{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}");
+    let text = format!(
+        "{SESSION_COOKIE}={value}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{secure}"
+    );
     // The secret is hex and the rest is ours: always a valid header value.
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
@@ -125,7 +126,10 @@ mod tests {
     #[test]
     fn cookies_are_found_among_others() {
         let mut h = HeaderMap::new();
-        h.append(header::COOKIE, HeaderValue::from_static("a=1; taflbot_session=xyz ; b=2"));
+        h.append(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; taflbot_session=xyz ; b=2"),
+        );
         assert_eq!(cookie(&h, SESSION_COOKIE), Some("xyz"));
         assert_eq!(cookie(&h, "c"), None);
     }

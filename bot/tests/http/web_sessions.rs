@@ -80,7 +80,10 @@ async fn a_sign_in_link_points_at_this_server_and_works_once() {
     let app = TestApp::start().await;
     let ada = app.register("Ada").await;
     let link = login_link(&app, &ada).await;
-    assert!(link.starts_with(&format!("{}/login/tfl_link_", app.base)), "{link}");
+    assert!(
+        link.starts_with(&format!("{}/login/tfl_link_", app.base)),
+        "{link}"
+    );
     // Opening the link only shows a button: a chat's preview cannot spend it.
     let page = browserless().get(&link).send().await.unwrap();
     assert_eq!(page.status(), StatusCode::OK);
@@ -90,7 +93,13 @@ async fn a_sign_in_link_points_at_this_server_and_works_once() {
     let again = redeem(&app, token_of(&link)).await;
     assert_eq!(again.status(), StatusCode::FORBIDDEN);
     assert!(again.headers().get(SET_COOKIE).is_none());
-    assert!(again.text().await.unwrap().contains("used already or has expired"));
+    assert!(
+        again
+            .text()
+            .await
+            .unwrap()
+            .contains("used already or has expired")
+    );
 }
 
 #[tokio::test]
@@ -99,14 +108,23 @@ async fn a_sign_in_link_expires_after_the_configured_minutes() {
     let ada = app.register("Ada").await;
     let link = login_link(&app, &ada).await;
     app.clock.advance_ms(5 * 60_000);
-    assert_eq!(redeem(&app, token_of(&link)).await.status(), StatusCode::FORBIDDEN);
+    assert_eq!(
+        redeem(&app, token_of(&link)).await.status(),
+        StatusCode::FORBIDDEN
+    );
 }
 
 #[tokio::test]
 async fn a_sign_in_link_needs_a_token() {
     let app = TestApp::start().await;
     let answer: Value = app
-        .call(Method::POST, "/login-links", None, None, StatusCode::UNAUTHORIZED)
+        .call(
+            Method::POST,
+            "/login-links",
+            None,
+            None,
+            StatusCode::UNAUTHORIZED,
+        )
         .await;
     assert_eq!(answer["error"]["code"], "missing_token");
 }
@@ -121,12 +139,18 @@ async fn the_session_cookie_is_http_only_lax_and_secure_behind_https() {
     for flag in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=2592000"] {
         assert!(set.contains(flag), "{flag} missing: {set}");
     }
-    assert!(!set.contains("Secure"), "plain http must not mark it Secure: {set}");
+    assert!(
+        !set.contains("Secure"),
+        "plain http must not mark it Secure: {set}"
+    );
 
     let app = TestApp::start_with(|c| c.http.public_url = "https://tafl.example.org".into()).await;
     let ada = app.register("Ada").await;
     let link = login_link(&app, &ada).await;
-    assert!(link.starts_with("https://tafl.example.org/login/"), "{link}");
+    assert!(
+        link.starts_with("https://tafl.example.org/login/"),
+        "{link}"
+    );
     let answer = redeem(&app, token_of(&link)).await;
     let set = answer.headers()[SET_COOKIE].to_str().unwrap();
     assert!(set.contains("; Secure"), "{set}");
@@ -150,16 +174,22 @@ async fn a_post_without_the_sessions_csrf_token_is_refused() {
     };
     let without = post(vec![], vec![("move", "d1-c1")]).await.unwrap();
     assert_eq!(without.status(), StatusCode::FORBIDDEN);
-    let wrong = post(vec![("x-csrf-token", "0".repeat(64))], vec![("move", "d1-c1")])
-        .await
-        .unwrap();
+    let wrong = post(
+        vec![("x-csrf-token", "0".repeat(64))],
+        vec![("move", "d1-c1")],
+    )
+    .await
+    .unwrap();
     assert_eq!(wrong.status(), StatusCode::FORBIDDEN);
     assert!(wrong.text().await.unwrap().contains("security token"));
     // Nothing was played.
     assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["ply"], 0);
-    let with = post(vec![("x-csrf-token", csrf.clone())], vec![("move", "d1-c1")])
-        .await
-        .unwrap();
+    let with = post(
+        vec![("x-csrf-token", csrf.clone())],
+        vec![("move", "d1-c1")],
+    )
+    .await
+    .unwrap();
     assert_eq!(with.status(), StatusCode::OK);
     assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["ply"], 1);
     // Forms: resigning without the field is refused too.
@@ -171,7 +201,10 @@ async fn a_post_without_the_sessions_csrf_token_is_refused() {
         .await
         .unwrap();
     assert_eq!(resign.status(), StatusCode::FORBIDDEN);
-    assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["status"], "active");
+    assert_eq!(
+        app.get(&format!("/games/{game}"), &a.token).await["status"],
+        "active"
+    );
 }
 
 #[tokio::test]
@@ -196,7 +229,10 @@ async fn signing_out_ends_the_session() {
         .unwrap();
     assert_eq!(out.status(), StatusCode::SEE_OTHER);
     let cleared = out.headers()[SET_COOKIE].to_str().unwrap();
-    assert!(cleared.starts_with("taflbot_session=;") && cleared.contains("Max-Age=0"), "{cleared}");
+    assert!(
+        cleared.starts_with("taflbot_session=;") && cleared.contains("Max-Age=0"),
+        "{cleared}"
+    );
     // The old cookie no longer signs anyone in.
     assert_eq!(csrf_of(&app, &cookie).await, None);
 }
@@ -217,4 +253,44 @@ async fn a_pasted_api_token_signs_in_and_a_wrong_one_does_not() {
     let bad = sign_in("tfl_nope".into()).await.unwrap();
     assert_eq!(bad.status(), StatusCode::FORBIDDEN);
     assert!(bad.headers().get(SET_COOKIE).is_none());
+}
+
+#[tokio::test]
+async fn a_game_page_with_its_styles_and_scripts_stays_under_100_kb() {
+    let app = TestApp::start().await;
+    let (a, b, game) = app.game_between_a_and_b("copenhagen").await;
+    // A game well under way: 60 moves, each side's first legal move.
+    for ply in 0..60u64 {
+        let who = if ply % 2 == 0 { &a } else { &b };
+        let legal = app
+            .get(&format!("/games/{game}/legal-moves"), &who.token)
+            .await;
+        let Some(mv) = legal["moves"][0].as_str().map(str::to_owned) else {
+            break;
+        };
+        app.post(
+            &format!("/games/{game}/moves"),
+            &who.token,
+            serde_json::json!({ "move": mv, "ply": ply }),
+        )
+        .await;
+    }
+    let (cookie, _) = signed_in(&app, &a).await;
+    let html = browserless()
+        .get(format!("{}/games/{game}", app.base))
+        .header(COOKIE, &cookie)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let assets = taflbot::web::game_page_asset_bytes();
+    let total = html.len() + assets;
+    // The figure docs/web.md quotes.
+    println!(
+        "game page (Copenhagen 11x11, 60 moves): {} bytes HTML + {assets} bytes CSS and JS = {total}",
+        html.len()
+    );
+    assert!(total < 100_000, "{total} bytes");
 }

@@ -175,7 +175,10 @@ pub async fn answer_challenge(
     session.check_csrf(&headers, form.csrf.as_deref())?;
     let s = &state.service;
     let to = match action {
-        ChallengeAction::Accept => format!("/games/{}", s.accept_challenge(session.player, id).await?.id),
+        ChallengeAction::Accept => format!(
+            "/games/{}",
+            s.accept_challenge(session.player, id).await?.id
+        ),
         ChallengeAction::Decline => {
             s.decline_challenge(session.player, id).await?;
             "/".to_owned()

@@ -32,7 +32,10 @@ pub struct BoardQuery {
 impl BoardQuery {
     fn look(&self) -> BoardLook {
         BoardLook {
-            flip: self.flip.as_deref().is_some_and(|f| f == "1" || f == "true"),
+            flip: self
+                .flip
+                .as_deref()
+                .is_some_and(|f| f == "1" || f == "true"),
             theme: match self.theme.as_deref() {
                 Some("dark") => ThemeChoice::Dark,
                 _ => ThemeChoice::Light,
@@ -117,7 +120,13 @@ pub async fn game_page(
             }
         }
     };
-    Ok(page_with(&title, me.as_ref(), body, Some(super::super::assets::GAME_URL)).into_response())
+    Ok(page_with(
+        &title,
+        me.as_ref(),
+        body,
+        Some(super::super::assets::GAME_URL),
+    )
+    .into_response())
 }
 
 /// `GET /games/{id}/board?ply=&flip=`: the changing part alone.
@@ -222,9 +231,9 @@ pub fn seat(s: &SeatView) -> Markup {
 pub fn clock_text(clock: &crate::service::ClockSpec) -> String {
     use crate::service::ClockSpec;
     let span = |secs: u64| {
-        if secs % 86_400 == 0 {
+        if secs.is_multiple_of(86_400) {
             format!("{} day(s)", secs / 86_400)
-        } else if secs % 3600 == 0 {
+        } else if secs.is_multiple_of(3600) {
             format!("{} hour(s)", secs / 3600)
         } else {
             format!("{} min", secs.div_ceil(60))
@@ -236,7 +245,11 @@ pub fn clock_text(clock: &crate::service::ClockSpec) -> String {
         ClockSpec::Bank {
             bank_seconds,
             increment_seconds,
-        } => format!("{} + {} per move", span(bank_seconds), span(increment_seconds)),
+        } => format!(
+            "{} + {} per move",
+            span(bank_seconds),
+            span(increment_seconds)
+        ),
     }
 }
 

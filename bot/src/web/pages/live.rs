@@ -27,9 +27,10 @@ pub async fn game_events(
     let viewer = session.map(|s| s.player);
     state.service.ensure_visible(viewer, id).await?;
     let owner = viewer.map_or(StreamOwner::Address(client), StreamOwner::Player);
-    let slot = state.streams.take(owner).map_err(|_| {
-        WebError::BadInput("too many live pages open; close one and reload".into())
-    })?;
+    let slot = state
+        .streams
+        .take(owner)
+        .map_err(|_| WebError::BadInput("too many live pages open; close one and reload".into()))?;
     let mut events = state.service.subscribe_game(id);
     let mut shutdown = state.shutdown.clone();
     let stream = async_stream(move |tx| async move {

@@ -36,8 +36,5 @@ fn spectator_allowed(
     if session.is_some() {
         return Ok(());
     }
-    state
-        .anonymous
-        .check(client)
-        .map_err(WebError::RateLimited)
+    state.anonymous.check(client).map_err(WebError::RateLimited)
 }
