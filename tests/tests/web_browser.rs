@@ -145,6 +145,9 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
         .click()
         .await
         .unwrap();
+    // The chosen variant's start picture and rules summary follow the choice.
+    wait_for(&a, "img#variant-start[src='/variants/brandubh/start.svg']").await;
+    wait_for_text(&a, "#variant-summary", "7x7").await;
     wait_for(&a, "select[name='side'] option[value='attackers']")
         .await
         .click()

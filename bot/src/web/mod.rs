@@ -41,5 +41,6 @@ pub fn router() -> Router<AppState> {
         .route("/players/{handle}", get(players::player_page))
         .route("/variants", get(variants::variant_list))
         .route("/variants/{id}", get(variants::variant_page))
+        .route("/variants/{id}/start.svg", get(variants::start_picture))
         .route("/assets/{name}", get(assets::asset))
 }

@@ -10,3 +10,14 @@ document.addEventListener('submit', (e) => {
   const ask = e.target.dataset.confirm;
   if (ask && !window.confirm(ask)) e.preventDefault();
 });
+// A choice that shows a picture and a text of what is chosen (the new-game page's variant).
+for (const select of document.querySelectorAll('select[data-preview]')) {
+  const show = () => {
+    const option = select.selectedOptions[0];
+    const img = document.getElementById(select.dataset.preview);
+    const text = document.getElementById(select.dataset.summary);
+    if (img && option) { img.src = `/variants/${option.value}/start.svg`; img.alt = `The start of ${option.text}`; }
+    if (text && option) text.textContent = option.dataset.summary ?? '';
+  };
+  select.addEventListener('change', show);
+}

@@ -89,6 +89,11 @@ async function play(text) {
   const r = await fetch(`/games/${game}/move${flip ? '?flip=1' : ''}`, {
     method: 'POST', body, headers: { 'x-csrf-token': csrf },
   });
+  if (r.redirected) {
+    // The session ended (signed out elsewhere, expired): the page says how to sign in again.
+    window.location.reload();
+    return;
+  }
   const answer = await r.text();
   if (r.ok) {
     replayPly = null;

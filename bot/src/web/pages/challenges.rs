@@ -47,16 +47,16 @@ pub async fn new_challenge(
                 }
             }
             label { "Variant"
-                select name="variant" {
+                select name="variant" data-preview="variant-start" data-summary="variant-summary" {
                     @for v in &variants {
-                        option value=(v.id) selected[v.id == DEFAULT_VARIANT] { (v.name) " (" (v.dim) "×" (v.dim) ")" }
+                        option value=(v.id) data-summary=(v.summary) selected[v.id == DEFAULT_VARIANT] { (v.name) " (" (v.dim) "×" (v.dim) ")" }
                     }
                 }
             }
-            details {
-                summary { "Rules of each variant" }
-                @for v in &variants {
-                    p { strong { a href={ "/variants/" (v.id) } { (v.name) } } ": " (v.summary) }
+            @if let Some(v) = variants.iter().find(|v| v.id == DEFAULT_VARIANT) {
+                div.variant-preview {
+                    img #variant-start src={ "/variants/" (v.id) "/start.svg" } alt={ "The start of " (v.name) } width="180" height="180";
+                    p #variant-summary aria-live="polite" { (v.summary) }
                 }
             }
             label { "My side"

@@ -1,6 +1,7 @@
 //! `GET /variants` and `GET /variants/{id}`: each preset's rules and start position.
 
 use axum::extract::{Path, State};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use maud::{PreEscaped, html};
 
@@ -27,6 +28,24 @@ pub async fn variant_list(
         }
     };
     Ok(page("Variants", me.as_ref(), body).into_response())
+}
+
+/// `GET /variants/{id}/start.svg`: the start position alone, as an image.
+pub async fn start_picture(Path(id): Path<String>) -> Result<Response, WebError> {
+    let variant = tafl_engine::variants()
+        .iter()
+        .find(|v| v.id == id)
+        .ok_or_else(|| ServiceError::NotFound(format!("no variant is called {id:?}")))?;
+    let rules = variant.rules();
+    let svg = start_svg(&rules.start_position(), &rules, BoardLook::default());
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        svg,
+    )
+        .into_response())
 }
 
 pub async fn variant_page(
