@@ -287,6 +287,11 @@ pub async fn screenshot(client: &Client, name: &str) {
     let Some(dir) = std::env::var_os("TAFLBOT_SCREENSHOTS") else {
         return;
     };
+    // From the top of the page, whatever a click scrolled to.
+    client
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .expect("scroll to the top");
     let png = client.screenshot().await.expect("a screenshot");
     let dir = PathBuf::from(dir);
     let dir = if dir.is_relative() {

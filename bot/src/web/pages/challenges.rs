@@ -49,14 +49,14 @@ pub async fn new_challenge(
             label { "Variant"
                 select name="variant" data-preview="variant-start" data-summary="variant-summary" {
                     @for v in &variants {
-                        option value=(v.id) data-summary=(v.summary) selected[v.id == DEFAULT_VARIANT] { (v.name) " (" (v.dim) "×" (v.dim) ")" }
+                        option value=(v.id) data-summary=(first_line(&v.summary)) selected[v.id == DEFAULT_VARIANT] { (v.name) " (" (v.dim) "×" (v.dim) ")" }
                     }
                 }
             }
             @if let Some(v) = variants.iter().find(|v| v.id == DEFAULT_VARIANT) {
                 div.variant-preview {
                     img #variant-start src={ "/variants/" (v.id) "/start.svg" } alt={ "The start of " (v.name) } width="180" height="180";
-                    p #variant-summary aria-live="polite" { (v.summary) }
+                    p #variant-summary aria-live="polite" { (first_line(&v.summary)) }
                 }
             }
             label { "My side"
@@ -69,12 +69,17 @@ pub async fn new_challenge(
             label { "Clock: days per move (0: no clock)"
                 input type="number" name="days" min="0" max="366" value="3";
             }
-            label { input type="checkbox" name="rated" value="true" checked; " Rated (between two players, with a clock)" }
-            label { input type="checkbox" name="private" value="true"; " Private (only the players see it)" }
+            label.check { input type="checkbox" name="rated" value="true" checked; " Rated (between two players, with a clock)" }
+            label.check { input type="checkbox" name="private" value="true"; " Private (only the players see it)" }
             button.primary type="submit" { "Challenge" }
         }
     };
     Ok(page("New game", Some(&me), body).into_response())
+}
+
+/// A variant's summary in one line (its page has the whole).
+fn first_line(summary: &str) -> &str {
+    summary.lines().next().unwrap_or_default()
 }
 
 #[derive(Debug, Deserialize)]

@@ -75,7 +75,7 @@ pub async fn variant_page(
             }
             div.card {
                 h2 { "Rules" }
-                p { (view.summary) }
+                @for line in view.summary.lines() { p { (line) } }
                 p { small { "OpenTafl rules: " code { (view.rules) } } }
                 @if me.is_some() { p { a href="/challenges/new" { "Play it" } } }
             }
