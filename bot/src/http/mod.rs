@@ -30,7 +30,7 @@ use crate::config::HttpConfig;
 use crate::discord::DiscordStatus;
 use crate::service::GamesService;
 
-pub use error::ApiError;
+pub use error::{ApiError, status_of};
 pub use openapi::openapi_document;
 pub use rate_limit::{ClientKey, RateLimiter};
 pub use routes::{API_PREFIX, RouteSpec, table as route_table};

@@ -63,7 +63,7 @@ pub use requests::{
     SideChoice, ai_level_schema, variant_path_schema, variant_schema,
 };
 pub use scheduler::SchedulerPass;
-pub use sign_in::{LOGIN_PATH, LoginLink, NewWebSession, WebSession, login_url};
+pub use sign_in::{LOGIN_PATH, NewWebSession, WebSession, login_url};
 pub use stats::LEADERBOARD_PAGE_SIZE;
 pub use timing::ClockSpec;
 pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};

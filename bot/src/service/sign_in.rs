@@ -3,27 +3,15 @@
 //! API token pasted into a form opens a browser session. A session carries a CSRF token that
 //! every state-changing request of it must send back. Secrets are stored as their SHA-256.
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 use crate::domain::PlayerId;
 use crate::store::rows;
 
 use super::players::token_hash;
-use super::views::PlayerView;
+use super::views::{LoginLink, PlayerView};
 use super::{GamesService, Result, ServiceError};
 
 /// Where a sign-in link points, under the server's address.
 pub const LOGIN_PATH: &str = "/login/";
-
-/// A sign-in link, just made: good once, until `expires_at`.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct LoginLink {
-    /// Open it in a browser to sign in. Shown this once; it works once.
-    pub url: String,
-    /// When it stops working (ms since the epoch).
-    pub expires_at: i64,
-}
 
 /// A browser session, just opened: the cookie's secret and its CSRF token.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 
-use crate::http::ApiError;
+use crate::http::status_of;
 use crate::service::ServiceError;
 
 #[derive(Debug, thiserror::Error)]
@@ -32,27 +32,8 @@ impl WebError {
             WebError::BadInput(_) => StatusCode::UNPROCESSABLE_ENTITY,
             WebError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             // The API's mapping, so both front ends answer alike.
-            WebError::Service(e) => ApiError::from(clone_of(e)).status,
+            WebError::Service(e) => status_of(e),
         }
-    }
-}
-
-/// Errors are not `Clone`; the status needs only the kind.
-fn clone_of(e: &ServiceError) -> ServiceError {
-    match e {
-        ServiceError::NotFound(m) => ServiceError::NotFound(m.clone()),
-        ServiceError::Forbidden(m) => ServiceError::Forbidden(m.clone()),
-        ServiceError::NotYourTurn(m) => ServiceError::NotYourTurn(m.clone()),
-        ServiceError::Conflict { message, .. } => ServiceError::Conflict {
-            message: message.clone(),
-            game: None,
-        },
-        ServiceError::GameOver => ServiceError::GameOver,
-        ServiceError::IllegalMove(m) => ServiceError::IllegalMove(m.clone()),
-        ServiceError::Invalid(m) => ServiceError::Invalid(m.clone()),
-        ServiceError::Unavailable(m) => ServiceError::Unavailable(m.clone()),
-        ServiceError::StoreUnavailable(m) => ServiceError::StoreUnavailable(m.clone()),
-        ServiceError::Internal(m) => ServiceError::Internal(m.clone()),
     }
 }
 

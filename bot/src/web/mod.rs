@@ -43,4 +43,38 @@ pub fn router() -> Router<AppState> {
         .route("/variants/{id}", get(variants::variant_page))
         .route("/variants/{id}/start.svg", get(variants::start_picture))
         .route("/assets/{name}", get(assets::asset))
+        .layer(axum::middleware::from_fn(security_headers))
+}
+
+/// Every page: only this site's own scripts, styles and pictures; never inside another site's
+/// frame (a page there could trick a click on "Resign"); no address sent to other sites (a
+/// sign-in link's page holds its token in the address).
+async fn security_headers(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{HeaderValue, header};
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+        ),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    // Pages are personal (a CSRF token, my games) or live: never kept by a cache in between.
+    // The assets say otherwise for themselves.
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
 }

@@ -294,3 +294,30 @@ async fn a_game_page_with_its_styles_and_scripts_stays_under_100_kb() {
     );
     assert!(total < 100_000, "{total} bytes");
 }
+
+#[tokio::test]
+async fn pages_refuse_frames_and_caches_and_load_only_their_own_files() {
+    let app = TestApp::start().await;
+    let page = browserless()
+        .get(format!("{}/", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::OK);
+    let h = page.headers();
+    let csp = h["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("default-src 'self'") && csp.contains("frame-ancestors 'none'"),
+        "{csp}"
+    );
+    assert_eq!(h["x-frame-options"], "DENY");
+    assert_eq!(h["cache-control"], "no-store");
+    assert_eq!(h["referrer-policy"], "no-referrer");
+    // The assets may be kept a while.
+    let css = browserless()
+        .get(format!("{}/assets/app.css", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(css.headers()["cache-control"], "public, max-age=3600");
+}
