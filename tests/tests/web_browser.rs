@@ -75,10 +75,22 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
     open_game(&a, &app, game).await;
     open_game(&b, &app, game).await;
     // Ada (attackers) moves by clicking; Bob's page shows it without a reload.
+    b.execute("window.notReloaded = true", vec![])
+        .await
+        .unwrap();
     click_move(&a, "d1", "c1").await;
     wait_for_ply(&a, 1).await;
     wait_for_ply(&b, 1).await;
     wait_for_text(&b, "#live .status", "Your turn").await;
+    let same_page = b
+        .execute("return window.notReloaded === true", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        same_page,
+        serde_json::Value::Bool(true),
+        "Bob's page was reloaded"
+    );
     // Bob answers in the move box, in the forgiving notation; Ada sees it arrive.
     type_move(&b, "D3 E3").await;
     wait_for_ply(&b, 2).await;

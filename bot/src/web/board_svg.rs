@@ -338,6 +338,34 @@ mod tests {
     }
 
     #[test]
+    fn last_move_captures_and_the_kings_open_lines_are_drawn() {
+        let mut scene = Scene::from_diagram(
+            ".......
+             .......
+             ...K...
+             .......
+             .......
+             .t.....
+             .......",
+        )
+        .unwrap();
+        scene.last_move = Some((Coord::new(1, 0), Coord::new(1, 1)));
+        scene.captured = vec![tafl_render::Captured {
+            at: Coord::new(2, 1),
+            piece: Some(ScenePiece::Defender),
+        }];
+        scene.open_lines = vec![vec![Coord::new(3, 5), Coord::new(3, 6)]];
+        let svg = scene_svg(&scene, BoardLook::default());
+        assert_eq!(svg.matches("class=\"last\"").count(), 2);
+        assert_eq!(svg.matches("class=\"capture\"").count(), 1);
+        assert!(
+            svg.contains("opacity=\"0.35\""),
+            "the captured piece's ghost"
+        );
+        assert_eq!(svg.matches("class=\"open-line\"").count(), 1);
+    }
+
+    #[test]
     fn a_flipped_board_puts_a1_top_right() {
         let scene = Scene::empty(7).unwrap();
         let svg = scene_svg(
