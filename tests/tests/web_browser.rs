@@ -31,6 +31,28 @@ async fn click_move(client: &Client, from: &str, to: &str) {
         .expect("click the destination");
 }
 
+/// Plays `from`-`to` by dragging the piece onto the destination with the mouse.
+async fn drag_move(client: &Client, from: &str, to: &str) {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+    let (start, end) = (square(client, from).await, square(client, to).await);
+    let at = |element| PointerAction::MoveToElement {
+        element,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    };
+    let drag = MouseActions::new("mouse".into())
+        .then(at(start))
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(at(end))
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    client.perform_actions(drag).await.expect("drag the piece");
+}
+
 /// Types a move in the move box and presses Enter.
 async fn type_move(client: &Client, text: &str) {
     let input = wait_for(client, "#move-text").await;
@@ -141,7 +163,7 @@ async fn an_illegal_move_shows_the_engines_reason_in_place() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_its_end() {
+async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_its_end_by_drag() {
     let app = WebApp::start().await;
     let ada = app.player("Ada").await;
     let a = browser(1100).await;
@@ -173,7 +195,7 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
         .unwrap();
     // Straight to the game; the AI answers live.
     wait_for(&a, "[data-game][data-live='open']").await;
-    click_move(&a, "d1", "c1").await;
+    drag_move(&a, "d1", "c1").await;
     wait_for_ply(&a, 2).await;
     // Resigning asks first; then the game is over.
     wait_for(&a, "form[action$='/resign'] button")
