@@ -301,3 +301,38 @@ async fn pages_fit_a_phone_and_the_board_can_be_played_there() {
     screenshot(&phone, "player-phone").await;
     phone.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_arrives_on_my_games_live_and_accepting_it_opens_the_game() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let b = browser(1100).await;
+    sign_in(&b, &app.login_link(&bob).await).await;
+    wait_for(&b, "#my-games[data-live='open']").await;
+    // Ada challenges Bob from the API side; Bob's list shows it without a reload.
+    app.service()
+        .create_challenge(
+            ada.id,
+            taflbot::service::NewChallenge {
+                opponent: taflbot::service::Opponent::Player(bob.id),
+                rules: taflbot::service::RulesChoice::Variant("brandubh".into()),
+                side: taflbot::service::SideChoice::Attackers,
+                clock: taflbot::service::ClockSpec::days_per_move(3),
+                context: None,
+                rated: None,
+                private: false,
+            },
+        )
+        .await
+        .unwrap();
+    let accept = wait_for(&b, "li[data-challenge] form[action$='/accept'] button").await;
+    screenshot(&b, "challenges").await;
+    accept.click().await.unwrap();
+    wait_for(&b, "[data-game][data-live='open']").await;
+    wait_for_text(&b, "#live .status", "Attackers to move").await;
+    // The game is now on both players' lists.
+    let games = app.service().list_games(bob.id).await.unwrap();
+    assert_eq!(games.len(), 1);
+    b.close().await.unwrap();
+}

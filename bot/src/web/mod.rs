@@ -27,6 +27,7 @@ pub fn router() -> Router<AppState> {
         .route("/login/token", post(sign_in::with_api_token))
         .route("/login/{token}", get(sign_in::confirm_link))
         .route("/logout", post(sign_in::sign_out))
+        .route("/me/live", get(live::my_events))
         .route("/games/{id}", get(game::game_page))
         .route("/games/{id}/board", get(game::board_part))
         .route("/games/{id}/live", get(live::game_events))

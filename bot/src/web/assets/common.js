@@ -21,3 +21,16 @@ for (const select of document.querySelectorAll('select[data-preview]')) {
   };
   select.addEventListener('change', show);
 }
+// A list that follows my events (my games): redrawn from the page itself on each.
+const list = document.querySelector('[data-live-list]');
+if (list) {
+  const redraw = async () => {
+    const r = await fetch(window.location.href);
+    if (!r.ok || r.redirected) return;
+    const fresh = new DOMParser().parseFromString(await r.text(), 'text/html').getElementById(list.id);
+    if (fresh) { list.replaceChildren(...fresh.childNodes); localTimes(list); }
+  };
+  const events = new EventSource(list.dataset.liveList);
+  events.onmessage = redraw;
+  events.onopen = async () => { await redraw(); list.dataset.live = 'open'; };
+}

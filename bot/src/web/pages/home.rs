@@ -32,6 +32,7 @@ pub async fn home(
     let games = state.service.list_games(me.player.id).await?;
     let challenges = state.service.list_challenges(me.player.id).await?;
     let body = html! {
+        div #my-games data-live-list="/me/live" {
         h1 { "My games" }
         @if games.is_empty() {
             p { "No games yet. " a href="/challenges/new" { "Start one" } "." }
@@ -42,6 +43,7 @@ pub async fn home(
         (challenge_list(&me, &challenges.incoming, true))
         h2 { "My challenges" }
         (challenge_list(&me, &challenges.outgoing, false))
+        }
     };
     Ok(page("My games", Some(&me), body).into_response())
 }
