@@ -321,3 +321,54 @@ async fn pages_refuse_frames_and_caches_and_load_only_their_own_files() {
         .unwrap();
     assert_eq!(css.headers()["cache-control"], "public, max-age=3600");
 }
+
+#[tokio::test]
+async fn a_private_game_is_not_found_on_the_web_but_by_its_players() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let c = app.register("C").await;
+    let challenge = app
+        .challenge(
+            &a,
+            serde_json::json!({ "opponent_id": b.id, "variant": "brandubh", "private": true }),
+        )
+        .await;
+    let game = app
+        .post(
+            &format!("/challenges/{challenge}/accept"),
+            &b.token,
+            serde_json::json!({}),
+        )
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    let page = |cookie: Option<String>, path: String| {
+        let mut request = browserless().get(format!("{}{path}", app.base));
+        if let Some(cookie) = cookie {
+            request = request.header(COOKIE, cookie);
+        }
+        request.send()
+    };
+    for path in [
+        format!("/games/{game}"),
+        format!("/games/{game}/board"),
+        format!("/games/{game}/live"),
+    ] {
+        assert_eq!(
+            page(None, path.clone()).await.unwrap().status(),
+            StatusCode::NOT_FOUND,
+            "{path}"
+        );
+        let (other, _) = signed_in(&app, &c).await;
+        assert_eq!(
+            page(Some(other), path.clone()).await.unwrap().status(),
+            StatusCode::NOT_FOUND,
+            "{path}"
+        );
+    }
+    let (player, _) = signed_in(&app, &a).await;
+    let shown = page(Some(player), format!("/games/{game}")).await.unwrap();
+    assert_eq!(shown.status(), StatusCode::OK);
+    assert!(shown.text().await.unwrap().contains("private"));
+}

@@ -230,13 +230,20 @@ pub fn seat(s: &SeatView) -> Markup {
 
 pub fn clock_text(clock: &crate::service::ClockSpec) -> String {
     use crate::service::ClockSpec;
+    let counted = |n: u64, unit: &str| {
+        if n == 1 {
+            format!("1 {unit}")
+        } else {
+            format!("{n} {unit}s")
+        }
+    };
     let span = |secs: u64| {
         if secs.is_multiple_of(86_400) {
-            format!("{} day(s)", secs / 86_400)
+            counted(secs / 86_400, "day")
         } else if secs.is_multiple_of(3600) {
-            format!("{} hour(s)", secs / 3600)
+            counted(secs / 3600, "hour")
         } else {
-            format!("{} min", secs.div_ceil(60))
+            counted(secs.div_ceil(60), "minute")
         }
     };
     match *clock {
@@ -326,4 +333,22 @@ fn capitalized(word: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::ClockSpec;
+
+    #[test]
+    fn clocks_read_in_whole_units() {
+        assert_eq!(clock_text(&ClockSpec::Unlimited {}), "no clock");
+        assert_eq!(clock_text(&ClockSpec::days_per_move(1)), "1 day per move");
+        assert_eq!(clock_text(&ClockSpec::days_per_move(3)), "3 days per move");
+        let bank = ClockSpec::Bank {
+            bank_seconds: 2 * 3600,
+            increment_seconds: 90,
+        };
+        assert_eq!(clock_text(&bank), "2 hours + 2 minutes per move");
+    }
 }
