@@ -9,6 +9,7 @@ mod channel_posts;
 mod error;
 mod event;
 mod events;
+mod game_board;
 mod game_state;
 mod handles;
 mod health;
@@ -52,6 +53,7 @@ pub use event::{
     MovePlayedEvent,
 };
 pub use events::EventBus;
+pub use game_board::GameBoard;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
 pub use place::Place;
 pub use place::context_schema;

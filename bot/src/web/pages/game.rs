@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use crate::domain::{GameId, GameStatus};
 use crate::http::{AppState, ClientKey};
-use crate::service::{BoardSnapshot, GameView, MoveRequest, SeatView};
+use crate::service::{GameBoard, MoveRequest, SeatView};
 
 use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};
 use super::super::error::{Plain, WebError};
@@ -44,34 +44,6 @@ impl BoardQuery {
     }
 }
 
-/// Everything the changing part of the page shows.
-struct Shown {
-    view: GameView,
-    snapshot: BoardSnapshot,
-    /// The viewer's legal moves, when it is their turn at the last ply.
-    legal: Vec<String>,
-}
-
-async fn shown(
-    state: &AppState,
-    viewer: Option<crate::domain::PlayerId>,
-    id: GameId,
-    ply: Option<u32>,
-) -> Result<Shown, WebError> {
-    let view = state.service.visible_game(viewer, id).await?;
-    let snapshot = state.service.board_snapshot(id, ply).await?;
-    let legal = if view.your_turn && snapshot.ply == view.ply {
-        state.service.legal_moves(id, None).await?
-    } else {
-        Vec::new()
-    };
-    Ok(Shown {
-        view,
-        snapshot,
-        legal,
-    })
-}
-
 /// `GET /games/{id}`: the whole page (anyone may watch a public game).
 pub async fn game_page(
     State(state): State<AppState>,
@@ -83,8 +55,8 @@ pub async fn game_page(
     spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
-    let shown = shown(&state, viewer, id, q.ply).await?;
-    let v = &shown.view;
+    let shown = state.service.game_board(viewer, id, q.ply).await?;
+    let v = &shown.game;
     let title = format!("{} vs {}", v.attackers.name, v.defenders.name);
     let body = html! {
         div.game data-game=(id) {
@@ -140,7 +112,7 @@ pub async fn board_part(
     spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
-    let shown = shown(&state, viewer, id, q.ply).await?;
+    let shown = state.service.game_board(viewer, id, q.ply).await?;
     Ok(Html(live_part(&shown, me.as_ref(), q.look()).into_string()).into_response())
 }
 
@@ -176,7 +148,10 @@ pub async fn play_move(
         )
         .await?;
     let me = me_of(&state, Some(&session)).await?;
-    let shown = shown(&state, Some(session.player), id, None).await?;
+    let shown = state
+        .service
+        .game_board(Some(session.player), id, None)
+        .await?;
     Ok(Html(live_part(&shown, me.as_ref(), q.look()).into_string()).into_response())
 }
 
@@ -261,11 +236,11 @@ pub fn clock_text(clock: &crate::service::ClockSpec) -> String {
 }
 
 /// The part of the page that changes: board, status, moves, the buttons of the moment.
-fn live_part(shown: &Shown, me: Option<&Me>, look: BoardLook) -> Markup {
-    let Shown {
-        view: v,
-        snapshot: snap,
-        legal,
+fn live_part(shown: &GameBoard, me: Option<&Me>, look: BoardLook) -> Markup {
+    let GameBoard {
+        game: v,
+        board: snap,
+        your_moves: legal,
     } = shown;
     let at_end = snap.ply == v.ply;
     let legal_json = serde_json::to_string(legal).unwrap_or_else(|_| "[]".to_owned());
