@@ -11,6 +11,7 @@ mod pages;
 mod session;
 
 use axum::Router;
+use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
 use crate::http::AppState;
@@ -54,7 +55,17 @@ async fn security_headers(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::http::{HeaderValue, header};
+    use axum::http::{HeaderValue, Method, header};
+    // A form another site posts (sign-in forms too, which have no session to hold a CSRF
+    // token yet: another site must not sign a visitor in to the other site's account). Browsers
+    // say where a request comes from in Sec-Fetch-Site; clients that are not browsers send none.
+    let cross_site = request
+        .headers()
+        .get("sec-fetch-site")
+        .is_some_and(|v| v.as_bytes() == b"cross-site" || v.as_bytes() == b"same-site");
+    if request.method() == Method::POST && cross_site {
+        return error::WebError::BadCsrf.into_response();
+    }
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     headers.insert(

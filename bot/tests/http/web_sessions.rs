@@ -372,3 +372,18 @@ async fn a_private_game_is_not_found_on_the_web_but_by_its_players() {
     assert_eq!(shown.status(), StatusCode::OK);
     assert!(shown.text().await.unwrap().contains("private"));
 }
+
+#[tokio::test]
+async fn another_sites_form_cannot_sign_a_visitor_in() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let answer = browserless()
+        .post(format!("{}/login/token", app.base))
+        .header("sec-fetch-site", "cross-site")
+        .form(&[("token", ada.token.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::FORBIDDEN);
+    assert!(answer.headers().get(SET_COOKIE).is_none());
+}
