@@ -205,6 +205,11 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
         .unwrap();
     a.accept_alert().await.expect("the confirmation is asked");
     wait_for_text(&a, "#live .status", "Game over: defenders win").await;
+    // Ada's page lists the finished game.
+    a.goto(&app.url(&format!("/players/{}", ada.handle)))
+        .await
+        .unwrap();
+    wait_for_text(&a, "main", "defenders won (resignation)").await;
     a.close().await.unwrap();
 }
 

@@ -4,13 +4,18 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use maud::html;
 
+use crate::domain::GameStatus;
 use crate::http::{AppState, ClientKey};
+use crate::service::HistoryQuery;
 
 use super::super::error::WebError;
 use super::super::layout::page;
 use super::super::session::MaybeSignedIn;
 use super::game::seat;
 use super::{me_of, spectator_allowed};
+
+/// Finished games listed on a player's page (all of them: `GET /api/v1/players/{handle}/games`).
+const RECENT_GAMES: u32 = 20;
 
 pub async fn player_page(
     State(state): State<AppState>,
@@ -23,6 +28,19 @@ pub async fn player_page(
     let viewer = session.as_ref().map(|s| s.player);
     let profile = state.service.player_profile(&handle, viewer).await?;
     let p = &profile.player;
+    let finished = state
+        .service
+        .games_of_player(
+            p.id,
+            viewer,
+            HistoryQuery {
+                status: Some(GameStatus::Finished),
+                page: 1,
+                page_size: RECENT_GAMES,
+                ..HistoryQuery::default()
+            },
+        )
+        .await?;
     let body = html! {
         h1 { (p.name) " " small { "@" (p.handle.as_str()) } }
         h2 { "Ratings" }
@@ -61,6 +79,20 @@ pub async fn player_page(
                 @for g in &profile.current_games {
                     li { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) }
                          " · " (g.variant.as_deref().unwrap_or("custom")) " · move " (g.ply) }
+                }
+            }
+        }
+        h2 { "Recent games" }
+        @if finished.items.is_empty() { p { "None finished yet." } } @else {
+            ul {
+                @for g in &finished.items {
+                    li { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) }
+                         " · " (g.variant.as_deref().unwrap_or("custom")) " · "
+                         @match &g.result {
+                             Some(r) => @match r.winner { Some(w) => { (w) " won (" (r.reason) ")" }, None => { (r.reason) } },
+                             None => (g.status),
+                         }
+                    }
                 }
             }
         }
