@@ -30,7 +30,7 @@ pub struct WebSession {
     pub csrf_token: String,
 }
 
-/// `bytes` random bytes as hex after `prefix`.
+/// 32 random bytes as hex after `prefix`.
 fn random_secret(prefix: &str) -> Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)
