@@ -136,6 +136,12 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
         .await
         .unwrap();
     wait_for(&a, "#live[data-ply='2'][data-last-ply='2']").await;
+    // Flip: a1 goes to the top right, and moves still play on the turned board.
+    wait_for(&a, "#flip").await.click().await.unwrap();
+    wait_for(&a, "#live svg[data-flip='true']").await;
+    click_move(&a, "d2", "a2").await;
+    wait_for_ply(&b, 3).await;
+    wait_for(&a, "#live[data-last-ply='3'] svg[data-flip='true']").await;
 
     a.close().await.unwrap();
     b.close().await.unwrap();
