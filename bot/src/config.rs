@@ -84,6 +84,10 @@ pub struct HttpConfig {
     /// A request's headers must arrive within this; an idle keep-alive connection is closed
     /// after it. Each connection gets between half and all of it, at random.
     pub header_read_timeout_ms: u64,
+    /// Where people reach this server, e.g. `https://tafl.example.org` (no trailing slash):
+    /// the start of sign-in links, and `https` here marks the session cookie `Secure`.
+    /// Empty: `http://` and `listen`.
+    pub public_url: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -111,6 +115,10 @@ pub struct GamesConfig {
     pub analysis_max_queued: u32,
     /// Search threads of an analysis (0: every core).
     pub analysis_threads: u32,
+    /// A web sign-in link works once, for this many minutes.
+    pub login_link_minutes: u64,
+    /// A browser session lasts this many days (signing out ends it sooner).
+    pub web_session_days: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -194,6 +202,7 @@ impl Default for HttpConfig {
             max_streams: 10_000,
             max_connections: 20_000,
             header_read_timeout_ms: 5_000,
+            public_url: String::new(),
         }
     }
 }
@@ -210,6 +219,8 @@ impl Default for GamesConfig {
             analysis_ms_per_ply: 500,
             analysis_max_queued: 100,
             analysis_threads: 0,
+            login_link_minutes: 15,
+            web_session_days: 30,
         }
     }
 }
@@ -267,6 +278,22 @@ impl WebhooksConfig {
 }
 
 impl HttpConfig {
+    /// The start of the server's own addresses (sign-in links): `public_url`, else
+    /// `http://` and `listen`.
+    pub fn base_url(&self) -> String {
+        let url = self.public_url.trim().trim_end_matches('/');
+        if url.is_empty() {
+            format!("http://{}", self.listen)
+        } else {
+            url.to_owned()
+        }
+    }
+
+    /// Whether people reach the server over https: its session cookie is then `Secure`.
+    pub fn served_over_https(&self) -> bool {
+        self.public_url.trim().starts_with("https://")
+    }
+
     pub fn listen_addr(&self) -> Result<SocketAddr, ConfigError> {
         self.listen.parse().map_err(|e| {
             ConfigError::Invalid(format!(
@@ -347,6 +374,17 @@ impl Config {
 
     fn validate(&self) -> Result<(), ConfigError> {
         self.http.listen_addr()?;
+        let url = self.http.public_url.trim();
+        if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(ConfigError::Invalid(format!(
+                "http.public_url {url:?} must start with http:// or https://"
+            )));
+        }
+        if self.games.login_link_minutes == 0 || self.games.web_session_days == 0 {
+            return Err(ConfigError::Invalid(
+                "games.login_link_minutes and games.web_session_days must be at least 1".into(),
+            ));
+        }
         if self.database.readers == 0 {
             return Err(ConfigError::Invalid(
                 "database.readers must be at least 1".into(),

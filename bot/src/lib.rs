@@ -12,3 +12,4 @@ pub mod notify;
 pub mod service;
 pub mod store;
 pub mod telemetry;
+pub mod web;

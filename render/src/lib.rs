@@ -30,6 +30,7 @@ pub use draw::{draw_scene, render_scene};
 pub use error::RenderError;
 pub use from_engine::{RenderOptions, render, scene_of};
 pub use layout::Layout;
+pub use palette::{Palette, PieceColors, Rgba};
 pub use scene::{
     Caption, CaptionSide, Captured, Coord, MAX_DIM, MIN_DIM, Mark, MarkKind, Scene, ScenePiece,
 };

@@ -8,6 +8,7 @@ mod discord;
 mod engine;
 mod game_source;
 mod legal;
+mod login_link;
 mod match_runner;
 mod output;
 mod perft;
@@ -68,6 +69,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Helpers for running the bot on a real Discord server (`discord invite-url`).
     Discord(discord::DiscordArgs),
+    /// Print a one-time link that signs a player in to the web client.
+    LoginLink(login_link::LoginLinkArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -88,6 +91,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Bench(args) => bench::run(args),
         Command::Discord(args) => discord::run(args),
+        Command::LoginLink(args) => login_link::run(&args),
     }
 }
 

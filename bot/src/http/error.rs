@@ -57,21 +57,23 @@ impl ApiError {
     }
 }
 
+/// The HTTP status of a service error, for every front end that answers over HTTP.
+pub fn status_of(e: &ServiceError) -> StatusCode {
+    match e {
+        ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
+        ServiceError::Forbidden(_) | ServiceError::NotYourTurn(_) => StatusCode::FORBIDDEN,
+        ServiceError::Conflict { .. } | ServiceError::GameOver => StatusCode::CONFLICT,
+        ServiceError::IllegalMove(_) | ServiceError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
+        ServiceError::Unavailable(_) | ServiceError::StoreUnavailable(_) => {
+            StatusCode::SERVICE_UNAVAILABLE
+        }
+        ServiceError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
-        let status = match &e {
-            ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
-            ServiceError::Forbidden(_) | ServiceError::NotYourTurn(_) => StatusCode::FORBIDDEN,
-            ServiceError::Conflict { .. } | ServiceError::GameOver => StatusCode::CONFLICT,
-            ServiceError::IllegalMove(_) | ServiceError::Invalid(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            ServiceError::Unavailable(_) | ServiceError::StoreUnavailable(_) => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            ServiceError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        let mut api = ApiError::new(status, e.code(), e.to_string());
+        let mut api = ApiError::new(status_of(&e), e.code(), e.to_string());
         if let ServiceError::StoreUnavailable(_) = e {
             // Busy or I/O trouble usually passes; a client should not hammer, nor give up.
             api.retry_after_secs = Some(STORE_RETRY_AFTER_SECS);

@@ -16,7 +16,7 @@ mod refusals;
 mod routes;
 pub mod server;
 mod stream;
-mod stream_slots;
+pub(crate) mod stream_slots;
 
 use std::sync::Arc;
 
@@ -30,7 +30,7 @@ use crate::config::HttpConfig;
 use crate::discord::DiscordStatus;
 use crate::service::GamesService;
 
-pub use error::ApiError;
+pub use error::{ApiError, status_of};
 pub use openapi::openapi_document;
 pub use rate_limit::{ClientKey, RateLimiter};
 pub use routes::{API_PREFIX, RouteSpec, table as route_table};
@@ -117,6 +117,7 @@ pub fn router(
     Router::new()
         .nest(API_PREFIX, api)
         .route("/metrics", axum::routing::get(handlers::metrics))
+        .merge(crate::web::router())
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,

@@ -41,6 +41,7 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(list_tokens),
         routes!(create_token),
         routes!(revoke_token),
+        routes!(create_login_link),
         routes!(list_variants),
         routes!(create_challenge),
         routes!(list_challenges),

@@ -14,6 +14,7 @@ mod error;
 mod event;
 mod events;
 mod follow;
+mod game_board;
 mod game_state;
 mod game_threads;
 mod handles;
@@ -32,6 +33,7 @@ mod reply;
 mod requests;
 mod scheduler;
 mod server_settings;
+mod sign_in;
 mod stats;
 mod timing;
 mod tokens;
@@ -65,6 +67,7 @@ pub use event::{
     GameStarted, InactivityReminder, MovePlayedEvent,
 };
 pub use events::EventBus;
+pub use game_board::GameBoard;
 pub use game_threads::GameOffDiscord;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
 pub use place::Place;
@@ -78,6 +81,7 @@ pub use requests::{
 };
 pub use scheduler::SchedulerPass;
 pub use server_settings::{PLAY_DEFAULT_VARIANT, ServerMember, ServerSettings, SettingsChange};
+pub use sign_in::{LOGIN_PATH, NewWebSession, WebSession, login_url};
 pub use stats::LEADERBOARD_PAGE_SIZE;
 pub use timing::ClockSpec;
 pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};

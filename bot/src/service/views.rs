@@ -93,6 +93,15 @@ pub struct CreatedToken {
     pub token: String,
 }
 
+/// A sign-in link for the web client, just made: good once, until `expires_at`.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct LoginLink {
+    /// Open it in a browser to sign in. Shown this once; it works once.
+    pub url: String,
+    /// When it stops working (ms since the epoch).
+    pub expires_at: i64,
+}
+
 /// Who sits on one side: a player (`player_id`) or the AI (`ai_level`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct SeatView {

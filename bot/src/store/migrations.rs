@@ -15,6 +15,7 @@ const FILES: &[&str] = &[
     include_str!("../../../migrations/0006_private_games.sql"),
     include_str!("../../../migrations/0007_discord_communities.sql"),
     include_str!("../../../migrations/0008_board_preferences_and_challenge_posts.sql"),
+    include_str!("../../../migrations/0009_web_sessions.sql"),
     include_str!("../../../migrations/0010_analyses.sql"),
 ];
 

@@ -28,4 +28,5 @@ mod starts;
 mod storage;
 mod stream_limits;
 mod tokens;
+mod web_sessions;
 mod webhook_targets;

@@ -255,3 +255,27 @@ async fn a_challenge_names_its_opponent_by_handle() {
     assert!(handles.contains(&&json!("a")) || handles.contains(&&json!("player")));
     assert!(handles.contains(&&json!("bea")), "{handles:?}");
 }
+
+#[tokio::test]
+async fn a_player_who_lost_to_the_ai_or_drew_has_results_on_their_page() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    // Against the AI one side has no player: the counts must not turn NULL.
+    let created = app
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&ada.token),
+            Some(json!({ "ai_level": 1, "variant": "brandubh", "side": "attackers" })),
+            StatusCode::CREATED,
+        )
+        .await;
+    let game = created["game"]["id"].as_i64().unwrap();
+    app.post(&format!("/games/{game}/resign"), &ada.token, json!({}))
+        .await;
+    let page = app.get(&format!("/players/{}", "ada"), &ada.token).await;
+    assert_eq!(
+        page["results"],
+        json!([{ "variant": "brandubh", "played": 1, "wins": 0, "losses": 1, "draws": 0 }])
+    );
+}

@@ -261,14 +261,15 @@ pub struct ResultsRow {
     pub draws: u32,
 }
 
-/// A player's finished games per variant, by variant.
+/// A player's finished games per variant, by variant. `IS`, not `=`: against the AI one
+/// side's player is NULL, and a NULL in a sum makes the whole sum NULL.
 pub fn results_by_variant(c: &Connection, player: PlayerId) -> Result<Vec<ResultsRow>> {
     Ok(c.prepare_cached(
         "SELECT variant, COUNT(*), \
-         SUM((attackers_player = ?1 AND winner = 'attackers') OR \
-             (defenders_player = ?1 AND winner = 'defenders')), \
-         SUM((attackers_player = ?1 AND winner = 'defenders') OR \
-             (defenders_player = ?1 AND winner = 'attackers')), \
+         SUM((attackers_player IS ?1 AND winner IS 'attackers') OR \
+             (defenders_player IS ?1 AND winner IS 'defenders')), \
+         SUM((attackers_player IS ?1 AND winner IS 'defenders') OR \
+             (defenders_player IS ?1 AND winner IS 'attackers')), \
          SUM(winner IS NULL) \
          FROM games WHERE status = 'finished' AND (attackers_player = ?1 OR defenders_player = ?1) \
          GROUP BY variant ORDER BY variant",

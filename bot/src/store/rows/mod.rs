@@ -18,6 +18,7 @@ mod player_preferences;
 mod players;
 mod ratings;
 mod turn_reminders;
+mod web_sessions;
 mod webhooks;
 
 pub use analyses::*;
@@ -35,6 +36,7 @@ pub use player_preferences::*;
 pub use players::*;
 pub use ratings::*;
 pub use turn_reminders::*;
+pub use web_sessions::*;
 pub use webhooks::*;
 
 pub use crate::domain::{

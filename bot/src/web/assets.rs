@@ -1,0 +1,39 @@
+//! The stylesheet and scripts, built into the binary: nothing is fetched from elsewhere.
+
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+pub const STYLE_URL: &str = "/assets/app.css";
+pub const COMMON_URL: &str = "/assets/common.js";
+pub const GAME_URL: &str = "/assets/game.js";
+
+const STYLE: &str = include_str!("assets/app.css");
+/// Local times, confirmations: every page.
+const COMMON: &str = include_str!("assets/common.js");
+/// The board: moves by click, drag or text, live updates, replay.
+const GAME: &str = include_str!("assets/game.js");
+
+/// `GET /assets/{name}`.
+pub async fn asset(Path(name): Path<String>) -> Response {
+    let (body, kind) = match name.as_str() {
+        "app.css" => (STYLE, "text/css; charset=utf-8"),
+        "common.js" => (COMMON, "text/javascript; charset=utf-8"),
+        "game.js" => (GAME, "text/javascript; charset=utf-8"),
+        _ => return (StatusCode::NOT_FOUND, "no such file").into_response(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            // Short: a new release's files are picked up within the hour without renamed files.
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Bytes of the assets a game page loads, for the size budget (docs/benchmarks.md).
+pub fn game_page_asset_bytes() -> usize {
+    STYLE.len() + COMMON.len() + GAME.len()
+}

@@ -1,0 +1,89 @@
+//! What goes wrong in the web client, shown in the visitor's terms: a page for a page, a line
+//! of text for a script's request (shown in place, next to the board).
+
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+
+use crate::http::status_of;
+use crate::service::ServiceError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum WebError {
+    #[error("sign in first")]
+    SignInNeeded,
+    #[error(
+        "this form is out of date or came from elsewhere (its security token does not match \
+         your session); reload the page and try again"
+    )]
+    BadCsrf,
+    #[error("{0}")]
+    BadInput(String),
+    #[error("too many requests from your address; retry in {0} s")]
+    RateLimited(u64),
+    #[error("{0}")]
+    Service(#[from] ServiceError),
+}
+
+impl WebError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            WebError::SignInNeeded => StatusCode::UNAUTHORIZED,
+            WebError::BadCsrf => StatusCode::FORBIDDEN,
+            WebError::BadInput(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            WebError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            // The API's mapping, so both front ends answer alike.
+            WebError::Service(e) => status_of(e),
+        }
+    }
+}
+
+/// A page: the sign-in page for a visitor who must sign in, else the message on a page.
+impl IntoResponse for WebError {
+    fn into_response(self) -> Response {
+        if let WebError::SignInNeeded = self {
+            return Redirect::to("/?signin=needed").into_response();
+        }
+        if let WebError::Service(ServiceError::Internal(m)) = &self {
+            tracing::error!("web page failed: {m}");
+        }
+        let status = self.status();
+        let message = self.to_string();
+        let page = super::layout::page(
+            "Something went wrong",
+            None,
+            maud::html! {
+                h1 { "Something went wrong" }
+                p.error role="alert" { (message) }
+                p { a href="/" { "Back to my games" } }
+            },
+        );
+        (status, page).into_response()
+    }
+}
+
+/// An error as one line of text, for the page's scripts to show in place.
+#[derive(Debug)]
+pub struct Plain(pub WebError);
+
+impl From<WebError> for Plain {
+    fn from(e: WebError) -> Self {
+        Plain(e)
+    }
+}
+
+impl From<ServiceError> for Plain {
+    fn from(e: ServiceError) -> Self {
+        Plain(WebError::Service(e))
+    }
+}
+
+impl IntoResponse for Plain {
+    fn into_response(self) -> Response {
+        (
+            self.0.status(),
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            self.0.to_string(),
+        )
+            .into_response()
+    }
+}

@@ -1,0 +1,92 @@
+//! The web client, served by the same binary next to the API: server-drawn HTML pages (maud
+//! templates) and a small script per page, every byte built into the binary. Pages call the
+//! games service as the API does, and sign visitors in with one-time links or API tokens
+//! (`session`). See docs/web.md.
+
+mod assets;
+mod board_svg;
+mod error;
+mod layout;
+mod pages;
+mod session;
+
+use axum::Router;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+
+use crate::http::AppState;
+
+pub use assets::game_page_asset_bytes;
+pub use session::{CSRF_HEADER, SESSION_COOKIE};
+
+/// The pages, at the root of the site (the API stays under `/api/v1`).
+pub fn router() -> Router<AppState> {
+    use pages::*;
+    Router::new()
+        .route("/", get(home::home))
+        .route("/login", post(sign_in::redeem_link))
+        .route("/login/token", post(sign_in::with_api_token))
+        .route("/login/{token}", get(sign_in::confirm_link))
+        .route("/logout", post(sign_in::sign_out))
+        .route("/me/live", get(live::my_events))
+        .route("/games/{id}", get(game::game_page))
+        .route("/games/{id}/board", get(game::board_part))
+        .route("/games/{id}/live", get(live::game_events))
+        .route("/games/{id}/move", post(game::play_move))
+        .route("/games/{id}/{action}", post(game::game_action))
+        .route("/challenges/new", get(challenges::new_challenge))
+        .route("/challenges", post(challenges::create_challenge))
+        .route(
+            "/challenges/{id}/{action}",
+            post(challenges::answer_challenge),
+        )
+        .route("/players/{handle}", get(players::player_page))
+        .route("/variants", get(variants::variant_list))
+        .route("/variants/{id}", get(variants::variant_page))
+        .route("/variants/{id}/start.svg", get(variants::start_picture))
+        .route("/assets/{name}", get(assets::asset))
+        .layer(axum::middleware::from_fn(security_headers))
+}
+
+/// Every page: only this site's own scripts, styles and pictures; never inside another site's
+/// frame (a page there could trick a click on "Resign"); no address sent to other sites (a
+/// sign-in link's page holds its token in the address).
+async fn security_headers(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{HeaderValue, Method, header};
+    // A form another site posts (sign-in forms too, which have no session to hold a CSRF
+    // token yet: another site must not sign a visitor in to the other site's account). Browsers
+    // say where a request comes from in Sec-Fetch-Site; clients that are not browsers send none.
+    let cross_site = request
+        .headers()
+        .get("sec-fetch-site")
+        .is_some_and(|v| v.as_bytes() == b"cross-site" || v.as_bytes() == b"same-site");
+    if request.method() == Method::POST && cross_site {
+        return error::WebError::BadCsrf.into_response();
+    }
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+        ),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    // Pages are personal (a CSRF token, my games) or live: never kept by a cache in between.
+    // The assets say otherwise for themselves.
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}

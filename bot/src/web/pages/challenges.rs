@@ -1,0 +1,197 @@
+//! New games: the challenge form (a friend by handle, anyone, or the AI), and the answers to a
+//! challenge (accept, decline, cancel).
+
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::html;
+use serde::Deserialize;
+
+use crate::domain::ChallengeId;
+use crate::http::AppState;
+use crate::service::{
+    ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent, RulesChoice, SideChoice,
+};
+
+use super::super::error::WebError;
+use super::super::layout::{csrf_field, page};
+use super::super::session::SignedIn;
+use super::me_of;
+
+/// `GET /challenges/new`.
+pub async fn new_challenge(
+    State(state): State<AppState>,
+    session: SignedIn,
+) -> Result<Response, WebError> {
+    let me = me_of(&state, Some(&session)).await?;
+    let Some(me) = me else {
+        return Err(WebError::SignInNeeded);
+    };
+    let variants = state.service.variants();
+    let max_ai = state.service.config().max_ai_level;
+    let body = html! {
+        h1 { "New game" }
+        form.stack #challenge-form method="post" action="/challenges" {
+            (csrf_field(&me))
+            fieldset {
+                legend { "Opponent" }
+                label { input type="radio" name="opponent" value="player" checked; " A player, by handle:" }
+                input name="handle" aria-label="Opponent's handle" placeholder="handle" autocomplete="off";
+                label { input type="radio" name="opponent" value="open"; " Anyone (an open challenge)" }
+                label { input type="radio" name="opponent" value="ai"; " The AI, level "
+                    select name="ai_level" aria-label="AI level" {
+                        @for level in 1..=max_ai {
+                            option value=(level) selected[level == DEFAULT_AI_LEVEL] { (level) }
+                        }
+                    }
+                }
+            }
+            label { "Variant"
+                select name="variant" data-preview="variant-start" data-summary="variant-summary" {
+                    @for v in &variants {
+                        option value=(v.id) data-summary=(first_line(&v.summary)) selected[v.id == DEFAULT_VARIANT] { (v.name) " (" (v.dim) "×" (v.dim) ")" }
+                    }
+                }
+            }
+            @if let Some(v) = variants.iter().find(|v| v.id == DEFAULT_VARIANT) {
+                div.variant-preview {
+                    img #variant-start src={ "/variants/" (v.id) "/start.svg" } alt={ "The start of " (v.name) } width="180" height="180";
+                    p #variant-summary aria-live="polite" { (first_line(&v.summary)) }
+                }
+            }
+            label { "My side"
+                select name="side" {
+                    option value="random" { "random" }
+                    option value="attackers" { "attackers" }
+                    option value="defenders" { "defenders" }
+                }
+            }
+            label { "Clock: days per move (0: no clock)"
+                input type="number" name="days" min="0" max="366" value="3";
+            }
+            label.check { input type="checkbox" name="rated" value="true" checked; " Rated (between two players, with a clock)" }
+            label.check { input type="checkbox" name="private" value="true"; " Private (only the players see it)" }
+            button.primary type="submit" { "Challenge" }
+        }
+    };
+    Ok(page("New game", Some(&me), body).into_response())
+}
+
+/// A variant's summary in one line (its page has the whole).
+fn first_line(summary: &str) -> &str {
+    summary.lines().next().unwrap_or_default()
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ChallengeForm {
+    csrf: Option<String>,
+    opponent: OpponentKind,
+    #[serde(default)]
+    handle: String,
+    ai_level: Option<u8>,
+    variant: Option<String>,
+    #[serde(default)]
+    side: SideChoice,
+    days: Option<u32>,
+    rated: Option<bool>,
+    #[serde(default)]
+    private: bool,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum OpponentKind {
+    Player,
+    Open,
+    Ai,
+}
+
+/// `POST /challenges`: to the game at once against the AI, else back to my games.
+pub async fn create_challenge(
+    State(state): State<AppState>,
+    session: SignedIn,
+    headers: HeaderMap,
+    axum::Form(form): axum::Form<ChallengeForm>,
+) -> Result<Response, WebError> {
+    session.check_csrf(&headers, form.csrf.as_deref())?;
+    let opponent = match form.opponent {
+        OpponentKind::Player => {
+            if form.handle.trim().is_empty() {
+                return Err(WebError::BadInput(
+                    "name the player you challenge by their handle".into(),
+                ));
+            }
+            Opponent::Player(state.service.player_by_handle(&form.handle).await?.id)
+        }
+        OpponentKind::Open => Opponent::Open,
+        OpponentKind::Ai => Opponent::Ai {
+            level: form.ai_level.unwrap_or(DEFAULT_AI_LEVEL),
+        },
+    };
+    let clock = match form.days.unwrap_or(0) {
+        0 => ClockSpec::Unlimited {},
+        days => ClockSpec::days_per_move(days),
+    };
+    let created = state
+        .service
+        .create_challenge(
+            session.player,
+            NewChallenge {
+                opponent,
+                rules: form
+                    .variant
+                    .map_or_else(RulesChoice::default, RulesChoice::Variant),
+                side: form.side,
+                clock,
+                context: None,
+                // An unticked box is not sent: casual. Against the AI the service decides.
+                rated: match form.opponent {
+                    OpponentKind::Ai => None,
+                    _ => Some(form.rated.unwrap_or(false)),
+                },
+                private: form.private,
+            },
+        )
+        .await?;
+    Ok(match created.game {
+        Some(game) => Redirect::to(&format!("/games/{}", game.id)),
+        None => Redirect::to("/"),
+    }
+    .into_response())
+}
+
+/// What can be done with a challenge.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChallengeAction {
+    Accept,
+    Decline,
+    Cancel,
+}
+
+/// `POST /challenges/{id}/{action}`: an accepted challenge goes to its game.
+pub async fn answer_challenge(
+    State(state): State<AppState>,
+    session: SignedIn,
+    headers: HeaderMap,
+    Path((id, action)): Path<(ChallengeId, ChallengeAction)>,
+    axum::Form(form): axum::Form<super::game::CsrfForm>,
+) -> Result<Response, WebError> {
+    session.check_csrf(&headers, form.csrf.as_deref())?;
+    let s = &state.service;
+    let to = match action {
+        ChallengeAction::Accept => format!(
+            "/games/{}",
+            s.accept_challenge(session.player, id).await?.id
+        ),
+        ChallengeAction::Decline => {
+            s.decline_challenge(session.player, id).await?;
+            "/".to_owned()
+        }
+        ChallengeAction::Cancel => {
+            s.cancel_challenge(session.player, id).await?;
+            "/".to_owned()
+        }
+    };
+    Ok(Redirect::to(&to).into_response())
+}

@@ -1,0 +1,329 @@
+//! A game's page: the board (SVG), whose turn, the deadline, the moves with replay, the move
+//! box, resign and draws. The part that changes (`#live`) is also served alone, for a ply
+//! (`/games/{id}/board?ply=`), so the page's script can redraw it after a move, on a live
+//! event, or while stepping through the moves.
+
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use maud::{Markup, PreEscaped, html};
+use serde::Deserialize;
+
+use crate::domain::{GameId, GameStatus};
+use crate::http::{AppState, ClientKey};
+use crate::service::{GameBoard, MoveRequest, SeatView};
+
+use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};
+use super::super::error::{Plain, WebError};
+use super::super::layout::{Me, csrf_field, local_time, page_with};
+use super::super::session::{MaybeSignedIn, SignedIn};
+use super::{me_of, spectator_allowed};
+
+#[derive(Debug, Default, Deserialize)]
+pub struct BoardQuery {
+    /// The ply to show (default: the last).
+    ply: Option<u32>,
+    /// `1`: turned half a turn.
+    flip: Option<String>,
+    /// `dark`: the renderer's dark theme.
+    theme: Option<String>,
+}
+
+impl BoardQuery {
+    fn look(&self) -> BoardLook {
+        BoardLook {
+            flip: self
+                .flip
+                .as_deref()
+                .is_some_and(|f| f == "1" || f == "true"),
+            theme: match self.theme.as_deref() {
+                Some("dark") => ThemeChoice::Dark,
+                _ => ThemeChoice::Light,
+            },
+        }
+    }
+}
+
+/// `GET /games/{id}`: the whole page (anyone may watch a public game).
+pub async fn game_page(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    ClientKey(client): ClientKey,
+    Path(id): Path<GameId>,
+    Query(q): Query<BoardQuery>,
+) -> Result<Response, WebError> {
+    spectator_allowed(&state, session.as_ref(), client)?;
+    let me = me_of(&state, session.as_ref()).await?;
+    let viewer = session.as_ref().map(|s| s.player);
+    let shown = state.service.game_board(viewer, id, q.ply).await?;
+    let v = &shown.game;
+    let title = format!("{} vs {}", v.attackers.name, v.defenders.name);
+    let body = html! {
+        div.game data-game=(id) {
+            section #board-area aria-label="Board" {
+                (live_part(&shown, me.as_ref(), q.look()))
+            }
+            section {
+                h1 { (seat(&v.attackers)) " (attackers) vs " (seat(&v.defenders)) " (defenders)" }
+                p {
+                    @if let Some(variant) = &v.variant {
+                        a href={ "/variants/" (variant) } { (variant) }
+                    } @else { "custom rules" }
+                    " · " (clock_text(&v.clock))
+                    " · " @if v.rated { "rated" } @else { "casual" }
+                    @if v.private { " · private" }
+                }
+                div.controls role="group" aria-label="Replay" {
+                    button type="button" data-step="first" title="First position (Home)" { "«" }
+                    button type="button" data-step="prev" title="Previous move (←)" { "‹" }
+                    button type="button" data-step="next" title="Next move (→)" { "›" }
+                    button type="button" data-step="last" title="Current position (End)" { "»" }
+                    button #flip type="button" title="Turn the board around" { "Flip" }
+                }
+                @if v.your_side.is_some() && v.status == GameStatus::Active {
+                    form #move-form .moveform autocomplete="off" {
+                        label.sr for="move-text" { "Your move" }
+                        input #move-text name="move" placeholder="e.g. e5-e8" aria-describedby="move-error";
+                        button.primary type="submit" { "Play" }
+                    }
+                }
+                p #move-error .error role="alert" aria-live="assertive" {}
+                p { small { "Keys: ← → step through the moves; type a move such as " code { "d1-d3" } " and Enter." } }
+            }
+        }
+    };
+    Ok(page_with(
+        &title,
+        me.as_ref(),
+        body,
+        Some(super::super::assets::GAME_URL),
+    )
+    .into_response())
+}
+
+/// `GET /games/{id}/board?ply=&flip=`: the changing part alone.
+pub async fn board_part(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    ClientKey(client): ClientKey,
+    Path(id): Path<GameId>,
+    Query(q): Query<BoardQuery>,
+) -> Result<Response, Plain> {
+    spectator_allowed(&state, session.as_ref(), client)?;
+    let me = me_of(&state, session.as_ref()).await?;
+    let viewer = session.as_ref().map(|s| s.player);
+    let shown = state.service.game_board(viewer, id, q.ply).await?;
+    Ok(Html(live_part(&shown, me.as_ref(), q.look()).into_string()).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+pub struct MoveForm {
+    #[serde(rename = "move")]
+    text: String,
+    /// The ply the player saw: a move against an older position is refused.
+    ply: Option<u32>,
+    csrf: Option<String>,
+}
+
+/// `POST /games/{id}/move` (from the page's script): the new board, or the reason in words.
+pub async fn play_move(
+    State(state): State<AppState>,
+    session: SignedIn,
+    headers: HeaderMap,
+    Path(id): Path<GameId>,
+    Query(q): Query<BoardQuery>,
+    axum::Form(form): axum::Form<MoveForm>,
+) -> Result<Response, Plain> {
+    session.check_csrf(&headers, form.csrf.as_deref())?;
+    state
+        .service
+        .play_move(
+            session.player,
+            id,
+            MoveRequest {
+                text: form.text,
+                expected_ply: form.ply,
+                idempotency_key: None,
+            },
+        )
+        .await?;
+    let me = me_of(&state, Some(&session)).await?;
+    let shown = state
+        .service
+        .game_board(Some(session.player), id, None)
+        .await?;
+    Ok(Html(live_part(&shown, me.as_ref(), q.look()).into_string()).into_response())
+}
+
+/// What the buttons under a game do.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameAction {
+    Resign,
+    Abort,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct CsrfForm {
+    pub csrf: Option<String>,
+}
+
+/// `POST /games/{id}/{action}`: then back to the game.
+pub async fn game_action(
+    State(state): State<AppState>,
+    session: SignedIn,
+    headers: HeaderMap,
+    Path((id, action)): Path<(GameId, GameAction)>,
+    axum::Form(form): axum::Form<CsrfForm>,
+) -> Result<Response, WebError> {
+    session.check_csrf(&headers, form.csrf.as_deref())?;
+    let s = &state.service;
+    let me = session.player;
+    match action {
+        GameAction::Resign => s.resign(me, id).await?,
+        GameAction::Abort => s.abort(me, id).await?,
+        GameAction::OfferDraw => s.offer_draw(me, id).await?,
+        GameAction::AcceptDraw => s.accept_draw(me, id).await?,
+        GameAction::DeclineDraw => s.decline_draw(me, id).await?,
+    };
+    Ok(Redirect::to(&format!("/games/{id}")).into_response())
+}
+
+/// A seat's name, linked to the player's page.
+pub fn seat(s: &SeatView) -> Markup {
+    html! {
+        @match (&s.handle, s.ai_level) {
+            (Some(handle), _) => a href={ "/players/" (handle.as_str()) } { (s.name) },
+            (None, Some(level)) => { "AI level " (level) },
+            (None, None) => (s.name),
+        }
+    }
+}
+
+pub fn clock_text(clock: &crate::service::ClockSpec) -> String {
+    use crate::service::ClockSpec;
+    let counted = |n: u64, unit: &str| {
+        if n == 1 {
+            format!("1 {unit}")
+        } else {
+            format!("{n} {unit}s")
+        }
+    };
+    let span = |secs: u64| {
+        if secs.is_multiple_of(86_400) {
+            counted(secs / 86_400, "day")
+        } else if secs.is_multiple_of(3600) {
+            counted(secs / 3600, "hour")
+        } else {
+            counted(secs.div_ceil(60), "minute")
+        }
+    };
+    match *clock {
+        ClockSpec::Unlimited {} => "no clock".to_owned(),
+        ClockSpec::PerMove { seconds } => format!("{} per move", span(seconds)),
+        ClockSpec::Bank {
+            bank_seconds,
+            increment_seconds,
+        } => format!(
+            "{} + {} per move",
+            span(bank_seconds),
+            span(increment_seconds)
+        ),
+    }
+}
+
+/// The part of the page that changes: board, status, moves, the buttons of the moment.
+fn live_part(shown: &GameBoard, me: Option<&Me>, look: BoardLook) -> Markup {
+    let GameBoard {
+        game: v,
+        board: snap,
+        your_moves: legal,
+    } = shown;
+    let at_end = snap.ply == v.ply;
+    let legal_json = serde_json::to_string(legal).unwrap_or_else(|_| "[]".to_owned());
+    let playing = v.your_turn && at_end && v.status == GameStatus::Active;
+    html! {
+        div #live data-ply=(snap.ply) data-last-ply=(v.ply) data-legal=(legal_json) data-playing=(playing) {
+            (PreEscaped(board_svg(snap, look)))
+            p #board-alt .sr { "Position after " (snap.ply) " moves. " (board_text(&snap.position)) }
+            p.status role="status" aria-live="polite" {
+                @if !at_end {
+                    "Replaying: after move " (snap.ply) " of " (v.ply) ". "
+                }
+                @if let Some(result) = &v.result {
+                    @if at_end {
+                        @match result.winner {
+                            Some(side) => { "Game over: " (side) " win (" (result.reason) ")." },
+                            None => { "Game over: " (result.reason) "." },
+                        }
+                    }
+                } @else if let Some(side) = v.side_to_move {
+                    span { (capitalized(side.as_str())) " to move." }
+                    @if v.your_turn { " " span.turn { "Your turn!" } }
+                    @if let Some(deadline) = v.deadline_at {
+                        " Deadline: " (local_time(deadline)) "."
+                    }
+                }
+                @if let Some(w) = &snap.warning { " " strong.turn { (w.kind.shout()) } }
+            }
+            p { small { "Captured: " (v.captured.attackers) " attackers, " (v.captured.defenders) " defenders." } }
+            @if let (Some(me), true) = (me, v.your_side.is_some() && v.status == GameStatus::Active) {
+                div.controls {
+                    @match v.draw_offer_by {
+                        Some(by) if Some(by) != v.your_side => {
+                            strong { "Your opponent offers a draw." }
+                            (action_form(me, v.id, "accept-draw", "Accept the draw", Some("Accept the draw? The game ends.")))
+                            (action_form(me, v.id, "decline-draw", "Decline", None))
+                        },
+                        Some(_) => { span { "You offered a draw." } },
+                        None => (action_form(me, v.id, "offer-draw", "Offer a draw", Some("Offer your opponent a draw?"))),
+                    }
+                    (action_form(me, v.id, "resign", "Resign", Some("Resign this game? It cannot be undone.")))
+                }
+            }
+            ol.moves aria-label="Moves" {
+                @for m in &v.moves {
+                    li.at[m.ply == snap.ply] value=(m.ply) { (m.notation) }
+                }
+            }
+        }
+    }
+}
+
+fn action_form(me: &Me, game: GameId, action: &str, label: &str, confirm: Option<&str>) -> Markup {
+    html! {
+        form.inline method="post" action={ "/games/" (game) "/" (action) } data-confirm=[confirm] {
+            (csrf_field(me))
+            button type="submit" { (label) }
+        }
+    }
+}
+
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::ClockSpec;
+
+    #[test]
+    fn clocks_read_in_whole_units() {
+        assert_eq!(clock_text(&ClockSpec::Unlimited {}), "no clock");
+        assert_eq!(clock_text(&ClockSpec::days_per_move(1)), "1 day per move");
+        assert_eq!(clock_text(&ClockSpec::days_per_move(3)), "3 days per move");
+        let bank = ClockSpec::Bank {
+            bank_seconds: 2 * 3600,
+            increment_seconds: 90,
+        };
+        assert_eq!(clock_text(&bank), "2 hours + 2 minutes per move");
+    }
+}

@@ -1,0 +1,143 @@
+//! `/`: my games (my turn first) and my challenges; signed out, how to sign in.
+
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Response};
+use maud::{Markup, html};
+use serde::Deserialize;
+
+use crate::domain::GameStatus;
+use crate::http::AppState;
+use crate::service::{ChallengeView, GameSummary};
+
+use super::super::error::WebError;
+use super::super::layout::{Me, csrf_field, local_time, page};
+use super::super::session::MaybeSignedIn;
+use super::game::{clock_text, seat};
+use super::me_of;
+
+#[derive(Debug, Default, Deserialize)]
+pub struct HomeQuery {
+    /// `needed`: sent here from a page that needs a session.
+    signin: Option<String>,
+}
+
+pub async fn home(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    Query(q): Query<HomeQuery>,
+) -> Result<Response, WebError> {
+    let Some(me) = me_of(&state, session.as_ref()).await? else {
+        return Ok(sign_in_page(q.signin.is_some()).into_response());
+    };
+    let games = state.service.list_games(me.player.id).await?;
+    let challenges = state.service.list_challenges(me.player.id).await?;
+    let body = html! {
+        div #my-games data-live-list="/me/live" {
+        h1 { "My games" }
+        @if games.is_empty() {
+            p { "No games yet. " a href="/challenges/new" { "Start one" } "." }
+        } @else {
+            (games_table(&games))
+        }
+        h2 { "Challenges to me" }
+        (challenge_list(&me, &challenges.incoming, true))
+        h2 { "My challenges" }
+        (challenge_list(&me, &challenges.outgoing, false))
+        }
+    };
+    Ok(page("My games", Some(&me), body).into_response())
+}
+
+fn games_table(games: &[GameSummary]) -> Markup {
+    html! {
+        table.games {
+            thead { tr { th { "Game" } th { "Turn" } th { "Deadline" } th { "Variant" } th { "Moves" } } }
+            tbody {
+                @for g in games {
+                    tr.mine[g.your_turn] data-game=(g.id) {
+                        td { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) } }
+                        td {
+                            @if g.your_turn { span.turn aria-label="your turn" { "● Your turn" } }
+                            @else if g.status == GameStatus::Active {
+                                @if let Some(side) = g.side_to_move { (side) " to move" }
+                            } @else {
+                                @match &g.result {
+                                    Some(r) => @match r.winner { Some(w) => { (w) " won" }, None => { (r.reason) } },
+                                    None => (g.status),
+                                }
+                            }
+                        }
+                        td { @if let Some(d) = g.deadline_at { (local_time(d)) } @else { "—" } }
+                        td { (g.variant.as_deref().unwrap_or("custom")) }
+                        td { (g.ply) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn challenge_list(me: &Me, list: &[ChallengeView], incoming: bool) -> Markup {
+    html! {
+        @if list.is_empty() {
+            p { "None." }
+        } @else {
+            ul.challenges {
+                @for c in list {
+                    li data-challenge=(c.id) {
+                        @if incoming { (seat(&c.challenger)) } @else {
+                            @match &c.opponent { Some(o) => (seat(o)), None => "anyone (open)" }
+                        }
+                        ": " (c.variant.as_deref().unwrap_or("custom rules"))
+                        ", " (clock_text(&c.clock))
+                        ", " @if c.rated { "rated" } @else { "casual" }
+                        ", challenger plays " (c.challenger_side)
+                        ". Expires " (local_time(c.expires_at)) ". "
+                        @if incoming {
+                            (challenge_button(me, c, "accept", "Accept"))
+                            @if c.opponent.is_some() { (challenge_button(me, c, "decline", "Decline")) }
+                        } @else {
+                            (challenge_button(me, c, "cancel", "Cancel"))
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn challenge_button(me: &Me, c: &ChallengeView, action: &str, label: &str) -> Markup {
+    html! {
+        form.inline method="post" action={ "/challenges/" (c.id) "/" (action) } {
+            (csrf_field(me))
+            button type="submit" { (label) }
+        }
+    }
+}
+
+fn sign_in_page(needed: bool) -> axum::response::Html<String> {
+    page(
+        "Sign in",
+        None,
+        html! {
+            h1 { "Play tafl by correspondence" }
+            @if needed { p.notice { "Sign in first to see that page." } }
+            div.cards {
+                div.card {
+                    h2 { "With a sign-in link" }
+                    p { "Ask for a one-time link: " code { "/web" } " in Discord, "
+                        code { "POST /api/v1/login-links" } " with your API token, or on the server "
+                        code { "taflbot login-link HANDLE" } ". It works once, for a few minutes." }
+                }
+                div.card {
+                    h2 { "With an API token" }
+                    form.stack method="post" action="/login/token" {
+                        label { "API token" input name="token" type="password" autocomplete="off" required; }
+                        button.primary type="submit" { "Sign in" }
+                    }
+                }
+            }
+            p { "Or watch: a public game's page needs no sign-in. See the " a href="/variants" { "variants" } "." }
+        },
+    )
+}

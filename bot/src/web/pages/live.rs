@@ -1,0 +1,86 @@
+//! Live pages: Server-Sent Events from the service's event broadcast (as the API's NDJSON
+//! streams), one event per change, carrying only its kind. The page then asks for what it shows
+//! again, so a missed event (a lagging stream) costs nothing but a redraw.
+//! - `GET /games/{id}/live`: a game's events, for anyone who may see the game;
+//! - `GET /me/live`: the events concerning the signed-in player (my games and challenges).
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::extract::{Path, State};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use tokio::sync::broadcast::{self, error::RecvError};
+
+use crate::domain::GameId;
+use crate::http::stream_slots::{StreamOwner, StreamSlot};
+use crate::http::{AppState, ClientKey};
+use crate::service::Event;
+
+use super::super::error::{Plain, WebError};
+use super::super::session::{MaybeSignedIn, SignedIn};
+
+pub async fn game_events(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    ClientKey(client): ClientKey,
+    Path(id): Path<GameId>,
+) -> Result<Response, Plain> {
+    let viewer = session.map(|s| s.player);
+    state.service.ensure_visible(viewer, id).await?;
+    let owner = viewer.map_or(StreamOwner::Address(client), StreamOwner::Player);
+    let slot = slot(&state, owner)?;
+    let events = state.service.subscribe_game(id);
+    Ok(live(&state, slot, events, move |e| e.game_id == Some(id)))
+}
+
+pub async fn my_events(
+    State(state): State<AppState>,
+    session: SignedIn,
+) -> Result<Response, Plain> {
+    let me = session.player;
+    let slot = slot(&state, StreamOwner::Player(me))?;
+    let events = state.service.subscribe_player(me);
+    Ok(live(&state, slot, events, move |e| e.players.contains(&me)))
+}
+
+fn slot(state: &AppState, owner: StreamOwner) -> Result<StreamSlot, WebError> {
+    state
+        .streams
+        .take(owner)
+        .map_err(|_| WebError::BadInput("too many live pages open; close one and reload".into()))
+}
+
+/// Sends the kind of each event `concerns` keeps, until the client leaves or the server stops;
+/// `slot` is held as long.
+fn live(
+    state: &AppState,
+    slot: StreamSlot,
+    mut events: broadcast::Receiver<Event>,
+    concerns: impl Fn(&Event) -> bool + Send + 'static,
+) -> Response {
+    let mut shutdown = state.shutdown.clone();
+    let (tx, rx) = tokio::sync::mpsc::channel::<Result<SseEvent, Infallible>>(16);
+    tokio::spawn(async move {
+        let _slot = slot;
+        loop {
+            let kind = tokio::select! {
+                received = events.recv() => match received {
+                    Ok(e) if concerns(&e) => e.payload.kind().to_owned(),
+                    Ok(_) => continue,
+                    Err(RecvError::Lagged(_)) => "resync".to_owned(),
+                    Err(RecvError::Closed) => return,
+                },
+                _ = shutdown.changed() => return,
+                () = tx.closed() => return,
+            };
+            if tx.send(Ok(SseEvent::default().data(kind))).await.is_err() {
+                return;
+            }
+        }
+    });
+    let keepalive = Duration::from_secs(state.config.stream_keepalive_secs.max(1));
+    Sse::new(tokio_stream::wrappers::ReceiverStream::new(rx))
+        .keep_alive(KeepAlive::new().interval(keepalive))
+        .into_response()
+}

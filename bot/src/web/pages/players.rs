@@ -1,0 +1,101 @@
+//! `GET /players/{handle}`: a player's ratings, results and current games.
+
+use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
+use maud::html;
+
+use crate::domain::GameStatus;
+use crate::http::{AppState, ClientKey};
+use crate::service::HistoryQuery;
+
+use super::super::error::WebError;
+use super::super::layout::page;
+use super::super::session::MaybeSignedIn;
+use super::game::seat;
+use super::{me_of, spectator_allowed};
+
+/// Finished games listed on a player's page (all of them: `GET /api/v1/players/{handle}/games`).
+const RECENT_GAMES: u32 = 20;
+
+pub async fn player_page(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    ClientKey(client): ClientKey,
+    Path(handle): Path<String>,
+) -> Result<Response, WebError> {
+    spectator_allowed(&state, session.as_ref(), client)?;
+    let me = me_of(&state, session.as_ref()).await?;
+    let viewer = session.as_ref().map(|s| s.player);
+    let profile = state.service.player_profile(&handle, viewer).await?;
+    let p = &profile.player;
+    let finished = state
+        .service
+        .games_of_player(
+            p.id,
+            viewer,
+            HistoryQuery {
+                status: Some(GameStatus::Finished),
+                page: 1,
+                page_size: RECENT_GAMES,
+                ..HistoryQuery::default()
+            },
+        )
+        .await?;
+    let body = html! {
+        h1 { (p.name) " " small { "@" (p.handle.as_str()) } }
+        h2 { "Ratings" }
+        @if profile.ratings.is_empty() { p { "Not rated yet." } } @else {
+            table {
+                thead { tr { th { "Variant" } th { "Rating" } th { "Games" } } }
+                tbody {
+                    @for r in &profile.ratings {
+                        tr {
+                            td { a href={ "/variants/" (r.variant) } { (r.variant) } }
+                            td { (format!("{:.0}", r.rating)) " ±" (format!("{:.0}", r.deviation))
+                                 @if r.provisional { " (provisional)" } }
+                            td { (r.games) }
+                        }
+                    }
+                }
+            }
+        }
+        h2 { "Results" }
+        @if profile.results.is_empty() { p { "No finished games yet." } } @else {
+            table {
+                thead { tr { th { "Variant" } th { "Played" } th { "Won" } th { "Lost" } th { "Drawn" } } }
+                tbody {
+                    @for r in &profile.results {
+                        tr {
+                            td { (r.variant.as_deref().unwrap_or("custom")) }
+                            td { (r.played) } td { (r.wins) } td { (r.losses) } td { (r.draws) }
+                        }
+                    }
+                }
+            }
+        }
+        h2 { "Current games" }
+        @if profile.current_games.is_empty() { p { "None." } } @else {
+            ul {
+                @for g in &profile.current_games {
+                    li { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) }
+                         " · " (g.variant.as_deref().unwrap_or("custom")) " · move " (g.ply) }
+                }
+            }
+        }
+        h2 { "Recent games" }
+        @if finished.items.is_empty() { p { "None finished yet." } } @else {
+            ul {
+                @for g in &finished.items {
+                    li { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) }
+                         " · " (g.variant.as_deref().unwrap_or("custom")) " · "
+                         @match &g.result {
+                             Some(r) => @match r.winner { Some(w) => { (w) " won (" (r.reason) ")" }, None => { (r.reason) } },
+                             None => (g.status),
+                         }
+                    }
+                }
+            }
+        }
+    };
+    Ok(page(&p.name, me.as_ref(), body).into_response())
+}

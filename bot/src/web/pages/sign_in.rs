@@ -1,0 +1,82 @@
+//! Signing in and out: a one-time link, a pasted API token; signing out ends the session.
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::html;
+use serde::Deserialize;
+
+use crate::http::AppState;
+
+use super::super::error::WebError;
+use super::super::layout::page;
+use super::super::session::{SignedIn, cleared_cookie, session_cookie};
+use super::game::CsrfForm;
+
+/// `GET /login/{token}`: a button that redeems the link. Opening the link does not use it up,
+/// so a chat's link preview cannot spend it before its owner does.
+pub async fn confirm_link(Path(token): Path<String>) -> Response {
+    page(
+        "Sign in",
+        None,
+        html! {
+            h1 { "Sign in to taflbot" }
+            p { "This link signs you in once, in this browser." }
+            form method="post" action="/login" {
+                input type="hidden" name="token" value=(token);
+                button.primary #sign-in type="submit" autofocus { "Sign in" }
+            }
+        },
+    )
+    .into_response()
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenForm {
+    token: String,
+}
+
+/// `POST /login`: redeems a sign-in link.
+pub async fn redeem_link(
+    State(state): State<AppState>,
+    axum::Form(form): axum::Form<TokenForm>,
+) -> Result<Response, WebError> {
+    let session = state.service.redeem_login_link(&form.token).await?;
+    Ok(signed_in(&state, &session))
+}
+
+/// `POST /login/token`: signs in with a pasted API token.
+pub async fn with_api_token(
+    State(state): State<AppState>,
+    axum::Form(form): axum::Form<TokenForm>,
+) -> Result<Response, WebError> {
+    if form.token.trim().is_empty() {
+        return Err(WebError::BadInput("paste one of your API tokens".into()));
+    }
+    let session = state.service.sign_in_with_api_token(&form.token).await?;
+    Ok(signed_in(&state, &session))
+}
+
+fn signed_in(state: &AppState, session: &crate::service::NewWebSession) -> Response {
+    (
+        [(header::SET_COOKIE, session_cookie(state, session))],
+        Redirect::to("/"),
+    )
+        .into_response()
+}
+
+/// `POST /logout`: ends the session and forgets the cookie.
+pub async fn sign_out(
+    State(state): State<AppState>,
+    session: SignedIn,
+    headers: HeaderMap,
+    axum::Form(form): axum::Form<CsrfForm>,
+) -> Result<Response, WebError> {
+    session.check_csrf(&headers, form.csrf.as_deref())?;
+    state.service.end_web_session(session.secret()).await?;
+    Ok((
+        [(header::SET_COOKIE, cleared_cookie(&state))],
+        Redirect::to("/"),
+    )
+        .into_response())
+}

@@ -1,0 +1,85 @@
+//! `GET /variants` and `GET /variants/{id}`: each preset's rules and start position.
+
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use maud::{PreEscaped, html};
+
+use crate::http::AppState;
+use crate::service::ServiceError;
+
+use super::super::board_svg::{BoardLook, board_text, start_svg};
+use super::super::error::WebError;
+use super::super::layout::page;
+use super::super::session::MaybeSignedIn;
+use super::me_of;
+
+pub async fn variant_list(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+) -> Result<Response, WebError> {
+    let me = me_of(&state, session.as_ref()).await?;
+    let body = html! {
+        h1 { "Variants" }
+        ul {
+            @for v in state.service.variants() {
+                li { a href={ "/variants/" (v.id) } { (v.name) } " — " (v.dim) "×" (v.dim) ", " (v.first_to_move) " move first" }
+            }
+        }
+    };
+    Ok(page("Variants", me.as_ref(), body).into_response())
+}
+
+/// `GET /variants/{id}/start.svg`: the start position alone, as an image.
+pub async fn start_picture(Path(id): Path<String>) -> Result<Response, WebError> {
+    let variant = tafl_engine::variants()
+        .iter()
+        .find(|v| v.id == id)
+        .ok_or_else(|| ServiceError::NotFound(format!("no variant is called {id:?}")))?;
+    let rules = variant.rules();
+    let svg = start_svg(&rules.start_position(), &rules, BoardLook::default());
+    Ok((
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "public, max-age=3600"),
+        ],
+        svg,
+    )
+        .into_response())
+}
+
+pub async fn variant_page(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
+    let me = me_of(&state, session.as_ref()).await?;
+    let view = state
+        .service
+        .variants()
+        .into_iter()
+        .find(|v| v.id == id)
+        .ok_or_else(|| ServiceError::NotFound(format!("no variant is called {id:?}")))?;
+    let variant = tafl_engine::variants()
+        .iter()
+        .find(|v| v.id == id)
+        .ok_or_else(|| ServiceError::NotFound(format!("no variant is called {id:?}")))?;
+    let rules = variant.rules();
+    let start = rules.start_position();
+    let body = html! {
+        h1 { (view.name) }
+        div.cards {
+            div.card.start {
+                (PreEscaped(start_svg(&start, &rules, BoardLook::default())))
+                p #board-alt .sr { "The start: " (board_text(&start)) }
+            }
+            div.card {
+                h2 { "Rules" }
+                @for line in view.summary.lines() { p { (line) } }
+                p { small { "OpenTafl rules: " code { (view.rules) } } }
+                @if me.is_some() { p { a href="/challenges/new" { "Play it" } } }
+            }
+        }
+    };
+    Ok(page(&view.name, me.as_ref(), body).into_response())
+}

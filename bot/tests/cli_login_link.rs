@@ -1,0 +1,70 @@
+//! `taflbot login-link HANDLE`: on the server, a one-time link that signs a player in to the
+//! web client, at `http.public_url`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::Arc;
+use std::time::Duration;
+
+use taflbot::config::Config;
+use taflbot::service::{GamesService, SystemClock};
+use taflbot::store::Store;
+
+fn service_on(db: &Path) -> GamesService {
+    let store = Store::open(db, 1, Duration::from_secs(5), 16).unwrap();
+    let config = Config::default();
+    GamesService::new(
+        store,
+        Arc::new(SystemClock),
+        config.games,
+        config.webhooks.target_policy().unwrap(),
+        None,
+    )
+}
+
+fn login_link(db: &Path, handle: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(["login-link", handle])
+        .env("TAFLBOT_DATABASE_PATH", db)
+        .env("TAFLBOT_HTTP_PUBLIC_URL", "https://tafl.example.org/")
+        .env("RUST_LOG", "off")
+        .output()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn login_link_prints_a_link_that_signs_the_player_in_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("taflbot.db");
+    let service = service_on(&db);
+    let ada = service.register_player("Ada", None).await.unwrap().player;
+
+    let output = login_link(&db, "@Ada");
+    assert!(output.status.success(), "{output:?}");
+    let url = String::from_utf8(output.stdout).unwrap().trim().to_owned();
+    let token = url
+        .strip_prefix("https://tafl.example.org/login/")
+        .unwrap_or_else(|| panic!("not a link at http.public_url: {url}"));
+    let session = service.redeem_login_link(token).await.unwrap();
+    assert_eq!(session.player, ada.id);
+    assert!(
+        service.redeem_login_link(token).await.is_err(),
+        "used twice"
+    );
+}
+
+#[tokio::test]
+async fn login_link_for_nobody_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("taflbot.db");
+    drop(service_on(&db));
+    let output = login_link(&db, "nobody");
+    assert!(!output.status.success());
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("no player has the handle \"nobody\""),
+        "{stderr}"
+    );
+}

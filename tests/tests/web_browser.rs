@@ -1,0 +1,349 @@
+//! The web client in a real browser: headless Chromium over WebDriver (chromedriver), against
+//! the real app on port 0. One chromedriver serves the whole file; every test has its own
+//! browsers and app. A missing browser fails the tests (see `taflbot_e2e::web`).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use fantoccini::{Client, Locator};
+use taflbot_e2e::web::{WebApp, browser, screenshot, sign_in, wait_for, wait_for_text};
+
+/// A board square of the page.
+async fn square(client: &Client, name: &str) -> fantoccini::elements::Element {
+    wait_for(client, &format!("#live rect[data-sq='{name}']")).await
+}
+
+/// Plays `from`-`to` by clicking the two squares (the second only once it is shown as a
+/// destination).
+async fn click_move(client: &Client, from: &str, to: &str) {
+    square(client, from)
+        .await
+        .click()
+        .await
+        .expect("click the piece");
+    wait_for(
+        client,
+        &format!("#live g.hints circle.dest[data-hint='{to}']"),
+    )
+    .await;
+    square(client, to)
+        .await
+        .click()
+        .await
+        .expect("click the destination");
+}
+
+/// Plays `from`-`to` by dragging the piece onto the destination with the mouse.
+async fn drag_move(client: &Client, from: &str, to: &str) {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+    let (start, end) = (square(client, from).await, square(client, to).await);
+    let at = |element| PointerAction::MoveToElement {
+        element,
+        duration: None,
+        x: 0.0,
+        y: 0.0,
+    };
+    let drag = MouseActions::new("mouse".into())
+        .then(at(start))
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(at(end))
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    client.perform_actions(drag).await.expect("drag the piece");
+}
+
+/// Types a move in the move box and presses Enter.
+async fn type_move(client: &Client, text: &str) {
+    let input = wait_for(client, "#move-text").await;
+    input.clear().await.expect("clear the move box");
+    input
+        .send_keys(&format!("{text}\n"))
+        .await
+        .expect("type the move");
+}
+
+/// Waits until the page shows the game after `ply` moves, live.
+async fn wait_for_ply(client: &Client, ply: u32) {
+    wait_for(
+        client,
+        &format!("#live[data-last-ply='{ply}'][data-ply='{ply}']"),
+    )
+    .await;
+}
+
+/// Opens a game's page and waits until its live stream is open.
+async fn open_game(client: &Client, app: &WebApp, game: impl std::fmt::Display) {
+    client
+        .goto(&app.url(&format!("/games/{game}")))
+        .await
+        .expect("the game page opens");
+    wait_for(client, "[data-game][data-live='open']").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let (a, b) = (browser(1100).await, browser(1100).await);
+    sign_in(&a, &app.login_link(&ada).await).await;
+    sign_in(&b, &app.login_link(&bob).await).await;
+    // My games: Ada's turn is marked.
+    wait_for(&a, &format!("tr.mine[data-game='{game}']")).await;
+    screenshot(&a, "my-games").await;
+
+    open_game(&a, &app, game).await;
+    open_game(&b, &app, game).await;
+    // Ada (attackers) moves by clicking; Bob's page shows it without a reload.
+    b.execute("window.notReloaded = true", vec![])
+        .await
+        .unwrap();
+    click_move(&a, "d1", "c1").await;
+    wait_for_ply(&a, 1).await;
+    wait_for_ply(&b, 1).await;
+    wait_for_text(&b, "#live .status", "Your turn").await;
+    let same_page = b
+        .execute("return window.notReloaded === true", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        same_page,
+        serde_json::Value::Bool(true),
+        "Bob's page was reloaded"
+    );
+    // Bob answers in the move box, in the forgiving notation; Ada sees it arrive.
+    type_move(&b, "D3 E3").await;
+    wait_for_ply(&b, 2).await;
+    wait_for_ply(&a, 2).await;
+    let moves = wait_for_text(&a, "#live ol.moves", "d3-e3").await;
+    assert!(moves.contains("d1-c1"), "{moves}");
+    screenshot(&a, "game").await;
+
+    // Stepping back with the arrow key shows the start; the end comes back with End.
+    a.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E012}")
+        .await
+        .unwrap();
+    wait_for(&a, "#live[data-ply='1'][data-last-ply='2']").await;
+    a.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E010}")
+        .await
+        .unwrap();
+    wait_for(&a, "#live[data-ply='2'][data-last-ply='2']").await;
+    // Flip: a1 goes to the top right, and moves still play on the turned board.
+    wait_for(&a, "#flip").await.click().await.unwrap();
+    wait_for(&a, "#live svg[data-flip='true']").await;
+    click_move(&a, "d2", "a2").await;
+    wait_for_ply(&b, 3).await;
+    wait_for(&a, "#live[data-last-ply='3'] svg[data-flip='true']").await;
+
+    a.close().await.unwrap();
+    b.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_illegal_move_shows_the_engines_reason_in_place() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&ada).await).await;
+    open_game(&a, &app, game).await;
+    // d1 cannot jump the attacker on d2.
+    type_move(&a, "d1-d3").await;
+    let shown = wait_for_text(&a, "#move-error", "illegal move").await;
+    assert!(
+        shown.len() > "illegal move: ".len(),
+        "no reason given: {shown:?}"
+    );
+    // Nothing was played.
+    wait_for(&a, "#live[data-last-ply='0']").await;
+    a.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_its_end_by_drag() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&ada).await).await;
+    a.goto(&app.url("/challenges/new")).await.unwrap();
+    wait_for(&a, "input[name='opponent'][value='ai']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, "select[name='variant'] option[value='brandubh']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    // The chosen variant's start picture and rules summary follow the choice.
+    wait_for(&a, "img#variant-start[src='/variants/brandubh/start.svg']").await;
+    wait_for_text(&a, "#variant-summary", "7x7").await;
+    wait_for(&a, "select[name='side'] option[value='attackers']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    screenshot(&a, "new-game").await;
+    wait_for(&a, "#challenge-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    // Straight to the game; the AI answers live.
+    wait_for(&a, "[data-game][data-live='open']").await;
+    drag_move(&a, "d1", "c1").await;
+    wait_for_ply(&a, 2).await;
+    // Resigning asks first; then the game is over.
+    wait_for(&a, "form[action$='/resign'] button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    a.accept_alert().await.expect("the confirmation is asked");
+    wait_for_text(&a, "#live .status", "Game over: defenders win").await;
+    // Ada's page lists the finished game.
+    a.goto(&app.url(&format!("/players/{}", ada.handle)))
+        .await
+        .unwrap();
+    wait_for_text(&a, "main", "defenders won (resignation)").await;
+    a.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_used_sign_in_link_is_refused() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let link = app.login_link(&ada).await;
+    let first = browser(1100).await;
+    sign_in(&first, &link).await;
+    let second = browser(1100).await;
+    second.goto(&link).await.unwrap();
+    wait_for(&second, "#sign-in").await.click().await.unwrap();
+    wait_for_text(&second, "p.error", "used already or has expired").await;
+    // Not signed in there.
+    assert!(
+        second
+            .find(Locator::Css("header .who a[href^='/players/']"))
+            .await
+            .is_err()
+    );
+    first.close().await.unwrap();
+    second.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_follows_a_public_game_without_signing_in() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let watcher = browser(1100).await;
+    open_game(&watcher, &app, game).await;
+    // A spectator has no move box and no buttons.
+    assert!(watcher.find(Locator::Css("#move-text")).await.is_err());
+    app.service()
+        .play_move(
+            ada.id,
+            game,
+            taflbot::service::MoveRequest {
+                text: "d1-c1".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    wait_for_ply(&watcher, 1).await;
+    wait_for_text(&watcher, "#live .status", "Defenders to move").await;
+    watcher.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_fit_a_phone_and_the_board_can_be_played_there() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let phone = browser(375).await;
+    sign_in(&phone, &app.login_link(&ada).await).await;
+    for path in [
+        "/".to_owned(),
+        format!("/games/{game}"),
+        "/challenges/new".to_owned(),
+        "/variants/brandubh".to_owned(),
+        format!("/players/{}", ada.handle),
+    ] {
+        phone.goto(&app.url(&path)).await.unwrap();
+        wait_for(&phone, "main").await;
+        let width = phone
+            .execute("return document.documentElement.scrollWidth", vec![])
+            .await
+            .unwrap();
+        let viewport = phone
+            .execute("return window.innerWidth", vec![])
+            .await
+            .unwrap();
+        assert!(
+            width.as_u64() <= viewport.as_u64(),
+            "{path} scrolls sideways on a phone: {width} px wide in {viewport}"
+        );
+    }
+    phone.goto(&app.url("/variants/brandubh")).await.unwrap();
+    wait_for(&phone, "svg.board").await;
+    screenshot(&phone, "variant-phone").await;
+    open_game(&phone, &app, game).await;
+    click_move(&phone, "d1", "c1").await;
+    wait_for_ply(&phone, 1).await;
+    screenshot(&phone, "game-phone").await;
+    phone
+        .goto(&app.url(&format!("/players/{}", ada.handle)))
+        .await
+        .unwrap();
+    wait_for(&phone, "main h1").await;
+    screenshot(&phone, "player-phone").await;
+    phone.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_arrives_on_my_games_live_and_accepting_it_opens_the_game() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let b = browser(1100).await;
+    sign_in(&b, &app.login_link(&bob).await).await;
+    wait_for(&b, "#my-games[data-live='open']").await;
+    // Ada challenges Bob from the API side; Bob's list shows it without a reload.
+    app.service()
+        .create_challenge(
+            ada.id,
+            taflbot::service::NewChallenge {
+                opponent: taflbot::service::Opponent::Player(bob.id),
+                rules: taflbot::service::RulesChoice::Variant("brandubh".into()),
+                side: taflbot::service::SideChoice::Attackers,
+                clock: taflbot::service::ClockSpec::days_per_move(3),
+                context: None,
+                rated: None,
+                private: false,
+            },
+        )
+        .await
+        .unwrap();
+    let accept = wait_for(&b, "li[data-challenge] form[action$='/accept'] button").await;
+    screenshot(&b, "challenges").await;
+    accept.click().await.unwrap();
+    wait_for(&b, "[data-game][data-live='open']").await;
+    wait_for_text(&b, "#live .status", "Attackers to move").await;
+    // The game is now on both players' lists.
+    let games = app.service().list_games(bob.id).await.unwrap();
+    assert_eq!(games.len(), 1);
+    b.close().await.unwrap();
+}
