@@ -160,7 +160,14 @@ impl RunningApp {
                     guild_id: config.discord.guild_id,
                     retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
                 };
-                let data = crate::discord::Data::new(service.clone(), discord_status.clone());
+                // Sign-in links from /web point at the public address, else the one bound here.
+                let web_base = match (config.http.public_url.trim().is_empty(), addr) {
+                    (false, _) => Some(config.http.base_url()),
+                    (true, Some(addr)) => Some(format!("http://{addr}")),
+                    (true, None) => None,
+                };
+                let data =
+                    crate::discord::Data::new(service.clone(), discord_status.clone(), web_base);
                 Some(crate::discord::start(settings, data).await?)
             }
             None => {

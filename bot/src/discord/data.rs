@@ -30,6 +30,8 @@ pub struct Data {
     pub service: GamesService,
     /// Whether the front end is connected, for health checks.
     pub status: DiscordStatus,
+    /// Where the web client is served (sign-in links of `/web`); None when HTTP is off.
+    pub web_base: Option<String>,
     inner: Arc<Inner>,
 }
 
@@ -48,10 +50,11 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Data {
-    pub fn new(service: GamesService, status: DiscordStatus) -> Self {
+    pub fn new(service: GamesService, status: DiscordStatus, web_base: Option<String>) -> Self {
         Data {
             service,
             status,
+            web_base,
             inner: Arc::new(Inner::default()),
         }
     }

@@ -42,6 +42,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "the computer's analysis of a game: each side's accuracy, the worst moves with a better line, and a chart",
     ),
     (
+        "/web",
+        "a private link that signs you in to the web client, to play your games in a browser",
+    ),
+    (
         "/hint",
         "the AI's move for you now, in a casual game against the AI (privately)",
     ),

@@ -15,6 +15,7 @@ pub mod moves;
 pub mod notify;
 pub mod settings;
 pub mod standings;
+pub mod web;
 
 use super::{BotError, Data};
 
@@ -42,6 +43,7 @@ pub fn all() -> Vec<poise::Command<Data, BotError>> {
         follow::follow(),
         analyze::analyze(),
         analyze::hint(),
+        web::web(),
         help::help(),
     ]
 }
