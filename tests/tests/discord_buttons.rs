@@ -15,6 +15,31 @@ use taflbot_e2e::world::{World, game_id_in};
 
 /// `challenger` (attackers) challenges `opponent` to `variant` here and `opponent` accepts;
 /// returns the game and the start post (with the game's buttons).
+/// A game between alice (attackers) and bob in the test channel, and its start post.
+struct Table {
+    world: World,
+    alice: FakeUser,
+    bob: FakeUser,
+    channel: u64,
+    id: i64,
+    post: Value,
+}
+
+async fn table(variant: &str) -> Table {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.channel();
+    let (id, post) = game_with_post(&world, channel, &alice, &bob, variant).await;
+    Table {
+        world,
+        alice,
+        bob,
+        channel,
+        id,
+        post,
+    }
+}
+
 async fn game_with_post(
     world: &World,
     channel: u64,
@@ -96,10 +121,14 @@ fn assert_every_board_described(world: &World) {
 
 #[tokio::test]
 async fn resign_asks_first_no_keeps_the_game_and_yes_ends_it_with_a_rematch_button() {
-    let world = World::start().await;
-    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
-    let channel = world.fake.channel();
-    let (id, post) = game_with_post(&world, channel, &alice, &bob, "brandubh").await;
+    let Table {
+        world,
+        alice,
+        bob: _,
+        channel,
+        id,
+        post,
+    } = table("brandubh").await;
     let resign = format!("game:resign:{id}");
     assert!(
         post.to_string().contains(&resign),
@@ -149,10 +178,14 @@ async fn resign_asks_first_no_keeps_the_game_and_yes_ends_it_with_a_rematch_butt
 
 #[tokio::test]
 async fn draws_are_offered_declined_and_accepted_with_buttons() {
-    let world = World::start().await;
-    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
-    let channel = world.fake.channel();
-    let (id, post) = game_with_post(&world, channel, &alice, &bob, "brandubh").await;
+    let Table {
+        world,
+        alice,
+        bob,
+        channel,
+        id,
+        post,
+    } = table("brandubh").await;
 
     let mark = world.fake.recorder().mark();
     let offered = click(&world, &alice, &post, &format!("game:draw-offer:{id}")).await;
@@ -217,10 +250,14 @@ async fn draws_are_offered_declined_and_accepted_with_buttons() {
 
 #[tokio::test]
 async fn flip_shows_the_presser_a_turned_board_and_board_flip_is_remembered() {
-    let world = World::start().await;
-    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
-    let channel = world.fake.channel();
-    let (id, post) = game_with_post(&world, channel, &alice, &bob, "brandubh").await;
+    let Table {
+        world,
+        alice,
+        bob,
+        channel,
+        id,
+        post,
+    } = table("brandubh").await;
     let flip = format!("game:flip:{id}");
 
     let flipped = click(&world, &bob, &post, &flip).await;
@@ -255,10 +292,14 @@ async fn flip_shows_the_presser_a_turned_board_and_board_flip_is_remembered() {
 
 #[tokio::test]
 async fn legal_moves_for_the_player_to_move_and_not_your_turn_for_the_other() {
-    let world = World::start().await;
-    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
-    let channel = world.fake.channel();
-    let (id, post) = game_with_post(&world, channel, &alice, &bob, "brandubh").await;
+    let Table {
+        world,
+        alice,
+        bob,
+        channel: _,
+        id,
+        post,
+    } = table("brandubh").await;
     let legal = world
         .app
         .service
@@ -389,10 +430,14 @@ async fn the_move_picker_pages_the_pieces_and_plays_a_legal_move_as_move_does() 
 
 #[tokio::test]
 async fn buttons_of_a_finished_game_say_so_and_come_off_the_post() {
-    let world = World::start().await;
-    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
-    let channel = world.fake.channel();
-    let (id, post) = game_with_post(&world, channel, &alice, &bob, "brandubh").await;
+    let Table {
+        world,
+        alice,
+        bob,
+        channel,
+        id,
+        post,
+    } = table("brandubh").await;
     world.slash(&alice, channel, "resign", &[]).await;
     let late = click(&world, &bob, &post, &format!("game:legal:{id}")).await;
     assert!(late.is_ephemeral());
