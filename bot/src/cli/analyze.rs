@@ -10,10 +10,11 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::Args;
 use tafl_engine::Game;
-use tafl_engine::ai::analysis::{self, Mark, PlyAnalysis};
+use tafl_engine::ai::analysis::{self, PlyAnalysis};
 use tafl_engine::ai::{SearchLimits, available_threads, selfplay};
 
 use super::GameSource;
+use crate::service::{PlyView, analysis_chart};
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
@@ -66,7 +67,8 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     let wall = started.elapsed();
     let summary = analysis::summarize(&plies);
     if let Some(path) = &args.chart {
-        let png = tafl_render::render_chart(&chart_of(&game, &plies), args.theme, 800)?;
+        let views: Vec<PlyView> = plies.iter().map(PlyView::of).collect();
+        let png = analysis_chart(&views, &format!("{} plies", game.ply()), args.theme)?;
         std::fs::write(path, png).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let line = serde_json::json!({
@@ -78,33 +80,6 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<ExitCode> {
     });
     super::outln!("{line}");
     Ok(ExitCode::SUCCESS)
-}
-
-/// The chart of an analysis: the chance at the start and after each ply, the mistakes,
-/// blunders and missed wins marked.
-fn chart_of(game: &Game, plies: &[PlyAnalysis]) -> tafl_render::Chart {
-    let start = plies.first().map_or(50.0, |p| p.before.defenders() as f32);
-    let chances = std::iter::once(start)
-        .chain(plies.iter().map(|p| p.after.defenders() as f32))
-        .collect();
-    let marks = plies
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| {
-            let mark = match p.mark {
-                Mark::Mistake => tafl_render::ChartMark::Mistake,
-                Mark::Blunder => tafl_render::ChartMark::Blunder,
-                Mark::MissedWin => tafl_render::ChartMark::MissedWin,
-                _ => return None,
-            };
-            Some((i + 1, mark))
-        })
-        .collect();
-    tafl_render::Chart {
-        title: format!("{} plies", game.ply()),
-        chances,
-        marks,
-    }
 }
 
 fn ply_line(ply: &PlyAnalysis) -> serde_json::Value {

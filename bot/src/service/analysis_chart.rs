@@ -2,20 +2,19 @@
 
 use tafl_render::{Chart, ChartMark, Theme, render_chart};
 
-use super::analysis_view::{AnalysisView, MarkView};
+use super::analysis_view::{MarkView, PlyView};
 use super::{Result, ServiceError};
 
 /// Width of the chart in pixels.
 const CHART_WIDTH: u32 = 800;
 
-/// The chart of a finished analysis as a PNG, titled `title`.
-pub fn analysis_chart(view: &AnalysisView, title: &str, theme: Theme) -> Result<Vec<u8>> {
-    let start = view.plies.first().map_or(50.0, |p| p.before as f32);
+/// The chart of an analysis's judged `plies` as a PNG, titled `title`.
+pub fn analysis_chart(plies: &[PlyView], title: &str, theme: Theme) -> Result<Vec<u8>> {
+    let start = plies.first().map_or(50.0, |p| p.before as f32);
     let chances = std::iter::once(start)
-        .chain(view.plies.iter().map(|p| p.after as f32))
+        .chain(plies.iter().map(|p| p.after as f32))
         .collect();
-    let marks = view
-        .plies
+    let marks = plies
         .iter()
         .enumerate()
         .filter_map(|(i, p)| chart_mark(p.mark).map(|m| (i + 1, m)))
@@ -39,30 +38,25 @@ fn chart_mark(mark: MarkView) -> Option<ChartMark> {
 }
 
 /// What the chart shows, in words (its alt text).
-pub fn analysis_chart_text(view: &AnalysisView) -> String {
+pub fn analysis_chart_text(plies: &[PlyView]) -> String {
     let plies_marked = |wanted: &[MarkView]| {
-        let plies: Vec<String> = view
-            .plies
+        let marked: Vec<String> = plies
             .iter()
             .filter(|p| wanted.contains(&p.mark))
             .map(|p| p.ply.to_string())
             .collect();
-        if plies.is_empty() {
+        if marked.is_empty() {
             "none".to_owned()
         } else {
-            plies.join(", ")
+            marked.join(", ")
         }
     };
-    let end = view.plies.last().map_or(50.0, |p| p.after);
+    let end = plies.last().map_or(50.0, |p| p.after);
     let text = format!(
         "Chart of the defenders' winning chance over {} {}, ending at {end:.0}%. \
          Blunders and missed wins at plies: {}. Mistakes at plies: {}.",
-        view.plies.len(),
-        if view.plies.len() == 1 {
-            "ply"
-        } else {
-            "plies"
-        },
+        plies.len(),
+        if plies.len() == 1 { "ply" } else { "plies" },
         plies_marked(&[MarkView::Blunder, MarkView::MissedWin]),
         plies_marked(&[MarkView::Mistake]),
     );

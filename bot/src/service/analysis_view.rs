@@ -116,7 +116,8 @@ impl AnalysisView {
 }
 
 impl PlyView {
-    fn of(ply: &PlyAnalysis) -> PlyView {
+    /// The view of a ply the engine judged.
+    pub fn of(ply: &PlyAnalysis) -> PlyView {
         PlyView {
             ply: ply.ply,
             side: ply.side,

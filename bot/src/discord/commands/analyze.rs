@@ -65,9 +65,9 @@ pub async fn analyze(
     let theme = crate::discord::data::BOARD_THEME
         .parse()
         .unwrap_or(tafl_render::Theme::Dark);
-    let png = analysis_chart(&view, &title, theme)?;
+    let png = analysis_chart(&view.plies, &title, theme)?;
     let chart = CreateAttachment::bytes(png, format!("analysis-{id}.png"))
-        .description(analysis_chart_text(&view));
+        .description(analysis_chart_text(&view.plies));
     let reply = CreateReply::default()
         .content(summary_text(&view, &game_view))
         .attachment(chart)
