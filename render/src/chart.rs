@@ -119,6 +119,11 @@ pub fn render_chart(chart: &Chart, theme: Theme, width: u32) -> Result<Vec<u8>, 
     encode_png(&pixmap, &seed_colours(palette))
 }
 
+/// The colour of `mark` on the chart in `theme` (the web client's SVG chart uses it too).
+pub fn chart_mark_colour(theme: Theme, mark: ChartMark) -> Rgba {
+    mark_colour(Palette::of(theme), mark)
+}
+
 fn mark_colour(palette: &Palette, mark: ChartMark) -> Rgba {
     match mark {
         ChartMark::Mistake => MISTAKE,

@@ -25,7 +25,7 @@ mod sprites;
 mod style;
 mod text;
 
-pub use chart::{Chart, ChartMark, render_chart};
+pub use chart::{Chart, ChartMark, chart_mark_colour, render_chart};
 pub use draw::{draw_scene, render_scene};
 pub use error::RenderError;
 pub use from_engine::{RenderOptions, render, scene_of};

@@ -74,6 +74,17 @@ impl GamesService {
         Ok(view)
     }
 
+    /// Whether `viewer` may ask for an analysis of game `id` now: the rule
+    /// [`GamesService::request_analysis`] applies, for a front end that offers the choice only
+    /// to whom it would accept it from.
+    pub async fn may_request_analysis(&self, viewer: PlayerId, id: GameId) -> Result<bool> {
+        self.read(move |c| {
+            let row = game_state::load_visible(c, id, Some(viewer))?;
+            Ok(row.ply > 0 && check_may_analyse(&row, viewer).is_ok())
+        })
+        .await
+    }
+
     /// The latest analysis of game `id`, as far as it has got.
     pub async fn analysis(&self, viewer: Option<PlayerId>, id: GameId) -> Result<AnalysisView> {
         let cache = self.inner.engines.clone();

@@ -28,7 +28,8 @@ pub fn analysis_chart(plies: &[PlyView], title: &str, theme: Theme) -> Result<Ve
         .map_err(|e| ServiceError::Internal(format!("drawing the analysis chart: {e}")))
 }
 
-fn chart_mark(mark: MarkView) -> Option<ChartMark> {
+/// The marks the chart shows: mistakes, blunders and missed wins (the web's SVG chart too).
+pub(crate) fn chart_mark(mark: MarkView) -> Option<ChartMark> {
     match mark {
         MarkView::Mistake => Some(ChartMark::Mistake),
         MarkView::Blunder => Some(ChartMark::Blunder),

@@ -57,6 +57,7 @@ use crate::store::rows;
 
 pub use ai::MovePicker;
 pub use analysis_chart::{analysis_chart, analysis_chart_text};
+pub(crate) use analysis_chart::chart_mark;
 pub use analysis_view::{AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView};
 pub use challenge_posts::ChallengePost;
 pub use channel_posts::ChannelPost;

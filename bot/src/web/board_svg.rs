@@ -31,11 +31,15 @@ pub enum ThemeChoice {
 }
 
 impl ThemeChoice {
-    fn palette(self) -> &'static Palette {
-        Palette::of(match self {
+    pub fn theme(self) -> Theme {
+        match self {
             ThemeChoice::Light => Theme::Light,
             ThemeChoice::Dark => Theme::Dark,
-        })
+        }
+    }
+
+    pub fn palette(self) -> &'static Palette {
+        Palette::of(self.theme())
     }
 }
 
@@ -67,7 +71,7 @@ pub fn start_svg(position: &Position, rules: &Rules, look: BoardLook) -> String 
     }
 }
 
-fn hex(c: Rgba) -> String {
+pub fn hex(c: Rgba) -> String {
     if c.3 == 255 {
         format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
     } else {

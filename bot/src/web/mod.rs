@@ -3,6 +3,7 @@
 //! games service as the API does, and sign visitors in with one-time links or API tokens
 //! (`session`). See docs/web.md.
 
+mod analysis_svg;
 mod assets;
 mod board_svg;
 mod error;
@@ -31,6 +32,10 @@ pub fn router() -> Router<AppState> {
         .route("/me/live", get(live::my_events))
         .route("/games/{id}", get(game::game_page))
         .route("/games/{id}/board", get(game::board_part))
+        .route(
+            "/games/{id}/analysis",
+            get(game_analysis::analysis_part).post(game_analysis::request_analysis),
+        )
         .route("/games/{id}/live", get(live::game_events))
         .route("/games/{id}/move", post(game::play_move))
         .route("/games/{id}/{action}", post(game::game_action))

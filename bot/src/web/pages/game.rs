@@ -11,12 +11,13 @@ use serde::Deserialize;
 
 use crate::domain::{GameId, GameStatus};
 use crate::http::{AppState, ClientKey};
-use crate::service::{GameBoard, MoveRequest, SeatView};
+use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView};
 
 use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};
 use super::super::error::{Plain, WebError};
 use super::super::layout::{Me, csrf_field, local_time, page_with};
 use super::super::session::{MaybeSignedIn, SignedIn};
+use super::game_analysis::{latest_analysis, move_mark, panel_for, ply_evaluation};
 use super::{me_of, spectator_allowed};
 
 #[derive(Debug, Default, Deserialize)]
@@ -30,7 +31,7 @@ pub struct BoardQuery {
 }
 
 impl BoardQuery {
-    fn look(&self) -> BoardLook {
+    pub(super) fn look(&self) -> BoardLook {
         BoardLook {
             flip: self
                 .flip
@@ -56,12 +57,22 @@ pub async fn game_page(
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
     let shown = state.service.game_board(viewer, id, q.ply).await?;
+    let analysis = latest_analysis(&state, viewer, id).await?;
+    let panel = panel_for(
+        &state,
+        me.as_ref(),
+        id,
+        shown.game.ply,
+        analysis.as_ref(),
+        q.look().theme,
+    )
+    .await?;
     let v = &shown.game;
     let title = format!("{} vs {}", v.attackers.name, v.defenders.name);
     let body = html! {
         div.game data-game=(id) {
             section #board-area aria-label="Board" {
-                (live_part(&shown, me.as_ref(), q.look()))
+                (live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()))
             }
             section {
                 h1 { (seat(&v.attackers)) " (attackers) vs " (seat(&v.defenders)) " (defenders)" }
@@ -89,6 +100,7 @@ pub async fn game_page(
                 }
                 p #move-error .error role="alert" aria-live="assertive" {}
                 p { small { "Keys: ← → step through the moves; type a move such as " code { "d1-d3" } " and Enter." } }
+                (panel)
             }
         }
     };
@@ -113,7 +125,8 @@ pub async fn board_part(
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
     let shown = state.service.game_board(viewer, id, q.ply).await?;
-    Ok(Html(live_part(&shown, me.as_ref(), q.look()).into_string()).into_response())
+    let analysis = latest_analysis(&state, viewer, id).await?;
+    Ok(Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string()).into_response())
 }
 
 #[derive(Debug, Deserialize)]
@@ -152,7 +165,8 @@ pub async fn play_move(
         .service
         .game_board(Some(session.player), id, None)
         .await?;
-    Ok(Html(live_part(&shown, me.as_ref(), q.look()).into_string()).into_response())
+    let analysis = latest_analysis(&state, Some(session.player), id).await?;
+    Ok(Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string()).into_response())
 }
 
 /// What the buttons under a game do.
@@ -235,13 +249,25 @@ pub fn clock_text(clock: &crate::service::ClockSpec) -> String {
     }
 }
 
-/// The part of the page that changes: board, status, moves, the buttons of the moment.
-fn live_part(shown: &GameBoard, me: Option<&Me>, look: BoardLook) -> Markup {
+/// The part of the page that changes: board, status, moves (with their marks once analysed),
+/// the evaluation of the ply shown, the buttons of the moment.
+fn live_part(
+    shown: &GameBoard,
+    me: Option<&Me>,
+    analysis: Option<&AnalysisView>,
+    look: BoardLook,
+) -> Markup {
     let GameBoard {
         game: v,
         board: snap,
         your_moves: legal,
     } = shown;
+    // Plies are judged in order from ply 1.
+    let judged = |ply: u32| {
+        analysis
+            .and_then(|a| a.plies.get(usize::try_from(ply).ok()?.checked_sub(1)?))
+            .filter(|p| p.ply == ply)
+    };
     let at_end = snap.ply == v.ply;
     let legal_json = serde_json::to_string(legal).unwrap_or_else(|_| "[]".to_owned());
     let playing = v.your_turn && at_end && v.status == GameStatus::Active;
@@ -269,6 +295,7 @@ fn live_part(shown: &GameBoard, me: Option<&Me>, look: BoardLook) -> Markup {
                 }
                 @if let Some(w) = &snap.warning { " " strong.turn { (w.kind.shout()) } }
             }
+            @if let Some(ply) = judged(snap.ply) { (ply_evaluation(ply)) }
             p { small { "Captured: " (v.captured.attackers) " attackers, " (v.captured.defenders) " defenders." } }
             @if let (Some(me), true) = (me, v.your_side.is_some() && v.status == GameStatus::Active) {
                 div.controls {
@@ -286,7 +313,16 @@ fn live_part(shown: &GameBoard, me: Option<&Me>, look: BoardLook) -> Markup {
             }
             ol.moves aria-label="Moves" {
                 @for m in &v.moves {
-                    li.at[m.ply == snap.ply] value=(m.ply) { (m.notation) }
+                    @let mark = judged(m.ply).and_then(move_mark);
+                    // A link, so that a page without its script steps through the moves too.
+                    li.at[m.ply == snap.ply] class=[mark.as_ref().map(|m| m.1)] value=(m.ply)
+                        title=[mark.as_ref().map(|m| &m.2)] {
+                        a href={ "?ply=" (m.ply) } { (m.notation) }
+                        @if let Some((sign, _, words)) = &mark {
+                            span.mark aria-hidden="true" { (sign) }
+                            span.sr { ", " (words) }
+                        }
+                    }
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 pub mod challenges;
 pub mod game;
+pub mod game_analysis;
 pub mod home;
 pub mod live;
 pub mod players;

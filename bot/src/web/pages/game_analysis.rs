@@ -1,0 +1,227 @@
+//! A game's computer analysis on its page: the panel (`#analysis`: status and place in the
+//! queue, accuracy, the chart, the "Request analysis" button), each move's mark in the move
+//! list, and the evaluation of the ply shown. Who may see or ask for an analysis is the games
+//! service's rule; this file only draws what it answers.
+//! - `GET /games/{id}/analysis`: the panel alone, for the page's script (on `analysis_done`);
+//! - `POST /games/{id}/analysis`: asks for one (CSRF form); the panel, or the refusal in words.
+
+use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use maud::{Markup, html};
+
+use crate::domain::{AnalysisStatus, GameId, PlayerId};
+use crate::http::{AppState, ClientKey};
+use crate::service::{AnalysisView, MarkView, PlyView, ServiceError};
+
+use super::super::analysis_svg::analysis_chart_svg;
+use super::super::board_svg::ThemeChoice;
+use super::super::error::{Plain, WebError};
+use super::super::layout::{Me, csrf_field};
+use super::super::session::{CSRF_HEADER, MaybeSignedIn, SignedIn};
+use super::game::{BoardQuery, CsrfForm};
+use super::{me_of, spectator_allowed};
+
+/// The latest analysis of game `id` that `viewer` may see, if any.
+pub async fn latest_analysis(
+    state: &AppState,
+    viewer: Option<PlayerId>,
+    id: GameId,
+) -> Result<Option<AnalysisView>, WebError> {
+    match state.service.analysis(viewer, id).await {
+        Ok(view) => Ok(Some(view)),
+        // None asked for yet, or not for this viewer's eyes (a game still going): no panel.
+        Err(ServiceError::NotFound(_) | ServiceError::Forbidden(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// What the panel shows: the analysis, and whether the viewer may ask for a (new) one.
+pub struct AnalysisPanel<'a> {
+    pub game: GameId,
+    /// Plies of the game now.
+    pub game_ply: u32,
+    pub analysis: Option<&'a AnalysisView>,
+    /// Signed in and allowed by the service's rule.
+    pub requester: Option<&'a Me>,
+    pub look: ThemeChoice,
+}
+
+/// The panel of `game` for `viewer`, from the service's answers.
+pub async fn panel_for(
+    state: &AppState,
+    me: Option<&Me>,
+    game: GameId,
+    game_ply: u32,
+    analysis: Option<&AnalysisView>,
+    look: ThemeChoice,
+) -> Result<Markup, WebError> {
+    let may_request = match me {
+        Some(me) => state.service.may_request_analysis(me.player.id, game).await?,
+        None => false,
+    };
+    Ok(panel(&AnalysisPanel {
+        game,
+        game_ply,
+        analysis,
+        requester: me.filter(|_| may_request),
+        look,
+    }))
+}
+
+/// `#analysis`: always on the page (empty when there is nothing to show), so the script can
+/// swap it when the analysis is done.
+pub fn panel(p: &AnalysisPanel) -> Markup {
+    let status = p.analysis.map(|a| a.status);
+    // A new request is worth offering when there is none, or the game went on since.
+    let offer = p.requester.filter(|_| match p.analysis {
+        None => true,
+        Some(a) => a.status == AnalysisStatus::Done && a.plies_analysed < p.game_ply,
+    });
+    html! {
+        section #analysis aria-labelledby="analysis-title" data-status=[status] {
+            @if p.analysis.is_some() || offer.is_some() {
+                h2 #analysis-title { "Computer analysis" }
+            }
+            @if let Some(a) = p.analysis {
+                @match a.status {
+                    AnalysisStatus::Done => {
+                        @if let Some(s) = &a.summary {
+                            p {
+                                "Accuracy: attackers " (format!("{:.0}", s.attackers.accuracy)) "%, defenders "
+                                (format!("{:.0}", s.defenders.accuracy)) "%."
+                            }
+                        }
+                        (analysis_chart_svg(&a.plies, p.look))
+                        p { small {
+                            (a.plies_analysed) " plies, " (a.ms_per_ply) " ms of search a position. "
+                            "Click the chart or a move to see it; marks: ?! inaccuracy, ? mistake, ?? blunder, ✗ missed win."
+                        } }
+                    },
+                    AnalysisStatus::Queued | AnalysisStatus::Running => {
+                        p.notice role="status" {
+                            @if a.status == AnalysisStatus::Running { "The analysis is running" }
+                            @else { "The analysis is waiting" }
+                            @if let Some(n) = a.queue_position { " (number " (n) " in the queue)" }
+                            ". The chart appears here when it is done."
+                        }
+                    },
+                }
+            }
+            @if let Some(me) = offer {
+                form #analysis-form method="post" action={ "/games/" (p.game) "/analysis" } {
+                    (csrf_field(me))
+                    button type="submit" {
+                        @if p.analysis.is_some() { "Analyse again, with the new moves" }
+                        @else { "Request analysis" }
+                    }
+                }
+            }
+            p #analysis-error .error role="alert" {}
+        }
+    }
+}
+
+/// The mark of a move as the move list shows it: a sign, a class for its colour, and words.
+pub fn move_mark(ply: &PlyView) -> Option<(&'static str, &'static str, String)> {
+    let (sign, class) = match ply.mark {
+        MarkView::Best | MarkView::Good => return None,
+        MarkView::Inaccuracy => ("?!", "m-inaccuracy"),
+        MarkView::Mistake => ("?", "m-mistake"),
+        MarkView::Blunder => ("??", "m-blunder"),
+        MarkView::MissedWin => ("✗", "m-missed-win"),
+    };
+    Some((sign, class, mark_sentence(ply)))
+}
+
+/// A mark in words.
+pub fn mark_words(mark: MarkView) -> &'static str {
+    match mark {
+        MarkView::Best => "best move",
+        MarkView::Good => "good move",
+        MarkView::Inaccuracy => "inaccuracy",
+        MarkView::Mistake => "mistake",
+        MarkView::Blunder => "blunder",
+        MarkView::MissedWin => "missed win",
+    }
+}
+
+/// "mistake: better was e4-e7, defenders' chance 62% → 31%".
+fn mark_sentence(ply: &PlyView) -> String {
+    let better = match (&ply.best, &ply.forced) {
+        (Some(best), Some(forced)) => format!(": better was {best} ({forced})"),
+        (Some(best), None) if *best != ply.mv => format!(": better was {best}"),
+        _ => String::new(),
+    };
+    format!(
+        "{}{better}, defenders' chance {:.0}% → {:.0}%",
+        mark_words(ply.mark),
+        ply.before,
+        ply.after
+    )
+}
+
+/// The evaluation of the ply shown (under the board, while stepping through the moves).
+pub fn ply_evaluation(ply: &PlyView) -> Markup {
+    html! {
+        p #ply-eval .eval {
+            "Move " (ply.ply) ", " (ply.mv) " (" (ply.side) "): "
+            span class=[move_mark(ply).map(|m| m.1)] { (mark_words(ply.mark)) }
+            ". Defenders' chance " (format!("{:.0}", ply.before)) "% → " (format!("{:.0}", ply.after)) "%."
+            @if let Some(best) = &ply.best {
+                " Best: " strong { (best) }
+                @if ply.line.len() > 1 {
+                    " (line " (ply.line.iter().take(8).cloned().collect::<Vec<_>>().join(" ")) ")"
+                }
+                "."
+            }
+            @if let Some(forced) = &ply.forced { " The search proved " (forced) " before this move." }
+        }
+    }
+}
+
+/// `GET /games/{id}/analysis`: the panel alone.
+pub async fn analysis_part(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    ClientKey(client): ClientKey,
+    Path(id): Path<GameId>,
+    Query(q): Query<BoardQuery>,
+) -> Result<Response, Plain> {
+    spectator_allowed(&state, session.as_ref(), client)?;
+    let me = me_of(&state, session.as_ref()).await?;
+    let viewer = session.as_ref().map(|s| s.player);
+    state.service.ensure_visible(viewer, id).await?;
+    let game = state.service.game(viewer, id).await?;
+    let analysis = latest_analysis(&state, viewer, id).await?;
+    let panel = panel_for(&state, me.as_ref(), id, game.ply, analysis.as_ref(), q.look().theme).await?;
+    Ok(Html(panel.into_string()).into_response())
+}
+
+/// `POST /games/{id}/analysis`: asks the service for the analysis. The page's script (which
+/// sends the CSRF token in a header) gets the new panel or the refusal as a line of text; a
+/// plain form goes back to the game.
+pub async fn request_analysis(
+    State(state): State<AppState>,
+    session: SignedIn,
+    headers: HeaderMap,
+    Path(id): Path<GameId>,
+    Query(q): Query<BoardQuery>,
+    axum::Form(form): axum::Form<CsrfForm>,
+) -> Result<Response, Plain> {
+    session.check_csrf(&headers, form.csrf.as_deref())?;
+    let from_script = headers.contains_key(CSRF_HEADER);
+    let asked = state.service.request_analysis(session.player, id).await;
+    if !from_script {
+        return match asked {
+            Ok(_) => Ok(Redirect::to(&format!("/games/{id}")).into_response()),
+            // A page, as for the other buttons.
+            Err(e) => Ok(WebError::from(e).into_response()),
+        };
+    }
+    let analysis = asked?;
+    let me = me_of(&state, Some(&session)).await?;
+    let game = state.service.game(Some(session.player), id).await?;
+    let panel = panel_for(&state, me.as_ref(), id, game.ply, Some(&analysis), q.look().theme).await?;
+    Ok(Html(panel.into_string()).into_response())
+}
