@@ -27,7 +27,7 @@ fn scripted_rules() -> String {
     tokens.join(" ")
 }
 
-async fn quick_app(ms_per_ply: u32) -> TestApp {
+pub(super) async fn quick_app(ms_per_ply: u32) -> TestApp {
     TestApp::start_with(|c| {
         c.games.analysis_ms_per_ply = ms_per_ply;
         c.games.analysis_threads = 1;
@@ -37,7 +37,7 @@ async fn quick_app(ms_per_ply: u32) -> TestApp {
 
 /// A (attackers) and B play a2-b2 (freeing the king's road: a blunder), a3-b3 (walking away
 /// from the escape: a missed win) and b6-b4 (taking the king).
-async fn scripted_game(app: &TestApp, private: bool) -> (Player, Player, i64) {
+pub(super) async fn scripted_game(app: &TestApp, private: bool) -> (Player, Player, i64) {
     let a = app.register("Astrid").await;
     let b = app.register("Ragnar").await;
     let challenge = app
@@ -75,7 +75,7 @@ async fn request(app: &TestApp, game: i64, who: &Player, status: StatusCode) -> 
 }
 
 /// Waits for the `analysis_done` event of `analysis` (failing loudly after 60 s).
-async fn done_event(events: &mut broadcast::Receiver<Event>, analysis: i64) -> Event {
+pub(super) async fn done_event(events: &mut broadcast::Receiver<Event>, analysis: i64) -> Event {
     let wait = async {
         loop {
             match events.recv().await {

@@ -28,5 +28,6 @@ mod starts;
 mod storage;
 mod stream_limits;
 mod tokens;
+mod web_analysis;
 mod web_sessions;
 mod webhook_targets;

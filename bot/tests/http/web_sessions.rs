@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::common::{Player, TestApp};
 
 /// A client that shows redirects instead of following them, and keeps no cookies.
-fn browserless() -> reqwest::Client {
+pub(super) fn browserless() -> reqwest::Client {
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
@@ -66,7 +66,7 @@ async fn csrf_of(app: &TestApp, cookie: &str) -> Option<String> {
     Some(page[start..].split('"').next()?.to_owned())
 }
 
-async fn signed_in(app: &TestApp, player: &Player) -> (String, String) {
+pub(super) async fn signed_in(app: &TestApp, player: &Player) -> (String, String) {
     let link = login_link(app, player).await;
     let answer = redeem(app, token_of(&link)).await;
     assert_eq!(answer.status(), StatusCode::SEE_OTHER);
@@ -255,11 +255,9 @@ async fn a_pasted_api_token_signs_in_and_a_wrong_one_does_not() {
     assert!(bad.headers().get(SET_COOKIE).is_none());
 }
 
-#[tokio::test]
-async fn a_game_page_with_its_styles_and_scripts_stays_under_100_kb() {
-    let app = TestApp::start().await;
+/// A Copenhagen game well under way: 60 moves, each side's first legal move.
+pub(super) async fn game_of_sixty_moves(app: &TestApp) -> (Player, Player, i64) {
     let (a, b, game) = app.game_between_a_and_b("copenhagen").await;
-    // A game well under way: 60 moves, each side's first legal move.
     for ply in 0..60u64 {
         let who = if ply % 2 == 0 { &a } else { &b };
         let legal = app
@@ -275,6 +273,13 @@ async fn a_game_page_with_its_styles_and_scripts_stays_under_100_kb() {
         )
         .await;
     }
+    (a, b, game)
+}
+
+#[tokio::test]
+async fn a_game_page_with_its_styles_and_scripts_stays_under_100_kb() {
+    let app = TestApp::start().await;
+    let (a, _, game) = game_of_sixty_moves(&app).await;
     let (cookie, _) = signed_in(&app, &a).await;
     let html = browserless()
         .get(format!("{}/games/{game}", app.base))

@@ -1,7 +1,9 @@
 // The game page: move by clicking or dragging (legal destinations shown), or by typing in the
 // move box; the opponent's moves arrive live (Server-Sent Events); step through the moves with
-// the buttons or the arrow keys; flip the board. The server draws every board: this script only
-// asks for the fragment of a ply and swaps it in.
+// the buttons, the arrow keys, a click on a move or on the analysis chart; flip the board; ask
+// for a computer analysis, whose panel comes back live when it is done. The server draws every
+// board and the chart: this script only asks for the fragment of a ply (or the panel) and swaps
+// it in.
 import { localTimes } from './common.js';
 
 const main = document.querySelector('[data-game]');
@@ -12,10 +14,9 @@ const error = document.getElementById('move-error');
 let flip = false;
 let picked = null;
 let dragFrom = null;
-/** The ply shown while replaying; null follows the game live. */
-let replayPly = null;
-
 const live = () => document.getElementById('live');
+/** The ply shown while replaying; null follows the game live. */
+let replayPly = live().dataset.ply === live().dataset.lastPly ? null : +live().dataset.ply;
 const legal = () => {
   try { return JSON.parse(live().dataset.legal || '[]'); } catch { return []; }
 };
@@ -125,30 +126,95 @@ document.getElementById('move-form')?.addEventListener('submit', (e) => {
   if (text) play(text);
 });
 
+function goTo(ply) {
+  const last = +live().dataset.lastPly;
+  replayPly = ply >= last ? null : Math.max(0, ply);
+  show(replayPly);
+}
+
 function step(to) {
   const last = +live().dataset.lastPly;
   const at = +live().dataset.ply;
-  const ply = { first: 0, prev: Math.max(0, at - 1), next: Math.min(last, at + 1), last }[to];
-  replayPly = ply === last ? null : ply;
-  show(replayPly);
+  goTo({ first: 0, prev: at - 1, next: at + 1, last }[to]);
 }
+
+/** The ply under a click on the chart's plot. */
+function plyAt(svg, e) {
+  const p = svg.createSVGPoint();
+  p.x = e.clientX;
+  p.y = e.clientY;
+  const at = p.matrixTransform(svg.getScreenCTM().inverse());
+  return Math.min(+svg.dataset.plies, Math.round((at.x - svg.dataset.x0) / svg.dataset.dx));
+}
+
 main.addEventListener('click', (e) => {
   const b = e.target.closest('button[data-step]');
   if (b) step(b.dataset.step);
   if (e.target.closest('#flip')) { flip = !flip; show(replayPly); }
+  const move = e.target.closest('ol.moves a');
+  if (move) { e.preventDefault(); goTo(+move.parentElement.value); }
+  const dot = e.target.closest('#analysis-chart .dot');
+  if (dot) goTo(+dot.dataset.ply);
+  else if (e.target.closest('#analysis-chart .hit')) goTo(plyAt(e.target.closest('svg'), e));
 });
 document.addEventListener('keydown', (e) => {
+  const dot = e.target.closest?.('#analysis-chart .dot');
+  if (dot && (e.key === 'Enter' || e.key === ' ')) { e.preventDefault(); goTo(+dot.dataset.ply); return; }
   if (e.target.closest('input, textarea, select') || e.altKey || e.ctrlKey || e.metaKey) return;
   const to = { ArrowLeft: 'prev', ArrowRight: 'next', Home: 'first', End: 'last' }[e.key];
   if (to) { e.preventDefault(); step(to); }
 });
 
-// Live: any event of this game redraws the current position (unless replaying).
+// The analysis: the chart's cursor follows the ply shown; the panel is swapped for the server's.
+function placeCursor() {
+  const svg = document.getElementById('analysis-chart');
+  const cursor = document.getElementById('chart-cursor');
+  if (!svg || !cursor) return;
+  const x = (+svg.dataset.x0 + Math.min(+live().dataset.ply, +svg.dataset.plies) * svg.dataset.dx).toFixed(1);
+  cursor.setAttribute('x1', x);
+  cursor.setAttribute('x2', x);
+}
+document.addEventListener('board-shown', placeCursor);
+placeCursor();
+
+function swapAnalysis(html) {
+  const t = document.createElement('template');
+  t.innerHTML = html.trim();
+  document.getElementById('analysis')?.replaceWith(t.content.firstElementChild);
+  placeCursor();
+}
+async function showAnalysis() {
+  const r = await fetch(`/games/${game}/analysis`);
+  if (r.ok) swapAnalysis(await r.text());
+}
+const analysisPending = () => document.querySelector('#analysis[data-status=queued], #analysis[data-status=running]');
+
+main.addEventListener('submit', async (e) => {
+  if (e.target.id !== 'analysis-form' || e.defaultPrevented) return;
+  e.preventDefault();
+  document.getElementById('analysis-error').textContent = '';
+  const r = await fetch(e.target.action, {
+    method: 'POST', body: new URLSearchParams(new FormData(e.target)), headers: { 'x-csrf-token': csrf },
+  });
+  if (r.redirected) { window.location.reload(); return; }
+  const answer = await r.text();
+  if (r.ok) swapAnalysis(answer);
+  else document.getElementById('analysis-error').textContent = answer;
+});
+
+// Live: any event of this game redraws the current position (unless replaying); a finished
+// analysis redraws its panel and the marks of the moves.
 const events = new EventSource(`/games/${game}/live`);
-events.onmessage = () => { if (replayPly === null) show(null); };
+events.onmessage = (e) => {
+  if (e.data === 'analysis_done' || e.data === 'resync') {
+    showAnalysis();
+    show(replayPly);
+  } else if (replayPly === null) show(null);
+};
 // Whatever happened before the stream opened (or while it reconnected) is caught up at once.
 events.onopen = async () => {
-  if (replayPly === null) await show(null);
+  if (analysisPending()) showAnalysis();
+  await show(replayPly);
   main.dataset.live = 'open';
 };
 events.onerror = () => { main.dataset.live = 'reconnecting'; };

@@ -314,8 +314,10 @@ fn live_part(
             ol.moves aria-label="Moves" {
                 @for m in &v.moves {
                     @let mark = judged(m.ply).and_then(move_mark);
+                    @let class = [(m.ply == snap.ply).then_some("at"), mark.as_ref().map(|m| m.1)]
+                        .into_iter().flatten().collect::<Vec<_>>().join(" ");
                     // A link, so that a page without its script steps through the moves too.
-                    li.at[m.ply == snap.ply] class=[mark.as_ref().map(|m| m.1)] value=(m.ply)
+                    li class=[(!class.is_empty()).then_some(&class)] value=(m.ply)
                         title=[mark.as_ref().map(|m| &m.2)] {
                         a href={ "?ply=" (m.ply) } { (m.notation) }
                         @if let Some((sign, _, words)) = &mark {
