@@ -284,14 +284,22 @@ pub async fn sign_in(client: &Client, link: &str) {
 
 /// Saves a screenshot as `docs/screenshots/NAME.png` when `TAFLBOT_SCREENSHOTS` names the folder.
 pub async fn screenshot(client: &Client, name: &str) {
-    let Some(dir) = std::env::var_os("TAFLBOT_SCREENSHOTS") else {
+    if std::env::var_os("TAFLBOT_SCREENSHOTS").is_none() {
         return;
-    };
+    }
     // From the top of the page, whatever a click scrolled to.
     client
         .execute("window.scrollTo(0, 0)", vec![])
         .await
         .expect("scroll to the top");
+    screenshot_as_scrolled(client, name).await;
+}
+
+/// Saves a screenshot of the page where it is scrolled to, as [`screenshot`] does.
+pub async fn screenshot_as_scrolled(client: &Client, name: &str) {
+    let Some(dir) = std::env::var_os("TAFLBOT_SCREENSHOTS") else {
+        return;
+    };
     let png = client.screenshot().await.expect("a screenshot");
     let dir = PathBuf::from(dir);
     let dir = if dir.is_relative() {

@@ -1,0 +1,196 @@
+//! A game's computer analysis in a real browser (headless Chromium over WebDriver): asked for
+//! with the page's button, the chart and the move marks appearing live when the analysis is
+//! done, replay from the move list and from the chart, a refusal said in place, a phone's width.
+//! The game is the planted-blunder Brandubh game of bot/tests/http/analysis.rs.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::{Client, Locator};
+use taflbot::domain::GameId;
+use taflbot::service::{ClockSpec, MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
+use taflbot_e2e::web::{
+    TestPlayer, WebApp, browser, screenshot, screenshot_as_scrolled, sign_in, wait_for,
+    wait_for_text,
+};
+
+/// Brandubh with the attackers to move from a made-up position: the soldier on a2 keeps the
+/// king on a3 from the corner a1 (and the defender on a5 keeps every attacker off a4).
+fn scripted_rules() -> String {
+    let brandubh = tafl_engine::variant("brandubh")
+        .unwrap()
+        .rules()
+        .to_opentafl();
+    let mut tokens: Vec<&str> = brandubh
+        .split_whitespace()
+        .filter(|t| !t.starts_with("start:") && !t.starts_with("atkf:"))
+        .collect();
+    tokens.push("atkf:y");
+    tokens.push("start:/7/t4t1/K2t3/7/T6/1t2t2/7/");
+    tokens.join(" ")
+}
+
+/// An app whose analyses search 20 ms a position, on one thread.
+async fn quick_app(max_queued: u32) -> WebApp {
+    WebApp::start_with(|c| {
+        c.games.analysis_ms_per_ply = 20;
+        c.games.analysis_threads = 1;
+        c.games.analysis_max_queued = max_queued;
+    })
+    .await
+}
+
+/// Astrid (attackers) and Ragnar play a2-b2 (a blunder: the king's road is free), a3-b3 (a
+/// missed win: a3-a1 escaped) and b6-b4 (the king is taken).
+async fn scripted_game(app: &WebApp) -> (TestPlayer, GameId) {
+    let astrid = app.player("Astrid").await;
+    let ragnar = app.player("Ragnar").await;
+    let s = app.service();
+    let challenge = s
+        .create_challenge(
+            astrid.id,
+            NewChallenge {
+                opponent: Opponent::Player(ragnar.id),
+                rules: RulesChoice::Rules(scripted_rules()),
+                side: SideChoice::Attackers,
+                clock: ClockSpec::Unlimited {},
+                context: None,
+                rated: Some(false),
+                private: false,
+            },
+        )
+        .await
+        .unwrap();
+    let game = s
+        .accept_challenge(ragnar.id, challenge.challenge.id)
+        .await
+        .unwrap()
+        .id;
+    for (who, mv) in [(&astrid, "a2-b2"), (&ragnar, "a3-b3"), (&astrid, "b6-b4")] {
+        s.play_move(
+            who.id,
+            game,
+            MoveRequest {
+                text: mv.into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    }
+    (astrid, game)
+}
+
+async fn open_game(client: &Client, app: &WebApp, game: GameId) {
+    client
+        .goto(&app.url(&format!("/games/{game}")))
+        .await
+        .expect("the game page opens");
+    wait_for(client, "[data-game][data-live='open']").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replays_its_plies() {
+    let app = quick_app(100).await;
+    let (astrid, game) = scripted_game(&app).await;
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&astrid).await).await;
+    open_game(&a, &app, game).await;
+    assert!(a.find(Locator::Css("#analysis-chart")).await.is_err());
+    a.execute("window.notReloaded = true", vec![]).await.unwrap();
+    wait_for(&a, "#analysis-form button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    // The chart arrives without a reload (the page's live stream carries `analysis_done`).
+    wait_for(&a, "#analysis[data-status='done'] svg#analysis-chart").await;
+    let same_page = a
+        .execute("return window.notReloaded === true", vec![])
+        .await
+        .unwrap();
+    assert_eq!(same_page, serde_json::Value::Bool(true), "the page was reloaded");
+    // The marks: ?? on the blunder, ✗ on the missed win, with their words for screen readers.
+    let blunder = wait_for_text(&a, "#live li.m-blunder[value='1'] .mark", "??").await;
+    assert_eq!(blunder, "??");
+    let missed = wait_for(&a, "#live li.m-missed-win[value='2']").await;
+    let words = missed.attr("title").await.unwrap().unwrap_or_default();
+    assert!(words.contains("better was a3-a1 (escape in 1)"), "{words}");
+    // The form is gone: the analysis covers the whole game.
+    assert!(a.find(Locator::Css("#analysis-form")).await.is_err());
+    screenshot(&a, "game-analysis").await;
+
+    // A click on a move shows its position and its evaluation.
+    wait_for(&a, "#live ol.moves li[value='2'] a")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, "#live[data-ply='2'][data-last-ply='3']").await;
+    wait_for_text(&a, "#ply-eval", "The search proved escape in 1").await;
+    // A click on the chart's dot of the blunder, then the keyboard on it.
+    wait_for(&a, "#analysis-chart .dot[data-ply='1']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, "#live[data-ply='1'][data-last-ply='3']").await;
+    wait_for_text(&a, "#ply-eval", "blunder").await;
+    wait_for(&a, "#chart-cursor[x1='226.7']").await;
+    a.execute(
+        "document.querySelector(\"#analysis-chart .dot[data-ply='2']\").focus()",
+        vec![],
+    )
+    .await
+    .unwrap();
+    // Enter, to the element that has the focus.
+    let enter = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: '\u{E007}' })
+        .then(KeyAction::Up { value: '\u{E007}' });
+    a.perform_actions(enter).await.unwrap();
+    wait_for(&a, "#live[data-ply='2'][data-last-ply='3']").await;
+    a.close().await.unwrap();
+
+    // On a phone: nothing scrolls sideways, the chart fits.
+    let phone = browser(375).await;
+    open_game(&phone, &app, game).await;
+    wait_for(&phone, "svg#analysis-chart").await;
+    let width = phone
+        .execute("return document.documentElement.scrollWidth", vec![])
+        .await
+        .unwrap();
+    let viewport = phone
+        .execute("return window.innerWidth", vec![])
+        .await
+        .unwrap();
+    assert!(
+        width.as_u64() <= viewport.as_u64(),
+        "the analysed game scrolls sideways on a phone: {width} px wide in {viewport}"
+    );
+    phone
+        .execute(
+            "document.getElementById('analysis').scrollIntoView()",
+            vec![],
+        )
+        .await
+        .unwrap();
+    screenshot_as_scrolled(&phone, "game-analysis-phone").await;
+    phone.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_request_is_said_in_place() {
+    // A queue that holds nothing: every request is refused.
+    let app = quick_app(0).await;
+    let (astrid, game) = scripted_game(&app).await;
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&astrid).await).await;
+    open_game(&a, &app, game).await;
+    wait_for(&a, "#analysis-form button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&a, "#analysis-error", "ask again later").await;
+    assert!(a.find(Locator::Css("#analysis-chart")).await.is_err());
+    a.close().await.unwrap();
+}
