@@ -96,7 +96,9 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
     sign_in(&a, &app.login_link(&astrid).await).await;
     open_game(&a, &app, game).await;
     assert!(a.find(Locator::Css("#analysis-chart")).await.is_err());
-    a.execute("window.notReloaded = true", vec![]).await.unwrap();
+    a.execute("window.notReloaded = true", vec![])
+        .await
+        .unwrap();
     wait_for(&a, "#analysis-form button")
         .await
         .click()
@@ -108,7 +110,11 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
         .execute("return window.notReloaded === true", vec![])
         .await
         .unwrap();
-    assert_eq!(same_page, serde_json::Value::Bool(true), "the page was reloaded");
+    assert_eq!(
+        same_page,
+        serde_json::Value::Bool(true),
+        "the page was reloaded"
+    );
     // The marks: ?? on the blunder, ✗ on the missed win, with their words for screen readers.
     let blunder = wait_for_text(&a, "#live li.m-blunder[value='1'] .mark", "??").await;
     assert_eq!(blunder, "??");

@@ -56,8 +56,8 @@ use crate::store::Store;
 use crate::store::rows;
 
 pub use ai::MovePicker;
-pub use analysis_chart::{analysis_chart, analysis_chart_text};
 pub(crate) use analysis_chart::chart_mark;
+pub use analysis_chart::{analysis_chart, analysis_chart_text};
 pub use analysis_view::{AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView};
 pub use challenge_posts::ChallengePost;
 pub use channel_posts::ChannelPost;

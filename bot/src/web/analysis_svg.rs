@@ -72,8 +72,10 @@ pub fn analysis_chart_svg(plies: &[PlyView], look: ThemeChoice) -> Markup {
         plot.left,
         plot.bottom
     );
+    // As on the PNG chart, but every ply of a short game (the web chart is often read close).
     let step = match plot.plies {
-        0..=30 => 5,
+        0..=10 => 1,
+        11..=30 => 5,
         31..=120 => 10,
         121..=300 => 25,
         _ => 50,
@@ -173,9 +175,12 @@ mod tests {
             .collect();
         assert_eq!(dots, ["1", "3", "4"]);
         // The blunder is drawn at the top of the plot (the defenders' chance 100%).
-        assert!(svg.contains("cx=\"155.0\" cy=\"26.0\""), "{svg}");
+        assert!(svg.contains("cx=\"154.4\" cy=\"26.0\""), "{svg}");
         // Every element is closed: inside HTML, an SVG element left open swallows the next.
-        assert_eq!(svg.matches("<circle").count(), svg.matches("</circle>").count());
+        assert_eq!(
+            svg.matches("<circle").count(),
+            svg.matches("</circle>").count()
+        );
     }
 
     #[test]

@@ -46,7 +46,11 @@ async fn the_request_form_needs_the_sessions_csrf_token() {
     let app = quick_app(20).await;
     let (a, _, game) = scripted_game(&app, false).await;
     let (cookie, csrf) = signed_in(&app, &a).await;
-    assert!(page(&app, &format!("/games/{game}"), Some(&cookie)).await.contains("id=\"analysis-form\""));
+    assert!(
+        page(&app, &format!("/games/{game}"), Some(&cookie))
+            .await
+            .contains("id=\"analysis-form\"")
+    );
     let without = ask(&app, game, &cookie, None, None).await;
     assert_eq!(without.status(), StatusCode::FORBIDDEN);
     let wrong = ask(&app, game, &cookie, Some(&"0".repeat(64)), None).await;
@@ -96,7 +100,10 @@ async fn a_live_game_against_a_person_offers_no_analysis_and_refuses_one_in_word
     let refused = ask(&app, game, &stranger, Some(&stranger_csrf), None).await;
     assert_eq!(refused.status(), StatusCode::FORBIDDEN);
     let words = refused.text().await.unwrap();
-    assert!(words.contains("only its players see its analysis"), "{words}");
+    assert!(
+        words.contains("only its players see its analysis"),
+        "{words}"
+    );
     let refused = ask(&app, game, &player, Some(&player_csrf), None).await;
     assert_eq!(refused.status(), StatusCode::FORBIDDEN);
     let words = refused.text().await.unwrap();
@@ -152,20 +159,36 @@ async fn the_chart_and_the_marks_appear_only_once_the_analysis_is_done() {
     assert!(after.contains("id=\"analysis-chart\""), "{after}");
     assert!(after.contains("data-status=\"done\""), "{after}");
     // The chart's text alternative, and a dot for the blunder and one for the missed win.
-    assert!(after.contains("Blunders and missed wins at plies: 1, 2."), "{after}");
+    assert!(
+        after.contains("Blunders and missed wins at plies: 1, 2."),
+        "{after}"
+    );
     assert_eq!(after.matches("class=\"dot\"").count(), 2, "{after}");
     // The move list: ?? on the blunder, ✗ on the missed win, nothing on the last move.
-    let blunder = after.find("<li class=\"m-blunder\" value=\"1\"").expect("ply 1 marked");
+    let blunder = after
+        .find("<li class=\"m-blunder\" value=\"1\"")
+        .expect("ply 1 marked");
     assert!(after[blunder..].contains("<span class=\"mark\" aria-hidden=\"true\">??</span>"));
     assert!(after[blunder..].contains("blunder: better was"), "{after}");
-    let missed = after.find("class=\"m-missed-win\" value=\"2\"").expect("ply 2 marked");
-    assert!(after[missed..].contains("missed win: better was a3-a1 (escape in 1)"), "{after}");
-    assert!(after.contains("<li class=\"at\" value=\"3\"><a href=\"?ply=3\">b6-b4</a></li>"), "{after}");
+    let missed = after
+        .find("class=\"m-missed-win\" value=\"2\"")
+        .expect("ply 2 marked");
+    assert!(
+        after[missed..].contains("missed win: better was a3-a1 (escape in 1)"),
+        "{after}"
+    );
+    assert!(
+        after.contains("<li class=\"at\" value=\"3\"><a href=\"?ply=3\">b6-b4</a></li>"),
+        "{after}"
+    );
     // Stepping to ply 2 shows its evaluation.
     let board = page(&app, &format!("/games/{game}/board?ply=2"), None).await;
     assert!(board.contains("id=\"ply-eval\""), "{board}");
     assert!(board.contains("Best: <strong>a3-a1</strong>"), "{board}");
-    assert!(board.contains("The search proved escape in 1 before this move."), "{board}");
+    assert!(
+        board.contains("The search proved escape in 1 before this move."),
+        "{board}"
+    );
     // The panel alone, as the script asks for it on `analysis_done`.
     let panel = page(&app, &format!("{path}/analysis"), None).await;
     assert!(panel.starts_with("<section id=\"analysis\""), "{panel}");

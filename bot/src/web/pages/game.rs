@@ -126,7 +126,10 @@ pub async fn board_part(
     let viewer = session.as_ref().map(|s| s.player);
     let shown = state.service.game_board(viewer, id, q.ply).await?;
     let analysis = latest_analysis(&state, viewer, id).await?;
-    Ok(Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string()).into_response())
+    Ok(
+        Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string())
+            .into_response(),
+    )
 }
 
 #[derive(Debug, Deserialize)]
@@ -166,7 +169,10 @@ pub async fn play_move(
         .game_board(Some(session.player), id, None)
         .await?;
     let analysis = latest_analysis(&state, Some(session.player), id).await?;
-    Ok(Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string()).into_response())
+    Ok(
+        Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string())
+            .into_response(),
+    )
 }
 
 /// What the buttons under a game do.

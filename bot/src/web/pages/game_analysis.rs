@@ -57,7 +57,12 @@ pub async fn panel_for(
     look: ThemeChoice,
 ) -> Result<Markup, WebError> {
     let may_request = match me {
-        Some(me) => state.service.may_request_analysis(me.player.id, game).await?,
+        Some(me) => {
+            state
+                .service
+                .may_request_analysis(me.player.id, game)
+                .await?
+        }
         None => false,
     };
     Ok(panel(&AnalysisPanel {
@@ -168,7 +173,7 @@ pub fn ply_evaluation(ply: &PlyView) -> Markup {
             "Move " (ply.ply) ", " (ply.mv) " (" (ply.side) "): "
             span class=[move_mark(ply).map(|m| m.1)] { (mark_words(ply.mark)) }
             ". Defenders' chance " (format!("{:.0}", ply.before)) "% → " (format!("{:.0}", ply.after)) "%."
-            @if let Some(best) = &ply.best {
+            @if let Some(best) = ply.best.as_ref().filter(|b| **b != ply.mv) {
                 " Best: " strong { (best) }
                 @if ply.line.len() > 1 {
                     " (line " (ply.line.iter().take(8).cloned().collect::<Vec<_>>().join(" ")) ")"
@@ -194,7 +199,15 @@ pub async fn analysis_part(
     state.service.ensure_visible(viewer, id).await?;
     let game = state.service.game(viewer, id).await?;
     let analysis = latest_analysis(&state, viewer, id).await?;
-    let panel = panel_for(&state, me.as_ref(), id, game.ply, analysis.as_ref(), q.look().theme).await?;
+    let panel = panel_for(
+        &state,
+        me.as_ref(),
+        id,
+        game.ply,
+        analysis.as_ref(),
+        q.look().theme,
+    )
+    .await?;
     Ok(Html(panel.into_string()).into_response())
 }
 
@@ -222,6 +235,65 @@ pub async fn request_analysis(
     let analysis = asked?;
     let me = me_of(&state, Some(&session)).await?;
     let game = state.service.game(Some(session.player), id).await?;
-    let panel = panel_for(&state, me.as_ref(), id, game.ply, Some(&analysis), q.look().theme).await?;
+    let panel = panel_for(
+        &state,
+        me.as_ref(),
+        id,
+        game.ply,
+        Some(&analysis),
+        q.look().theme,
+    )
+    .await?;
     Ok(Html(panel.into_string()).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Side;
+
+    fn judged(mark: MarkView, best: Option<&str>, forced: Option<&str>) -> PlyView {
+        PlyView {
+            ply: 7,
+            side: Side::Defenders,
+            mv: "d4-d6".into(),
+            mark,
+            before: 62.0,
+            after: 31.4,
+            loss: 30.6,
+            best: best.map(str::to_owned),
+            line: vec![],
+            forced: forced.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_mark_reads_with_the_better_move_and_the_chances() {
+        let (sign, class, words) =
+            move_mark(&judged(MarkView::Mistake, Some("e4-e7"), None)).unwrap();
+        assert_eq!((sign, class), ("?", "m-mistake"));
+        assert_eq!(
+            words,
+            "mistake: better was e4-e7, defenders' chance 62% → 31%"
+        );
+        let (sign, _, words) = move_mark(&judged(
+            MarkView::MissedWin,
+            Some("a3-a1"),
+            Some("escape in 1"),
+        ))
+        .unwrap();
+        assert_eq!(sign, "✗");
+        assert!(
+            words.starts_with("missed win: better was a3-a1 (escape in 1), "),
+            "{words}"
+        );
+        assert_eq!(
+            move_mark(&judged(MarkView::Good, Some("e4-e7"), None)),
+            None
+        );
+        assert_eq!(
+            move_mark(&judged(MarkView::Best, Some("d4-d6"), None)),
+            None
+        );
+    }
 }
