@@ -213,7 +213,8 @@ pub async fn analysis_part(
 
 /// `POST /games/{id}/analysis`: asks the service for the analysis. The page's script (which
 /// sends the CSRF token in a header) gets the new panel or the refusal as a line of text; a
-/// plain form goes back to the game.
+/// plain form (no script) goes back to the game, or gets a page saying what went wrong, as the
+/// other buttons do.
 pub async fn request_analysis(
     State(state): State<AppState>,
     session: SignedIn,
@@ -221,30 +222,40 @@ pub async fn request_analysis(
     Path(id): Path<GameId>,
     Query(q): Query<BoardQuery>,
     axum::Form(form): axum::Form<CsrfForm>,
-) -> Result<Response, Plain> {
-    session.check_csrf(&headers, form.csrf.as_deref())?;
-    let from_script = headers.contains_key(CSRF_HEADER);
-    let asked = state.service.request_analysis(session.player, id).await;
-    if !from_script {
-        return match asked {
-            Ok(_) => Ok(Redirect::to(&format!("/games/{id}")).into_response()),
-            // A page, as for the other buttons.
-            Err(e) => Ok(WebError::from(e).into_response()),
+) -> Response {
+    if headers.contains_key(CSRF_HEADER) {
+        return match panel_after_request(&state, &session, &headers, id, q.look().theme).await {
+            Ok(panel) => Html(panel.into_string()).into_response(),
+            Err(e) => Plain(e).into_response(),
         };
     }
-    let analysis = asked?;
-    let me = me_of(&state, Some(&session)).await?;
+    let asked = match session.check_csrf(&headers, form.csrf.as_deref()) {
+        Ok(()) => state
+            .service
+            .request_analysis(session.player, id)
+            .await
+            .map_err(WebError::from),
+        Err(e) => Err(e),
+    };
+    match asked {
+        Ok(_) => Redirect::to(&format!("/games/{id}")).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// Asks for the analysis for the page's script; the panel that shows it.
+async fn panel_after_request(
+    state: &AppState,
+    session: &SignedIn,
+    headers: &HeaderMap,
+    id: GameId,
+    look: ThemeChoice,
+) -> Result<Markup, WebError> {
+    session.check_csrf(headers, None)?;
+    let analysis = state.service.request_analysis(session.player, id).await?;
+    let me = me_of(state, Some(session)).await?;
     let game = state.service.game(Some(session.player), id).await?;
-    let panel = panel_for(
-        &state,
-        me.as_ref(),
-        id,
-        game.ply,
-        Some(&analysis),
-        q.look().theme,
-    )
-    .await?;
-    Ok(Html(panel.into_string()).into_response())
+    panel_for(state, me.as_ref(), id, game.ply, Some(&analysis), look).await
 }
 
 #[cfg(test)]
