@@ -200,3 +200,31 @@ async fn a_refused_request_is_said_in_place() {
     assert!(a.find(Locator::Css("#analysis-chart")).await.is_err());
     a.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_button_appears_live_when_a_game_against_a_person_ends() {
+    let app = quick_app(100).await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    app.service()
+        .play_move(
+            ada.id,
+            game,
+            MoveRequest {
+                text: "d1-c1".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&ada).await).await;
+    open_game(&a, &app, game).await;
+    // Still played against a person: nobody may ask yet.
+    assert!(a.find(Locator::Css("#analysis-form")).await.is_err());
+    app.service().resign(bob.id, game).await.unwrap();
+    wait_for_text(&a, "#live .status", "Game over").await;
+    wait_for(&a, "#analysis-form button").await;
+    a.close().await.unwrap();
+}

@@ -188,6 +188,10 @@ async function showAnalysis() {
   if (r.ok) swapAnalysis(await r.text());
 }
 const analysisPending = () => document.querySelector('#analysis[data-status=queued], #analysis[data-status=running]');
+// What the panel offers changes when the game ends (anyone signed in may then ask) and, after
+// an analysis of a game against the AI, when the game goes on.
+const offerChanges = (kind) => csrf && (kind === 'game_ended'
+  || (kind === 'move_played' && document.querySelector('#analysis[data-status=done]')));
 
 main.addEventListener('submit', async (e) => {
   if (e.target.id !== 'analysis-form' || e.defaultPrevented) return;
@@ -209,7 +213,10 @@ events.onmessage = (e) => {
   if (e.data === 'analysis_done' || e.data === 'resync') {
     showAnalysis();
     show(replayPly);
-  } else if (replayPly === null) show(null);
+    return;
+  }
+  if (offerChanges(e.data)) showAnalysis();
+  if (replayPly === null) show(null);
 };
 // Whatever happened before the stream opened (or while it reconnected) is caught up at once.
 events.onopen = async () => {
