@@ -210,7 +210,12 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
         .await
         .unwrap();
     a.accept_alert().await.expect("the confirmation is asked");
-    wait_for_text(&a, "#live .status", "Game over: defenders win").await;
+    wait_for_text(
+        &a,
+        "#live .status",
+        "Game over: the defenders win (resignation).",
+    )
+    .await;
     // Ada's page lists the finished game.
     a.goto(&app.url(&format!("/players/{}", ada.handle)))
         .await

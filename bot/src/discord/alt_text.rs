@@ -6,7 +6,7 @@ use tafl_engine::{Piece, WarningKind};
 
 use crate::service::BoardSnapshot;
 
-use super::posts::{reason_text, side_title};
+use super::posts::side_title;
 
 /// The most characters Discord keeps in an attachment's description.
 pub const MAX_ALT_CHARS: usize = 1024;
@@ -65,7 +65,7 @@ pub fn describe(snapshot: &BoardSnapshot, flipped: bool) -> String {
         (Some(result), _) => sentences.push(format!(
             "Game over: {} ({}).",
             result.badge(),
-            reason_text(result.reason)
+            result.reason.describe()
         )),
         (None, Some(side)) => sentences.push(format!("{} to move.", side_title(side))),
         (None, None) => sentences.push("Game over.".to_owned()),

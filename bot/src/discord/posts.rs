@@ -10,7 +10,7 @@ use serenity::all::{
 
 use tafl_engine::WarningKind;
 
-use crate::domain::{GameId, GameStatus, ResultReason, Side, WinReason};
+use crate::domain::{GameId, GameStatus, ResultReason, Side};
 use crate::service::{
     GameRatings, GameView, MovePlayed, MovePlayedEvent, RatingChange, SeatView, render_board,
 };
@@ -198,22 +198,6 @@ pub fn discord_time(ms: i64) -> String {
     format!("<t:{}:R>", ms.div_euclid(1000))
 }
 
-pub(crate) fn reason_text(reason: ResultReason) -> String {
-    match reason {
-        ResultReason::Rules(WinReason::KingEscaped) => "the king escaped".into(),
-        ResultReason::Rules(WinReason::KingCaptured) => "the king was captured".into(),
-        ResultReason::Rules(WinReason::Encirclement) => "the defenders are encircled".into(),
-        ResultReason::Rules(WinReason::NoLegalMoves) => "no legal move was left".into(),
-        ResultReason::Resignation => "resignation".into(),
-        ResultReason::Timeout => "time ran out".into(),
-        ResultReason::DrawAgreed => "a draw was agreed".into(),
-        ResultReason::Aborted => "the game was aborted".into(),
-        ResultReason::NoFirstMove => "a player did not make their first move in time".into(),
-        ResultReason::Rules(WinReason::Repetition | WinReason::EdgeFort | WinReason::DrawFort)
-        | ResultReason::Draw(_) => reason.as_str().replace('_', " "),
-    }
-}
-
 /// "**Game over** · Defenders (@bob) win: the king escaped.", and for a rated game a second
 /// line with both rating changes.
 pub fn ending_line(game: &GameView) -> String {
@@ -253,7 +237,7 @@ fn result_line(game: &GameView) -> String {
     let Some(result) = &game.result else {
         return format!("**Game #{} is over.**", game.id);
     };
-    let reason = reason_text(result.reason);
+    let reason = result.reason.describe();
     match result.winner {
         Some(winner) => format!(
             "**Game over** · {} ({}) win: {reason}.",

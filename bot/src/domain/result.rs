@@ -48,6 +48,19 @@ impl ResultReason {
         }
     }
 
+    /// The reason in words, for people ("the king escaped").
+    pub fn describe(self) -> &'static str {
+        match self {
+            ResultReason::Rules(reason) => reason.describe(),
+            ResultReason::Draw(reason) => reason.describe(),
+            ResultReason::Resignation => "resignation",
+            ResultReason::Timeout => "time ran out",
+            ResultReason::DrawAgreed => "a draw was agreed",
+            ResultReason::Aborted => "the game was aborted",
+            ResultReason::NoFirstMove => "a player did not make their first move in time",
+        }
+    }
+
     /// Every reason: the engine's wins and draws, then the service's own.
     pub fn all() -> impl Iterator<Item = ResultReason> {
         let service = [
@@ -115,6 +128,16 @@ impl ToSchema for ResultReason {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_reason_has_words_for_people_not_its_wire_name() {
+        let mut described = std::collections::HashSet::new();
+        for reason in ResultReason::all() {
+            let words = reason.describe();
+            assert!(!words.contains('_'), "{reason} reads as {words:?}");
+            assert!(described.insert(words) || words == "threefold repetition");
+        }
+    }
 
     #[test]
     fn every_reason_reads_back_from_its_name() {

@@ -288,8 +288,8 @@ fn live_part(
                 @if let Some(result) = &v.result {
                     @if at_end {
                         @match result.winner {
-                            Some(side) => { "Game over: " (side) " win (" (result.reason) ")." },
-                            None => { "Game over: " (result.reason) "." },
+                            Some(side) => { "Game over: the " (side) " win (" (result.reason.describe()) ")." },
+                            None => { "Game over: " (result.reason.describe()) "." },
                         }
                     }
                 } @else if let Some(side) = v.side_to_move {
