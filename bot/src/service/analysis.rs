@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rusqlite::Connection;
+use crate::store::Conn;
 use tafl_engine::Game;
 use tafl_engine::ai::analysis::{self, PlyAnalysis, PositionEval};
 use tafl_engine::ai::{SearchLimits, Searcher, available_threads};
@@ -271,7 +271,7 @@ fn first_plies(game: &Game, plies: u32) -> Result<Game> {
 
 /// The view of `analysis`: its place in the queue, or its plies judged.
 fn analysis_view(
-    c: &Connection,
+    c: &Conn<'_>,
     cache: &Arc<game_state::EngineCache>,
     row: &GameRow,
     analysis: &AnalysisRow,

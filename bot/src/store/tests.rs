@@ -2,6 +2,7 @@ use std::time::Duration;
 
 use super::rows::{self, EventId, EventRow};
 use super::*;
+use crate::store::params;
 
 fn handle(text: &str) -> crate::domain::Handle {
     crate::domain::Handle::parse(text).unwrap()
@@ -18,9 +19,9 @@ async fn creates_and_migrates_a_new_file_to_the_latest_version() {
     let (version, mode, fk): (i64, String, i64) = store
         .read(|c| {
             Ok::<_, StoreError>((
-                c.query_row("PRAGMA user_version", [], |r| r.get(0))?,
-                c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?,
-                c.query_row("PRAGMA foreign_keys", [], |r| r.get(0))?,
+                c.query_one("PRAGMA user_version", params![], |r| r.get(0))?,
+                c.query_one("PRAGMA journal_mode", params![], |r| r.get(0))?,
+                c.query_one("PRAGMA foreign_keys", params![], |r| r.get(0))?,
             ))
         })
         .await
@@ -32,9 +33,7 @@ async fn creates_and_migrates_a_new_file_to_the_latest_version() {
     drop(store);
     let again = open(&dir);
     let n: i64 = again
-        .read(|c| {
-            Ok::<_, StoreError>(c.query_row("SELECT COUNT(*) FROM players", [], |r| r.get(0))?)
-        })
+        .read(|c| c.query_one("SELECT COUNT(*) FROM players", params![], |r| r.get(0)))
         .await
         .unwrap();
     assert_eq!(n, 0);
@@ -73,9 +72,7 @@ async fn a_failing_job_rolls_back_only_its_own_writes() {
     }
     assert_eq!(failed, 10);
     let n: i64 = store
-        .read(|c| {
-            Ok::<_, StoreError>(c.query_row("SELECT COUNT(*) FROM players", [], |r| r.get(0))?)
-        })
+        .read(|c| c.query_one("SELECT COUNT(*) FROM players", params![], |r| r.get(0)))
         .await
         .unwrap();
     assert_eq!(n, 40);
@@ -153,7 +150,10 @@ async fn a_replaced_file_stops_every_later_write() {
     async fn touch(store: &Store) -> Result<(), StoreError> {
         store
             .write(|c| {
-                c.execute("INSERT INTO players (name, created_at) VALUES ('p', 0)", [])?;
+                c.execute(
+                    "INSERT INTO players (name, created_at) VALUES ('p', 0)",
+                    params![],
+                )?;
                 Ok::<_, StoreError>(())
             })
             .await
@@ -197,11 +197,9 @@ async fn players_stored_before_handles_get_unique_ones_made_from_their_names() {
     let store = Store::open(&path, 1, Duration::from_secs(5), 8).unwrap();
     let handles: Vec<String> = store
         .read(|c| {
-            Ok::<_, StoreError>(
-                c.prepare("SELECT handle FROM players ORDER BY id")?
-                    .query_map([], |r| r.get(0))?
-                    .collect::<rusqlite::Result<Vec<String>>>()?,
-            )
+            c.query_all("SELECT handle FROM players ORDER BY id", params![], |r| {
+                r.get(0)
+            })
         })
         .await
         .unwrap();
