@@ -17,6 +17,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use crate::config::DatabaseLocation;
+
 pub use crate::__store_params as params;
 pub use conn::{Conn, Dialect, Params, Row, numbered_placeholders_as_dollars};
 pub use error::{BackendError, StoreError};
@@ -39,6 +41,20 @@ struct Inner {
 }
 
 impl Store {
+    /// Opens the database `location` names: an SQLite file as [`Store::open`]; PostgreSQL is
+    /// refused (no backend yet), never answered with a file instead.
+    pub fn open_location(
+        location: &DatabaseLocation,
+        readers: usize,
+        busy_timeout: Duration,
+        max_batch: usize,
+    ) -> Result<Store, StoreError> {
+        match location {
+            DatabaseLocation::Sqlite(path) => Store::open(path, readers, busy_timeout, max_batch),
+            DatabaseLocation::Postgres(_) => Err(StoreError::PostgresNotSupported),
+        }
+    }
+
     /// Opens (creating when absent) and migrates the database at `path`.
     pub fn open(
         path: &Path,
