@@ -216,3 +216,60 @@ async fn players_stored_before_handles_get_unique_ones_made_from_their_names() {
         "{again:?}"
     );
 }
+
+/// Every rows file, for the dialect check below.
+const ROWS_SOURCES: &[(&str, &str)] = &[
+    ("analyses", include_str!("rows/analyses.rs")),
+    ("api_tokens", include_str!("rows/api_tokens.rs")),
+    ("challenges", include_str!("rows/challenges.rs")),
+    (
+        "discord_challenge_posts",
+        include_str!("rows/discord_challenge_posts.rs"),
+    ),
+    ("discord_outbox", include_str!("rows/discord_outbox.rs")),
+    ("events", include_str!("rows/events.rs")),
+    ("game_threads", include_str!("rows/game_threads.rs")),
+    ("games", include_str!("rows/games.rs")),
+    ("guild_settings", include_str!("rows/guild_settings.rs")),
+    ("idempotency", include_str!("rows/idempotency.rs")),
+    ("moves", include_str!("rows/moves.rs")),
+    (
+        "player_preferences",
+        include_str!("rows/player_preferences.rs"),
+    ),
+    ("players", include_str!("rows/players.rs")),
+    ("ratings", include_str!("rows/ratings.rs")),
+    ("turn_reminders", include_str!("rows/turn_reminders.rs")),
+    ("web_sessions", include_str!("rows/web_sessions.rs")),
+    ("webhooks", include_str!("rows/webhooks.rs")),
+];
+
+/// The rows' SQL stays in the dialect SQLite and PostgreSQL share: none of SQLite's own
+/// spellings (`INSERT OR IGNORE/REPLACE`, `IS` with a value), no driver, no rowid.
+#[test]
+fn rows_sql_avoids_sqlite_only_spellings() {
+    let sqlite_only = [
+        "INSERT OR ",
+        "REPLACE INTO",
+        " IS ?",
+        " IS '",
+        "last_insert_rowid",
+        "rusqlite",
+    ];
+    assert_eq!(
+        ROWS_SOURCES.len(),
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/store/rows"))
+            .unwrap()
+            .count()
+            - 1,
+        "a rows file is missing from ROWS_SOURCES (mod.rs aside)"
+    );
+    for (file, source) in ROWS_SOURCES {
+        for spelling in sqlite_only {
+            assert!(
+                !source.contains(spelling),
+                "rows/{file}.rs uses {spelling:?}, which PostgreSQL does not accept"
+            );
+        }
+    }
+}

@@ -103,7 +103,11 @@ pub fn put_analysis_position(
     position: u32,
     eval: &str,
 ) -> Result<()> {
-    c.execute("INSERT OR REPLACE INTO analysis_positions (analysis_id, position, eval) VALUES (?1, ?2, ?3)", params![id, position, eval])?;
+    c.execute(
+        "INSERT INTO analysis_positions (analysis_id, position, eval) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (analysis_id, position) DO UPDATE SET eval = excluded.eval",
+        params![id, position, eval],
+    )?;
     Ok(())
 }
 

@@ -80,7 +80,8 @@ pub fn delete_token(c: &Conn<'_>, player: PlayerId, id: TokenId) -> Result<bool>
 
 pub fn touch_token(c: &Conn<'_>, id: TokenId, at: i64) -> Result<()> {
     c.execute(
-        "UPDATE api_tokens SET last_used_at = MAX(COALESCE(last_used_at, 0), ?2) WHERE id = ?1",
+        "UPDATE api_tokens SET last_used_at = CASE WHEN last_used_at > ?2 THEN last_used_at \
+         ELSE ?2 END WHERE id = ?1",
         params![id, at],
     )?;
     Ok(())

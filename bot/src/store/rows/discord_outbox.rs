@@ -57,7 +57,8 @@ fn snowflake_column(id: u64) -> i64 {
 pub fn outbox_heads(c: &Conn<'_>) -> Result<Vec<OutboxHead>> {
     c.query_all(
         "SELECT o.id, o.event_id, o.channel_id, o.attempts, \
-                MAX(o.next_attempt_at, COALESCE(o.held_until, 0)), o.dm_user_id \
+                CASE WHEN o.held_until > o.next_attempt_at THEN o.held_until \
+                     ELSE o.next_attempt_at END, o.dm_user_id \
          FROM discord_outbox o \
          JOIN (SELECT MIN(id) AS id FROM discord_outbox WHERE status = 'pending' \
                GROUP BY channel_id) h ON h.id = o.id \

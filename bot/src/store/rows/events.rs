@@ -36,9 +36,13 @@ pub fn insert_event(c: &Conn<'_>, e: &mut EventRow) -> Result<usize> {
         ],
     )?;
     e.id = EventId(id);
-    c.execute("INSERT OR IGNORE INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
+    // The WHERE clause also keeps SQLite from reading ON CONFLICT as a join's ON.
+    c.execute(
+        "INSERT INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
          SELECT id, ?1, 'pending', 0, ?2 FROM webhooks \
-         WHERE active = 1 AND (player_id = ?3 OR player_id = ?4)", params![e.id, e.created_at, e.players.first(), e.players.get(1)])
+         WHERE active = TRUE AND (player_id = ?3 OR player_id = ?4) ON CONFLICT DO NOTHING",
+        params![e.id, e.created_at, e.players.first(), e.players.get(1)],
+    )
 }
 
 fn event_from(r: &Row<'_>) -> Result<EventRow> {

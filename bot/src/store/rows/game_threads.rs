@@ -26,8 +26,10 @@ fn thread_from(r: &Row<'_>) -> Result<GameThreadRow> {
 
 pub fn insert_game_thread(c: &Conn<'_>, row: GameThreadRow, now: i64) -> Result<()> {
     c.execute(
-        "INSERT OR REPLACE INTO discord_game_threads (game_id, thread_id, parent_id, created_at) \
-         VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO discord_game_threads (game_id, thread_id, parent_id, created_at) \
+         VALUES (?1, ?2, ?3, ?4) ON CONFLICT (game_id) DO UPDATE SET \
+         thread_id = excluded.thread_id, parent_id = excluded.parent_id, \
+         created_at = excluded.created_at",
         params![
             row.game_id,
             snowflake(row.thread_id),

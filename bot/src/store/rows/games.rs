@@ -263,16 +263,17 @@ pub struct ResultsRow {
     pub draws: u32,
 }
 
-/// A player's finished games per variant, by variant. `IS`, not `=`: against the AI one
-/// side's player is NULL, and a NULL in a sum makes the whole sum NULL.
+/// A player's finished games per variant, by variant. Each count is a `SUM` of `CASE ... THEN
+/// 1 ELSE 0`: against the AI one side's player is NULL, and the `CASE` turns that NULL into a
+/// 0 (a NULL in a sum would make the whole sum NULL; PostgreSQL cannot sum booleans).
 pub fn results_by_variant(c: &Conn<'_>, player: PlayerId) -> Result<Vec<ResultsRow>> {
     c.query_all(
         "SELECT variant, COUNT(*), \
-         SUM((attackers_player IS ?1 AND winner IS 'attackers') OR \
-             (defenders_player IS ?1 AND winner IS 'defenders')), \
-         SUM((attackers_player IS ?1 AND winner IS 'defenders') OR \
-             (defenders_player IS ?1 AND winner IS 'attackers')), \
-         SUM(winner IS NULL) \
+         SUM(CASE WHEN (attackers_player = ?1 AND winner = 'attackers') OR \
+             (defenders_player = ?1 AND winner = 'defenders') THEN 1 ELSE 0 END), \
+         SUM(CASE WHEN (attackers_player = ?1 AND winner = 'defenders') OR \
+             (defenders_player = ?1 AND winner = 'attackers') THEN 1 ELSE 0 END), \
+         SUM(CASE WHEN winner IS NULL THEN 1 ELSE 0 END) \
          FROM games WHERE status = 'finished' AND (attackers_player = ?1 OR defenders_player = ?1) \
          GROUP BY variant ORDER BY variant",
         params![player],
@@ -322,7 +323,7 @@ pub fn games_of(
         &format!(
             "SELECT {GAME_COLS} FROM games WHERE (attackers_player = ?1 OR defenders_player = ?1) \
          AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR variant = ?3) \
-         AND (private = 0 OR attackers_player = ?4 OR defenders_player = ?4) \
+         AND (private = FALSE OR attackers_player = ?4 OR defenders_player = ?4) \
          ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ?5 OFFSET ?6"
         ),
         params![
@@ -346,7 +347,7 @@ pub fn finished_public_games_of(
 ) -> Result<Vec<GameId>> {
     c.query_all(
         "SELECT id FROM games WHERE (attackers_player = ?1 OR defenders_player = ?1) \
-         AND status = 'finished' AND private = 0 AND id > ?2 ORDER BY id LIMIT ?3",
+         AND status = 'finished' AND private = FALSE AND id > ?2 ORDER BY id LIMIT ?3",
         params![player, after, limit],
         |r| r.get(0),
     )

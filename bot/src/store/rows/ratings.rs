@@ -204,8 +204,8 @@ pub fn leaderboard(
 /// Remembers that `player` was seen in the Discord guild `guild` (once; later calls do nothing).
 pub fn note_guild_player(c: &Conn<'_>, guild: u64, player: PlayerId, now: i64) -> Result<()> {
     c.execute(
-        "INSERT OR IGNORE INTO discord_guild_players (guild_id, player_id, seen_at) \
-         VALUES (?1, ?2, ?3)",
+        "INSERT INTO discord_guild_players (guild_id, player_id, seen_at) \
+         VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
         params![guild as i64, player, now],
     )?;
     Ok(())

@@ -51,8 +51,8 @@ pub fn insert_reminder_sent(
     now: i64,
 ) -> Result<()> {
     c.execute(
-        "INSERT OR IGNORE INTO turn_reminders (game_id, ply, kind, threshold_secs, sent_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO turn_reminders (game_id, ply, kind, threshold_secs, sent_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
         params![
             game,
             ply,

@@ -21,7 +21,11 @@ pub fn insert_webhook(
     secret: &str,
     now: i64,
 ) -> Result<WebhookRow> {
-    let id = c.insert_returning_id("INSERT INTO webhooks (player_id, url, secret, active, created_at) VALUES (?1, ?2, ?3, 1, ?4) RETURNING id", params![player, url, secret, now])?;
+    let id = c.insert_returning_id(
+        "INSERT INTO webhooks (player_id, url, secret, active, created_at) \
+         VALUES (?1, ?2, ?3, TRUE, ?4) RETURNING id",
+        params![player, url, secret, now],
+    )?;
     Ok(WebhookRow {
         id: WebhookId(id),
         player_id: player,
@@ -35,7 +39,7 @@ pub fn insert_webhook(
 pub fn webhooks_of(c: &Conn<'_>, player: PlayerId) -> Result<Vec<WebhookRow>> {
     c.query_all(
         "SELECT id, player_id, url, secret, active, created_at FROM webhooks \
-             WHERE player_id = ?1 AND active = 1 ORDER BY id",
+             WHERE player_id = ?1 AND active = TRUE ORDER BY id",
         params![player],
         |r| {
             Ok(WebhookRow {
@@ -53,7 +57,7 @@ pub fn webhooks_of(c: &Conn<'_>, player: PlayerId) -> Result<Vec<WebhookRow>> {
 /// Deactivates `player`'s webhook `id`; false when there is none.
 pub fn deactivate_webhook(c: &Conn<'_>, player: PlayerId, id: WebhookId) -> Result<bool> {
     let n = c.execute(
-        "UPDATE webhooks SET active = 0 WHERE id = ?1 AND player_id = ?2 AND active = 1",
+        "UPDATE webhooks SET active = FALSE WHERE id = ?1 AND player_id = ?2 AND active = TRUE",
         params![id, player],
     )?;
     if n > 0 {
