@@ -1,9 +1,9 @@
 //! Resign, abort, draw offers: everything a player does to a game besides moving.
 
-use crate::store::Conn;
 use tafl_engine::Side;
 
 use crate::domain::{GameId, PlayerId, ResultReason, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow};
 
 use super::event::{DrawEvent, EventPayload};

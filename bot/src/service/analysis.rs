@@ -6,13 +6,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::store::Conn;
 use tafl_engine::Game;
 use tafl_engine::ai::analysis::{self, PlyAnalysis, PositionEval};
 use tafl_engine::ai::{SearchLimits, Searcher, available_threads};
 use tokio::sync::watch;
 
 use crate::domain::{AnalysisId, AnalysisStatus, GameId, PlayerId, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, AnalysisRow, GameRow};
 
 use super::analysis_view::AnalysisView;

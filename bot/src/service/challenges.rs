@@ -1,9 +1,9 @@
 //! Challenges: to a player, open to anyone, or to the AI; accept, decline, cancel, expiry.
 
-use crate::store::Conn;
 use tafl_engine::{Rules, Side};
 
 use crate::domain::{ChallengeId, ChallengeStatus, GameId, GameStatus, PlayerId, Seat, SideChoice};
+use crate::store::Conn;
 use crate::store::rows::{self, ChallengeRow, GameRow};
 
 use super::event::{ChallengeAnswer, EventPayload, GameStarted};

@@ -1,7 +1,6 @@
 //! Every change of the service is an event: appended to the `events` table inside the
 //! change's own transaction, then broadcast to live listeners once committed.
 
-use crate::store::Conn;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -10,6 +9,7 @@ use tokio::sync::broadcast;
 use serde_json::{Map, Value};
 
 use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
+use crate::store::Conn;
 use crate::store::StoreError;
 use crate::store::rows::{self, EventRow};
 

@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use crate::store::Conn;
 use tafl_engine::{Game, Move, Piece, Position, Rules, Side, Square, Warning};
 
 use crate::domain::{GameId, PlayerId, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow, MoveRow};
 
 use super::views::{CapturedView, GameSummary, GameView, ResultView, SeatView, WarningView};

@@ -46,12 +46,12 @@ pub mod players;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, RwLock};
 
-use crate::store::Conn;
 use tokio::sync::{Notify, broadcast};
 
 use crate::config::GamesConfig;
 use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
 use crate::notify::TargetPolicy;
+use crate::store::Conn;
 use crate::store::Store;
 use crate::store::rows;
 

@@ -1,11 +1,11 @@
 //! Moves: checked by the engine and committed in one transaction guarded by the ply, so of
 //! two racing moves exactly one wins. The AI's moves go through the same path.
 
-use crate::store::Conn;
 use sha2::{Digest, Sha256};
 use tafl_engine::{Move, MoveReport, Side};
 
 use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow, MoveRow};
 
 use super::event::{EventPayload, GameEnded, MovePlayedEvent};

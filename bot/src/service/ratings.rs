@@ -13,12 +13,12 @@
 //! - a rating is provisional while its RD is above 110: it is marked so, and left off the
 //!   leaderboards.
 
-use crate::store::Conn;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use tafl_engine::Side;
 
 use crate::domain::{GameStatus, PlayerId, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow, Glicko, RatingChangeRow, RatingRow};
 
 use super::Result;

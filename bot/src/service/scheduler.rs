@@ -2,12 +2,12 @@
 //! out of time, reminders before deadlines and after long silences, expired challenges, and AI
 //! turns left pending.
 
-use crate::store::Conn;
 use std::time::Duration;
 
 use tokio::sync::watch;
 
 use crate::domain::{GameId, ReminderKind, Seat};
+use crate::store::Conn;
 use crate::store::rows;
 
 use super::event::{DeadlineReminder, EventPayload, InactivityReminder};
