@@ -30,16 +30,24 @@ impl ToSql for Bound<'_> {
     }
 }
 
-fn bound<'p>(params: Params<'p>) -> Result<Vec<Bound<'p>>, StoreError> {
-    params
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            p.to_sql_value()
-                .map(Bound)
-                .map_err(|e| StoreError::Parameter(format!("parameter {}: {e}", i + 1)))
-        })
-        .collect()
+/// Binds `params` to `statement` in place (no list of bound values is built: this runs for
+/// every statement of every request). A count that does not match the SQL's placeholders is
+/// refused, as rusqlite's own binding does.
+fn bind(statement: &mut rusqlite::Statement<'_>, params: Params<'_>) -> Result<(), StoreError> {
+    let expected = statement.parameter_count();
+    if params.len() != expected {
+        return Err(StoreError::Parameter(format!(
+            "{} values given for {expected} placeholders",
+            params.len()
+        )));
+    }
+    for (i, param) in params.iter().enumerate() {
+        let value = param
+            .to_sql_value()
+            .map_err(|e| StoreError::Parameter(format!("parameter {}: {e}", i + 1)))?;
+        statement.raw_bind_parameter(i + 1, Bound(value))?;
+    }
+    Ok(())
 }
 
 pub(super) fn execute(
@@ -47,9 +55,9 @@ pub(super) fn execute(
     sql: &str,
     params: Params<'_>,
 ) -> Result<usize, StoreError> {
-    let values = bound(params)?;
-    Ok(c.prepare_cached(sql)?
-        .execute(rusqlite::params_from_iter(values))?)
+    let mut statement = c.prepare_cached(sql)?;
+    bind(&mut statement, params)?;
+    Ok(statement.raw_execute()?)
 }
 
 /// Up to `limit` rows of the query, each read by `read`.
@@ -60,9 +68,9 @@ pub(super) fn query<T>(
     limit: usize,
     mut read: impl FnMut(&Row<'_>) -> Result<T, StoreError>,
 ) -> Result<Vec<T>, StoreError> {
-    let values = bound(params)?;
     let mut statement = c.prepare_cached(sql)?;
-    let mut rows = statement.query(rusqlite::params_from_iter(values))?;
+    bind(&mut statement, params)?;
+    let mut rows = statement.raw_query();
     let mut out = Vec::new();
     while out.len() < limit
         && let Some(row) = rows.next()?

@@ -273,3 +273,33 @@ fn rows_sql_avoids_sqlite_only_spellings() {
         }
     }
 }
+
+#[tokio::test]
+async fn parameters_that_do_not_fit_their_statement_are_refused_before_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let outcome = |sql: &'static str, value: Option<u64>| {
+        let store = store.clone();
+        async move {
+            store
+                .read(move |c| match value {
+                    Some(v) => c.query_one(sql, params![v], |r| r.get::<i64>(0)),
+                    None => c.query_one(sql, params![], |r| r.get::<i64>(0)),
+                })
+                .await
+        }
+    };
+    assert!(matches!(
+        outcome("SELECT ?1", None).await,
+        Err(StoreError::Parameter(_))
+    ));
+    assert!(matches!(
+        outcome("SELECT 1", Some(1)).await,
+        Err(StoreError::Parameter(_))
+    ));
+    assert!(matches!(
+        outcome("SELECT ?1", Some(u64::MAX)).await,
+        Err(StoreError::Parameter(_))
+    ));
+    assert_eq!(outcome("SELECT ?1", Some(7)).await.unwrap(), 7);
+}
