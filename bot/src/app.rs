@@ -67,14 +67,15 @@ pub struct RunningApp {
 impl RunningApp {
     pub async fn start(config: Config, options: AppOptions) -> Result<RunningApp, StartError> {
         let db = &config.database;
-        let store = Store::open(
-            &db.path,
+        let location = db.location()?;
+        let store = Store::open_location(
+            &location,
             db.readers,
             Duration::from_millis(db.busy_timeout_ms),
             db.max_batch,
         )
         .map_err(|source| StartError::Store {
-            path: db.path.display().to_string(),
+            path: location.to_string(),
             source,
         })?;
         crate::telemetry::handle();

@@ -7,6 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+mod database_location;
+
+pub use database_location::DatabaseLocation;
+
 /// Prefix of every environment variable that overrides a setting.
 pub const ENV_PREFIX: &str = "TAFLBOT_";
 
@@ -40,7 +44,10 @@ pub struct Config {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseConfig {
-    /// SQLite file; created when absent.
+    /// Which database: `sqlite://path` or a bare file path, or `postgres://...` (refused
+    /// until the PostgreSQL backend lands). Empty: the SQLite file at `path`.
+    pub url: String,
+    /// SQLite file; created when absent. Used when `url` is empty.
     pub path: PathBuf,
     /// Read-only connections kept for queries (the single writer is separate).
     pub readers: usize,
@@ -175,6 +182,7 @@ pub enum LogFormat {
 impl Default for DatabaseConfig {
     fn default() -> Self {
         DatabaseConfig {
+            url: String::new(),
             path: PathBuf::from("./taflbot.db"),
             readers: 4,
             busy_timeout_ms: 5_000,
@@ -385,6 +393,7 @@ impl Config {
                 "games.login_link_minutes and games.web_session_days must be at least 1".into(),
             ));
         }
+        self.database.location()?;
         if self.database.readers == 0 {
             return Err(ConfigError::Invalid(
                 "database.readers must be at least 1".into(),
@@ -584,6 +593,23 @@ mod tests {
             c.webhooks.allow_private,
             ["127.0.0.1", "10.0.0.0/8", "hooks.internal:8443"]
         );
+        let from_url = Config::from_toml_and_env(
+            "[database]\npath = \"./file.db\"\n",
+            Path::new("x.toml"),
+            env(&[("TAFLBOT_DATABASE_URL", "sqlite:///srv/taflbot.db")]),
+        )
+        .unwrap();
+        assert_eq!(
+            from_url.database.location().ok(),
+            Some(DatabaseLocation::Sqlite(PathBuf::from("/srv/taflbot.db")))
+        );
+        let err = Config::from_toml_and_env(
+            "",
+            Path::new(""),
+            env(&[("TAFLBOT_DATABASE_URL", "redis://cache")]),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("database.url"), "{err}");
     }
 
     #[test]

@@ -27,13 +27,14 @@ pub fn run(args: &LoginLinkArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {
         let db = &config.database;
-        let store = Store::open(
-            &db.path,
+        let location = db.location()?;
+        let store = Store::open_location(
+            &location,
             1,
             Duration::from_millis(db.busy_timeout_ms),
             db.max_batch,
         )
-        .with_context(|| format!("cannot open the database {}", db.path.display()))?;
+        .with_context(|| format!("cannot open the database {location}"))?;
         let service = GamesService::new(
             store,
             Arc::new(SystemClock),

@@ -1,9 +1,9 @@
 //! How the typed values are written as words: in their columns, and in sentences (`Display`).
 //! The one place that names them in text.
 
-use rusqlite::ToSql;
-use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ToSqlOutput, ValueRef};
 use tafl_engine::Side;
+
+use crate::store::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
 
 use super::{AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, ResultReason, SideChoice};
 
@@ -13,13 +13,13 @@ trait Word: Sized + Copy + 'static {
     fn word(self) -> &'static str;
 }
 
-fn read_word<T: Word>(value: ValueRef<'_>) -> FromSqlResult<T> {
-    let text = value.as_str()?;
+fn read_word<T: Word>(value: SqlValue<'_>) -> Result<T, ValueError> {
+    let text = String::from_sql_value(value)?;
     T::ALL
         .iter()
         .copied()
         .find(|v| v.word() == text)
-        .ok_or_else(|| FromSqlError::Other(format!("unexpected stored word {text:?}").into()))
+        .ok_or_else(|| ValueError::Invalid(format!("unexpected stored word {text:?}")))
 }
 
 macro_rules! word_column {
@@ -29,13 +29,13 @@ macro_rules! word_column {
                 f.write_str(self.word())
             }
         }
-        impl ToSql for $type {
-            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-                Ok(ToSqlOutput::from(self.word()))
+        impl ToSqlValue for $type {
+            fn to_sql_value(&self) -> Result<SqlValue<'_>, ValueError> {
+                Ok(SqlValue::Text(self.word().into()))
             }
         }
-        impl FromSql for $type {
-            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+        impl FromSqlValue for $type {
+            fn from_sql_value(value: SqlValue<'_>) -> Result<Self, ValueError> {
                 read_word(value)
             }
         }
@@ -117,17 +117,17 @@ impl Word for ReminderKind {
 }
 word_column!(ReminderKind);
 
-impl ToSql for ResultReason {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.as_str()))
+impl ToSqlValue for ResultReason {
+    fn to_sql_value(&self) -> Result<SqlValue<'_>, ValueError> {
+        Ok(SqlValue::Text(self.as_str().into()))
     }
 }
 
-impl FromSql for ResultReason {
-    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-        let text = value.as_str()?;
-        ResultReason::parse(text)
-            .ok_or_else(|| FromSqlError::Other(format!("unexpected result reason {text:?}").into()))
+impl FromSqlValue for ResultReason {
+    fn from_sql_value(value: SqlValue<'_>) -> Result<Self, ValueError> {
+        let text = String::from_sql_value(value)?;
+        ResultReason::parse(&text)
+            .ok_or_else(|| ValueError::Invalid(format!("unexpected result reason {text:?}")))
     }
 }
 
@@ -146,12 +146,11 @@ word_column!(SideColumn);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rusqlite::Connection;
 
-    fn round_trip<T: ToSql + FromSql + PartialEq + std::fmt::Debug>(value: T) {
-        let c = Connection::open_in_memory().ok();
-        let back: Option<T> = c.and_then(|c| c.query_row("SELECT ?1", [&value], |r| r.get(0)).ok());
-        assert_eq!(back, Some(value));
+    /// Written as its column value and read back from it.
+    fn round_trip<T: ToSqlValue + FromSqlValue + PartialEq + std::fmt::Debug>(value: T) {
+        let stored = value.to_sql_value().map(|v| T::from_sql_value(v));
+        assert_eq!(stored, Ok(Ok(value)));
     }
 
     #[test]
@@ -168,9 +167,7 @@ mod tests {
 
     #[test]
     fn an_unknown_stored_word_is_an_error_not_a_default() {
-        let c = Connection::open_in_memory().ok();
-        let read: Option<rusqlite::Result<GameStatus>> =
-            c.map(|c| c.query_row("SELECT 'paused'", [], |r| r.get(0)));
-        assert!(matches!(read, Some(Err(_))));
+        assert!(GameStatus::from_sql_value(SqlValue::Text("paused".into())).is_err());
+        assert!(GameStatus::from_sql_value(SqlValue::Integer(1)).is_err());
     }
 }

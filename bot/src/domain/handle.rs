@@ -7,9 +7,9 @@
 
 use std::fmt;
 
-use rusqlite::ToSql;
-use rusqlite::types::{FromSql, FromSqlResult, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
+
+use crate::store::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
 
 pub const MIN_HANDLE_CHARS: usize = 2;
 pub const MAX_HANDLE_CHARS: usize = 24;
@@ -180,17 +180,17 @@ impl From<Handle> for String {
     }
 }
 
-impl ToSql for Handle {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        Ok(ToSqlOutput::from(self.0.as_str()))
+impl ToSqlValue for Handle {
+    fn to_sql_value(&self) -> Result<SqlValue<'_>, ValueError> {
+        self.0.to_sql_value()
     }
 }
 
-impl FromSql for Handle {
-    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
+impl FromSqlValue for Handle {
+    fn from_sql_value(value: SqlValue<'_>) -> Result<Self, ValueError> {
         // Stored handles were checked when written; read them as they are, so a later change of
         // the rule (a new reserved word) never makes a stored row unreadable.
-        value.as_str().map(|s| Handle(s.to_owned()))
+        String::from_sql_value(value).map(Handle)
     }
 }
 

@@ -4,11 +4,11 @@
 use std::fmt;
 use std::str::FromStr;
 
-use rusqlite::ToSql;
-use rusqlite::types::{FromSql, FromSqlResult, ToSqlOutput, ValueRef};
 use serde::{Deserialize, Serialize};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
+
+use crate::store::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
 
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident, $described:literal) => {
@@ -38,15 +38,15 @@ macro_rules! id_type {
             }
         }
 
-        impl ToSql for $name {
-            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-                Ok(ToSqlOutput::from(self.0))
+        impl ToSqlValue for $name {
+            fn to_sql_value(&self) -> Result<SqlValue<'_>, ValueError> {
+                Ok(SqlValue::Integer(self.0))
             }
         }
 
-        impl FromSql for $name {
-            fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
-                i64::column_result(value).map($name)
+        impl FromSqlValue for $name {
+            fn from_sql_value(value: SqlValue<'_>) -> Result<Self, ValueError> {
+                i64::from_sql_value(value).map($name)
             }
         }
 

@@ -1,9 +1,9 @@
 //! Resign, abort, draw offers: everything a player does to a game besides moving.
 
-use rusqlite::Connection;
 use tafl_engine::Side;
 
 use crate::domain::{GameId, PlayerId, ResultReason, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow};
 
 use super::event::{DrawEvent, EventPayload};
@@ -23,7 +23,7 @@ enum Action {
 
 /// The active game `id` and `player`'s side in it.
 fn my_active_game(
-    c: &Connection,
+    c: &Conn<'_>,
     e: &mut Emitter,
     id: GameId,
     player: PlayerId,
@@ -37,13 +37,7 @@ fn my_active_game(
     Ok((row, side))
 }
 
-fn act(
-    c: &Connection,
-    e: &mut Emitter,
-    row: &mut GameRow,
-    side: Side,
-    action: Action,
-) -> Result<()> {
+fn act(c: &Conn<'_>, e: &mut Emitter, row: &mut GameRow, side: Side, action: Action) -> Result<()> {
     let opponent_seat = game_state::seat(row, side.opponent());
     match action {
         Action::Resign => finish(c, e, row, Some(side.opponent()), ResultReason::Resignation),

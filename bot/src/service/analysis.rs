@@ -6,13 +6,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rusqlite::Connection;
 use tafl_engine::Game;
 use tafl_engine::ai::analysis::{self, PlyAnalysis, PositionEval};
 use tafl_engine::ai::{SearchLimits, Searcher, available_threads};
 use tokio::sync::watch;
 
 use crate::domain::{AnalysisId, AnalysisStatus, GameId, PlayerId, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, AnalysisRow, GameRow};
 
 use super::analysis_view::AnalysisView;
@@ -282,7 +282,7 @@ fn first_plies(game: &Game, plies: u32) -> Result<Game> {
 
 /// The view of `analysis`: its place in the queue, or its plies judged.
 fn analysis_view(
-    c: &Connection,
+    c: &Conn<'_>,
     cache: &Arc<game_state::EngineCache>,
     row: &GameRow,
     analysis: &AnalysisRow,

@@ -1,9 +1,9 @@
 //! Challenges: to a player, open to anyone, or to the AI; accept, decline, cancel, expiry.
 
-use rusqlite::Connection;
 use tafl_engine::{Rules, Side};
 
 use crate::domain::{ChallengeId, ChallengeStatus, GameId, GameStatus, PlayerId, Seat, SideChoice};
+use crate::store::Conn;
 use crate::store::rows::{self, ChallengeRow, GameRow};
 
 use super::event::{ChallengeAnswer, EventPayload, GameStarted};
@@ -71,7 +71,7 @@ fn stored_clock(ch: &ChallengeRow) -> Result<ClockSpec> {
     })
 }
 
-pub(crate) fn challenge_view(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeView> {
+pub(crate) fn challenge_view(c: &Conn<'_>, ch: &ChallengeRow) -> Result<ChallengeView> {
     let opponent = match (ch.opponent, ch.opponent_ai_level) {
         (Some(p), _) => Some(game_state::seat_view(c, Seat::Player(p))?),
         (None, Some(level)) => Some(game_state::seat_view(c, Seat::Ai(level))?),
@@ -96,12 +96,7 @@ pub(crate) fn challenge_view(c: &Connection, ch: &ChallengeRow) -> Result<Challe
 }
 
 /// Creates the game of an accepted challenge; returns its row.
-fn start_game(
-    c: &Connection,
-    e: &mut Emitter,
-    ch: &ChallengeRow,
-    opponent: Seat,
-) -> Result<GameRow> {
+fn start_game(c: &Conn<'_>, e: &mut Emitter, ch: &ChallengeRow, opponent: Seat) -> Result<GameRow> {
     let rules = parse_rules(&ch.rules)?;
     let challenger_side = decide_side(ch.challenger_side)?;
     let (attackers, defenders) = match challenger_side {
@@ -161,7 +156,7 @@ fn start_game(
     Ok(row)
 }
 
-fn load_challenge(c: &Connection, id: ChallengeId) -> Result<ChallengeRow> {
+fn load_challenge(c: &Conn<'_>, id: ChallengeId) -> Result<ChallengeRow> {
     rows::challenge(c, id)?.ok_or_else(|| ServiceError::not_found(format!("challenge {id}")))
 }
 

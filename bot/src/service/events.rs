@@ -9,6 +9,7 @@ use tokio::sync::broadcast;
 use serde_json::{Map, Value};
 
 use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
+use crate::store::Conn;
 use crate::store::StoreError;
 use crate::store::rows::{self, EventRow};
 
@@ -115,7 +116,7 @@ fn announced_in_channel(event: &Event) -> bool {
 
 /// The Discord channel where `event` is to be posted, if any.
 pub(crate) fn discord_channel_of(
-    c: &rusqlite::Connection,
+    c: &Conn<'_>,
     event: &Event,
 ) -> Result<Option<u64>, crate::store::StoreError> {
     if !announced_in_channel(event) {
@@ -128,7 +129,7 @@ pub(crate) fn discord_channel_of(
 /// The Discord user to tell by direct message that `event` puts them to move, if they asked
 /// for such messages (`/notify dm on`): a game's start, a move, a reminder.
 pub(crate) fn discord_dm_of(
-    c: &rusqlite::Connection,
+    c: &Conn<'_>,
     event: &Event,
 ) -> Result<Option<u64>, crate::store::StoreError> {
     let player = match &event.payload {

@@ -4,10 +4,10 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use rusqlite::Connection;
 use tafl_engine::{Game, Move, Piece, Position, Rules, Side, Square, Warning};
 
 use crate::domain::{GameId, PlayerId, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow, MoveRow};
 
 use super::views::{CapturedView, GameSummary, GameView, ResultView, SeatView, WarningView};
@@ -48,7 +48,7 @@ pub(crate) fn parse_rules(text: &str) -> Result<Rules> {
 }
 
 /// The engine game of `row`, at `row.ply`.
-pub(crate) fn engine_game(c: &Connection, cache: &EngineCache, row: &GameRow) -> Result<Game> {
+pub(crate) fn engine_game(c: &Conn<'_>, cache: &EngineCache, row: &GameRow) -> Result<Game> {
     if let Some(game) = cache.get(row.id, row.ply) {
         return Ok(game);
     }
@@ -144,7 +144,7 @@ pub(crate) fn humans(row: &GameRow) -> Vec<PlayerId> {
         .collect()
 }
 
-pub(crate) fn seat_view(c: &Connection, seat: Seat) -> Result<SeatView> {
+pub(crate) fn seat_view(c: &Conn<'_>, seat: Seat) -> Result<SeatView> {
     Ok(match seat {
         Seat::Player(id) => {
             let p = rows::player(c, id)?;
@@ -180,7 +180,7 @@ fn captured(moves: &[MoveRow]) -> CapturedView {
 }
 
 pub(crate) fn game_view(
-    c: &Connection,
+    c: &Conn<'_>,
     cache: &EngineCache,
     row: &GameRow,
     viewer: Option<PlayerId>,
@@ -222,7 +222,7 @@ pub(crate) fn game_view(
 }
 
 pub(crate) fn game_summary(
-    c: &Connection,
+    c: &Conn<'_>,
     row: &GameRow,
     viewer: Option<PlayerId>,
 ) -> Result<GameSummary> {
@@ -255,11 +255,7 @@ pub(crate) fn visible_to(row: &GameRow, viewer: Option<PlayerId>) -> bool {
 
 /// Loads a game `viewer` may see, or says it does not exist (a private game is not found by
 /// anyone else: its existence is not told either).
-pub(crate) fn load_visible(
-    c: &Connection,
-    id: GameId,
-    viewer: Option<PlayerId>,
-) -> Result<GameRow> {
+pub(crate) fn load_visible(c: &Conn<'_>, id: GameId, viewer: Option<PlayerId>) -> Result<GameRow> {
     let row = load(c, id)?;
     if visible_to(&row, viewer) {
         Ok(row)
@@ -269,6 +265,6 @@ pub(crate) fn load_visible(
 }
 
 /// Loads a game row or says it does not exist.
-pub(crate) fn load(c: &Connection, id: GameId) -> Result<GameRow> {
+pub(crate) fn load(c: &Conn<'_>, id: GameId) -> Result<GameRow> {
     rows::game(c, id)?.ok_or_else(|| ServiceError::not_found(format!("game {id}")))
 }

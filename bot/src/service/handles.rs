@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use rusqlite::Connection;
+use crate::store::Conn;
 
 use crate::domain::{Handle, PlayerId};
 use crate::store::rows::{self, PlayerRow};
@@ -29,7 +29,7 @@ fn taken(handle: &Handle) -> ServiceError {
 
 /// Inserts a player with exactly `handle`, or says it is taken.
 pub(crate) fn insert_with_handle(
-    c: &Connection,
+    c: &Conn<'_>,
     name: &str,
     handle: &Handle,
     discord_user_id: Option<u64>,
@@ -46,7 +46,7 @@ pub(crate) fn insert_with_handle(
 
 /// Inserts a player with the first free handle of `base`, `base2`, `base3`...
 pub(crate) fn insert_with_derived_handle(
-    c: &Connection,
+    c: &Conn<'_>,
     name: &str,
     base: &str,
     discord_user_id: Option<u64>,
@@ -73,7 +73,7 @@ pub(crate) fn insert_with_derived_handle(
 }
 
 /// Gives `player` the handle `handle`, or says it is taken.
-pub(crate) fn change(c: &Connection, player: PlayerId, handle: &Handle) -> Result<()> {
+pub(crate) fn change(c: &Conn<'_>, player: PlayerId, handle: &Handle) -> Result<()> {
     rows::set_handle(c, player, handle).map_err(|e| {
         if rows::handle_taken(&e) {
             taken(handle)

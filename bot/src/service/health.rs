@@ -1,8 +1,7 @@
 //! What the health endpoints ask the service: whether the store takes a write and a read, and
 //! how much its outboxes still owe.
 
-use crate::store::StoreError;
-use crate::store::rows;
+use crate::store::{StoreError, params, rows};
 
 use super::{GamesService, Result};
 
@@ -11,14 +10,11 @@ impl GamesService {
     pub async fn probe_store(&self) -> Result<()> {
         self.inner
             .store
-            .write(|c| {
-                c.query_row("SELECT 1", [], |r| r.get::<_, i64>(0))
-                    .map_err(StoreError::from)
-            })
-            .await?;
+            .write(|c| c.query_one("SELECT 1", params![], |r| r.get::<i64>(0)))
+            .await
+            .map_err(|e: StoreError| e)?;
         self.read(|c| {
-            c.query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
-                .map_err(|e| StoreError::from(e).into())
+            Ok(c.query_one("SELECT COUNT(*) FROM games", params![], |r| r.get::<i64>(0))?)
         })
         .await?;
         Ok(())

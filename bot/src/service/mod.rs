@@ -46,12 +46,12 @@ pub mod players;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex, RwLock};
 
-use rusqlite::Connection;
 use tokio::sync::{Notify, broadcast};
 
 use crate::config::GamesConfig;
 use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
 use crate::notify::TargetPolicy;
+use crate::store::Conn;
 use crate::store::Store;
 use crate::store::rows;
 
@@ -234,7 +234,7 @@ impl GamesService {
     /// Runs a query on a read-only connection.
     pub(crate) async fn read<T, F>(&self, query: F) -> Result<T>
     where
-        F: FnOnce(&Connection) -> Result<T> + Send + 'static,
+        F: FnOnce(&Conn<'_>) -> Result<T> + Send + 'static,
         T: Send + 'static,
     {
         self.inner.store.read(query).await
@@ -244,7 +244,7 @@ impl GamesService {
     /// transaction and published once durable, in commit order.
     pub(crate) async fn commit<T, F>(&self, job: F) -> Result<T>
     where
-        F: FnOnce(&Connection, &mut Emitter) -> Result<T> + Send + 'static,
+        F: FnOnce(&Conn<'_>, &mut Emitter) -> Result<T> + Send + 'static,
         T: Send + 'static,
     {
         let bus = self.inner.bus.clone();
@@ -316,7 +316,7 @@ impl Emitter {
 
     pub(crate) fn emit(
         &mut self,
-        c: &Connection,
+        c: &Conn<'_>,
         game_id: Option<GameId>,
         challenge_id: Option<ChallengeId>,
         players: Vec<PlayerId>,

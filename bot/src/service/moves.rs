@@ -1,11 +1,11 @@
 //! Moves: checked by the engine and committed in one transaction guarded by the ply, so of
 //! two racing moves exactly one wins. The AI's moves go through the same path.
 
-use rusqlite::Connection;
 use sha2::{Digest, Sha256};
 use tafl_engine::{Move, MoveReport, Side};
 
 use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow, MoveRow};
 
 use super::event::{EventPayload, GameEnded, MovePlayedEvent};
@@ -28,7 +28,7 @@ fn request_hash(game: GameId, text: &str, ply: Option<u32>) -> Vec<u8> {
 /// Ends `row` (not yet written back) with a result, rates it when it is rated, and emits
 /// `game_ended`.
 pub(crate) fn finish(
-    c: &Connection,
+    c: &Conn<'_>,
     e: &mut Emitter,
     row: &mut GameRow,
     winner: Option<Side>,
@@ -69,11 +69,7 @@ pub(crate) fn finish(
 /// Ends the game if the player to move is past their deadline: lost on time, or aborted
 /// (nobody wins) when that player has not made a single move yet, as correspondence sites do.
 /// Returns whether it ended the game.
-pub(crate) fn end_if_out_of_time(
-    c: &Connection,
-    e: &mut Emitter,
-    row: &mut GameRow,
-) -> Result<bool> {
+pub(crate) fn end_if_out_of_time(c: &Conn<'_>, e: &mut Emitter, row: &mut GameRow) -> Result<bool> {
     match row.deadline_at {
         Some(deadline) if row.status.is_active() && deadline <= e.now() => {
             let late = row.side_to_move;
@@ -115,7 +111,7 @@ fn too_late_message(row: &GameRow) -> String {
 /// The outer `Result` rolls back; the inner one is a refusal that keeps what was written
 /// (a game ended on time stays ended).
 pub(crate) fn apply_move(
-    c: &Connection,
+    c: &Conn<'_>,
     e: &mut Emitter,
     cache: &EngineCache,
     actor: Actor,
@@ -217,7 +213,7 @@ fn actor_player(actor: Actor) -> Option<PlayerId> {
 
 /// Writes an accepted move: the move row, the game's new state and clocks, the events.
 fn record(
-    c: &Connection,
+    c: &Conn<'_>,
     e: &mut Emitter,
     row: &mut GameRow,
     report: &MoveReport,

@@ -13,12 +13,12 @@
 //! - a rating is provisional while its RD is above 110: it is marked so, and left off the
 //!   leaderboards.
 
-use rusqlite::Connection;
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
 use tafl_engine::Side;
 
 use crate::domain::{GameStatus, PlayerId, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow, Glicko, RatingChangeRow, RatingRow};
 
 use super::Result;
@@ -125,14 +125,14 @@ fn rated_pool(row: &GameRow) -> Option<(&str, PlayerId, PlayerId)> {
     }
 }
 
-fn current(c: &Connection, player: PlayerId, pool: &str) -> Result<(Glicko, u32)> {
+fn current(c: &Conn<'_>, player: PlayerId, pool: &str) -> Result<(Glicko, u32)> {
     Ok(rows::rating(c, player, pool)?.map_or((INITIAL, 0), |r| (r.glicko, r.games)))
 }
 
 /// Rates a game that just ended (`row` as written back), inside the transaction that ends it:
 /// both players' new ratings and their history rows. `None` for a game that is not rated.
 pub(crate) fn rate_ended_game(
-    c: &Connection,
+    c: &Conn<'_>,
     row: &GameRow,
     now: i64,
 ) -> Result<Option<GameRatings>> {
@@ -176,7 +176,7 @@ pub(crate) fn rate_ended_game(
 }
 
 /// The rating changes an ended game made, read back (for its view).
-pub(crate) fn ratings_of_game(c: &Connection, row: &GameRow) -> Result<Option<GameRatings>> {
+pub(crate) fn ratings_of_game(c: &Conn<'_>, row: &GameRow) -> Result<Option<GameRatings>> {
     let Some((pool, attacker, defender)) = rated_pool(row) else {
         return Ok(None);
     };
@@ -270,7 +270,7 @@ mod in_the_games_transaction {
         ClockSpec, EventPayload, GamesService, ManualClock, NewChallenge, Opponent, RulesChoice,
         ServiceError, SideChoice,
     };
-    use crate::store::Store;
+    use crate::store::{Store, params};
 
     async fn rated_game() -> (tempfile::TempDir, GamesService, PlayerId, PlayerId, GameId) {
         let dir = tempfile::tempdir().unwrap();
@@ -313,12 +313,11 @@ mod in_the_games_transaction {
     async fn rating_rows(service: &GamesService) -> i64 {
         service
             .read(|c| {
-                c.query_row(
+                Ok(c.query_one(
                     "SELECT (SELECT COUNT(*) FROM ratings) + (SELECT COUNT(*) FROM rating_history)",
-                    [],
+                    params![],
                     |r| r.get(0),
-                )
-                .map_err(|e| crate::store::StoreError::from(e).into())
+                )?)
             })
             .await
             .unwrap()
@@ -339,8 +338,8 @@ mod in_the_games_transaction {
                 )?;
                 // What ran so far wrote the ratings; this failure must take them back.
                 assert_eq!(
-                    c.query_row("SELECT COUNT(*) FROM ratings", [], |r| r.get::<_, i64>(0))
-                        .map_err(crate::store::StoreError::from)?,
+                    c.query_one("SELECT COUNT(*) FROM ratings", params![], |r| r
+                        .get::<i64>(0))?,
                     2
                 );
                 Err::<(), _>(ServiceError::Internal("a later step failed".into()))

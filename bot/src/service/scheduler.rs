@@ -7,6 +7,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 use crate::domain::{GameId, ReminderKind, Seat};
+use crate::store::Conn;
 use crate::store::rows;
 
 use super::event::{DeadlineReminder, EventPayload, InactivityReminder};
@@ -59,7 +60,7 @@ fn idle_threshold_due(idle_for_ms: i64, idle_ms: i64, sent: &[u64]) -> Option<u6
 
 /// Games with a deadline reminder due now: read first, so a pass writes only where it sends.
 fn deadline_reminders_due(
-    c: &rusqlite::Connection,
+    c: &Conn<'_>,
     now: i64,
     longest_ms: i64,
     thresholds: &[u64],
@@ -79,11 +80,7 @@ fn deadline_reminders_due(
 }
 
 /// Games without a clock with an inactivity reminder due now.
-fn inactivity_reminders_due(
-    c: &rusqlite::Connection,
-    now: i64,
-    idle_ms: i64,
-) -> Result<Vec<GameId>> {
+fn inactivity_reminders_due(c: &Conn<'_>, now: i64, idle_ms: i64) -> Result<Vec<GameId>> {
     if idle_ms <= 0 {
         return Ok(Vec::new());
     }

@@ -1,6 +1,7 @@
 //! Leaderboards and player profiles: ratings per variant, results per variant, current games.
 
 use crate::domain::PlayerId;
+use crate::store::Conn;
 use crate::store::rows::{self, PlayerRow};
 
 use super::game_state;
@@ -31,11 +32,7 @@ pub(crate) fn preset(variant: &str) -> Result<&'static str> {
         })
 }
 
-fn profile(
-    c: &rusqlite::Connection,
-    player: PlayerRow,
-    viewer: Option<PlayerId>,
-) -> Result<PlayerProfile> {
+fn profile(c: &Conn<'_>, player: PlayerRow, viewer: Option<PlayerId>) -> Result<PlayerProfile> {
     let ratings = rows::ratings_of(c, player.id)?
         .into_iter()
         .map(|r| PoolRating {

@@ -1,11 +1,23 @@
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Database(#[source] BackendError),
     #[error("database migration failed: {0}")]
-    Migration(#[from] rusqlite_migration::Error),
+    Migration(#[source] BackendError),
+    /// A query that always answers a row (an aggregate, a `RETURNING`) answered none.
+    #[error("the query {0:?} returned no row")]
+    NoRow(String),
+    /// A parameter the database cannot hold (an integer beyond its range).
+    #[error("a value cannot be stored: {0}")]
+    Parameter(String),
     #[error("database setup failed: {0}")]
     Setup(String),
+    /// `database.url` names a PostgreSQL server; this build stores in SQLite only.
+    #[error(
+        "database.url names a PostgreSQL database, which is not supported yet: use \
+         sqlite://path (or a bare file path), or leave database.url empty for database.path"
+    )]
+    PostgresNotSupported,
     #[error("the database writer has stopped")]
     WriterGone,
     /// A batch failed as a whole; every caller in it gets this. `unavailable` says whether
@@ -30,20 +42,72 @@ impl StoreError {
     /// first "try again later" and the second "internal error".
     pub fn is_unavailable(&self) -> bool {
         match self {
-            StoreError::Sqlite(e) => sqlite_unavailable(e),
+            StoreError::Database(e) => e.unavailable,
             StoreError::Commit { unavailable, .. } => *unavailable,
             StoreError::WriterGone | StoreError::FileGone(_) => true,
             StoreError::Migration(_)
+            | StoreError::NoRow(_)
+            | StoreError::Parameter(_)
             | StoreError::Setup(_)
+            | StoreError::PostgresNotSupported
             | StoreError::Thread(_)
             | StoreError::Poisoned
             | StoreError::Corrupt(_) => false,
         }
     }
+
+    /// For a write refused by a unique constraint, the database's words naming the
+    /// constraint (SQLite: `UNIQUE constraint failed: players.handle`).
+    pub fn unique_violation(&self) -> Option<&str> {
+        match self {
+            StoreError::Database(e) => e.unique_violation.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+/// The database driver's own error, kept opaque so no driver type leaves the store: its
+/// message, and whether it means "not now" rather than "wrong".
+#[derive(Debug, thiserror::Error)]
+#[error("{source}")]
+pub struct BackendError {
+    source: Box<dyn std::error::Error + Send + Sync>,
+    unavailable: bool,
+    /// Set for a write refused by a unique constraint: the database's words naming it.
+    unique_violation: Option<String>,
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        let unavailable = sqlite_unavailable(&e);
+        let unique_violation = match &e {
+            rusqlite::Error::SqliteFailure(failure, message)
+                if failure.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE =>
+            {
+                Some(message.clone().unwrap_or_default())
+            }
+            _ => None,
+        };
+        StoreError::Database(BackendError {
+            source: Box::new(e),
+            unavailable,
+            unique_violation,
+        })
+    }
+}
+
+impl From<rusqlite_migration::Error> for StoreError {
+    fn from(e: rusqlite_migration::Error) -> Self {
+        StoreError::Migration(BackendError {
+            source: Box::new(e),
+            unavailable: false,
+            unique_violation: None,
+        })
+    }
 }
 
 /// SQLite's answers that mean "not now" rather than "wrong".
-pub(super) fn sqlite_unavailable(e: &rusqlite::Error) -> bool {
+fn sqlite_unavailable(e: &rusqlite::Error) -> bool {
     use rusqlite::ErrorCode::*;
     matches!(
         e.sqlite_error_code(),

@@ -60,7 +60,7 @@ fn give_stored_players_handles(tx: &Transaction) -> HookResult {
             })?;
         tx.execute(
             "UPDATE players SET handle = ?2 WHERE id = ?1",
-            rusqlite::params![id, handle],
+            rusqlite::params![id, handle.as_str()],
         )?;
         taken.insert(handle.to_string());
     }

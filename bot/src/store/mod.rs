@@ -1,8 +1,12 @@
 //! The SQLite store: one writer thread that commits jobs in durable group commits, and a
-//! small pool of read-only connections for queries.
+//! small pool of read-only connections for queries. Jobs get a [`Conn`], the store's narrow
+//! SQL interface, never the driver's connection: nothing outside `store/` names the driver.
 
+mod conn;
 mod error;
 mod migrations;
+mod sqlite;
+mod value;
 mod writer;
 
 pub mod rows;
@@ -13,8 +17,13 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-pub use error::StoreError;
+use crate::config::DatabaseLocation;
+
+pub use crate::__store_params as params;
+pub use conn::{Conn, Dialect, Params, Row, numbered_placeholders_as_dollars};
+pub use error::{BackendError, StoreError};
 pub use migrations::{SCHEMA_VERSION, migrations};
+pub use value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
 use writer::Writer;
 
 /// Cloneable handle on the database.
@@ -32,6 +41,20 @@ struct Inner {
 }
 
 impl Store {
+    /// Opens the database `location` names: an SQLite file as [`Store::open`]; PostgreSQL is
+    /// refused (no backend yet), never answered with a file instead.
+    pub fn open_location(
+        location: &DatabaseLocation,
+        readers: usize,
+        busy_timeout: Duration,
+        max_batch: usize,
+    ) -> Result<Store, StoreError> {
+        match location {
+            DatabaseLocation::Sqlite(path) => Store::open(path, readers, busy_timeout, max_batch),
+            DatabaseLocation::Postgres(_) => Err(StoreError::PostgresNotSupported),
+        }
+    }
+
     /// Opens (creating when absent) and migrates the database at `path`.
     pub fn open(
         path: &Path,
@@ -60,7 +83,7 @@ impl Store {
     /// An `Err` rolls back only this job's changes. `Ok` is returned once committed to disk.
     pub async fn write<T, E, F>(&self, job: F) -> Result<T, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
@@ -71,7 +94,7 @@ impl Store {
     /// changes are durable, before any later job's, so effects (events) keep commit order.
     pub async fn write_then<T, E, F, A>(&self, job: F, after_commit: A) -> Result<T, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
         A: FnOnce(&T) + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
@@ -82,7 +105,7 @@ impl Store {
     /// Runs `query` on a read-only connection off the async runtime.
     pub async fn read<T, E, F>(&self, query: F) -> Result<T, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
@@ -95,7 +118,7 @@ impl Store {
     /// Like [`Store::read`], for code already off the runtime.
     pub fn read_blocking<T, E, F>(&self, query: F) -> Result<T, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E>,
+        F: FnOnce(&Conn<'_>) -> Result<T, E>,
         E: From<StoreError>,
     {
         let pooled = self
@@ -108,7 +131,7 @@ impl Store {
             Some(conn) => conn,
             None => open_reader(&self.inner.path, self.inner.busy_timeout).map_err(E::from)?,
         };
-        let result = query(&conn);
+        let result = query(&Conn::sqlite(&conn));
         // Keep at most the configured number; extra connections opened under load close.
         if let Ok(mut pool) = self.inner.readers.lock()
             && pool.len() < self.inner.max_readers
@@ -121,6 +144,7 @@ impl Store {
 
 fn configure(conn: &Connection, busy_timeout: Duration) -> Result<(), StoreError> {
     conn.busy_timeout(busy_timeout)?;
+    conn.set_prepared_statement_cache_capacity(sqlite::STATEMENT_CACHE);
     // WAL: readers never block the writer. synchronous=FULL: a commit is on disk when it returns.
     let mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
     if !mode.eq_ignore_ascii_case("wal") {
@@ -140,6 +164,7 @@ fn open_reader(path: &Path, busy_timeout: Duration) -> Result<Connection, StoreE
             | OpenFlags::SQLITE_OPEN_URI,
     )?;
     conn.busy_timeout(busy_timeout)?;
+    conn.set_prepared_statement_cache_capacity(sqlite::STATEMENT_CACHE);
     conn.execute_batch("PRAGMA foreign_keys = ON;")?;
     Ok(conn)
 }

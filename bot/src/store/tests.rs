@@ -2,6 +2,7 @@ use std::time::Duration;
 
 use super::rows::{self, EventId, EventRow};
 use super::*;
+use crate::store::params;
 
 fn handle(text: &str) -> crate::domain::Handle {
     crate::domain::Handle::parse(text).unwrap()
@@ -18,9 +19,9 @@ async fn creates_and_migrates_a_new_file_to_the_latest_version() {
     let (version, mode, fk): (i64, String, i64) = store
         .read(|c| {
             Ok::<_, StoreError>((
-                c.query_row("PRAGMA user_version", [], |r| r.get(0))?,
-                c.query_row("PRAGMA journal_mode", [], |r| r.get(0))?,
-                c.query_row("PRAGMA foreign_keys", [], |r| r.get(0))?,
+                c.query_one("PRAGMA user_version", params![], |r| r.get(0))?,
+                c.query_one("PRAGMA journal_mode", params![], |r| r.get(0))?,
+                c.query_one("PRAGMA foreign_keys", params![], |r| r.get(0))?,
             ))
         })
         .await
@@ -32,9 +33,7 @@ async fn creates_and_migrates_a_new_file_to_the_latest_version() {
     drop(store);
     let again = open(&dir);
     let n: i64 = again
-        .read(|c| {
-            Ok::<_, StoreError>(c.query_row("SELECT COUNT(*) FROM players", [], |r| r.get(0))?)
-        })
+        .read(|c| c.query_one("SELECT COUNT(*) FROM players", params![], |r| r.get(0)))
         .await
         .unwrap();
     assert_eq!(n, 0);
@@ -73,9 +72,7 @@ async fn a_failing_job_rolls_back_only_its_own_writes() {
     }
     assert_eq!(failed, 10);
     let n: i64 = store
-        .read(|c| {
-            Ok::<_, StoreError>(c.query_row("SELECT COUNT(*) FROM players", [], |r| r.get(0))?)
-        })
+        .read(|c| c.query_one("SELECT COUNT(*) FROM players", params![], |r| r.get(0)))
         .await
         .unwrap();
     assert_eq!(n, 40);
@@ -153,7 +150,10 @@ async fn a_replaced_file_stops_every_later_write() {
     async fn touch(store: &Store) -> Result<(), StoreError> {
         store
             .write(|c| {
-                c.execute("INSERT INTO players (name, created_at) VALUES ('p', 0)", [])?;
+                c.execute(
+                    "INSERT INTO players (name, created_at) VALUES ('p', 0)",
+                    params![],
+                )?;
                 Ok::<_, StoreError>(())
             })
             .await
@@ -197,11 +197,9 @@ async fn players_stored_before_handles_get_unique_ones_made_from_their_names() {
     let store = Store::open(&path, 1, Duration::from_secs(5), 8).unwrap();
     let handles: Vec<String> = store
         .read(|c| {
-            Ok::<_, StoreError>(
-                c.prepare("SELECT handle FROM players ORDER BY id")?
-                    .query_map([], |r| r.get(0))?
-                    .collect::<rusqlite::Result<Vec<String>>>()?,
-            )
+            c.query_all("SELECT handle FROM players ORDER BY id", params![], |r| {
+                r.get(0)
+            })
         })
         .await
         .unwrap();
@@ -217,4 +215,91 @@ async fn players_stored_before_handles_get_unique_ones_made_from_their_names() {
         matches!(&again, Err(e) if rows::handle_taken(e)),
         "{again:?}"
     );
+}
+
+/// Every rows file, for the dialect check below.
+const ROWS_SOURCES: &[(&str, &str)] = &[
+    ("analyses", include_str!("rows/analyses.rs")),
+    ("api_tokens", include_str!("rows/api_tokens.rs")),
+    ("challenges", include_str!("rows/challenges.rs")),
+    (
+        "discord_challenge_posts",
+        include_str!("rows/discord_challenge_posts.rs"),
+    ),
+    ("discord_outbox", include_str!("rows/discord_outbox.rs")),
+    ("events", include_str!("rows/events.rs")),
+    ("game_threads", include_str!("rows/game_threads.rs")),
+    ("games", include_str!("rows/games.rs")),
+    ("guild_settings", include_str!("rows/guild_settings.rs")),
+    ("idempotency", include_str!("rows/idempotency.rs")),
+    ("moves", include_str!("rows/moves.rs")),
+    (
+        "player_preferences",
+        include_str!("rows/player_preferences.rs"),
+    ),
+    ("players", include_str!("rows/players.rs")),
+    ("ratings", include_str!("rows/ratings.rs")),
+    ("turn_reminders", include_str!("rows/turn_reminders.rs")),
+    ("web_sessions", include_str!("rows/web_sessions.rs")),
+    ("webhooks", include_str!("rows/webhooks.rs")),
+];
+
+/// The rows' SQL stays in the dialect SQLite and PostgreSQL share: none of SQLite's own
+/// spellings (`INSERT OR IGNORE/REPLACE`, `IS` with a value), no driver, no rowid.
+#[test]
+fn rows_sql_avoids_sqlite_only_spellings() {
+    let sqlite_only = [
+        "INSERT OR ",
+        "REPLACE INTO",
+        " IS ?",
+        " IS '",
+        "last_insert_rowid",
+        "rusqlite",
+    ];
+    assert_eq!(
+        ROWS_SOURCES.len(),
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/src/store/rows"))
+            .unwrap()
+            .count()
+            - 1,
+        "a rows file is missing from ROWS_SOURCES (mod.rs aside)"
+    );
+    for (file, source) in ROWS_SOURCES {
+        for spelling in sqlite_only {
+            assert!(
+                !source.contains(spelling),
+                "rows/{file}.rs uses {spelling:?}, which PostgreSQL does not accept"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn parameters_that_do_not_fit_their_statement_are_refused_before_it_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let outcome = |sql: &'static str, value: Option<u64>| {
+        let store = store.clone();
+        async move {
+            store
+                .read(move |c| match value {
+                    Some(v) => c.query_one(sql, params![v], |r| r.get::<i64>(0)),
+                    None => c.query_one(sql, params![], |r| r.get::<i64>(0)),
+                })
+                .await
+        }
+    };
+    assert!(matches!(
+        outcome("SELECT ?1", None).await,
+        Err(StoreError::Parameter(_))
+    ));
+    assert!(matches!(
+        outcome("SELECT 1", Some(1)).await,
+        Err(StoreError::Parameter(_))
+    ));
+    assert!(matches!(
+        outcome("SELECT ?1", Some(u64::MAX)).await,
+        Err(StoreError::Parameter(_))
+    ));
+    assert_eq!(outcome("SELECT ?1", Some(7)).await.unwrap(), 7);
 }

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use rusqlite::{Connection, TransactionBehavior};
 use tokio::sync::oneshot;
 
-use super::StoreError;
+use super::{Conn, StoreError};
 
 /// What a job leaves behind: whether its savepoint stands, and how to answer its caller
 /// once the batch's fate is known.
@@ -20,7 +20,7 @@ struct Ran {
 }
 
 /// Runs on the batch's connection, or (`None`) is told the batch failed before it could run.
-type Job = Box<dyn FnOnce(Option<&Connection>) -> Ran + Send>;
+type Job = Box<dyn FnOnce(Option<&Conn<'_>>) -> Ran + Send>;
 type Answer = Box<dyn FnOnce(Result<(), StoreError>) + Send>;
 
 pub(super) struct Writer {
@@ -44,7 +44,7 @@ impl Writer {
 
     pub(super) async fn submit<T, E, F, A>(&self, job: F, after_commit: A) -> Result<T, E>
     where
-        F: FnOnce(&Connection) -> Result<T, E> + Send + 'static,
+        F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
         A: FnOnce(&T) + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
@@ -185,7 +185,7 @@ fn run_batch(
     };
     for job in batch {
         let savepoint = tx.savepoint()?;
-        let ran = job(Some(&savepoint));
+        let ran = job(Some(&Conn::sqlite(&savepoint)));
         if ran.keep {
             savepoint.commit()?;
         } else {

@@ -9,6 +9,8 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 use taflbot::notify::{EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verify};
 
+use taflbot::store::params;
+
 use crate::common::TestApp;
 
 #[derive(Default)]
@@ -274,17 +276,11 @@ async fn a_delivery_is_given_up_after_max_attempts() {
         app.service()
             .store()
             .read(|c| {
-                Ok::<_, taflbot::store::StoreError>(c.query_row(
+                c.query_one(
                     "SELECT status, attempts, last_error FROM deliveries",
-                    [],
-                    |r| {
-                        Ok((
-                            r.get::<_, String>(0)?,
-                            r.get::<_, i64>(1)?,
-                            r.get::<_, String>(2)?,
-                        ))
-                    },
-                )?)
+                    params![],
+                    |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<String>(2)?)),
+                )
             })
             .await
             .unwrap()

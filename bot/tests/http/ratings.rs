@@ -3,6 +3,8 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
+use taflbot::store::params;
+
 use crate::common::TestApp;
 
 #[tokio::test]
@@ -101,13 +103,7 @@ async fn games_against_the_ai_and_aborted_games_leave_ratings_alone() {
     let count: i64 = app
         .service()
         .store()
-        .read(|c| {
-            Ok::<_, taflbot::store::StoreError>(c.query_row(
-                "SELECT COUNT(*) FROM ratings",
-                [],
-                |r| r.get(0),
-            )?)
-        })
+        .read(|c| c.query_one("SELECT COUNT(*) FROM ratings", params![], |r| r.get(0)))
         .await
         .unwrap();
     assert_eq!(count, 0);

@@ -4,6 +4,8 @@ use serde_json::json;
 
 use taflbot::domain::GameId;
 
+use taflbot::store::params;
+
 use crate::common::{Player, TestApp};
 
 const DAY_MS: i64 = 86_400_000;
@@ -38,9 +40,8 @@ async fn a_game_that_fails_does_not_stop_the_timeouts_of_the_others() {
         .write(move |conn| {
             conn.execute(
                 "UPDATE games SET turn_started_at = 'not a time' WHERE id = ?1",
-                [broken],
+                params![broken],
             )
-            .map_err(taflbot::store::StoreError::from)
         })
         .await
         .unwrap();

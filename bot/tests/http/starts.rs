@@ -69,7 +69,8 @@ async fn challenges_with_unplayable_starts_are_refused_with_the_reason() {
 async fn an_ai_game_stuck_at_its_start_ends_by_the_rules() {
     let app = TestApp::start().await;
     let me = app.register("Me").await;
-    let game_id = insert_active_game(&app, "dim:7 start:/7/7/7/3K3/7/7/7/", Seat::Ai(1), me.id);
+    let game_id =
+        insert_active_game(&app, "dim:7 start:/7/7/7/3K3/7/7/7/", Seat::Ai(1), me.id).await;
     let mut events = app.service().subscribe();
 
     app.service().run_due().await.unwrap();
@@ -93,7 +94,7 @@ async fn an_ai_game_stuck_at_its_start_ends_by_the_rules() {
     assert_eq!(view["ply"], 0);
 }
 
-fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defender: i64) -> i64 {
+async fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defender: i64) -> i64 {
     let parsed = tafl_engine::Rules::from_opentafl(rules).unwrap();
     let row = GameRow {
         id: GameId(0),
@@ -126,7 +127,10 @@ fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defender: i64
         rated: false,
         private: false,
     };
-    let c = rusqlite::Connection::open(&app.config.database.path).unwrap();
-    c.busy_timeout(Duration::from_secs(5)).unwrap();
-    rows::insert_game(&c, &row).unwrap().get()
+    app.service()
+        .store()
+        .write(move |c| rows::insert_game(c, &row))
+        .await
+        .unwrap()
+        .get()
 }

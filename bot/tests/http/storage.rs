@@ -4,7 +4,10 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::common::TestApp;
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::store::StoreError;
+
+use crate::common::{TestApp, test_config};
 
 /// Sends a move and expects the store's 503: code `unavailable`, `Retry-After: 1`.
 async fn expect_store_unavailable(app: &TestApp, token: &str, game: i64, mv: &str) {
@@ -63,4 +66,46 @@ async fn a_deleted_database_file_stops_writes_and_readiness() {
     // Still refused on the next try, and the game did not move.
     expect_store_unavailable(&app, &a.token, game, "d2-e2").await;
     assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["ply"], 0);
+}
+
+#[tokio::test]
+async fn an_sqlite_url_opens_that_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("from-url.db");
+    let url = format!("sqlite://{}", file.display());
+    let app = TestApp::start_with(|c| c.database.url = url).await;
+    app.register("A").await;
+    assert!(file.exists(), "the store is not at database.url");
+    assert!(
+        !app.config.database.path.exists(),
+        "database.path was used despite the url"
+    );
+}
+
+#[tokio::test]
+async fn a_postgres_url_is_refused_at_start_up_not_replaced_by_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(&dir);
+    config.database.url = "postgres://bot:secret@127.0.0.1:1/taflbot".into();
+    let err = RunningApp::start(config.clone(), AppOptions::default())
+        .await
+        .err()
+        .expect("a PostgreSQL url must not start the app yet");
+    let message = err.to_string();
+    assert!(message.contains("not supported yet"), "{message}");
+    assert!(
+        !message.contains("secret"),
+        "the password was shown: {message}"
+    );
+    assert!(
+        matches!(
+            err,
+            taflbot::app::StartError::Store {
+                source: StoreError::PostgresNotSupported,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(!config.database.path.exists(), "a file was created instead");
 }

@@ -6,6 +6,8 @@ use std::time::Duration;
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+use taflbot::store::params;
+
 use crate::common::{Player, TestApp};
 use crate::events::{Receiver, SECRET, start_receiver};
 
@@ -113,10 +115,10 @@ async fn a_delivery_to_a_target_no_longer_allowed_is_not_sent() {
             .store()
             .read(|c| {
                 Ok::<_, taflbot::store::StoreError>(
-                    c.query_row(
+                    c.query_one(
                         "SELECT last_error FROM deliveries WHERE attempts > 0",
-                        [],
-                        |r| r.get::<_, String>(0),
+                        params![],
+                        |r| r.get::<String>(0),
                     )
                     .ok(),
                 )

@@ -1,6 +1,6 @@
 //! Analyses and the positions they have searched so far.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::{Conn, Row, params};
 
 use super::*;
 
@@ -20,7 +20,7 @@ pub struct AnalysisRow {
 const COLS: &str =
     "id, game_id, ms_per_ply, plies, status, requested_by, requested_at, finished_at";
 
-fn analysis_from(r: &Row<'_>) -> rusqlite::Result<AnalysisRow> {
+fn analysis_from(r: &Row<'_>) -> Result<AnalysisRow> {
     Ok(AnalysisRow {
         id: r.get(0)?,
         game_id: r.get(1)?,
@@ -35,85 +35,87 @@ fn analysis_from(r: &Row<'_>) -> rusqlite::Result<AnalysisRow> {
 
 /// The analysis of `game` at this budget and length, if one was asked for.
 pub fn analysis_of(
-    c: &Connection,
+    c: &Conn<'_>,
     game: GameId,
     ms_per_ply: u32,
     plies: u32,
 ) -> Result<Option<AnalysisRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {COLS} FROM analyses WHERE game_id = ?1 AND ms_per_ply = ?2 AND plies = ?3"
-    ))?
-    .query_row(params![game, ms_per_ply, plies], analysis_from)
-    .optional()?)
+    c.query_opt(
+        &format!(
+            "SELECT {COLS} FROM analyses WHERE game_id = ?1 AND ms_per_ply = ?2 AND plies = ?3"
+        ),
+        params![game, ms_per_ply, plies],
+        analysis_from,
+    )
 }
 
 /// The latest analysis of `game` (any budget or length).
-pub fn latest_analysis(c: &Connection, game: GameId) -> Result<Option<AnalysisRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {COLS} FROM analyses WHERE game_id = ?1 ORDER BY id DESC LIMIT 1"
-    ))?
-    .query_row([game], analysis_from)
-    .optional()?)
+pub fn latest_analysis(c: &Conn<'_>, game: GameId) -> Result<Option<AnalysisRow>> {
+    c.query_opt(
+        &format!("SELECT {COLS} FROM analyses WHERE game_id = ?1 ORDER BY id DESC LIMIT 1"),
+        params![game],
+        analysis_from,
+    )
 }
 
-pub fn insert_analysis(c: &Connection, row: &mut AnalysisRow) -> Result<()> {
-    c.prepare_cached(
+pub fn insert_analysis(c: &Conn<'_>, row: &mut AnalysisRow) -> Result<()> {
+    let id = c.insert_returning_id(
         "INSERT INTO analyses (game_id, ms_per_ply, plies, status, requested_by, requested_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![
-        row.game_id,
-        row.ms_per_ply,
-        row.plies,
-        row.status,
-        row.requested_by,
-        row.requested_at
-    ])?;
-    row.id = AnalysisId(c.last_insert_rowid());
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+        params![
+            row.game_id,
+            row.ms_per_ply,
+            row.plies,
+            row.status,
+            row.requested_by,
+            row.requested_at
+        ],
+    )?;
+    row.id = AnalysisId(id);
     Ok(())
 }
 
 /// Analyses not done, oldest first (a running one first: it resumes after a restart).
-pub fn pending_analyses(c: &Connection) -> Result<Vec<AnalysisRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {COLS} FROM analyses WHERE status != ?1 ORDER BY status = ?2 DESC, id"
-    ))?
-    .query_map(
+pub fn pending_analyses(c: &Conn<'_>) -> Result<Vec<AnalysisRow>> {
+    c.query_all(
+        &format!("SELECT {COLS} FROM analyses WHERE status != ?1 ORDER BY status = ?2 DESC, id"),
         params![AnalysisStatus::Done, AnalysisStatus::Running],
         analysis_from,
-    )?
-    .collect::<rusqlite::Result<_>>()?)
+    )
 }
 
 pub fn set_analysis_status(
-    c: &Connection,
+    c: &Conn<'_>,
     id: AnalysisId,
     status: AnalysisStatus,
     finished_at: Option<i64>,
 ) -> Result<()> {
-    c.prepare_cached("UPDATE analyses SET status = ?2, finished_at = ?3 WHERE id = ?1")?
-        .execute(params![id, status, finished_at])?;
+    c.execute(
+        "UPDATE analyses SET status = ?2, finished_at = ?3 WHERE id = ?1",
+        params![id, status, finished_at],
+    )?;
     Ok(())
 }
 
 pub fn put_analysis_position(
-    c: &Connection,
+    c: &Conn<'_>,
     id: AnalysisId,
     position: u32,
     eval: &str,
 ) -> Result<()> {
-    c.prepare_cached(
-        "INSERT OR REPLACE INTO analysis_positions (analysis_id, position, eval) VALUES (?1, ?2, ?3)",
-    )?
-    .execute(params![id, position, eval])?;
+    c.execute(
+        "INSERT INTO analysis_positions (analysis_id, position, eval) VALUES (?1, ?2, ?3) \
+         ON CONFLICT (analysis_id, position) DO UPDATE SET eval = excluded.eval",
+        params![id, position, eval],
+    )?;
     Ok(())
 }
 
 /// The positions searched so far, in order, as (position, stored evaluation).
-pub fn analysis_positions(c: &Connection, id: AnalysisId) -> Result<Vec<(u32, String)>> {
-    Ok(c.prepare_cached(
+pub fn analysis_positions(c: &Conn<'_>, id: AnalysisId) -> Result<Vec<(u32, String)>> {
+    c.query_all(
         "SELECT position, eval FROM analysis_positions WHERE analysis_id = ?1 ORDER BY position",
-    )?
-    .query_map([id], |r| Ok((r.get(0)?, r.get(1)?)))?
-    .collect::<rusqlite::Result<_>>()?)
+        params![id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
 }

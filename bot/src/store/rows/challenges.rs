@@ -1,6 +1,6 @@
 //! Challenges: pending, accepted, declined, cancelled or expired.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::{Conn, Row, params};
 
 use super::*;
 
@@ -29,13 +29,13 @@ pub struct ChallengeRow {
 const CHALLENGE_COLS: &str = "id, challenger, opponent, opponent_ai_level, variant, rules, \
     challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at, rated, private";
 
-fn challenge_from(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
+fn challenge_from(r: &Row<'_>) -> Result<ChallengeRow> {
     Ok(ChallengeRow {
         id: r.get(0)?,
         challenger: r.get(1)?,
         opponent: r.get(2)?,
         opponent_ai_level: r
-            .get::<_, Option<i64>>(3)?
+            .get::<Option<i64>>(3)?
             .map(|l| u8::try_from(l).unwrap_or(u8::MAX)),
         variant: r.get(4)?,
         rules: r.get(5)?,
@@ -52,12 +52,10 @@ fn challenge_from(r: &Row<'_>) -> rusqlite::Result<ChallengeRow> {
     })
 }
 
-pub fn insert_challenge(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeId> {
-    c.execute(
-        "INSERT INTO challenges (challenger, opponent, opponent_ai_level, variant, rules, \
+pub fn insert_challenge(c: &Conn<'_>, ch: &ChallengeRow) -> Result<ChallengeId> {
+    let id = c.insert_returning_id("INSERT INTO challenges (challenger, opponent, opponent_ai_level, variant, rules, \
          challenger_side, clock, status, game_id, context, created_at, expires_at, resolved_at, \
-         rated, private) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-        params![
+         rated, private) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id", params![
             ch.challenger,
             ch.opponent,
             ch.opponent_ai_level.map(i64::from),
@@ -73,21 +71,20 @@ pub fn insert_challenge(c: &Connection, ch: &ChallengeRow) -> Result<ChallengeId
             ch.resolved_at,
             ch.rated,
             ch.private
-        ],
-    )?;
-    Ok(ChallengeId(c.last_insert_rowid()))
+        ])?;
+    Ok(ChallengeId(id))
 }
 
-pub fn challenge(c: &Connection, id: ChallengeId) -> Result<Option<ChallengeRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {CHALLENGE_COLS} FROM challenges WHERE id = ?1"
-    ))?
-    .query_row([id], challenge_from)
-    .optional()?)
+pub fn challenge(c: &Conn<'_>, id: ChallengeId) -> Result<Option<ChallengeRow>> {
+    c.query_opt(
+        &format!("SELECT {CHALLENGE_COLS} FROM challenges WHERE id = ?1"),
+        params![id],
+        challenge_from,
+    )
 }
 
 pub fn resolve_challenge(
-    c: &Connection,
+    c: &Conn<'_>,
     id: ChallengeId,
     status: ChallengeStatus,
     game: Option<GameId>,
@@ -103,31 +100,30 @@ pub fn resolve_challenge(
 /// Pending challenges `player` may answer (sent to them, or open to anyone but them),
 /// and those `player` sent.
 pub fn pending_challenges_of(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
 ) -> Result<(Vec<ChallengeRow>, Vec<ChallengeRow>)> {
     let incoming = c
-        .prepare_cached(&format!(
+        .query_all(&format!(
             "SELECT {CHALLENGE_COLS} FROM challenges WHERE status = 'pending' AND \
              opponent_ai_level IS NULL AND challenger <> ?1 AND (opponent = ?1 OR opponent IS NULL) \
              ORDER BY id"
-        ))?
-        .query_map([player], challenge_from)?
-        .collect::<rusqlite::Result<_>>()?;
-    let outgoing = c
-        .prepare_cached(&format!(
+        ), params![player], challenge_from)?;
+    let outgoing = c.query_all(
+        &format!(
             "SELECT {CHALLENGE_COLS} FROM challenges WHERE status = 'pending' AND challenger = ?1 \
              ORDER BY id"
-        ))?
-        .query_map([player], challenge_from)?
-        .collect::<rusqlite::Result<_>>()?;
+        ),
+        params![player],
+        challenge_from,
+    )?;
     Ok((incoming, outgoing))
 }
 
-pub fn expired_challenges(c: &Connection, now: i64) -> Result<Vec<ChallengeId>> {
-    Ok(c.prepare_cached(
+pub fn expired_challenges(c: &Conn<'_>, now: i64) -> Result<Vec<ChallengeId>> {
+    c.query_all(
         "SELECT id FROM challenges WHERE status = 'pending' AND expires_at <= ?1 ORDER BY id",
-    )?
-    .query_map([now], |r| r.get(0))?
-    .collect::<rusqlite::Result<_>>()?)
+        params![now],
+        |r| r.get(0),
+    )
 }

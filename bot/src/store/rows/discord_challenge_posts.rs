@@ -1,6 +1,6 @@
 //! The Discord message that shows each challenge with its buttons.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::{Conn, params};
 
 use super::*;
 
@@ -18,30 +18,30 @@ fn snowflake(id: u64) -> i64 {
 }
 
 /// Records (or replaces) the message of a challenge.
-pub fn upsert_challenge_post(c: &Connection, post: &ChallengePostRow) -> Result<()> {
-    c.prepare_cached(
+pub fn upsert_challenge_post(c: &Conn<'_>, post: &ChallengePostRow) -> Result<()> {
+    c.execute(
         "INSERT INTO discord_challenge_posts (challenge_id, channel_id, message_id) \
          VALUES (?1, ?2, ?3) ON CONFLICT(challenge_id) DO UPDATE SET \
          channel_id = excluded.channel_id, message_id = excluded.message_id",
-    )?
-    .execute(params![
-        post.challenge_id,
-        snowflake(post.channel_id),
-        snowflake(post.message_id)
-    ])?;
+        params![
+            post.challenge_id,
+            snowflake(post.channel_id),
+            snowflake(post.message_id)
+        ],
+    )?;
     Ok(())
 }
 
-pub fn challenge_post(c: &Connection, id: ChallengeId) -> Result<Option<ChallengePostRow>> {
-    Ok(c.prepare_cached(
+pub fn challenge_post(c: &Conn<'_>, id: ChallengeId) -> Result<Option<ChallengePostRow>> {
+    c.query_opt(
         "SELECT channel_id, message_id FROM discord_challenge_posts WHERE challenge_id = ?1",
-    )?
-    .query_row(params![id], |r| {
-        Ok(ChallengePostRow {
-            challenge_id: id,
-            channel_id: r.get::<_, i64>(0)? as u64,
-            message_id: r.get::<_, i64>(1)? as u64,
-        })
-    })
-    .optional()?)
+        params![id],
+        |r| {
+            Ok(ChallengePostRow {
+                challenge_id: id,
+                channel_id: r.get::<i64>(0)? as u64,
+                message_id: r.get::<i64>(1)? as u64,
+            })
+        },
+    )
 }

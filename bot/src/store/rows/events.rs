@@ -1,6 +1,6 @@
 //! The event log (increasing ids), written with the change it records.
 
-use rusqlite::{Connection, Row, params};
+use crate::store::{Conn, Row, params};
 
 use super::*;
 use crate::store::StoreError;
@@ -19,103 +19,95 @@ pub struct EventRow {
 
 /// Appends an event (its id is assigned) and queues it for the webhooks of its players;
 /// returns how many deliveries were queued.
-pub fn insert_event(c: &Connection, e: &mut EventRow) -> Result<usize> {
+pub fn insert_event(c: &Conn<'_>, e: &mut EventRow) -> Result<usize> {
     let payload =
         serde_json::to_string(&e.data).map_err(|err| StoreError::Corrupt(err.to_string()))?;
-    c.prepare_cached(
+    let id = c.insert_returning_id(
         "INSERT INTO events (kind, game_id, challenge_id, player_a, player_b, payload, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )?
-    .execute(params![
-        e.kind,
-        e.game_id,
-        e.challenge_id,
-        e.players.first(),
-        e.players.get(1),
-        payload,
-        e.created_at
-    ])?;
-    e.id = EventId(c.last_insert_rowid());
-    Ok(c.prepare_cached(
-        "INSERT OR IGNORE INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
+        params![
+            e.kind,
+            e.game_id,
+            e.challenge_id,
+            e.players.first(),
+            e.players.get(1),
+            payload,
+            e.created_at
+        ],
+    )?;
+    e.id = EventId(id);
+    // The WHERE clause also keeps SQLite from reading ON CONFLICT as a join's ON.
+    c.execute(
+        "INSERT INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
          SELECT id, ?1, 'pending', 0, ?2 FROM webhooks \
-         WHERE active = 1 AND (player_id = ?3 OR player_id = ?4)",
-    )?
-    .execute(params![e.id, e.created_at, e.players.first(), e.players.get(1)])?)
+         WHERE active = TRUE AND (player_id = ?3 OR player_id = ?4) ON CONFLICT DO NOTHING",
+        params![e.id, e.created_at, e.players.first(), e.players.get(1)],
+    )
 }
 
-fn event_from(r: &Row<'_>) -> rusqlite::Result<(EventRow, String)> {
+fn event_from(r: &Row<'_>) -> Result<EventRow> {
     let a: Option<PlayerId> = r.get(4)?;
     let b: Option<PlayerId> = r.get(5)?;
-    Ok((
-        EventRow {
-            id: r.get(0)?,
-            kind: r.get(1)?,
-            game_id: r.get(2)?,
-            challenge_id: r.get(3)?,
-            players: a.into_iter().chain(b).collect(),
-            data: serde_json::Value::Null,
-            created_at: r.get(7)?,
-        },
-        r.get(6)?,
-    ))
-}
-
-fn finish_events(
-    rows: impl Iterator<Item = rusqlite::Result<(EventRow, String)>>,
-) -> Result<Vec<EventRow>> {
-    let mut out = Vec::new();
-    for row in rows {
-        let (mut e, payload) = row?;
-        e.data =
-            serde_json::from_str(&payload).map_err(|err| StoreError::Corrupt(err.to_string()))?;
-        out.push(e);
-    }
-    Ok(out)
+    let payload: String = r.get(6)?;
+    Ok(EventRow {
+        id: r.get(0)?,
+        kind: r.get(1)?,
+        game_id: r.get(2)?,
+        challenge_id: r.get(3)?,
+        players: a.into_iter().chain(b).collect(),
+        data: serde_json::from_str(&payload).map_err(|err| StoreError::Corrupt(err.to_string()))?,
+        created_at: r.get(7)?,
+    })
 }
 
 const EVENT_COLS: &str = "id, kind, game_id, challenge_id, player_a, player_b, payload, created_at";
 
 /// Events concerning `player` with an id above `since`, oldest first.
 pub fn events_for_player(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
     since: EventId,
     limit: u32,
 ) -> Result<Vec<EventRow>> {
-    let mut stmt = c.prepare_cached(&format!(
-        "SELECT {EVENT_COLS} FROM events WHERE id > ?2 AND (player_a = ?1 OR player_b = ?1) \
+    c.query_all(
+        &format!(
+            "SELECT {EVENT_COLS} FROM events WHERE id > ?2 AND (player_a = ?1 OR player_b = ?1) \
          ORDER BY id LIMIT ?3"
-    ))?;
-    let rows = stmt.query_map(params![player, since, limit], event_from)?;
-    finish_events(rows)
+        ),
+        params![player, since, limit],
+        event_from,
+    )
 }
 
 /// The events of game `game` with an id above `since`, oldest first (a game's event stream).
 pub fn events_of_game(
-    c: &Connection,
+    c: &Conn<'_>,
     game: GameId,
     since: EventId,
     limit: u32,
 ) -> Result<Vec<EventRow>> {
-    let mut stmt = c.prepare_cached(&format!(
-        "SELECT {EVENT_COLS} FROM events WHERE game_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
-    ))?;
-    let rows = stmt.query_map(params![game, since, limit], event_from)?;
-    finish_events(rows)
+    c.query_all(
+        &format!(
+            "SELECT {EVENT_COLS} FROM events WHERE game_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3"
+        ),
+        params![game, since, limit],
+        event_from,
+    )
 }
 
 /// Every event with an id above `since`, oldest first (for front ends that see everything).
-pub fn events_since(c: &Connection, since: EventId, limit: u32) -> Result<Vec<EventRow>> {
-    let mut stmt = c.prepare_cached(&format!(
-        "SELECT {EVENT_COLS} FROM events WHERE id > ?1 ORDER BY id LIMIT ?2"
-    ))?;
-    let rows = stmt.query_map(params![since, limit], event_from)?;
-    finish_events(rows)
+pub fn events_since(c: &Conn<'_>, since: EventId, limit: u32) -> Result<Vec<EventRow>> {
+    c.query_all(
+        &format!("SELECT {EVENT_COLS} FROM events WHERE id > ?1 ORDER BY id LIMIT ?2"),
+        params![since, limit],
+        event_from,
+    )
 }
 
-pub fn event(c: &Connection, id: EventId) -> Result<Option<EventRow>> {
-    let mut stmt = c.prepare_cached(&format!("SELECT {EVENT_COLS} FROM events WHERE id = ?1"))?;
-    let rows = stmt.query_map([id], event_from)?;
-    Ok(finish_events(rows)?.pop())
+pub fn event(c: &Conn<'_>, id: EventId) -> Result<Option<EventRow>> {
+    c.query_opt(
+        &format!("SELECT {EVENT_COLS} FROM events WHERE id = ?1"),
+        params![id],
+        event_from,
+    )
 }

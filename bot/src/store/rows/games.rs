@@ -1,6 +1,6 @@
 //! Games: seats, status, result, clocks and deadlines.
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::{Conn, Row, params};
 
 use super::*;
 
@@ -12,14 +12,12 @@ fn seat_columns(seat: Seat) -> (Option<PlayerId>, Option<i64>) {
     }
 }
 
-fn seat_from_columns(player: Option<PlayerId>, ai: Option<i64>) -> rusqlite::Result<Seat> {
+fn seat_from_columns(player: Option<PlayerId>, ai: Option<i64>) -> Result<Seat> {
     match (player, ai) {
         (Some(p), None) => Ok(Seat::Player(p)),
         (None, Some(level)) => Ok(Seat::Ai(u8::try_from(level).unwrap_or(u8::MAX))),
-        _ => Err(rusqlite::Error::InvalidColumnType(
-            0,
-            "seat".into(),
-            rusqlite::types::Type::Null,
+        _ => Err(StoreError::Corrupt(
+            "a seat is neither one player nor one AI level".into(),
         )),
     }
 }
@@ -68,7 +66,7 @@ const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_leve
     attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
     draw_offer_by, context, created_at, updated_at, finished_at, rated, private";
 
-fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+fn game_from(r: &Row<'_>) -> Result<GameRow> {
     Ok(GameRow {
         id: r.get(0)?,
         variant: r.get(1)?,
@@ -76,10 +74,10 @@ fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         attackers: seat_from_columns(r.get(3)?, r.get(4)?)?,
         defenders: seat_from_columns(r.get(5)?, r.get(6)?)?,
         status: r.get(7)?,
-        winner: r.get::<_, Option<SideColumn>>(8)?.map(|s| s.0),
+        winner: r.get::<Option<SideColumn>>(8)?.map(|s| s.0),
         result_reason: r.get(9)?,
         ply: r.get(10)?,
-        side_to_move: r.get::<_, SideColumn>(11)?.0,
+        side_to_move: r.get::<SideColumn>(11)?.0,
         position: r.get(12)?,
         clock: ClockRow {
             kind: r.get(13)?,
@@ -92,7 +90,7 @@ fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         turn_started_at: r.get(19)?,
         deadline_at: r.get(20)?,
         reminded_ply: r.get(21)?,
-        draw_offer_by: r.get::<_, Option<SideColumn>>(22)?.map(|s| s.0),
+        draw_offer_by: r.get::<Option<SideColumn>>(22)?.map(|s| s.0),
         context: r.get(23)?,
         created_at: r.get(24)?,
         updated_at: r.get(25)?,
@@ -103,17 +101,17 @@ fn game_from(r: &Row<'_>) -> rusqlite::Result<GameRow> {
 }
 
 /// Inserts `game` (its id is ignored) and returns the new id.
-pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
+pub fn insert_game(c: &Conn<'_>, g: &GameRow) -> Result<GameId> {
     let (ap, aa) = seat_columns(g.attackers);
     let (dp, da) = seat_columns(g.defenders);
-    c.execute(
+    let id = c.insert_returning_id(
         "INSERT INTO games (variant, rules, attackers_player, attackers_ai_level, \
          defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
          position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
          attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
          draw_offer_by, context, created_at, updated_at, finished_at, rated, private) VALUES \
          (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
-          ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+          ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28) RETURNING id",
         params![
             g.variant,
             g.rules,
@@ -145,110 +143,114 @@ pub fn insert_game(c: &Connection, g: &GameRow) -> Result<GameId> {
             g.private,
         ],
     )?;
-    Ok(GameId(c.last_insert_rowid()))
+    Ok(GameId(id))
 }
 
 /// Writes the mutable state of `g` back.
-pub fn update_game(c: &Connection, g: &GameRow) -> Result<()> {
-    c.prepare_cached(
+pub fn update_game(c: &Conn<'_>, g: &GameRow) -> Result<()> {
+    c.execute(
         "UPDATE games SET status = ?2, winner = ?3, result_reason = ?4, ply = ?5, \
          side_to_move = ?6, position = ?7, attackers_bank_ms = ?8, defenders_bank_ms = ?9, \
          turn_started_at = ?10, deadline_at = ?11, reminded_ply = ?12, draw_offer_by = ?13, \
          updated_at = ?14, finished_at = ?15 WHERE id = ?1",
-    )?
-    .execute(params![
-        g.id,
-        g.status,
-        g.winner.map(SideColumn),
-        g.result_reason,
-        g.ply,
-        SideColumn(g.side_to_move),
-        g.position,
-        g.attackers_bank_ms,
-        g.defenders_bank_ms,
-        g.turn_started_at,
-        g.deadline_at,
-        g.reminded_ply,
-        g.draw_offer_by.map(SideColumn),
-        g.updated_at,
-        g.finished_at,
-    ])?;
+        params![
+            g.id,
+            g.status,
+            g.winner.map(SideColumn),
+            g.result_reason,
+            g.ply,
+            SideColumn(g.side_to_move),
+            g.position,
+            g.attackers_bank_ms,
+            g.defenders_bank_ms,
+            g.turn_started_at,
+            g.deadline_at,
+            g.reminded_ply,
+            g.draw_offer_by.map(SideColumn),
+            g.updated_at,
+            g.finished_at,
+        ],
+    )?;
     Ok(())
 }
 
-pub fn game(c: &Connection, id: GameId) -> Result<Option<GameRow>> {
-    Ok(
-        c.prepare_cached(&format!("SELECT {GAME_COLS} FROM games WHERE id = ?1"))?
-            .query_row([id], game_from)
-            .optional()?,
+pub fn game(c: &Conn<'_>, id: GameId) -> Result<Option<GameRow>> {
+    c.query_opt(
+        &format!("SELECT {GAME_COLS} FROM games WHERE id = ?1"),
+        params![id],
+        game_from,
     )
 }
 
 /// Games of `player`: every active one, then the `finished_limit` most recently finished.
 pub fn games_of_player(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
     finished_limit: u32,
 ) -> Result<Vec<GameRow>> {
-    let mut out: Vec<GameRow> = c
-        .prepare_cached(&format!(
+    let mut out: Vec<GameRow> = c.query_all(
+        &format!(
             "SELECT {GAME_COLS} FROM games WHERE status = 'active' AND \
              (attackers_player = ?1 OR defenders_player = ?1)"
-        ))?
-        .query_map([player], game_from)?
-        .collect::<rusqlite::Result<_>>()?;
-    let finished: Vec<GameRow> = c
-        .prepare_cached(&format!(
+        ),
+        params![player],
+        game_from,
+    )?;
+    let finished: Vec<GameRow> = c.query_all(
+        &format!(
             "SELECT {GAME_COLS} FROM games WHERE status <> 'active' AND \
              (attackers_player = ?1 OR defenders_player = ?1) \
              ORDER BY updated_at DESC, id DESC LIMIT ?2"
-        ))?
-        .query_map(params![player, finished_limit], game_from)?
-        .collect::<rusqlite::Result<_>>()?;
+        ),
+        params![player, finished_limit],
+        game_from,
+    )?;
     out.extend(finished);
     Ok(out)
 }
 
 /// Active games started in a front end's `context` (e.g. one Discord channel).
-pub fn active_games_in_context(c: &Connection, context: &str) -> Result<Vec<GameRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {GAME_COLS} FROM games WHERE context = ?1 AND status = 'active' ORDER BY id"
-    ))?
-    .query_map([context], game_from)?
-    .collect::<rusqlite::Result<_>>()?)
+pub fn active_games_in_context(c: &Conn<'_>, context: &str) -> Result<Vec<GameRow>> {
+    c.query_all(
+        &format!(
+            "SELECT {GAME_COLS} FROM games WHERE context = ?1 AND status = 'active' ORDER BY id"
+        ),
+        params![context],
+        game_from,
+    )
 }
 
 /// Active games whose deadline is at or before `now`.
-pub fn games_past_deadline(c: &Connection, now: i64) -> Result<Vec<GameId>> {
-    Ok(c.prepare_cached(
+pub fn games_past_deadline(c: &Conn<'_>, now: i64) -> Result<Vec<GameId>> {
+    c.query_all(
         "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL \
              AND deadline_at <= ?1 ORDER BY deadline_at",
-    )?
-    .query_map([now], |r| r.get(0))?
-    .collect::<rusqlite::Result<_>>()?)
+        params![now],
+        |r| r.get(0),
+    )
 }
 
 /// Active games whose deadline falls within `before_ms` of `now` and whose reminder for
 /// the current ply has not been sent.
-pub fn games_needing_reminder(c: &Connection, now: i64, before_ms: i64) -> Result<Vec<GameId>> {
-    Ok(c.prepare_cached(
+pub fn games_needing_reminder(c: &Conn<'_>, now: i64, before_ms: i64) -> Result<Vec<GameId>> {
+    c.query_all(
         "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL \
              AND deadline_at > ?1 AND deadline_at <= ?1 + ?2 \
              AND (reminded_ply IS NULL OR reminded_ply <> ply) ORDER BY deadline_at",
-    )?
-    .query_map(params![now, before_ms], |r| r.get(0))?
-    .collect::<rusqlite::Result<_>>()?)
+        params![now, before_ms],
+        |r| r.get(0),
+    )
 }
 
 /// Active games where the AI is to move.
-pub fn games_awaiting_ai(c: &Connection) -> Result<Vec<GameId>> {
-    Ok(c.prepare_cached(
+pub fn games_awaiting_ai(c: &Conn<'_>) -> Result<Vec<GameId>> {
+    c.query_all(
         "SELECT id FROM games WHERE status = 'active' AND \
              ((side_to_move = 'attackers' AND attackers_ai_level IS NOT NULL) OR \
               (side_to_move = 'defenders' AND defenders_ai_level IS NOT NULL)) ORDER BY id",
-    )?
-    .query_map([], |r| r.get(0))?
-    .collect::<rusqlite::Result<_>>()?)
+        params![],
+        |r| r.get(0),
+    )
 }
 
 /// A player's finished games in one variant (`None`: custom rules).
@@ -261,39 +263,42 @@ pub struct ResultsRow {
     pub draws: u32,
 }
 
-/// A player's finished games per variant, by variant. `IS`, not `=`: against the AI one
-/// side's player is NULL, and a NULL in a sum makes the whole sum NULL.
-pub fn results_by_variant(c: &Connection, player: PlayerId) -> Result<Vec<ResultsRow>> {
-    Ok(c.prepare_cached(
+/// A player's finished games per variant, by variant. Each count is a `SUM` of `CASE ... THEN
+/// 1 ELSE 0`: against the AI one side's player is NULL, and the `CASE` turns that NULL into a
+/// 0 (a NULL in a sum would make the whole sum NULL; PostgreSQL cannot sum booleans).
+pub fn results_by_variant(c: &Conn<'_>, player: PlayerId) -> Result<Vec<ResultsRow>> {
+    c.query_all(
         "SELECT variant, COUNT(*), \
-         SUM((attackers_player IS ?1 AND winner IS 'attackers') OR \
-             (defenders_player IS ?1 AND winner IS 'defenders')), \
-         SUM((attackers_player IS ?1 AND winner IS 'defenders') OR \
-             (defenders_player IS ?1 AND winner IS 'attackers')), \
-         SUM(winner IS NULL) \
+         SUM(CASE WHEN (attackers_player = ?1 AND winner = 'attackers') OR \
+             (defenders_player = ?1 AND winner = 'defenders') THEN 1 ELSE 0 END), \
+         SUM(CASE WHEN (attackers_player = ?1 AND winner = 'defenders') OR \
+             (defenders_player = ?1 AND winner = 'attackers') THEN 1 ELSE 0 END), \
+         SUM(CASE WHEN winner IS NULL THEN 1 ELSE 0 END) \
          FROM games WHERE status = 'finished' AND (attackers_player = ?1 OR defenders_player = ?1) \
          GROUP BY variant ORDER BY variant",
-    )?
-    .query_map([player], |r| {
-        Ok(ResultsRow {
-            variant: r.get(0)?,
-            played: r.get(1)?,
-            wins: r.get(2)?,
-            losses: r.get(3)?,
-            draws: r.get(4)?,
-        })
-    })?
-    .collect::<rusqlite::Result<_>>()?)
+        params![player],
+        |r| {
+            Ok(ResultsRow {
+                variant: r.get(0)?,
+                played: r.get(1)?,
+                wins: r.get(2)?,
+                losses: r.get(3)?,
+                draws: r.get(4)?,
+            })
+        },
+    )
 }
 
 /// The active games of `player`, most recently changed first.
-pub fn active_games_of(c: &Connection, player: PlayerId) -> Result<Vec<GameRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {GAME_COLS} FROM games WHERE status = 'active' AND \
+pub fn active_games_of(c: &Conn<'_>, player: PlayerId) -> Result<Vec<GameRow>> {
+    c.query_all(
+        &format!(
+            "SELECT {GAME_COLS} FROM games WHERE status = 'active' AND \
          (attackers_player = ?1 OR defenders_player = ?1) ORDER BY updated_at DESC, id DESC"
-    ))?
-    .query_map([player], game_from)?
-    .collect::<rusqlite::Result<_>>()?)
+        ),
+        params![player],
+        game_from,
+    )
 }
 
 /// Which of a player's games to list.
@@ -308,19 +313,19 @@ pub struct GameFilter {
 /// A page of `player`'s games matching `filter`, the most recently finished (or changed, for
 /// active ones) first: `limit` from `offset`.
 pub fn games_of(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
     filter: &GameFilter,
     limit: u32,
     offset: u64,
 ) -> Result<Vec<GameRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {GAME_COLS} FROM games WHERE (attackers_player = ?1 OR defenders_player = ?1) \
+    c.query_all(
+        &format!(
+            "SELECT {GAME_COLS} FROM games WHERE (attackers_player = ?1 OR defenders_player = ?1) \
          AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR variant = ?3) \
-         AND (private = 0 OR attackers_player = ?4 OR defenders_player = ?4) \
+         AND (private = FALSE OR attackers_player = ?4 OR defenders_player = ?4) \
          ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ?5 OFFSET ?6"
-    ))?
-    .query_map(
+        ),
         params![
             player,
             filter.status,
@@ -330,21 +335,20 @@ pub fn games_of(
             offset as i64
         ],
         game_from,
-    )?
-    .collect::<rusqlite::Result<_>>()?)
+    )
 }
 
 /// Ids of `player`'s finished public games after `after`, in id order (an export in pages).
 pub fn finished_public_games_of(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
     after: GameId,
     limit: u32,
 ) -> Result<Vec<GameId>> {
-    Ok(c.prepare_cached(
+    c.query_all(
         "SELECT id FROM games WHERE (attackers_player = ?1 OR defenders_player = ?1) \
-         AND status = 'finished' AND private = 0 AND id > ?2 ORDER BY id LIMIT ?3",
-    )?
-    .query_map(params![player, after, limit], |r| r.get(0))?
-    .collect::<rusqlite::Result<_>>()?)
+         AND status = 'finished' AND private = FALSE AND id > ?2 ORDER BY id LIMIT ?3",
+        params![player, after, limit],
+        |r| r.get(0),
+    )
 }

@@ -1,6 +1,6 @@
 //! A Discord server's settings (`/settings`) and the channels where its games may start.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::{Conn, params};
 
 use super::*;
 
@@ -27,50 +27,43 @@ fn from_snowflake(id: i64) -> u64 {
 }
 
 /// The settings of `guild`, if it ever saved any.
-pub fn guild_settings(c: &Connection, guild: u64) -> Result<Option<GuildSettingsRow>> {
-    let row = c
-        .prepare_cached(
-            "SELECT default_variant, default_clock, ai_level, threads, moderator_role \
+pub fn guild_settings(c: &Conn<'_>, guild: u64) -> Result<Option<GuildSettingsRow>> {
+    let row = c.query_opt(
+        "SELECT default_variant, default_clock, ai_level, threads, moderator_role \
              FROM discord_guild_settings WHERE guild_id = ?1",
-        )?
-        .query_row([snowflake(guild)], |r| {
+        params![snowflake(guild)],
+        |r| {
             Ok(GuildSettingsRow {
                 guild_id: guild,
                 default_variant: r.get(0)?,
                 default_clock: r.get(1)?,
                 ai_level: r
-                    .get::<_, Option<i64>>(2)?
+                    .get::<Option<i64>>(2)?
                     .map(|l| u8::try_from(l).unwrap_or(u8::MAX)),
                 threads: r.get(3)?,
-                moderator_role: r.get::<_, Option<i64>>(4)?.map(from_snowflake),
+                moderator_role: r.get::<Option<i64>>(4)?.map(from_snowflake),
                 game_channels: Vec::new(),
             })
-        })
-        .optional()?;
+        },
+    )?;
     let Some(mut row) = row else {
         return Ok(None);
     };
-    row.game_channels = c
-        .prepare_cached(
-            "SELECT channel_id FROM discord_game_channels WHERE guild_id = ?1 ORDER BY channel_id",
-        )?
-        .query_map([snowflake(guild)], |r| {
-            r.get::<_, i64>(0).map(from_snowflake)
-        })?
-        .collect::<rusqlite::Result<_>>()?;
+    row.game_channels = c.query_all(
+        "SELECT channel_id FROM discord_game_channels WHERE guild_id = ?1 ORDER BY channel_id",
+        params![snowflake(guild)],
+        |r| r.get::<i64>(0).map(from_snowflake),
+    )?;
     Ok(Some(row))
 }
 
 /// Writes the whole settings of a server (its channel list included).
-pub fn save_guild_settings(c: &Connection, row: &GuildSettingsRow, now: i64) -> Result<()> {
-    c.prepare_cached(
-        "INSERT INTO discord_guild_settings \
+pub fn save_guild_settings(c: &Conn<'_>, row: &GuildSettingsRow, now: i64) -> Result<()> {
+    c.execute("INSERT INTO discord_guild_settings \
              (guild_id, default_variant, default_clock, ai_level, threads, moderator_role, updated_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
          ON CONFLICT (guild_id) DO UPDATE SET default_variant = ?2, default_clock = ?3, \
-             ai_level = ?4, threads = ?5, moderator_role = ?6, updated_at = ?7",
-    )?
-    .execute(params![
+             ai_level = ?4, threads = ?5, moderator_role = ?6, updated_at = ?7", params![
         snowflake(row.guild_id),
         row.default_variant,
         row.default_clock,
@@ -79,13 +72,16 @@ pub fn save_guild_settings(c: &Connection, row: &GuildSettingsRow, now: i64) -> 
         row.moderator_role.map(snowflake),
         now
     ])?;
-    c.prepare_cached("DELETE FROM discord_game_channels WHERE guild_id = ?1")?
-        .execute([snowflake(row.guild_id)])?;
-    let mut insert = c.prepare_cached(
-        "INSERT OR IGNORE INTO discord_game_channels (guild_id, channel_id) VALUES (?1, ?2)",
+    c.execute(
+        "DELETE FROM discord_game_channels WHERE guild_id = ?1",
+        params![snowflake(row.guild_id)],
     )?;
     for channel in &row.game_channels {
-        insert.execute(params![snowflake(row.guild_id), snowflake(*channel)])?;
+        c.execute(
+            "INSERT INTO discord_game_channels (guild_id, channel_id) VALUES (?1, ?2) \
+             ON CONFLICT DO NOTHING",
+            params![snowflake(row.guild_id), snowflake(*channel)],
+        )?;
     }
     Ok(())
 }

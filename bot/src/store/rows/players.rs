@@ -1,6 +1,6 @@
 //! Players (their API tokens: `api_tokens`).
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::{Conn, Row, params};
 
 use super::*;
 use crate::domain::Handle;
@@ -14,12 +14,12 @@ pub struct PlayerRow {
     pub created_at: i64,
 }
 
-fn player_from(r: &Row<'_>) -> rusqlite::Result<PlayerRow> {
+fn player_from(r: &Row<'_>) -> Result<PlayerRow> {
     Ok(PlayerRow {
         id: r.get(0)?,
         name: r.get(1)?,
         handle: r.get(2)?,
-        discord_user_id: r.get::<_, Option<i64>>(3)?.map(|v| v as u64),
+        discord_user_id: r.get::<Option<i64>>(3)?.map(|v| v as u64),
         created_at: r.get(4)?,
     })
 }
@@ -29,23 +29,20 @@ const PLAYER_COLS: &str = "id, name, handle, discord_user_id, created_at";
 /// Inserts a player with `handle`. A handle already taken is the store's unique violation
 /// (see [`handle_taken`]), so two registrations racing for one handle cannot both get it.
 pub fn insert_player(
-    c: &Connection,
+    c: &Conn<'_>,
     name: &str,
     handle: &Handle,
     discord_user_id: Option<u64>,
     now: i64,
 ) -> Result<PlayerRow> {
-    c.prepare_cached(
-        "INSERT INTO players (name, handle, discord_user_id, created_at) VALUES (?1, ?2, ?3, ?4)",
-    )?
-    .execute(params![
+    let id = c.insert_returning_id("INSERT INTO players (name, handle, discord_user_id, created_at) VALUES (?1, ?2, ?3, ?4) RETURNING id", params![
         name,
         handle,
         discord_user_id.map(|v| v as i64),
         now
     ])?;
     Ok(PlayerRow {
-        id: PlayerId(c.last_insert_rowid()),
+        id: PlayerId(id),
         name: name.to_owned(),
         handle: handle.clone(),
         discord_user_id,
@@ -55,64 +52,63 @@ pub fn insert_player(
 
 /// Whether `error` is a write refused because the handle is someone else's.
 pub fn handle_taken(error: &StoreError) -> bool {
-    matches!(
-        error,
-        StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, Some(message)))
-            if e.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
-                && message.contains("players.handle")
+    error
+        .unique_violation()
+        .is_some_and(|constraint| constraint.contains("players.handle"))
+}
+
+pub fn player(c: &Conn<'_>, id: PlayerId) -> Result<Option<PlayerRow>> {
+    c.query_opt(
+        &format!("SELECT {PLAYER_COLS} FROM players WHERE id = ?1"),
+        params![id],
+        player_from,
     )
 }
 
-pub fn player(c: &Connection, id: PlayerId) -> Result<Option<PlayerRow>> {
-    Ok(
-        c.prepare_cached(&format!("SELECT {PLAYER_COLS} FROM players WHERE id = ?1"))?
-            .query_row([id], player_from)
-            .optional()?,
+pub fn player_by_handle(c: &Conn<'_>, handle: &Handle) -> Result<Option<PlayerRow>> {
+    c.query_opt(
+        &format!("SELECT {PLAYER_COLS} FROM players WHERE handle = ?1"),
+        params![handle],
+        player_from,
     )
 }
 
-pub fn player_by_handle(c: &Connection, handle: &Handle) -> Result<Option<PlayerRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {PLAYER_COLS} FROM players WHERE handle = ?1"
-    ))?
-    .query_row([handle], player_from)
-    .optional()?)
-}
-
-pub fn player_by_discord(c: &Connection, discord_user_id: u64) -> Result<Option<PlayerRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {PLAYER_COLS} FROM players WHERE discord_user_id = ?1"
-    ))?
-    .query_row([discord_user_id as i64], player_from)
-    .optional()?)
+pub fn player_by_discord(c: &Conn<'_>, discord_user_id: u64) -> Result<Option<PlayerRow>> {
+    c.query_opt(
+        &format!("SELECT {PLAYER_COLS} FROM players WHERE discord_user_id = ?1"),
+        params![discord_user_id as i64],
+        player_from,
+    )
 }
 
 /// The handles that start with `prefix` (handles only hold characters below `~`, so the range
 /// `[prefix, prefix~)` is exactly them, read off the unique index).
-pub fn handles_starting_with(c: &Connection, prefix: &str) -> Result<Vec<String>> {
-    Ok(c.prepare_cached(
+pub fn handles_starting_with(c: &Conn<'_>, prefix: &str) -> Result<Vec<String>> {
+    c.query_all(
         "SELECT handle FROM players WHERE handle >= ?1 AND handle < ?1 || '~' ORDER BY handle",
-    )?
-    .query_map([prefix], |r| r.get(0))?
-    .collect::<rusqlite::Result<_>>()?)
+        params![prefix],
+        |r| r.get(0),
+    )
 }
 
 /// Page of players whose handle starts with `prefix`, by handle: `limit` from `offset`.
 pub fn players_by_handle_prefix(
-    c: &Connection,
+    c: &Conn<'_>,
     prefix: &str,
     limit: u32,
     offset: u64,
 ) -> Result<Vec<PlayerRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {PLAYER_COLS} FROM players WHERE handle >= ?1 AND handle < ?1 || '~' \
+    c.query_all(
+        &format!(
+            "SELECT {PLAYER_COLS} FROM players WHERE handle >= ?1 AND handle < ?1 || '~' \
          ORDER BY handle LIMIT ?2 OFFSET ?3"
-    ))?
-    .query_map(params![prefix, limit, offset as i64], player_from)?
-    .collect::<rusqlite::Result<_>>()?)
+        ),
+        params![prefix, limit, offset as i64],
+        player_from,
+    )
 }
 
-pub fn rename_player(c: &Connection, id: PlayerId, name: &str) -> Result<()> {
+pub fn rename_player(c: &Conn<'_>, id: PlayerId, name: &str) -> Result<()> {
     c.execute(
         "UPDATE players SET name = ?2 WHERE id = ?1",
         params![id, name],
@@ -121,7 +117,7 @@ pub fn rename_player(c: &Connection, id: PlayerId, name: &str) -> Result<()> {
 }
 
 /// Gives `id` the handle `handle`; a handle someone else has is refused ([`handle_taken`]).
-pub fn set_handle(c: &Connection, id: PlayerId, handle: &Handle) -> Result<()> {
+pub fn set_handle(c: &Conn<'_>, id: PlayerId, handle: &Handle) -> Result<()> {
     c.execute(
         "UPDATE players SET handle = ?2 WHERE id = ?1",
         params![id, handle],
@@ -130,17 +126,19 @@ pub fn set_handle(c: &Connection, id: PlayerId, handle: &Handle) -> Result<()> {
 }
 
 /// Whether `player` asked for a direct message on their turn.
-pub fn wants_discord_dm(c: &Connection, player: PlayerId) -> Result<bool> {
-    Ok(
-        c.prepare_cached("SELECT discord_dm FROM players WHERE id = ?1")?
-            .query_row([player], |r| r.get(0))
-            .optional()?
-            .unwrap_or(false),
-    )
+pub fn wants_discord_dm(c: &Conn<'_>, player: PlayerId) -> Result<bool> {
+    Ok(c.query_opt(
+        "SELECT discord_dm FROM players WHERE id = ?1",
+        params![player],
+        |r| r.get(0),
+    )?
+    .unwrap_or(false))
 }
 
-pub fn set_discord_dm(c: &Connection, player: PlayerId, on: bool) -> Result<()> {
-    c.prepare_cached("UPDATE players SET discord_dm = ?2 WHERE id = ?1")?
-        .execute(params![player, on])?;
+pub fn set_discord_dm(c: &Conn<'_>, player: PlayerId, on: bool) -> Result<()> {
+    c.execute(
+        "UPDATE players SET discord_dm = ?2 WHERE id = ?1",
+        params![player, on],
+    )?;
     Ok(())
 }

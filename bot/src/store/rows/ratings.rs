@@ -1,6 +1,6 @@
 //! Ratings per player and pool, and their history (one row per rated game and player).
 
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::{Conn, Row, params};
 
 use super::*;
 use crate::domain::Handle;
@@ -22,7 +22,7 @@ pub struct RatingRow {
     pub updated_at: i64,
 }
 
-fn rating_from(r: &Row<'_>) -> rusqlite::Result<RatingRow> {
+fn rating_from(r: &Row<'_>) -> Result<RatingRow> {
     Ok(RatingRow {
         player_id: r.get(0)?,
         pool: r.get(1)?,
@@ -34,31 +34,28 @@ fn rating_from(r: &Row<'_>) -> rusqlite::Result<RatingRow> {
 
 const RATING_COLS: &str = "player_id, pool, rating, deviation, volatility, games, updated_at";
 
-pub fn rating(c: &Connection, player: PlayerId, pool: &str) -> Result<Option<RatingRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {RATING_COLS} FROM ratings WHERE player_id = ?1 AND pool = ?2"
-    ))?
-    .query_row(params![player, pool], rating_from)
-    .optional()?)
+pub fn rating(c: &Conn<'_>, player: PlayerId, pool: &str) -> Result<Option<RatingRow>> {
+    c.query_opt(
+        &format!("SELECT {RATING_COLS} FROM ratings WHERE player_id = ?1 AND pool = ?2"),
+        params![player, pool],
+        rating_from,
+    )
 }
 
 /// Every pool `player` is rated in, by pool.
-pub fn ratings_of(c: &Connection, player: PlayerId) -> Result<Vec<RatingRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {RATING_COLS} FROM ratings WHERE player_id = ?1 ORDER BY pool"
-    ))?
-    .query_map([player], rating_from)?
-    .collect::<rusqlite::Result<_>>()?)
+pub fn ratings_of(c: &Conn<'_>, player: PlayerId) -> Result<Vec<RatingRow>> {
+    c.query_all(
+        &format!("SELECT {RATING_COLS} FROM ratings WHERE player_id = ?1 ORDER BY pool"),
+        params![player],
+        rating_from,
+    )
 }
 
-pub fn put_rating(c: &Connection, row: &RatingRow) -> Result<()> {
-    c.prepare_cached(
-        "INSERT INTO ratings (player_id, pool, rating, deviation, volatility, games, updated_at) \
+pub fn put_rating(c: &Conn<'_>, row: &RatingRow) -> Result<()> {
+    c.execute("INSERT INTO ratings (player_id, pool, rating, deviation, volatility, games, updated_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (player_id, pool) DO UPDATE SET \
          rating = excluded.rating, deviation = excluded.deviation, \
-         volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at",
-    )?
-    .execute(params![
+         volatility = excluded.volatility, games = excluded.games, updated_at = excluded.updated_at", params![
         row.player_id,
         row.pool,
         row.glicko.rating,
@@ -81,29 +78,29 @@ pub struct RatingChangeRow {
     pub created_at: i64,
 }
 
-pub fn insert_rating_change(c: &Connection, row: &RatingChangeRow) -> Result<()> {
-    c.prepare_cached(
+pub fn insert_rating_change(c: &Conn<'_>, row: &RatingChangeRow) -> Result<()> {
+    c.execute(
         "INSERT INTO rating_history (player_id, pool, game_id, rating_before, deviation_before, \
          volatility_before, rating_after, deviation_after, volatility_after, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-    )?
-    .execute(params![
-        row.player_id,
-        row.pool,
-        row.game_id,
-        row.before.rating,
-        row.before.deviation,
-        row.before.volatility,
-        row.after.rating,
-        row.after.deviation,
-        row.after.volatility,
-        row.created_at
-    ])?;
+        params![
+            row.player_id,
+            row.pool,
+            row.game_id,
+            row.before.rating,
+            row.before.deviation,
+            row.before.volatility,
+            row.after.rating,
+            row.after.deviation,
+            row.after.volatility,
+            row.created_at
+        ],
+    )?;
     Ok(())
 }
 
 /// A rating kept in three columns from `first`: rating, deviation, volatility.
-fn glicko_at(r: &Row<'_>, first: usize) -> rusqlite::Result<Glicko> {
+fn glicko_at(r: &Row<'_>, first: usize) -> Result<Glicko> {
     Ok(Glicko {
         rating: r.get(first)?,
         deviation: r.get(first + 1)?,
@@ -111,7 +108,7 @@ fn glicko_at(r: &Row<'_>, first: usize) -> rusqlite::Result<Glicko> {
     })
 }
 
-fn change_from(r: &Row<'_>) -> rusqlite::Result<RatingChangeRow> {
+fn change_from(r: &Row<'_>) -> Result<RatingChangeRow> {
     Ok(RatingChangeRow {
         player_id: r.get(0)?,
         pool: r.get(1)?,
@@ -126,28 +123,30 @@ const CHANGE_COLS: &str = "player_id, pool, game_id, rating_before, deviation_be
     volatility_before, rating_after, deviation_after, volatility_after, created_at";
 
 /// The rating changes a game made (none for an unrated game).
-pub fn rating_changes_of_game(c: &Connection, game: GameId) -> Result<Vec<RatingChangeRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {CHANGE_COLS} FROM rating_history WHERE game_id = ?1 ORDER BY id"
-    ))?
-    .query_map([game], change_from)?
-    .collect::<rusqlite::Result<_>>()?)
+pub fn rating_changes_of_game(c: &Conn<'_>, game: GameId) -> Result<Vec<RatingChangeRow>> {
+    c.query_all(
+        &format!("SELECT {CHANGE_COLS} FROM rating_history WHERE game_id = ?1 ORDER BY id"),
+        params![game],
+        change_from,
+    )
 }
 
 /// `player`'s rating history in `pool`, newest first: `limit` from `offset`.
 pub fn rating_history(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
     pool: &str,
     limit: u32,
     offset: u64,
 ) -> Result<Vec<RatingChangeRow>> {
-    Ok(c.prepare_cached(&format!(
-        "SELECT {CHANGE_COLS} FROM rating_history WHERE player_id = ?1 AND pool = ?2 \
+    c.query_all(
+        &format!(
+            "SELECT {CHANGE_COLS} FROM rating_history WHERE player_id = ?1 AND pool = ?2 \
          ORDER BY id DESC LIMIT ?3 OFFSET ?4"
-    ))?
-    .query_map(params![player, pool, limit, offset as i64], change_from)?
-    .collect::<rusqlite::Result<_>>()?)
+        ),
+        params![player, pool, limit, offset as i64],
+        change_from,
+    )
 }
 
 /// One line of a leaderboard: the player and their rating.
@@ -164,7 +163,7 @@ pub struct LeaderRow {
 /// earlier player first), `limit` from `offset`; with `guild`, only players seen in that
 /// Discord guild.
 pub fn leaderboard(
-    c: &Connection,
+    c: &Conn<'_>,
     pool: &str,
     max_deviation: f64,
     guild: Option<u64>,
@@ -176,13 +175,13 @@ pub fn leaderboard(
     } else {
         "AND ?5 IS NULL"
     };
-    Ok(c.prepare_cached(&format!(
-        "SELECT r.player_id, p.handle, p.name, r.rating, r.deviation, r.volatility, r.games \
+    c.query_all(
+        &format!(
+            "SELECT r.player_id, p.handle, p.name, r.rating, r.deviation, r.volatility, r.games \
          FROM ratings r JOIN players p ON p.id = r.player_id \
          WHERE r.pool = ?1 AND r.deviation <= ?2 {guild_filter} \
          ORDER BY r.rating DESC, r.player_id LIMIT ?3 OFFSET ?4"
-    ))?
-    .query_map(
+        ),
         params![
             pool,
             max_deviation,
@@ -199,16 +198,15 @@ pub fn leaderboard(
                 games: r.get(6)?,
             })
         },
-    )?
-    .collect::<rusqlite::Result<_>>()?)
+    )
 }
 
 /// Remembers that `player` was seen in the Discord guild `guild` (once; later calls do nothing).
-pub fn note_guild_player(c: &Connection, guild: u64, player: PlayerId, now: i64) -> Result<()> {
-    c.prepare_cached(
-        "INSERT OR IGNORE INTO discord_guild_players (guild_id, player_id, seen_at) \
-         VALUES (?1, ?2, ?3)",
-    )?
-    .execute(params![guild as i64, player, now])?;
+pub fn note_guild_player(c: &Conn<'_>, guild: u64, player: PlayerId, now: i64) -> Result<()> {
+    c.execute(
+        "INSERT INTO discord_guild_players (guild_id, player_id, seen_at) \
+         VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+        params![guild as i64, player, now],
+    )?;
     Ok(())
 }

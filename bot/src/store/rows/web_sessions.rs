@@ -1,6 +1,6 @@
 //! Sign-in links and browser sessions, stored as the SHA-256 of their secrets.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::{Conn, params};
 
 use super::*;
 
@@ -14,7 +14,7 @@ pub struct WebSessionRow {
 }
 
 pub fn insert_login_link(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
     token_hash: &[u8],
     now: i64,
@@ -30,22 +30,25 @@ pub fn insert_login_link(
 
 /// Marks the link with this hash used, when it is unused and not expired at `now`; its player
 /// if so. A link is redeemed once: the update and its condition are one statement.
-pub fn redeem_login_link(c: &Connection, token_hash: &[u8], now: i64) -> Result<Option<PlayerId>> {
-    Ok(c.prepare_cached(
+pub fn redeem_login_link(c: &Conn<'_>, token_hash: &[u8], now: i64) -> Result<Option<PlayerId>> {
+    c.query_opt(
         "UPDATE login_links SET used_at = ?2 \
          WHERE token_hash = ?1 AND used_at IS NULL AND expires_at > ?2 RETURNING player_id",
-    )?
-    .query_row(params![token_hash, now], |r| r.get(0))
-    .optional()?)
+        params![token_hash, now],
+        |r| r.get(0),
+    )
 }
 
 /// Links past their time, used or not, are of no further use.
-pub fn delete_expired_login_links(c: &Connection, now: i64) -> Result<usize> {
-    Ok(c.execute("DELETE FROM login_links WHERE expires_at <= ?1", [now])?)
+pub fn delete_expired_login_links(c: &Conn<'_>, now: i64) -> Result<usize> {
+    c.execute(
+        "DELETE FROM login_links WHERE expires_at <= ?1",
+        params![now],
+    )
 }
 
 pub fn insert_web_session(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
     session_hash: &[u8],
     csrf_token: &str,
@@ -61,29 +64,32 @@ pub fn insert_web_session(
 }
 
 /// The session with this hash, if it exists and has not expired at `now`.
-pub fn web_session(c: &Connection, session_hash: &[u8], now: i64) -> Result<Option<WebSessionRow>> {
-    Ok(c.prepare_cached(
+pub fn web_session(c: &Conn<'_>, session_hash: &[u8], now: i64) -> Result<Option<WebSessionRow>> {
+    c.query_opt(
         "SELECT player_id, csrf_token, expires_at FROM web_sessions \
          WHERE session_hash = ?1 AND expires_at > ?2",
-    )?
-    .query_row(params![session_hash, now], |r| {
-        Ok(WebSessionRow {
-            player_id: r.get(0)?,
-            csrf_token: r.get(1)?,
-            expires_at: r.get(2)?,
-        })
-    })
-    .optional()?)
+        params![session_hash, now],
+        |r| {
+            Ok(WebSessionRow {
+                player_id: r.get(0)?,
+                csrf_token: r.get(1)?,
+                expires_at: r.get(2)?,
+            })
+        },
+    )
 }
 
 /// Ends the session with this hash; false when there was none.
-pub fn delete_web_session(c: &Connection, session_hash: &[u8]) -> Result<bool> {
+pub fn delete_web_session(c: &Conn<'_>, session_hash: &[u8]) -> Result<bool> {
     Ok(c.execute(
         "DELETE FROM web_sessions WHERE session_hash = ?1",
-        [session_hash],
+        params![session_hash],
     )? > 0)
 }
 
-pub fn delete_expired_web_sessions(c: &Connection, now: i64) -> Result<usize> {
-    Ok(c.execute("DELETE FROM web_sessions WHERE expires_at <= ?1", [now])?)
+pub fn delete_expired_web_sessions(c: &Conn<'_>, now: i64) -> Result<usize> {
+    c.execute(
+        "DELETE FROM web_sessions WHERE expires_at <= ?1",
+        params![now],
+    )
 }

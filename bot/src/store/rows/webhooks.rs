@@ -1,6 +1,6 @@
 //! Webhook registrations and the delivery outbox.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::{Conn, params};
 
 use super::*;
 
@@ -15,18 +15,19 @@ pub struct WebhookRow {
 }
 
 pub fn insert_webhook(
-    c: &Connection,
+    c: &Conn<'_>,
     player: PlayerId,
     url: &str,
     secret: &str,
     now: i64,
 ) -> Result<WebhookRow> {
-    c.execute(
-        "INSERT INTO webhooks (player_id, url, secret, active, created_at) VALUES (?1, ?2, ?3, 1, ?4)",
+    let id = c.insert_returning_id(
+        "INSERT INTO webhooks (player_id, url, secret, active, created_at) \
+         VALUES (?1, ?2, ?3, TRUE, ?4) RETURNING id",
         params![player, url, secret, now],
     )?;
     Ok(WebhookRow {
-        id: WebhookId(c.last_insert_rowid()),
+        id: WebhookId(id),
         player_id: player,
         url: url.to_owned(),
         secret: secret.to_owned(),
@@ -35,35 +36,35 @@ pub fn insert_webhook(
     })
 }
 
-pub fn webhooks_of(c: &Connection, player: PlayerId) -> Result<Vec<WebhookRow>> {
-    Ok(c.prepare_cached(
+pub fn webhooks_of(c: &Conn<'_>, player: PlayerId) -> Result<Vec<WebhookRow>> {
+    c.query_all(
         "SELECT id, player_id, url, secret, active, created_at FROM webhooks \
-             WHERE player_id = ?1 AND active = 1 ORDER BY id",
-    )?
-    .query_map([player], |r| {
-        Ok(WebhookRow {
-            id: r.get(0)?,
-            player_id: r.get(1)?,
-            url: r.get(2)?,
-            secret: r.get(3)?,
-            active: r.get(4)?,
-            created_at: r.get(5)?,
-        })
-    })?
-    .collect::<rusqlite::Result<_>>()?)
+             WHERE player_id = ?1 AND active = TRUE ORDER BY id",
+        params![player],
+        |r| {
+            Ok(WebhookRow {
+                id: r.get(0)?,
+                player_id: r.get(1)?,
+                url: r.get(2)?,
+                secret: r.get(3)?,
+                active: r.get(4)?,
+                created_at: r.get(5)?,
+            })
+        },
+    )
 }
 
 /// Deactivates `player`'s webhook `id`; false when there is none.
-pub fn deactivate_webhook(c: &Connection, player: PlayerId, id: WebhookId) -> Result<bool> {
+pub fn deactivate_webhook(c: &Conn<'_>, player: PlayerId, id: WebhookId) -> Result<bool> {
     let n = c.execute(
-        "UPDATE webhooks SET active = 0 WHERE id = ?1 AND player_id = ?2 AND active = 1",
+        "UPDATE webhooks SET active = FALSE WHERE id = ?1 AND player_id = ?2 AND active = TRUE",
         params![id, player],
     )?;
     if n > 0 {
         c.execute(
             "UPDATE deliveries SET status = 'failed', last_error = 'webhook removed' \
              WHERE webhook_id = ?1 AND status = 'pending'",
-            [id],
+            params![id],
         )?;
     }
     Ok(n > 0)
@@ -78,26 +79,26 @@ pub struct DueDelivery {
     pub event_id: EventId,
 }
 
-pub fn due_deliveries(c: &Connection, now: i64, limit: u32) -> Result<Vec<DueDelivery>> {
-    Ok(c.prepare_cached(
+pub fn due_deliveries(c: &Conn<'_>, now: i64, limit: u32) -> Result<Vec<DueDelivery>> {
+    c.query_all(
         "SELECT d.id, d.attempts, w.url, w.secret, d.event_id FROM deliveries d \
              JOIN webhooks w ON w.id = d.webhook_id \
              WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 \
              ORDER BY d.next_attempt_at, d.id LIMIT ?2",
-    )?
-    .query_map(params![now, limit], |r| {
-        Ok(DueDelivery {
-            id: r.get(0)?,
-            attempts: r.get(1)?,
-            url: r.get(2)?,
-            secret: r.get(3)?,
-            event_id: r.get(4)?,
-        })
-    })?
-    .collect::<rusqlite::Result<_>>()?)
+        params![now, limit],
+        |r| {
+            Ok(DueDelivery {
+                id: r.get(0)?,
+                attempts: r.get(1)?,
+                url: r.get(2)?,
+                secret: r.get(3)?,
+                event_id: r.get(4)?,
+            })
+        },
+    )
 }
 
-pub fn delivery_succeeded(c: &Connection, id: DeliveryId, now: i64) -> Result<()> {
+pub fn delivery_succeeded(c: &Conn<'_>, id: DeliveryId, now: i64) -> Result<()> {
     c.execute(
         "UPDATE deliveries SET status = 'delivered', attempts = attempts + 1, delivered_at = ?2, \
          last_error = NULL WHERE id = ?1",
@@ -108,7 +109,7 @@ pub fn delivery_succeeded(c: &Connection, id: DeliveryId, now: i64) -> Result<()
 
 /// Records a failed attempt: retried at `retry_at`, or given up when `None`.
 pub fn delivery_failed(
-    c: &Connection,
+    c: &Conn<'_>,
     id: DeliveryId,
     error: &str,
     retry_at: Option<i64>,
@@ -129,21 +130,20 @@ pub fn delivery_failed(
 }
 
 /// When the next pending delivery is due, if any.
-pub fn next_delivery_at(c: &Connection) -> Result<Option<i64>> {
-    Ok(c.query_row(
+pub fn next_delivery_at(c: &Conn<'_>) -> Result<Option<i64>> {
+    Ok(c.query_opt(
         "SELECT MIN(next_attempt_at) FROM deliveries WHERE status = 'pending'",
-        [],
+        params![],
         |r| r.get(0),
-    )
-    .optional()?
+    )?
     .flatten())
 }
 
 /// Webhook deliveries not yet made nor given up.
-pub fn pending_delivery_count(c: &Connection) -> Result<u64> {
-    let count: i64 = c.query_row(
+pub fn pending_delivery_count(c: &Conn<'_>) -> Result<u64> {
+    let count: i64 = c.query_one(
         "SELECT COUNT(*) FROM deliveries WHERE status = 'pending'",
-        [],
+        params![],
         |r| r.get(0),
     )?;
     Ok(u64::try_from(count).unwrap_or_default())
