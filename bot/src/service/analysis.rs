@@ -163,7 +163,9 @@ impl GamesService {
             .with_table_mib(TABLE_MIB);
         let mut searcher = Some(Searcher::new(TABLE_MIB));
         let mut replay = Game::from_position(game.rules().clone(), *game.start_position());
-        for report in game.history().iter().take(done) {
+        // The loop below plays the move into each position it evaluates, so a resumed analysis
+        // starts from the last stored position's predecessor.
+        for report in game.history().iter().take(done.saturating_sub(1)) {
             replay
                 .play(report.mv)
                 .map_err(|e| ServiceError::Internal(format!("replaying game {game_id}: {e}")))?;

@@ -252,19 +252,55 @@ async fn analyses_wait_their_turn_in_the_order_asked() {
 
 #[tokio::test]
 async fn an_analysis_cut_short_by_a_restart_resumes() {
-    let app = quick_app(300).await;
-    let (a, _, game) = scripted_game(&app, false).await;
+    // Quiet Brandubh moves, then a resignation: no position has a result the search could
+    // prove early, so each takes its whole second. The restart comes after the first position
+    // is stored and before the last, so the analysis resumes half done.
+    let app = quick_app(1000).await;
+    let (a, b, game) = app.game_between_a_and_b("brandubh").await;
+    app.play_line(game, &a, &b, &["d1-c1", "c4-c3", "f4-f5", "e4-e1"])
+        .await;
+    app.post(&format!("/games/{game}/resign"), &a.token, json!({}))
+        .await;
     let queued = request(&app, game, &a, StatusCode::ACCEPTED).await;
     let id = queued["id"].as_i64().unwrap();
+    let stored = wait_for_stored_positions(&app, id, 1).await;
+    assert!(
+        stored < 5,
+        "all {stored} positions were stored before the restart"
+    );
     let app = app.restart().await;
     let mut events = app.service().subscribe();
     let now = app.get(&format!("/games/{game}/analysis"), &a.token).await;
-    if now["status"] != "done" {
-        assert_eq!(now["id"], id);
-        done_event(&mut events, id).await;
-    }
+    assert_ne!(now["status"], "done", "{now}");
+    assert_eq!(now["id"], id);
+    done_event(&mut events, id).await;
     let done = app.get(&format!("/games/{game}/analysis"), &a.token).await;
     assert_eq!(done["status"], "done");
-    assert_eq!(done["plies"].as_array().unwrap().len(), 3);
-    assert_eq!(done["plies"][1]["mark"], "missed_win");
+    let plies = done["plies"].as_array().unwrap();
+    let moves: Vec<&str> = plies.iter().filter_map(|p| p["move"].as_str()).collect();
+    assert_eq!(moves, ["d1-c1", "c4-c3", "f4-f5", "e4-e1"], "{done}");
+}
+
+/// Waits (at most 30 s, failing loudly) until `analysis` has at least `least` positions
+/// stored; answers how many it has.
+async fn wait_for_stored_positions(app: &TestApp, analysis: i64, least: i64) -> i64 {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let conn = rusqlite::Connection::open(&app.config.database.path).unwrap();
+        let stored: i64 = conn
+            .query_row(
+                "SELECT COUNT(*) FROM analysis_positions WHERE analysis_id = ?1",
+                [analysis],
+                |r| r.get(0),
+            )
+            .unwrap();
+        if stored >= least {
+            return stored;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "analysis {analysis} stored {stored} positions in 30 s, not {least}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }

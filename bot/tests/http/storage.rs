@@ -2,7 +2,7 @@
 //! `Retry-After`, never 500, and nothing is acknowledged that was not stored.
 
 use reqwest::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::store::StoreError;
@@ -65,7 +65,30 @@ async fn a_deleted_database_file_stops_writes_and_readiness() {
     assert_eq!(ready["checks"]["database"]["ok"], false, "{ready}");
     // Still refused on the next try, and the game did not move.
     expect_store_unavailable(&app, &a.token, game, "d2-e2").await;
-    assert_eq!(app.get(&format!("/games/{game}"), &a.token).await["ply"], 0);
+    assert_eq!(
+        read_through_an_open_connection(&app, &a.token, game).await["ply"],
+        0
+    );
+}
+
+/// The game as the read connections already open still see it. A read that finds none free
+/// opens a new one, which fails while the file is gone (503), so ask again, for a while.
+async fn read_through_an_open_connection(app: &TestApp, token: &str, game: i64) -> Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let r = app
+            .send(Method::GET, &format!("/games/{game}"), Some(token), None)
+            .await;
+        if r.status() == StatusCode::OK {
+            return r.json().await.unwrap();
+        }
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no open read connection answered GET /games/{game} within 10 s"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
 }
 
 #[tokio::test]
