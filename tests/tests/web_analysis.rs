@@ -13,22 +13,6 @@ use taflbot_e2e::web::{
     wait_for_text,
 };
 
-/// Brandubh with the attackers to move from a made-up position: the soldier on a2 keeps the
-/// king on a3 from the corner a1 (and the defender on a5 keeps every attacker off a4).
-fn scripted_rules() -> String {
-    let brandubh = tafl_engine::variant("brandubh")
-        .unwrap()
-        .rules()
-        .to_opentafl();
-    let mut tokens: Vec<&str> = brandubh
-        .split_whitespace()
-        .filter(|t| !t.starts_with("start:") && !t.starts_with("atkf:"))
-        .collect();
-    tokens.push("atkf:y");
-    tokens.push("start:/7/t4t1/K2t3/7/T6/1t2t2/7/");
-    tokens.join(" ")
-}
-
 /// An app whose analyses search 20 ms a position, on one thread.
 async fn quick_app(max_queued: u32) -> WebApp {
     WebApp::start_with(|c| {
@@ -50,7 +34,7 @@ async fn scripted_game(app: &WebApp) -> (TestPlayer, GameId) {
             astrid.id,
             NewChallenge {
                 opponent: Opponent::Player(ragnar.id),
-                rules: RulesChoice::Rules(scripted_rules()),
+                rules: RulesChoice::Rules(tafl_engine::ai::analysis::example::rules_string()),
                 side: SideChoice::Attackers,
                 clock: ClockSpec::Unlimited {},
                 context: None,

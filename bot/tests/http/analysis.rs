@@ -11,22 +11,6 @@ use taflbot::service::{Event, EventPayload};
 
 use super::common::{Player, TestApp};
 
-/// Brandubh with the attackers to move from a made-up position: the soldier on a2 keeps the
-/// king on a3 from the corner a1 (and the defender on a5 keeps every attacker off a4).
-fn scripted_rules() -> String {
-    let brandubh = tafl_engine::variant("brandubh")
-        .unwrap()
-        .rules()
-        .to_opentafl();
-    let mut tokens: Vec<&str> = brandubh
-        .split_whitespace()
-        .filter(|t| !t.starts_with("start:") && !t.starts_with("atkf:"))
-        .collect();
-    tokens.push("atkf:y");
-    tokens.push("start:/7/t4t1/K2t3/7/T6/1t2t2/7/");
-    tokens.join(" ")
-}
-
 pub(super) async fn quick_app(ms_per_ply: u32) -> TestApp {
     TestApp::start_with(|c| {
         c.games.analysis_ms_per_ply = ms_per_ply;
@@ -43,7 +27,7 @@ pub(super) async fn scripted_game(app: &TestApp, private: bool) -> (Player, Play
     let challenge = app
         .challenge(
             &a,
-            json!({ "opponent_id": b.id, "rules": scripted_rules(), "side": "attackers",
+            json!({ "opponent_id": b.id, "rules": tafl_engine::ai::analysis::example::rules_string(), "side": "attackers",
                     "private": private }),
         )
         .await;
@@ -57,7 +41,7 @@ pub(super) async fn scripted_game(app: &TestApp, private: bool) -> (Player, Play
         .as_i64()
         .unwrap();
     let last = app
-        .play_line(game, &a, &b, &["a2-b2", "a3-b3", "b6-b4"])
+        .play_line(game, &a, &b, &tafl_engine::ai::analysis::example::MOVES)
         .await;
     assert_eq!(last["status"], "finished", "{last}");
     (a, b, game)

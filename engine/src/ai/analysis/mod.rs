@@ -8,6 +8,7 @@
 
 mod calibration;
 mod chance;
+pub mod example;
 mod forced;
 mod mark;
 mod position;

@@ -6,14 +6,12 @@ fn limits() -> SearchLimits {
     SearchLimits::nodes(20_000).with_table_mib(4)
 }
 
-/// Brandubh: the attackers' soldier on a2 keeps the king on a3 from the corner a1.
-/// (The defender on a5 keeps every attacker off a4.) Ply 1 (attackers) a2-b2 lets him through: a blunder. Ply 2 (defenders) a3-b3 walks away
-/// from the escape and into a capture (b6-b4): a missed win.
+/// The example game's first two plies (see `example`): a blunder, then a missed win.
 fn scripted_game() -> Game {
     let rules = variant("brandubh").unwrap().rules();
-    let start = Position::from_opentafl("/7/t4t1/K2t3/7/T6/1t2t2/7/", Side::Attackers).unwrap();
+    let start = Position::from_opentafl(example::START, Side::Attackers).unwrap();
     let mut game = Game::from_position(rules, start);
-    for mv in ["a2-b2", "a3-b3"] {
+    for mv in &example::MOVES[..2] {
         game.play_str(mv).unwrap();
     }
     game
@@ -56,7 +54,7 @@ const BLUNDER_FLOOR: f64 = 30.0;
 #[test]
 fn the_best_move_is_marked_best_and_costs_nothing() {
     let rules = variant("brandubh").unwrap().rules();
-    let start = Position::from_opentafl("/7/t4t1/K2t3/7/T6/1t2t2/7/", Side::Defenders).unwrap();
+    let start = Position::from_opentafl(example::START, Side::Defenders).unwrap();
     let mut game = Game::from_position(rules, start);
     // The king is not yet free (a2 blocks): any search move; then the analysis of that ply.
     let mut searcher = Searcher::new(4);
