@@ -13,3 +13,8 @@ pub mod service;
 pub mod store;
 pub mod telemetry;
 pub mod web;
+
+/// The PostgreSQL server the tests start (shared with the integration tests).
+#[cfg(test)]
+#[path = "../tests/support/pg_server.rs"]
+pub(crate) mod pg_test_server;

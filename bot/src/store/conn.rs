@@ -10,10 +10,11 @@
 //! on [`Conn::dialect`].
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use super::StoreError;
-use super::sqlite;
 use super::value::{FromSqlValue, ToSqlValue};
+use super::{pg, sqlite};
 
 /// The parameters of one statement, in placeholder order (`?1` first).
 pub type Params<'p> = &'p [&'p dyn ToSqlValue];
@@ -32,6 +33,7 @@ macro_rules! __store_params {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
     Sqlite,
+    Postgres,
 }
 
 /// A connection (or the transaction of a write job) as the store hands it to a job.
@@ -41,6 +43,7 @@ pub struct Conn<'a> {
 
 enum Backend<'a> {
     Sqlite(&'a rusqlite::Connection),
+    Postgres(RefCell<&'a mut pg::Session>),
 }
 
 impl<'a> Conn<'a> {
@@ -50,17 +53,34 @@ impl<'a> Conn<'a> {
         }
     }
 
+    pub(super) fn postgres(session: &'a mut pg::Session) -> Conn<'a> {
+        Conn {
+            backend: Backend::Postgres(RefCell::new(session)),
+        }
+    }
+
     pub fn dialect(&self) -> Dialect {
         match self.backend {
             Backend::Sqlite(_) => Dialect::Sqlite,
+            Backend::Postgres(_) => Dialect::Postgres,
         }
     }
 
     /// Runs a statement that returns no rows; answers how many rows it changed.
     pub fn execute(&self, sql: &str, params: Params<'_>) -> Result<usize, StoreError> {
-        match self.backend {
+        match &self.backend {
             Backend::Sqlite(c) => sqlite::execute(c, sql, params),
+            Backend::Postgres(session) => session_of(session)?.execute(sql, params),
         }
+    }
+
+    /// Every row of a PostgreSQL query; the session is free again when they are read.
+    fn postgres_rows(
+        session: &RefCell<&'a mut pg::Session>,
+        sql: &str,
+        params: Params<'_>,
+    ) -> Result<Vec<postgres::Row>, StoreError> {
+        session_of(session)?.query(sql, params)
     }
 
     /// Every row the query returns, each read by `read`.
@@ -68,10 +88,14 @@ impl<'a> Conn<'a> {
         &self,
         sql: &str,
         params: Params<'_>,
-        read: impl FnMut(&Row<'_>) -> Result<T, StoreError>,
+        mut read: impl FnMut(&Row<'_>) -> Result<T, StoreError>,
     ) -> Result<Vec<T>, StoreError> {
-        match self.backend {
+        match &self.backend {
             Backend::Sqlite(c) => sqlite::query(c, sql, params, usize::MAX, read),
+            Backend::Postgres(session) => Self::postgres_rows(session, sql, params)?
+                .iter()
+                .map(|row| read(&Row::postgres(row)))
+                .collect(),
         }
     }
 
@@ -83,11 +107,20 @@ impl<'a> Conn<'a> {
         read: impl FnOnce(&Row<'_>) -> Result<T, StoreError>,
     ) -> Result<Option<T>, StoreError> {
         let mut read = Some(read);
-        let mut first = match self.backend {
+        let mut first = match &self.backend {
             Backend::Sqlite(c) => sqlite::query(c, sql, params, 1, |row| match read.take() {
                 Some(read) => read(row),
                 None => Err(StoreError::Corrupt("a row was read twice".into())),
             })?,
+            Backend::Postgres(session) => {
+                match (
+                    Self::postgres_rows(session, sql, params)?.first(),
+                    read.take(),
+                ) {
+                    (Some(row), Some(read)) => vec![read(&Row::postgres(row))?],
+                    _ => Vec::new(),
+                }
+            }
         };
         Ok(first.pop())
     }
@@ -109,6 +142,16 @@ impl<'a> Conn<'a> {
     }
 }
 
+/// The session behind a PostgreSQL connection; a statement run while a row of another is being
+/// read gets the rows first, so this is only refused for a job that re-enters its own `Conn`.
+fn session_of<'s, 'a>(
+    session: &'s RefCell<&'a mut pg::Session>,
+) -> Result<std::cell::RefMut<'s, &'a mut pg::Session>, StoreError> {
+    session
+        .try_borrow_mut()
+        .map_err(|_| StoreError::Thread("a connection was used while busy".into()))
+}
+
 /// The start of a statement, to say which one failed without quoting a whole query.
 fn first_words(sql: &str) -> String {
     sql.split_whitespace().take(6).collect::<Vec<_>>().join(" ")
@@ -121,6 +164,7 @@ pub struct Row<'r> {
 
 enum RowBackend<'r> {
     Sqlite(&'r rusqlite::Row<'r>),
+    Postgres(&'r postgres::Row),
 }
 
 impl<'r> Row<'r> {
@@ -130,10 +174,17 @@ impl<'r> Row<'r> {
         }
     }
 
+    pub(super) fn postgres(row: &'r postgres::Row) -> Row<'r> {
+        Row {
+            backend: RowBackend::Postgres(row),
+        }
+    }
+
     /// Column `index` as a `T`; a stored value that does not read as one is corrupt data.
     pub fn get<T: FromSqlValue>(&self, index: usize) -> Result<T, StoreError> {
         let value = match self.backend {
             RowBackend::Sqlite(row) => sqlite::column(row, index)?,
+            RowBackend::Postgres(row) => pg::column(row, index)?,
         };
         T::from_sql_value(value).map_err(|e| StoreError::Corrupt(format!("column {index}: {e}")))
     }

@@ -10,6 +10,11 @@ pub enum StoreError {
     /// A parameter the database cannot hold (an integer beyond its range).
     #[error("a value cannot be stored: {0}")]
     Parameter(String),
+    /// A write that would take something unique someone else holds (a handle): the store's
+    /// name of the constraint. Refused before the database raised it, so the transaction
+    /// stays usable (PostgreSQL aborts a transaction at its first error).
+    #[error("{0} is taken")]
+    UniqueTaken(String),
     #[error("database setup failed: {0}")]
     Setup(String),
     /// `database.url` names a PostgreSQL server; this build stores in SQLite only.
@@ -48,6 +53,7 @@ impl StoreError {
             StoreError::Migration(_)
             | StoreError::NoRow(_)
             | StoreError::Parameter(_)
+            | StoreError::UniqueTaken(_)
             | StoreError::Setup(_)
             | StoreError::PostgresNotSupported
             | StoreError::Thread(_)
@@ -61,6 +67,7 @@ impl StoreError {
     pub fn unique_violation(&self) -> Option<&str> {
         match self {
             StoreError::Database(e) => e.unique_violation.as_deref(),
+            StoreError::UniqueTaken(constraint) => Some(constraint),
             _ => None,
         }
     }
@@ -75,6 +82,20 @@ pub struct BackendError {
     unavailable: bool,
     /// Set for a write refused by a unique constraint: the database's words naming it.
     unique_violation: Option<String>,
+}
+
+impl BackendError {
+    pub(super) fn new(
+        source: Box<dyn std::error::Error + Send + Sync>,
+        unavailable: bool,
+        unique_violation: Option<String>,
+    ) -> BackendError {
+        BackendError {
+            source,
+            unavailable,
+            unique_violation,
+        }
+    }
 }
 
 impl From<rusqlite::Error> for StoreError {

@@ -1,10 +1,16 @@
-//! The SQLite store: one writer thread that commits jobs in durable group commits, and a
-//! small pool of read-only connections for queries. Jobs get a [`Conn`], the store's narrow
-//! SQL interface, never the driver's connection: nothing outside `store/` names the driver.
+//! The store: one writer thread that commits jobs in durable group commits, and a small pool
+//! of connections for queries. Jobs get a [`Conn`], the store's narrow SQL interface, never
+//! the driver's connection: nothing outside `store/` names a driver. Two backends: an SQLite
+//! file (the default, one process), or a PostgreSQL database that several instances share
+//! (their writers take turns through an advisory lock; [`Store::changes`] hears the others).
 
 mod conn;
 mod error;
 mod migrations;
+mod pg;
+mod pg_listener;
+mod pg_migrations;
+mod pg_writer;
 mod sqlite;
 mod value;
 mod writer;
@@ -12,8 +18,11 @@ mod writer;
 pub mod rows;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+use tokio::sync::watch;
 
 use rusqlite::{Connection, OpenFlags};
 
@@ -34,15 +43,40 @@ pub struct Store {
 
 struct Inner {
     writer: Writer,
-    readers: Mutex<Vec<Connection>>,
+    readers: Readers,
     max_readers: usize,
-    path: std::path::PathBuf,
-    busy_timeout: Duration,
+    /// PostgreSQL: bumped whenever any instance committed (see [`Store::changes`]).
+    changes: Option<watch::Receiver<u64>>,
+    /// Tells the listener thread to end with the store.
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Readers::Postgres { pool, .. } = &mut self.readers {
+            let sessions = std::mem::take(pool.get_mut().unwrap_or_else(|p| p.into_inner()));
+            pg::off_runtime(move || drop(sessions));
+        }
+    }
+}
+
+/// The idle read connections, and how to open another.
+enum Readers {
+    Sqlite {
+        pool: Mutex<Vec<Connection>>,
+        path: std::path::PathBuf,
+        busy_timeout: Duration,
+    },
+    Postgres {
+        pool: Mutex<Vec<pg::Session>>,
+        url: String,
+    },
 }
 
 impl Store {
-    /// Opens the database `location` names: an SQLite file as [`Store::open`]; PostgreSQL is
-    /// refused (no backend yet), never answered with a file instead.
+    /// Opens the database `location` names: an SQLite file as [`Store::open`], or a
+    /// PostgreSQL database as [`Store::open_postgres`].
     pub fn open_location(
         location: &DatabaseLocation,
         readers: usize,
@@ -51,8 +85,56 @@ impl Store {
     ) -> Result<Store, StoreError> {
         match location {
             DatabaseLocation::Sqlite(path) => Store::open(path, readers, busy_timeout, max_batch),
-            DatabaseLocation::Postgres(_) => Err(StoreError::PostgresNotSupported),
+            DatabaseLocation::Postgres(url) => Store::open_postgres(url, readers, max_batch),
         }
+    }
+
+    /// Connects to the PostgreSQL database at `url` and migrates it. Several instances may
+    /// open the same one: their writes take turns, and each hears the others' commits.
+    pub fn open_postgres(url: &str, readers: usize, max_batch: usize) -> Result<Store, StoreError> {
+        pg::off_runtime(|| Store::open_postgres_here(url, readers, max_batch))
+    }
+
+    fn open_postgres_here(
+        url: &str,
+        readers: usize,
+        max_batch: usize,
+    ) -> Result<Store, StoreError> {
+        let mut session = pg::Session::connect(url)?;
+        pg_migrations::migrate(&mut session)?;
+        let pool = (0..readers.max(1))
+            .map(|_| pg::Session::connect(url))
+            .collect::<Result<Vec<_>, _>>()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (changes, heard) = watch::channel(0);
+        pg_listener::start(url.to_owned(), changes, stop.clone())?;
+        Ok(Store {
+            inner: Arc::new(Inner {
+                writer: Writer::start(pg_writer::PgWriter::new(url, session), max_batch.max(1))?,
+                readers: Readers::Postgres {
+                    pool: Mutex::new(pool),
+                    url: url.to_owned(),
+                },
+                max_readers: readers.max(1),
+                changes: Some(heard),
+                stop,
+            }),
+        })
+    }
+
+    /// Which database this is: SQLite or PostgreSQL SQL.
+    pub fn dialect(&self) -> Dialect {
+        match self.inner.readers {
+            Readers::Sqlite { .. } => Dialect::Sqlite,
+            Readers::Postgres { .. } => Dialect::Postgres,
+        }
+    }
+
+    /// On a database other instances may write (PostgreSQL): a counter bumped after any
+    /// instance's commit, and after the listener reconnected (notifications may have been
+    /// missed). `None` for SQLite, where this process is the only writer.
+    pub fn changes(&self) -> Option<watch::Receiver<u64>> {
+        self.inner.changes.clone()
     }
 
     /// Opens (creating when absent) and migrates the database at `path`.
@@ -70,11 +152,15 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Store {
             inner: Arc::new(Inner {
-                writer: Writer::start(conn, path, max_batch.max(1))?,
-                readers: Mutex::new(pool),
+                writer: Writer::start(writer::SqliteWriter::new(conn, path), max_batch.max(1))?,
+                readers: Readers::Sqlite {
+                    pool: Mutex::new(pool),
+                    path: path.to_owned(),
+                    busy_timeout,
+                },
                 max_readers: readers.max(1),
-                path: path.to_owned(),
-                busy_timeout,
+                changes: None,
+                stop: Arc::new(AtomicBool::new(false)),
             }),
         })
     }
@@ -121,24 +207,43 @@ impl Store {
         F: FnOnce(&Conn<'_>) -> Result<T, E>,
         E: From<StoreError>,
     {
-        let pooled = self
-            .inner
-            .readers
-            .lock()
-            .map_err(|_| StoreError::Poisoned)?
-            .pop();
-        let conn = match pooled {
-            Some(conn) => conn,
-            None => open_reader(&self.inner.path, self.inner.busy_timeout).map_err(E::from)?,
-        };
-        let result = query(&Conn::sqlite(&conn));
-        // Keep at most the configured number; extra connections opened under load close.
-        if let Ok(mut pool) = self.inner.readers.lock()
+        match &self.inner.readers {
+            Readers::Sqlite {
+                pool,
+                path,
+                busy_timeout,
+            } => {
+                let pooled = pool.lock().map_err(|_| StoreError::Poisoned)?.pop();
+                let conn = match pooled {
+                    Some(conn) => conn,
+                    None => open_reader(path, *busy_timeout).map_err(E::from)?,
+                };
+                let result = query(&Conn::sqlite(&conn));
+                self.give_back(pool, conn, |_| true);
+                result
+            }
+            Readers::Postgres { pool, url } => {
+                let pooled = pool.lock().map_err(|_| StoreError::Poisoned)?.pop();
+                let mut session = match pooled {
+                    Some(session) => session,
+                    None => pg::Session::connect(url).map_err(E::from)?,
+                };
+                let result = query(&session.conn());
+                self.give_back(pool, session, |s| !s.is_closed());
+                result
+            }
+        }
+    }
+
+    /// Keeps at most the configured number of idle connections (extra ones opened under load
+    /// close) and never one found broken.
+    fn give_back<C>(&self, pool: &Mutex<Vec<C>>, conn: C, usable: impl Fn(&C) -> bool) {
+        if usable(&conn)
+            && let Ok(mut pool) = pool.lock()
             && pool.len() < self.inner.max_readers
         {
             pool.push(conn);
         }
-        result
     }
 }
 
@@ -171,3 +276,5 @@ fn open_reader(path: &Path, busy_timeout: Duration) -> Result<Connection, StoreE
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_postgres;

@@ -4,7 +4,7 @@ use super::rows::{self, EventId, EventRow};
 use super::*;
 use crate::store::params;
 
-fn handle(text: &str) -> crate::domain::Handle {
+pub(super) fn handle(text: &str) -> crate::domain::Handle {
     crate::domain::Handle::parse(text).unwrap()
 }
 
@@ -42,7 +42,11 @@ async fn creates_and_migrates_a_new_file_to_the_latest_version() {
 #[tokio::test]
 async fn a_failing_job_rolls_back_only_its_own_writes() {
     let dir = tempfile::tempdir().unwrap();
-    let store = open(&dir);
+    failing_jobs_roll_back_only_their_own_writes(open(&dir)).await;
+}
+
+/// Also run on PostgreSQL (`tests_postgres.rs`).
+pub(super) async fn failing_jobs_roll_back_only_their_own_writes(store: Store) {
     let mut handles = Vec::new();
     for i in 0..50 {
         let store = store.clone();
@@ -81,7 +85,11 @@ async fn a_failing_job_rolls_back_only_its_own_writes() {
 #[tokio::test]
 async fn events_are_queued_for_the_webhooks_of_their_players() {
     let dir = tempfile::tempdir().unwrap();
-    let store = open(&dir);
+    events_queue_for_their_players_webhooks(open(&dir)).await;
+}
+
+/// Also run on PostgreSQL (`tests_postgres.rs`).
+pub(super) async fn events_queue_for_their_players_webhooks(store: Store) {
     let (a, b, other) = store
         .write(|c| {
             let a = rows::insert_player(c, "a", &handle("aa"), None, 0)?.id;

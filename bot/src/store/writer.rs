@@ -1,27 +1,29 @@
 //! The single writer. Jobs queue on a channel; the thread takes every job waiting (up to
-//! `max_batch`), runs each in its own savepoint of one IMMEDIATE transaction, commits once
-//! (one fsync for the whole batch) and only then answers each caller, in commit order.
-//! Before each commit it checks that the database file is still the one it opened.
+//! `max_batch`), runs each in its own savepoint of one transaction, commits once (one flush
+//! for the whole batch) and only then answers each caller, in commit order. The transaction
+//! is the backend's ([`WriteSession`]): SQLite's IMMEDIATE one, after checking that the file
+//! is still the one opened; on PostgreSQL one that first takes a cluster-wide lock, so the
+//! writers of every instance commit one batch at a time.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::Connection;
 use tokio::sync::oneshot;
 
 use super::{Conn, StoreError};
 
 /// What a job leaves behind: whether its savepoint stands, and how to answer its caller
 /// once the batch's fate is known.
-struct Ran {
-    keep: bool,
-    answer: Answer,
+pub(super) struct Ran {
+    pub(super) keep: bool,
+    pub(super) answer: Answer,
 }
 
 /// Runs on the batch's connection, or (`None`) is told the batch failed before it could run.
-type Job = Box<dyn FnOnce(Option<&Conn<'_>>) -> Ran + Send>;
-type Answer = Box<dyn FnOnce(Result<(), StoreError>) + Send>;
+pub(super) type Job = Box<dyn FnOnce(Option<&Conn<'_>>) -> Ran + Send>;
+pub(super) type Answer = Box<dyn FnOnce(Result<(), StoreError>) + Send>;
 
 pub(super) struct Writer {
     jobs: mpsc::Sender<Job>,
@@ -29,15 +31,13 @@ pub(super) struct Writer {
 
 impl Writer {
     pub(super) fn start(
-        conn: Connection,
-        path: &Path,
+        session: impl WriteSession,
         max_batch: usize,
     ) -> Result<Writer, StoreError> {
         let (jobs, rx) = mpsc::channel::<Job>();
-        let file = FileWatch::new(path);
         std::thread::Builder::new()
             .name("taflbot-db-writer".into())
-            .spawn(move || run(conn, file, rx, max_batch))
+            .spawn(move || run(session, rx, max_batch))
             .map_err(|e| StoreError::Setup(format!("cannot start the writer thread: {e}")))?;
         Ok(Writer { jobs })
     }
@@ -85,6 +85,63 @@ impl Writer {
             .send(boxed)
             .map_err(|_| E::from(StoreError::WriterGone))?;
         rx.await.map_err(|_| E::from(StoreError::WriterGone))?
+    }
+}
+
+/// A connection as the writer drives it: a batch's transaction, the savepoints of its jobs.
+pub(super) trait WriteSession: Send + 'static {
+    /// Opens a batch's transaction, as the only writer of the database until it ends.
+    fn begin(&mut self) -> Result<(), StoreError>;
+    /// Runs transaction control without parameters (`SAVEPOINT job`, `RELEASE job`...).
+    fn control(&mut self, sql: &str) -> Result<(), StoreError>;
+    /// Runs a job on the connection. `Err` when the job went on after one of its statements
+    /// failed in a way that spoils the transaction (PostgreSQL aborts it at its first error):
+    /// its changes cannot be kept whatever it answered.
+    fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)>;
+    fn commit(&mut self) -> Result<(), StoreError>;
+    /// Rolls the open transaction back (errors are moot: the transaction is gone either way).
+    fn rollback(&mut self);
+}
+
+/// The SQLite writer: one connection, IMMEDIATE transactions, the file watched.
+pub(super) struct SqliteWriter {
+    conn: Connection,
+    file: FileWatch,
+}
+
+impl SqliteWriter {
+    pub(super) fn new(conn: Connection, path: &Path) -> SqliteWriter {
+        SqliteWriter {
+            conn,
+            file: FileWatch::new(path),
+        }
+    }
+}
+
+impl WriteSession for SqliteWriter {
+    fn begin(&mut self) -> Result<(), StoreError> {
+        self.file.check()?;
+        Ok(self.conn.execute_batch("BEGIN IMMEDIATE")?)
+    }
+
+    fn control(&mut self, sql: &str) -> Result<(), StoreError> {
+        Ok(self.conn.execute_batch(sql)?)
+    }
+
+    fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)> {
+        Ok(job(Some(&Conn::sqlite(&self.conn))))
+    }
+
+    fn commit(&mut self) -> Result<(), StoreError> {
+        // Checked again at the last moment: the jobs may have taken a while.
+        self.file.check()?;
+        Ok(self.conn.execute_batch("COMMIT")?)
+    }
+
+    fn rollback(&mut self) {
+        if !self.conn.is_autocommit() {
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
     }
 }
 
@@ -136,7 +193,7 @@ fn identity(_path: &Path) -> std::io::Result<(u64, u64)> {
     Err(std::io::ErrorKind::Unsupported.into())
 }
 
-fn run(mut conn: Connection, mut file: FileWatch, rx: mpsc::Receiver<Job>, max_batch: usize) {
+fn run(mut session: impl WriteSession, rx: mpsc::Receiver<Job>, max_batch: usize) {
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
         while batch.len() < max_batch {
@@ -146,7 +203,7 @@ fn run(mut conn: Connection, mut file: FileWatch, rx: mpsc::Receiver<Job>, max_b
             }
         }
         let mut answers = Vec::with_capacity(batch.len());
-        let committed = run_batch(&mut conn, &mut file, batch, &mut answers);
+        let committed = run_batch(&mut session, batch, &mut answers);
         for answer in answers {
             answer(committed.as_ref().map(|_| ()).map_err(for_each_caller));
         }
@@ -165,35 +222,58 @@ fn for_each_caller(e: &StoreError) -> StoreError {
     }
 }
 
+/// Runs the batch: each job in its own savepoint (a lone job needs none: the transaction is
+/// its own), the failed ones rolled back alone, then one commit. Every job's answer is pushed
+/// to `answers`, to be told the batch's fate; `Err` when nothing was committed.
 fn run_batch(
-    conn: &mut Connection,
-    file: &mut FileWatch,
+    session: &mut impl WriteSession,
     batch: Vec<Job>,
     answers: &mut Vec<Answer>,
 ) -> Result<(), StoreError> {
-    let began = file.check().and_then(|()| {
-        conn.transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(StoreError::from)
-    });
-    let mut tx = match began {
-        Ok(tx) => tx,
-        Err(e) => {
-            // Run nothing, but answer every caller with the reason.
-            answers.extend(batch.into_iter().map(|job| job(None).answer));
+    let not_run = |jobs: std::vec::IntoIter<Job>, answers: &mut Vec<Answer>| {
+        answers.extend(jobs.map(|job| job(None).answer));
+    };
+    let alone = batch.len() == 1;
+    let mut jobs = batch.into_iter();
+    if let Err(e) = session.begin() {
+        session.rollback();
+        not_run(jobs, answers);
+        return Err(e);
+    }
+    let mut kept = 0;
+    while let Some(job) = jobs.next() {
+        if !alone && let Err(e) = session.control("SAVEPOINT job") {
+            answers.push(job(None).answer);
+            not_run(jobs, answers);
+            session.rollback();
             return Err(e);
         }
-    };
-    for job in batch {
-        let savepoint = tx.savepoint()?;
-        let ran = job(Some(&Conn::sqlite(&savepoint)));
-        if ran.keep {
-            savepoint.commit()?;
-        } else {
-            drop(savepoint); // rolls back to the savepoint and releases it
+        let (keep, answer) = match session.run(job) {
+            Ok(ran) => (ran.keep, ran.answer),
+            Err((ran, spoiled)) => {
+                tracing::error!(error = %spoiled, "a write job went on after a failed statement; its changes are rolled back");
+                let answer = ran.answer;
+                let refused: Answer = Box::new(move |_| answer(Err(spoiled)));
+                (false, refused)
+            }
+        };
+        answers.push(answer);
+        kept += usize::from(keep);
+        let ended = match (alone, keep) {
+            (true, _) => Ok(()),
+            (false, true) => session.control("RELEASE job"),
+            (false, false) => session.control("ROLLBACK TO job; RELEASE job"),
+        };
+        if let Err(e) = ended {
+            not_run(jobs, answers);
+            session.rollback();
+            return Err(e);
         }
-        answers.push(ran.answer);
     }
-    // Checked again at the last moment: the jobs may have taken a while.
-    file.check()?; // dropping `tx` rolls the batch back
-    Ok(tx.commit()?)
+    if kept == 0 {
+        // Nothing to keep: no commit, no flush.
+        session.rollback();
+        return Ok(());
+    }
+    session.commit().inspect_err(|_| session.rollback())
 }

@@ -4,6 +4,7 @@ use crate::store::{Conn, Row, params};
 
 use super::*;
 use crate::domain::Handle;
+use crate::store::StoreError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlayerRow {
@@ -35,12 +36,16 @@ pub fn insert_player(
     discord_user_id: Option<u64>,
     now: i64,
 ) -> Result<PlayerRow> {
-    let id = c.insert_returning_id("INSERT INTO players (name, handle, discord_user_id, created_at) VALUES (?1, ?2, ?3, ?4) RETURNING id", params![
-        name,
-        handle,
-        discord_user_id.map(|v| v as i64),
-        now
-    ])?;
+    // DO NOTHING rather than an error: PostgreSQL aborts a transaction at its first error,
+    // and a registration goes on to try the next handle in the same one.
+    let id: i64 = c
+        .query_opt(
+            "INSERT INTO players (name, handle, discord_user_id, created_at) \
+             VALUES (?1, ?2, ?3, ?4) ON CONFLICT (handle) DO NOTHING RETURNING id",
+            params![name, handle, discord_user_id.map(|v| v as i64), now],
+            |r| r.get(0),
+        )?
+        .ok_or_else(|| StoreError::UniqueTaken(HANDLE_CONSTRAINT.into()))?;
     Ok(PlayerRow {
         id: PlayerId(id),
         name: name.to_owned(),
@@ -50,11 +55,15 @@ pub fn insert_player(
     })
 }
 
+/// How the store names the handle's uniqueness (SQLite's words; PostgreSQL's index name is
+/// `players_handle`).
+const HANDLE_CONSTRAINT: &str = "players.handle";
+
 /// Whether `error` is a write refused because the handle is someone else's.
 pub fn handle_taken(error: &StoreError) -> bool {
-    error
-        .unique_violation()
-        .is_some_and(|constraint| constraint.contains("players.handle"))
+    error.unique_violation().is_some_and(|constraint| {
+        constraint.contains(HANDLE_CONSTRAINT) || constraint.contains("players_handle")
+    })
 }
 
 pub fn player(c: &Conn<'_>, id: PlayerId) -> Result<Option<PlayerRow>> {
@@ -117,7 +126,18 @@ pub fn rename_player(c: &Conn<'_>, id: PlayerId, name: &str) -> Result<()> {
 }
 
 /// Gives `id` the handle `handle`; a handle someone else has is refused ([`handle_taken`]).
+/// Writes are serialized (one writer, or one transaction at a time on a shared database), so
+/// the look and the change cannot be split by another registration; the unique index stays
+/// the backstop.
 pub fn set_handle(c: &Conn<'_>, id: PlayerId, handle: &Handle) -> Result<()> {
+    let someone_else: Option<i64> = c.query_opt(
+        "SELECT id FROM players WHERE handle = ?1 AND id <> ?2",
+        params![handle, id],
+        |r| r.get(0),
+    )?;
+    if someone_else.is_some() {
+        return Err(StoreError::UniqueTaken(HANDLE_CONSTRAINT.into()));
+    }
     c.execute(
         "UPDATE players SET handle = ?2 WHERE id = ?1",
         params![id, handle],

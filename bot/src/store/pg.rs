@@ -1,0 +1,249 @@
+//! The PostgreSQL side of [`Conn`](super::Conn): one session per connection with its own
+//! statement cache (the store runs a fixed set of statements, each prepared once per
+//! connection), `?n` placeholders rewritten to `$n`, and values converted to and from the
+//! types PostgreSQL inferred for each placeholder and column.
+
+use std::collections::HashMap;
+use std::error::Error;
+
+use bytes::BytesMut;
+use postgres::error::SqlState;
+use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use postgres::{Client, NoTls, Statement};
+
+use super::conn::{Params, numbered_placeholders_as_dollars};
+use super::error::BackendError;
+use super::value::SqlValue;
+use super::{Conn, StoreError};
+
+/// More than the store's distinct statements; a cache that fills is emptied, not grown.
+const STATEMENT_CACHE: usize = 512;
+
+/// Runs `f` where the blocking client may run: the `postgres` client drives its own runtime,
+/// which cannot start on a thread that drives async tasks, so there `f` gets a thread of its
+/// own (connecting at start-up, closing connections at the end).
+pub(super) fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return f();
+    }
+    std::thread::scope(|scope| match scope.spawn(f).join() {
+        Ok(value) => value,
+        Err(panic) => std::panic::resume_unwind(panic),
+    })
+}
+
+/// One connection to the server and the statements prepared on it.
+pub(super) struct Session {
+    client: Client,
+    statements: HashMap<String, Statement>,
+    /// Set when a statement failed: PostgreSQL has then aborted the open transaction.
+    failed: bool,
+}
+
+impl Session {
+    /// Connects to `url` (`postgres://user:password@host:port/database`).
+    pub(super) fn connect(url: &str) -> Result<Session, StoreError> {
+        let client = Client::connect(url, NoTls)?;
+        Ok(Session {
+            client,
+            statements: HashMap::new(),
+            failed: false,
+        })
+    }
+
+    /// Whether the connection was lost (the server went away): the session is then dropped.
+    pub(super) fn is_closed(&self) -> bool {
+        self.client.is_closed()
+    }
+
+    /// Runs statements without parameters or results (transaction control, migrations).
+    pub(super) fn batch(&mut self, sql: &str) -> Result<(), StoreError> {
+        Ok(self.client.batch_execute(sql)?)
+    }
+
+    /// Whether a statement failed since the last call (and forgets it).
+    pub(super) fn take_failed(&mut self) -> bool {
+        std::mem::take(&mut self.failed)
+    }
+
+    fn note<T>(&mut self, result: Result<T, postgres::Error>) -> Result<T, StoreError> {
+        result.map_err(|e| {
+            self.failed = true;
+            StoreError::from(e)
+        })
+    }
+
+    /// The client itself, for the listener's notifications.
+    pub(super) fn client(&mut self) -> &mut Client {
+        &mut self.client
+    }
+
+    pub(super) fn conn(&mut self) -> Conn<'_> {
+        Conn::postgres(self)
+    }
+
+    fn statement(&mut self, sql: &str) -> Result<Statement, StoreError> {
+        if let Some(statement) = self.statements.get(sql) {
+            return Ok(statement.clone());
+        }
+        let prepared = self.client.prepare(&numbered_placeholders_as_dollars(sql));
+        let statement = self.note(prepared)?;
+        if self.statements.len() >= STATEMENT_CACHE {
+            self.statements.clear();
+        }
+        self.statements.insert(sql.to_owned(), statement.clone());
+        Ok(statement)
+    }
+
+    pub(super) fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<usize, StoreError> {
+        let statement = self.statement(sql)?;
+        let values = bind(&statement, params)?;
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
+        let changed = self.client.execute(&statement, &refs);
+        let changed = self.note(changed)?;
+        Ok(usize::try_from(changed).unwrap_or(usize::MAX))
+    }
+
+    /// Every row of the query (read by the caller once the session is free again, so reading
+    /// a row may run another statement).
+    pub(super) fn query(
+        &mut self,
+        sql: &str,
+        params: Params<'_>,
+    ) -> Result<Vec<postgres::Row>, StoreError> {
+        let statement = self.statement(sql)?;
+        let values = bind(&statement, params)?;
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
+        let rows = self.client.query(&statement, &refs);
+        self.note(rows)
+    }
+}
+
+/// The parameters' values, checked against the statement's placeholders.
+fn bind<'p>(statement: &Statement, params: Params<'p>) -> Result<Vec<Bound<'p>>, StoreError> {
+    let expected = statement.params().len();
+    if params.len() != expected {
+        return Err(StoreError::Parameter(format!(
+            "{} values given for {expected} placeholders",
+            params.len()
+        )));
+    }
+    params
+        .iter()
+        .enumerate()
+        .map(|(i, param)| {
+            param
+                .to_sql_value()
+                .map(Bound)
+                .map_err(|e| StoreError::Parameter(format!("parameter {}: {e}", i + 1)))
+        })
+        .collect()
+}
+
+/// A parameter as PostgreSQL receives it: encoded as the type the server inferred for its
+/// placeholder (an integer for a `BIGINT` column, a boolean for a `BOOLEAN` one...).
+#[derive(Debug)]
+struct Bound<'a>(SqlValue<'a>);
+
+impl ToSql for Bound<'_> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
+        match (&self.0, ty) {
+            (SqlValue::Null, _) => Ok(IsNull::Yes),
+            (SqlValue::Integer(i), &Type::INT8) => i.to_sql(ty, out),
+            (SqlValue::Integer(i), &Type::INT4) => i32::try_from(*i)?.to_sql(ty, out),
+            (SqlValue::Integer(i), &Type::INT2) => i16::try_from(*i)?.to_sql(ty, out),
+            (SqlValue::Integer(i), &Type::FLOAT8) => (*i as f64).to_sql(ty, out),
+            (SqlValue::Integer(i), &Type::BOOL) => (*i != 0).to_sql(ty, out),
+            (SqlValue::Real(r), &Type::FLOAT8) => r.to_sql(ty, out),
+            (SqlValue::Real(r), &Type::FLOAT4) => (*r as f32).to_sql(ty, out),
+            (SqlValue::Bool(b), &Type::BOOL) => b.to_sql(ty, out),
+            (SqlValue::Bool(b), &Type::INT8) => i64::from(*b).to_sql(ty, out),
+            (SqlValue::Bool(b), &Type::INT4) => i32::from(*b).to_sql(ty, out),
+            (SqlValue::Text(text), &Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME) => {
+                text.as_ref().to_sql(ty, out)
+            }
+            (SqlValue::Blob(bytes), &Type::BYTEA) => bytes.as_ref().to_sql(ty, out),
+            (value, ty) => Err(format!("a {} value cannot be bound as {ty}", value.kind()).into()),
+        }
+    }
+
+    /// Every type is tried: [`Bound::to_sql`] refuses the ones a value cannot become.
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+/// Column `index` of `row` as the store's value.
+pub(super) fn column<'r>(row: &'r postgres::Row, index: usize) -> Result<SqlValue<'r>, StoreError> {
+    let ty = row
+        .columns()
+        .get(index)
+        .map(|c| c.type_().clone())
+        .ok_or_else(|| StoreError::Corrupt(format!("no column {index}")))?;
+    let value = match ty {
+        Type::INT8 => row.try_get::<_, Option<i64>>(index)?.map(SqlValue::Integer),
+        Type::INT4 => row
+            .try_get::<_, Option<i32>>(index)?
+            .map(|i| SqlValue::Integer(i.into())),
+        Type::INT2 => row
+            .try_get::<_, Option<i16>>(index)?
+            .map(|i| SqlValue::Integer(i.into())),
+        Type::BOOL => row.try_get::<_, Option<bool>>(index)?.map(SqlValue::Bool),
+        Type::FLOAT8 => row.try_get::<_, Option<f64>>(index)?.map(SqlValue::Real),
+        Type::FLOAT4 => row
+            .try_get::<_, Option<f32>>(index)?
+            .map(|r| SqlValue::Real(r.into())),
+        Type::TEXT | Type::VARCHAR | Type::BPCHAR | Type::NAME => row
+            .try_get::<_, Option<&str>>(index)?
+            .map(|t| SqlValue::Text(t.into())),
+        Type::BYTEA => row
+            .try_get::<_, Option<&[u8]>>(index)?
+            .map(|b| SqlValue::Blob(b.into())),
+        other => {
+            return Err(StoreError::Corrupt(format!(
+                "column {index} is of type {other}, which the store does not read (cast it)"
+            )));
+        }
+    };
+    Ok(value.unwrap_or(SqlValue::Null))
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> Self {
+        let code = e.code().cloned();
+        let unavailable = e.is_closed() || code.as_ref().is_none_or(unavailable_code);
+        let unique_violation = e
+            .as_db_error()
+            .filter(|db| *db.code() == SqlState::UNIQUE_VIOLATION)
+            .map(|db| db.constraint().unwrap_or_default().to_owned());
+        StoreError::Database(BackendError::new(
+            Box::new(e),
+            unavailable,
+            unique_violation,
+        ))
+    }
+}
+
+/// PostgreSQL's answers that mean "not now" rather than "wrong": the connection (class 08),
+/// resources (53), the server shutting down or starting (57P0x), and the conflicts a retry
+/// resolves (serialization failure, deadlock, lock not available). An error without a code
+/// is the connection's (I/O, closed).
+fn unavailable_code(code: &SqlState) -> bool {
+    let class = code.code().get(..2).unwrap_or_default();
+    matches!(class, "08" | "53")
+        || matches!(
+            *code,
+            SqlState::ADMIN_SHUTDOWN
+                | SqlState::CRASH_SHUTDOWN
+                | SqlState::CANNOT_CONNECT_NOW
+                | SqlState::T_R_SERIALIZATION_FAILURE
+                | SqlState::T_R_DEADLOCK_DETECTED
+                | SqlState::LOCK_NOT_AVAILABLE
+        )
+}

@@ -1,0 +1,65 @@
+//! Hears other instances' commits: a connection that `LISTEN`s on the channel every write
+//! transaction notifies, and bumps a counter the games service watches to read the new events
+//! from the table. A lost connection is opened again, and each (re)connection bumps the counter
+//! too, so notifications missed meanwhile are caught up from the table.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use postgres::fallible_iterator::FallibleIterator;
+use tokio::sync::watch;
+
+use super::StoreError;
+use super::pg::Session;
+use super::pg_writer::EVENTS_CHANNEL;
+
+/// How often the thread looks whether the store was closed, and waits before reconnecting.
+const TICK: Duration = Duration::from_secs(1);
+
+pub(super) fn start(
+    url: String,
+    changes: watch::Sender<u64>,
+    stop: Arc<AtomicBool>,
+) -> Result<(), StoreError> {
+    std::thread::Builder::new()
+        .name("taflbot-db-listener".into())
+        .spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                match listen(&url, &changes, &stop) {
+                    Ok(()) => {}
+                    Err(e) => {
+                        tracing::warn!(error = %e, "the database listener lost its connection; reconnecting");
+                        std::thread::sleep(TICK);
+                    }
+                }
+            }
+        })
+        .map(|_| ())
+        .map_err(|e| StoreError::Setup(format!("cannot start the listener thread: {e}")))
+}
+
+/// Listens until the connection is lost (`Err`) or the store stops (`Ok`).
+fn listen(url: &str, changes: &watch::Sender<u64>, stop: &AtomicBool) -> Result<(), StoreError> {
+    let mut session = Session::connect(url)?;
+    session.batch(&format!("LISTEN {EVENTS_CHANNEL}"))?;
+    let bump = || changes.send_modify(|n| *n = n.wrapping_add(1));
+    bump();
+    while !stop.load(Ordering::Relaxed) {
+        let heard = {
+            let mut notifications = session.client().notifications();
+            let heard = notifications.timeout_iter(TICK).next()?.is_some();
+            // Take whatever else already arrived, then tell once.
+            let mut pending = notifications.iter();
+            while pending.next()?.is_some() {}
+            heard
+        };
+        if heard {
+            bump();
+        }
+        if session.is_closed() {
+            return Err(StoreError::Setup("the listening connection closed".into()));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,90 @@
+//! The PostgreSQL writer: the same batches as SQLite's (one transaction, a savepoint per job),
+//! on one connection per instance. Each batch first takes a transaction-scoped advisory lock,
+//! so the writers of every instance commit one batch at a time: a move's expected-ply guard
+//! sees every earlier commit, and event ids are handed out in commit order (a reader that saw
+//! event `n` has seen every event below it that will ever exist), which is what lets each
+//! instance follow the events table by id. The commit notifies every instance's listener.
+
+use super::pg::Session;
+use super::writer::{Job, Ran, WriteSession};
+use super::{Conn, StoreError};
+
+/// The advisory lock every write transaction holds ("tafl" in ASCII).
+const WRITE_LOCK: i64 = 0x7461_666c;
+
+/// The channel the commit notifies; see [`super::pg_listener`].
+pub(super) const EVENTS_CHANNEL: &str = "taflbot_events";
+
+pub(super) struct PgWriter {
+    url: String,
+    /// `None` after the connection was lost: the next batch connects again.
+    session: Option<Session>,
+}
+
+impl PgWriter {
+    pub(super) fn new(url: &str, session: Session) -> PgWriter {
+        PgWriter {
+            url: url.to_owned(),
+            session: Some(session),
+        }
+    }
+
+    fn session(&mut self) -> Result<&mut Session, StoreError> {
+        if self.session.as_ref().is_none_or(Session::is_closed) {
+            self.session = None;
+            self.session = Some(Session::connect(&self.url)?);
+        }
+        self.session
+            .as_mut()
+            .ok_or_else(|| StoreError::Setup("no database connection".into()))
+    }
+
+    /// Runs `sql`, dropping a connection found lost so the next batch reconnects.
+    fn batch(&mut self, sql: &str) -> Result<(), StoreError> {
+        let session = self.session()?;
+        let result = session.batch(sql);
+        if result.is_err() && session.is_closed() {
+            self.session = None;
+        }
+        result
+    }
+}
+
+impl WriteSession for PgWriter {
+    fn begin(&mut self) -> Result<(), StoreError> {
+        self.batch(&format!(
+            "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"
+        ))
+    }
+
+    fn control(&mut self, sql: &str) -> Result<(), StoreError> {
+        self.batch(sql)
+    }
+
+    fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)> {
+        let Some(session) = self.session.as_mut() else {
+            return Ok(job(None));
+        };
+        session.take_failed();
+        let ran = job(Some(&Conn::postgres(session)));
+        if ran.keep && session.take_failed() {
+            return Err((
+                ran,
+                StoreError::Thread("a write went on after one of its statements failed".into()),
+            ));
+        }
+        Ok(ran)
+    }
+
+    fn commit(&mut self) -> Result<(), StoreError> {
+        self.batch(&format!("NOTIFY {EVENTS_CHANNEL}; COMMIT"))
+    }
+
+    fn rollback(&mut self) {
+        if let Some(session) = self.session.as_mut()
+            && !session.is_closed()
+        {
+            let _ = session.batch("ROLLBACK");
+        }
+    }
+}

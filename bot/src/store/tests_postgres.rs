@@ -1,0 +1,242 @@
+//! The store on a real PostgreSQL server (started by the tests, see
+//! `tests/support/pg_server.rs`): the same guarantees as SQLite's, and what only a database
+//! shared by several instances needs.
+
+use std::time::Duration;
+
+use super::rows::{self, EventId, EventRow};
+use super::tests::{
+    events_queue_for_their_players_webhooks, failing_jobs_roll_back_only_their_own_writes, handle,
+};
+use super::*;
+use crate::pg_test_server::database_url;
+use crate::store::params;
+
+fn open(url: &str) -> Store {
+    Store::open_postgres(url, 2, 64).unwrap()
+}
+
+fn event(player: rows::PlayerId) -> EventRow {
+    EventRow {
+        id: EventId(0),
+        kind: "test".into(),
+        game_id: None,
+        challenge_id: None,
+        players: vec![player],
+        data: serde_json::json!({}),
+        created_at: 1,
+    }
+}
+
+#[tokio::test]
+async fn migrates_a_new_database_once_and_refuses_a_newer_one() {
+    let url = database_url();
+    let store = open(&url);
+    let version: i64 = store
+        .read(|c| {
+            c.query_one("SELECT version FROM taflbot_schema", params![], |r| {
+                r.get(0)
+            })
+        })
+        .await
+        .unwrap();
+    assert_eq!(version as usize, SCHEMA_VERSION);
+    drop(store);
+    let again = open(&url);
+    again
+        .write(|c| {
+            c.execute(
+                "UPDATE taflbot_schema SET version = ?1",
+                params![SCHEMA_VERSION as i64 + 1],
+            )
+        })
+        .await
+        .unwrap();
+    let newer = Store::open_postgres(&url, 1, 1)
+        .err()
+        .expect("a newer schema is refused");
+    assert!(
+        newer.to_string().contains("newer than this build"),
+        "{newer}"
+    );
+}
+
+#[tokio::test]
+async fn a_failing_job_rolls_back_only_its_own_writes() {
+    failing_jobs_roll_back_only_their_own_writes(open(&database_url())).await;
+}
+
+#[tokio::test]
+async fn events_are_queued_for_the_webhooks_of_their_players() {
+    events_queue_for_their_players_webhooks(open(&database_url())).await;
+}
+
+#[tokio::test]
+async fn values_of_every_kind_read_back_as_written() {
+    let store = open(&database_url());
+    let read = store
+        .write(|c| {
+            let player = rows::insert_player(c, "Ann", &handle("ann"), Some(u64::MAX >> 1), 7)?;
+            rows::set_discord_dm(c, player.id, true)?;
+            rows::insert_token(c, player.id, &[0u8, 255, 7], "label", 9)?;
+            Ok::<_, StoreError>(player)
+        })
+        .await
+        .unwrap();
+    let player = read;
+    let (back, dm, rating, token) = store
+        .read(move |c| {
+            Ok::<_, StoreError>((
+                rows::player(c, player.id)?,
+                rows::wants_discord_dm(c, player.id)?,
+                c.query_one("SELECT CAST(1.5 AS DOUBLE PRECISION)", params![], |r| {
+                    r.get::<f64>(0)
+                })?,
+                rows::token_by_hash(c, &[0u8, 255, 7])?,
+            ))
+        })
+        .await
+        .unwrap();
+    assert_eq!(back, Some(player));
+    assert!(dm);
+    assert_eq!(rating, 1.5);
+    assert_eq!(token.map(|t| t.label), Some("label".to_owned()));
+}
+
+#[tokio::test]
+async fn a_taken_handle_leaves_the_transaction_usable() {
+    let store = open(&database_url());
+    let (refused, second) = store
+        .write(|c| {
+            rows::insert_player(c, "a", &handle("same"), None, 0)?;
+            let refused = rows::insert_player(c, "b", &handle("same"), None, 0)
+                .err()
+                .is_some_and(|e| rows::handle_taken(&e));
+            // PostgreSQL would refuse every later statement had the insert failed.
+            let second = rows::insert_player(c, "b", &handle("other"), None, 0)?;
+            Ok::<_, StoreError>((refused, second.handle))
+        })
+        .await
+        .unwrap();
+    assert!(refused);
+    assert_eq!(second.as_str(), "other");
+}
+
+#[tokio::test]
+async fn a_job_that_goes_on_after_a_failed_statement_is_refused_and_rolled_back() {
+    let store = open(&database_url());
+    let outcome = store
+        .write(|c| {
+            rows::insert_player(c, "kept?", &handle("kept"), None, 0)?;
+            let _ignored = c.execute("INSERT INTO no_such_table VALUES (1)", params![]);
+            Ok::<_, StoreError>(())
+        })
+        .await;
+    assert!(outcome.is_err(), "the job's Ok cannot stand");
+    let n: i64 = store
+        .read(|c| c.query_one("SELECT COUNT(*) FROM players", params![], |r| r.get(0)))
+        .await
+        .unwrap();
+    assert_eq!(n, 0);
+}
+
+/// Two instances on one database: ids of events come in commit order whoever writes, and each
+/// store hears the other's commits.
+#[tokio::test]
+async fn two_stores_on_one_database_hear_each_other_and_keep_event_ids_in_commit_order() {
+    let url = database_url();
+    let (a, b) = (open(&url), open(&url));
+    let mut heard = b.changes().expect("a shared database reports changes");
+    let player = a
+        .write(|c| Ok::<_, StoreError>(rows::insert_player(c, "p", &handle("pp"), None, 0)?.id))
+        .await
+        .unwrap();
+    let mut writes = Vec::new();
+    for i in 0..100 {
+        let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+        writes.push(tokio::spawn(async move {
+            store
+                .write(move |c| {
+                    let mut e = event(player);
+                    rows::insert_event(c, &mut e)?;
+                    Ok::<_, StoreError>(e.id)
+                })
+                .await
+        }));
+    }
+    for write in writes {
+        write.await.unwrap().unwrap();
+    }
+    tokio::time::timeout(Duration::from_secs(10), heard.changed())
+        .await
+        .expect("store b heard a commit within 10 s")
+        .unwrap();
+    let ids: Vec<i64> = b
+        .read(|c| c.query_all("SELECT id FROM events ORDER BY id", params![], |r| r.get(0)))
+        .await
+        .unwrap();
+    assert_eq!(ids.len(), 100);
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+}
+
+/// The lock that orders ids: while one store's batch is open, another's waits, so an event
+/// id below one already visible can never appear later.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_waits_for_the_other_instances_open_batch() {
+    let url = database_url();
+    let (a, b) = (open(&url), open(&url));
+    let (entered_tx, entered) = std::sync::mpsc::channel::<()>();
+    let (release, released) = std::sync::mpsc::channel::<()>();
+    let slow = tokio::spawn(async move {
+        a.write(move |c| {
+            let player = rows::insert_player(c, "slow", &handle("slow"), None, 0)?.id;
+            let _ = entered_tx.send(());
+            let _ = released.recv_timeout(Duration::from_secs(10));
+            let mut e = event(player);
+            rows::insert_event(c, &mut e)?;
+            Ok::<_, StoreError>(e.id)
+        })
+        .await
+    });
+    entered
+        .recv_timeout(Duration::from_secs(10))
+        .expect("store a's job started");
+    let watcher = open(&url);
+    let fast = tokio::spawn(async move {
+        b.write(|c| {
+            let player = rows::insert_player(c, "fast", &handle("fast"), None, 0)?.id;
+            let mut e = event(player);
+            rows::insert_event(c, &mut e)?;
+            Ok::<_, StoreError>(e.id)
+        })
+        .await
+    });
+    // Only once b's batch is seen waiting for the lock does a go on.
+    tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let waiting: i64 = watcher
+                .read(|c| {
+                    c.query_one(
+                        "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+                        params![],
+                        |r| r.get(0),
+                    )
+                })
+                .await
+                .unwrap();
+            if waiting > 0 {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("store b's write waits for the lock store a holds");
+    release.send(()).unwrap();
+    let slow_id = slow.await.unwrap().unwrap();
+    let fast_id = fast.await.unwrap().unwrap();
+    assert!(
+        slow_id < fast_id,
+        "the batch that began first gets the lower id ({slow_id:?} vs {fast_id:?})"
+    );
+}

@@ -1,0 +1,208 @@
+//! A real PostgreSQL server for the tests: `initdb` and `postgres` in a temporary directory on
+//! a free port, started once per test process, with a fresh database for each caller of
+//! [`database_url`]. It needs Debian's `postgresql` package (`.ci/run` installs it); without
+//! it the tests that use it fail, they never skip. As root, the server runs as the `postgres`
+//! user, since `initdb` refuses root. The server stops, and its directory goes, when the test
+//! process ends (a watcher beside it waits for that).
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+/// How long the server may take to accept connections.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+struct Server {
+    port: u16,
+    dir: PathBuf,
+}
+
+static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
+static DATABASES: AtomicU32 = AtomicU32::new(0);
+
+/// A new, empty database on the test server: `postgres://taflbot@127.0.0.1:<port>/<name>`.
+/// Panics, saying why, when no server can be started.
+pub fn database_url() -> String {
+    // The blocking client cannot run on an async test's own thread.
+    std::thread::spawn(create_database)
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+fn create_database() -> String {
+    let server = match SERVER.get_or_init(start) {
+        Ok(server) => server,
+        Err(why) => panic!("the PostgreSQL test server did not start: {why}"),
+    };
+    let name = format!(
+        "t{}_{}",
+        std::process::id(),
+        DATABASES.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut admin = postgres::Client::connect(&server.url("postgres"), postgres::NoTls)
+        .unwrap_or_else(|e| panic!("cannot reach the PostgreSQL test server: {e}"));
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .unwrap_or_else(|e| panic!("cannot create the test database {name}: {e}"));
+    server.url(&name)
+}
+
+impl Server {
+    fn url(&self, database: &str) -> String {
+        format!("postgres://taflbot@127.0.0.1:{}/{database}", self.port)
+    }
+}
+
+/// The directory of `initdb` and `postgres`: `TAFLBOT_PG_BIN`, else Debian's newest
+/// `/usr/lib/postgresql/<version>/bin`, else whatever `PATH` has.
+fn bin_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("TAFLBOT_PG_BIN") {
+        return Some(PathBuf::from(dir));
+    }
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let version = entry.file_name().to_str()?.parse().ok()?;
+            let bin = entry.path().join("bin");
+            bin.join("initdb").exists().then_some((version, bin))
+        })
+        .collect();
+    versions.sort();
+    versions.pop().map(|(_, bin)| bin)
+}
+
+fn program(bin: &Option<PathBuf>, name: &str) -> String {
+    match bin {
+        Some(dir) => dir.join(name).display().to_string(),
+        None => name.to_owned(),
+    }
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0")
+}
+
+/// `command` as the server's user: itself, or `postgres` through `runuser` when root.
+fn as_server_user(root: bool, command: &[&str]) -> Command {
+    if root {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).args(command);
+        c
+    } else {
+        let mut c = Command::new(command[0]);
+        c.args(&command[1..]);
+        c
+    }
+}
+
+fn start() -> Result<Server, String> {
+    let bin = bin_dir();
+    let root = is_root();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or_default();
+    let dir = std::env::temp_dir().join(format!("taflbot-pg-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if root {
+        hand_to_postgres_user(&dir)?;
+    }
+    let data = dir.join("data");
+    let initdb = program(&bin, "initdb");
+    let data_arg = data.display().to_string();
+    let out = as_server_user(
+        root,
+        &[
+            &initdb,
+            "-D",
+            &data_arg,
+            "-A",
+            "trust",
+            "-U",
+            "taflbot",
+            "-E",
+            "UTF8",
+            "--no-locale",
+            "-N",
+        ],
+    )
+    .output()
+    .map_err(|e| {
+        format!(
+            "cannot run {initdb} ({e}): install PostgreSQL (Debian: apt-get install postgresql)"
+        )
+    })?;
+    if !out.status.success() {
+        return Err(format!(
+            "initdb failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_err(|e| format!("no free port: {e}"))?
+        .port();
+    let postgres = program(&bin, "postgres");
+    let log = dir.join("server.log");
+    // The server, and a watcher that stops it and removes its directory once this test
+    // process is gone (statics are never dropped, so nothing in-process could).
+    let script = format!(
+        "'{postgres}' -D '{data}' -p {port} -k '{dir}' -c listen_addresses=127.0.0.1 \
+         -c max_connections=400 -c fsync=off -c synchronous_commit=off \
+         -c full_page_writes=off >'{log}' 2>&1 & server=$!; \
+         while [ -d /proc/{parent} ]; do sleep 1; done; \
+         kill -INT $server; wait $server; rm -rf '{dir}'",
+        data = data.display(),
+        dir = dir.display(),
+        log = log.display(),
+        parent = std::process::id(),
+    );
+    as_server_user(root, &["sh", "-c", &script])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start postgres: {e}"))?;
+    let server = Server { port, dir };
+    let began = Instant::now();
+    loop {
+        match postgres::Client::connect(&server.url("postgres"), postgres::NoTls) {
+            Ok(_) => return Ok(server),
+            Err(e) if began.elapsed() > START_TIMEOUT => {
+                let log = std::fs::read_to_string(&log).unwrap_or_default();
+                return Err(format!(
+                    "not accepting connections after {START_TIMEOUT:?}: {e}\n{log}"
+                ));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+}
+
+/// Makes `dir` the `postgres` user's (root only).
+fn hand_to_postgres_user(dir: &Path) -> Result<(), String> {
+    let out = Command::new("chown")
+        .args(["postgres:postgres"])
+        .arg(dir)
+        .output()
+        .map_err(|e| format!("cannot run chown: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "cannot give {} to the postgres user (does it exist? Debian's postgresql package \
+             creates it): {}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
