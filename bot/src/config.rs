@@ -44,8 +44,8 @@ pub struct Config {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct DatabaseConfig {
-    /// Which database: `sqlite://path` or a bare file path, or `postgres://...` (refused
-    /// until the PostgreSQL backend lands). Empty: the SQLite file at `path`.
+    /// Which database: `sqlite://path` or a bare file path, or `postgres://...` (a database
+    /// several instances may share). Empty: the SQLite file at `path`.
     pub url: String,
     /// SQLite file; created when absent. Used when `url` is empty.
     pub path: PathBuf,

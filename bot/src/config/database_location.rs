@@ -11,8 +11,7 @@ use super::{ConfigError, DatabaseConfig};
 pub enum DatabaseLocation {
     /// An SQLite file, created (and migrated) when absent.
     Sqlite(PathBuf),
-    /// A PostgreSQL connection URL. This build has no PostgreSQL backend yet: the store
-    /// refuses it at start-up rather than falling back to a file.
+    /// A PostgreSQL connection URL (`postgres://user:password@host:port/database`).
     Postgres(String),
 }
 

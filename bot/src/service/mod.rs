@@ -12,6 +12,7 @@ mod challenges;
 mod channel_posts;
 mod error;
 mod event;
+mod event_follower;
 mod events;
 mod follow;
 mod game_board;
@@ -124,6 +125,9 @@ struct Inner {
     analysis_queued: Notify,
     /// Wall-clock time of the last scheduler pass that completed (0: none yet).
     last_pass_ms: std::sync::atomic::AtomicI64,
+    /// On a database other instances share: woken after this instance's commits, so the
+    /// event follower publishes them (see `event_follower.rs`).
+    shared_events: Option<Arc<Notify>>,
 }
 
 impl GamesService {
@@ -134,8 +138,10 @@ impl GamesService {
         webhook_targets: TargetPolicy,
         picker: Option<Arc<dyn MovePicker>>,
     ) -> GamesService {
-        GamesService {
+        let shared_events = store.changes().map(|_| Arc::new(Notify::new()));
+        let service = GamesService {
             inner: Arc::new(Inner {
+                shared_events,
                 store,
                 clock,
                 bus: EventBus::new(4096),
@@ -152,7 +158,9 @@ impl GamesService {
                 last_pass_ms: std::sync::atomic::AtomicI64::new(0),
             }),
             held: None,
-        }
+        };
+        service.follow_shared_events();
+        service
     }
 
     pub fn store(&self) -> &Store {
@@ -248,6 +256,7 @@ impl GamesService {
         T: Send + 'static,
     {
         let bus = self.inner.bus.clone();
+        let shared_events = self.inner.shared_events.clone();
         let outbox = self.inner.outbox.clone();
         let discord_outbox = self.inner.discord_outbox.clone();
         let held = self.held.clone();
@@ -276,7 +285,11 @@ impl GamesService {
                 move |(_, emitter): &(T, Emitter)| {
                     if !emitter.events.is_empty() {
                         crate::telemetry::record_events(&emitter.events);
-                        bus.publish(emitter.events.clone());
+                        match &shared_events {
+                            // Published by the follower, in id order with other instances'.
+                            Some(follower) => follower.notify_one(),
+                            None => bus.publish(emitter.events.clone()),
+                        }
                     }
                     if emitter.deliveries > 0 {
                         outbox.notify_one();

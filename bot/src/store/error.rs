@@ -17,12 +17,6 @@ pub enum StoreError {
     UniqueTaken(String),
     #[error("database setup failed: {0}")]
     Setup(String),
-    /// `database.url` names a PostgreSQL server; this build stores in SQLite only.
-    #[error(
-        "database.url names a PostgreSQL database, which is not supported yet: use \
-         sqlite://path (or a bare file path), or leave database.url empty for database.path"
-    )]
-    PostgresNotSupported,
     #[error("the database writer has stopped")]
     WriterGone,
     /// A batch failed as a whole; every caller in it gets this. `unavailable` says whether
@@ -55,7 +49,6 @@ impl StoreError {
             | StoreError::Parameter(_)
             | StoreError::UniqueTaken(_)
             | StoreError::Setup(_)
-            | StoreError::PostgresNotSupported
             | StoreError::Thread(_)
             | StoreError::Poisoned
             | StoreError::Corrupt(_) => false,

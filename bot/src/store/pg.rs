@@ -222,11 +222,12 @@ impl From<postgres::Error> for StoreError {
             .as_db_error()
             .filter(|db| *db.code() == SqlState::UNIQUE_VIOLATION)
             .map(|db| db.constraint().unwrap_or_default().to_owned());
-        StoreError::Database(BackendError::new(
-            Box::new(e),
-            unavailable,
-            unique_violation,
-        ))
+        // The server's own words (the client's Display is only "db error").
+        let source: Box<dyn Error + Send + Sync> = match e.as_db_error() {
+            Some(db) => Box::new(db.clone()),
+            None => Box::new(e),
+        };
+        StoreError::Database(BackendError::new(source, unavailable, unique_violation))
     }
 }
 

@@ -270,13 +270,17 @@ async fn an_analysis_cut_short_by_a_restart_resumes() {
 async fn wait_for_stored_positions(app: &TestApp, analysis: i64, least: i64) -> i64 {
     let deadline = std::time::Instant::now() + Duration::from_secs(30);
     loop {
-        let conn = rusqlite::Connection::open(&app.config.database.path).unwrap();
-        let stored: i64 = conn
-            .query_row(
-                "SELECT COUNT(*) FROM analysis_positions WHERE analysis_id = ?1",
-                [analysis],
-                |r| r.get(0),
-            )
+        let stored: i64 = app
+            .service()
+            .store()
+            .read(move |c| {
+                c.query_one(
+                    "SELECT COUNT(*) FROM analysis_positions WHERE analysis_id = ?1",
+                    taflbot::store::params![analysis],
+                    |r| r.get(0),
+                )
+            })
+            .await
             .unwrap();
         if stored >= least {
             return stored;

@@ -41,6 +41,9 @@ pub struct Player {
 pub fn test_config(dir: &tempfile::TempDir) -> Config {
     let mut config = Config::default();
     config.database.path = dir.path().join("taflbot.db");
+    if crate::POSTGRES {
+        config.database.url = crate::pg_server::database_url();
+    }
     config.http.listen = "127.0.0.1:0".into();
     config.http.rate_limit_per_second = 10_000.0;
     config.http.rate_limit_burst = 10_000;

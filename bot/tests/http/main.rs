@@ -2,6 +2,12 @@
 // Test helpers outside #[test] functions may unwrap too: a failure is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// These tests run on an SQLite file; `http_postgres` runs most of them again on PostgreSQL.
+const POSTGRES: bool = false;
+
+#[path = "../support/pg_server.rs"]
+mod pg_server;
+
 mod analysis;
 mod auth;
 mod bench;

@@ -39,7 +39,7 @@ async fn a_game_that_fails_does_not_stop_the_timeouts_of_the_others() {
         .store()
         .write(move |conn| {
             conn.execute(
-                "UPDATE games SET turn_started_at = 'not a time' WHERE id = ?1",
+                "UPDATE games SET result_reason = 'not a reason' WHERE id = ?1",
                 params![broken],
             )
         })

@@ -111,3 +111,9 @@ pub fn event(c: &Conn<'_>, id: EventId) -> Result<Option<EventRow>> {
         event_from,
     )
 }
+
+/// The newest event's id (0 when there is none).
+pub fn last_event_id(c: &Conn<'_>) -> Result<EventId> {
+    let id: Option<i64> = c.query_one("SELECT MAX(id) FROM events", params![], |r| r.get(0))?;
+    Ok(EventId(id.unwrap_or(0)))
+}

@@ -235,7 +235,7 @@ pub fn games_past_deadline(c: &Conn<'_>, now: i64) -> Result<Vec<GameId>> {
 pub fn games_needing_reminder(c: &Conn<'_>, now: i64, before_ms: i64) -> Result<Vec<GameId>> {
     c.query_all(
         "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL \
-             AND deadline_at > ?1 AND deadline_at <= ?1 + ?2 \
+             AND deadline_at > ?1 AND deadline_at <= CAST(?1 AS BIGINT) + ?2 \
              AND (reminded_ply IS NULL OR reminded_ply <> ply) ORDER BY deadline_at",
         params![now, before_ms],
         |r| r.get(0),
@@ -322,7 +322,7 @@ pub fn games_of(
     c.query_all(
         &format!(
             "SELECT {GAME_COLS} FROM games WHERE (attackers_player = ?1 OR defenders_player = ?1) \
-         AND (?2 IS NULL OR status = ?2) AND (?3 IS NULL OR variant = ?3) \
+         AND (CAST(?2 AS TEXT) IS NULL OR status = ?2) AND (CAST(?3 AS TEXT) IS NULL OR variant = ?3) \
          AND (private = FALSE OR attackers_player = ?4 OR defenders_player = ?4) \
          ORDER BY COALESCE(finished_at, updated_at) DESC, id DESC LIMIT ?5 OFFSET ?6"
         ),

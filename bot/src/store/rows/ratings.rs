@@ -173,7 +173,7 @@ pub fn leaderboard(
     let guild_filter = if guild.is_some() {
         "AND r.player_id IN (SELECT player_id FROM discord_guild_players WHERE guild_id = ?5)"
     } else {
-        "AND ?5 IS NULL"
+        "AND CAST(?5 AS BIGINT) IS NULL"
     };
     c.query_all(
         &format!(

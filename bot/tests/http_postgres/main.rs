@@ -1,0 +1,64 @@
+//! The HTTP suite again, on a PostgreSQL database (one per test, on a server the tests start:
+//! `tests/support/pg_server.rs`): the same answers, races, restarts and outboxes as on SQLite.
+//! Left out: what only concerns an SQLite file (`storage`), the load run (`bench`) and the
+//! OpenAPI document (no database in it).
+// Test helpers outside #[test] functions may unwrap too: a failure is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+const POSTGRES: bool = true;
+
+#[path = "../support/pg_server.rs"]
+mod pg_server;
+
+#[path = "../http/analysis.rs"]
+mod analysis;
+#[path = "../http/auth.rs"]
+mod auth;
+#[path = "../http/boards.rs"]
+mod boards;
+#[path = "../http/challenge_checks.rs"]
+mod challenge_checks;
+#[path = "../http/clocks.rs"]
+mod clocks;
+#[path = "../http/common.rs"]
+mod common;
+#[path = "../http/connections.rs"]
+mod connections;
+#[path = "../http/consistency.rs"]
+mod consistency;
+#[path = "../http/contract.rs"]
+mod contract;
+#[path = "../http/events.rs"]
+mod events;
+#[path = "../http/games.rs"]
+mod games;
+#[path = "../http/history.rs"]
+mod history;
+#[path = "../http/leaderboards.rs"]
+mod leaderboards;
+#[path = "../http/messages.rs"]
+mod messages;
+#[path = "../http/operations.rs"]
+mod operations;
+#[path = "../http/places.rs"]
+mod places;
+#[path = "../http/players.rs"]
+mod players;
+#[path = "../http/public_games.rs"]
+mod public_games;
+#[path = "../http/ratings.rs"]
+mod ratings;
+#[path = "../http/scheduler.rs"]
+mod scheduler;
+#[path = "../http/starts.rs"]
+mod starts;
+#[path = "../http/stream_limits.rs"]
+mod stream_limits;
+#[path = "../http/tokens.rs"]
+mod tokens;
+#[path = "../http/web_analysis.rs"]
+mod web_analysis;
+#[path = "../http/web_sessions.rs"]
+mod web_sessions;
+#[path = "../http/webhook_targets.rs"]
+mod webhook_targets;
