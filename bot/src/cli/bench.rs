@@ -16,10 +16,12 @@
 //! start, at the end and at the fewest is printed beside the moves, with how many the server
 //! closed and were reopened. A stream the server refuses fails the run.
 //!
-//! Without `--url` the service runs in this process on a fresh temporary database file,
-//! with durable commits, on its own runtime threads. Thousands of held connections need the
-//! server in its own process (`taflbot serve`): one process holds both ends otherwise, and the
-//! file-descriptor limit is shared.
+//! Without `--url` the service runs in this process on a fresh temporary database file (or
+//! the database `--database-url` names, e.g. PostgreSQL), with durable commits, on its own
+//! runtime threads; `--instances N` runs N services there on that one database, as N
+//! instances would. Thousands of held connections need the server in its own process
+//! (`taflbot serve`): one process holds both ends otherwise, and the file-descriptor limit is
+//! shared. `--url` may be given once per instance: the games are spread over them.
 
 mod hold;
 
@@ -57,8 +59,16 @@ pub enum BenchCommand {
 #[derive(Debug, Args)]
 pub struct HttpBenchArgs {
     /// A running server (e.g. http://127.0.0.1:8080); by default one is started in-process.
+    /// Repeat it for several instances of one database: game `i` plays on the `i % n`th.
     #[arg(long)]
-    pub url: Option<String>,
+    pub url: Vec<String>,
+    /// The in-process server's database (`postgres://...` or `sqlite://path`); default: a new
+    /// temporary SQLite file (see `--db`).
+    #[arg(long, conflicts_with = "db")]
+    pub database_url: Option<String>,
+    /// In-process services on the database, as that many instances (games spread over them).
+    #[arg(long, default_value_t = 1)]
+    pub instances: usize,
     /// Concurrent games.
     #[arg(long, default_value_t = 200)]
     pub games: usize,
@@ -138,14 +148,14 @@ fn fit_descriptors(args: &HttpBenchArgs) -> anyhow::Result<()> {
     };
     let ends = args.half_open + args.idle_streams + args.games + args.board_clients;
     // In-process, the server's end of each connection is in this process too.
-    let need = if args.url.is_some() { ends } else { 2 * ends } + DESCRIPTORS_SPARE;
+    let need = if args.url.is_empty() { 2 * ends } else { ends } + DESCRIPTORS_SPARE;
     if need > limit {
         bail!(
             "this run needs about {need} file descriptors and the limit is {limit}: {}",
-            if args.url.is_some() {
-                "hold fewer connections"
-            } else {
+            if args.url.is_empty() {
                 "run the server as its own process (taflbot serve) and point --url at it"
+            } else {
+                "hold fewer connections"
             }
         );
     }
@@ -167,39 +177,57 @@ fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
         .thread_name("bench-server")
         .enable_all()
         .build()?;
+    if args.instances == 0 {
+        bail!("--instances must be at least 1");
+    }
     let tmp = std::env::temp_dir().join(format!("taflbot-bench-{}.db", std::process::id()));
-    let (base, app) = match &args.url {
-        Some(url) => (url.trim_end_matches('/').to_owned(), None),
-        None => {
-            let mut config = Config::default();
-            config.database.path = args.db.clone().unwrap_or_else(|| tmp.clone());
-            for suffix in ["", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(format!("{}{suffix}", config.database.path.display()));
+    let mut apps = Vec::new();
+    let bases: Vec<String> = if args.url.is_empty() {
+        let mut config = Config::default();
+        match &args.database_url {
+            Some(url) => config.database.url = url.clone(),
+            None => {
+                config.database.path = args.db.clone().unwrap_or_else(|| tmp.clone());
+                for suffix in ["", "-wal", "-shm"] {
+                    let _ =
+                        std::fs::remove_file(format!("{}{suffix}", config.database.path.display()));
+                }
             }
-            config.http.listen = "127.0.0.1:0".into();
-            config.http.rate_limit_per_second = 1e9;
-            config.http.rate_limit_burst = u32::MAX;
-            config.http.registration_per_minute = 1e9;
-            config.http.registration_burst = u32::MAX;
-            config.http.max_streams_per_player = args.streams_per_player;
-            config.http.max_streams = config.http.max_streams.max(args.idle_streams);
-            let app = server_rt.block_on(RunningApp::start(config, AppOptions::default()))?;
-            let base = app.base_url().context("the HTTP API is off")?;
-            (base, Some(app))
         }
+        config.http.listen = "127.0.0.1:0".into();
+        config.http.rate_limit_per_second = 1e9;
+        config.http.rate_limit_burst = u32::MAX;
+        config.http.registration_per_minute = 1e9;
+        config.http.registration_burst = u32::MAX;
+        config.http.max_streams_per_player = args.streams_per_player;
+        config.http.max_streams = config.http.max_streams.max(args.idle_streams);
+        let mut bases = Vec::new();
+        for _ in 0..args.instances {
+            let app =
+                server_rt.block_on(RunningApp::start(config.clone(), AppOptions::default()))?;
+            bases.push(app.base_url().context("the HTTP API is off")?);
+            apps.push(app);
+        }
+        bases
+    } else {
+        args.url
+            .iter()
+            .map(|url| url.trim_end_matches('/').to_owned())
+            .collect()
     };
     let client_rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("bench-client")
         .enable_all()
         .build()?;
-    let result = client_rt.block_on(load(&args, &base));
-    if let Some(app) = app {
+    let result = client_rt.block_on(load(&args, &bases));
+    let in_process = !apps.is_empty();
+    for app in apps {
         server_rt.block_on(app.shutdown());
-        if args.db.is_none() {
-            for suffix in ["", "-wal", "-shm"] {
-                let _ = std::fs::remove_file(format!("{}{suffix}", tmp.display()));
-            }
+    }
+    if in_process && args.db.is_none() && args.database_url.is_none() {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", tmp.display()));
         }
     }
     result?;
@@ -505,14 +533,19 @@ async fn open_streams(
     Ok(streams)
 }
 
-pub async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<LoadReport> {
+/// Runs the load on the servers at `bases` (several instances of one database: game `i`
+/// plays on `bases[i % n]`; everything else goes to the first).
+pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<LoadReport> {
+    let base = bases.first().context("no server to load")?.as_str();
     let client = reqwest::Client::builder()
         .pool_max_idle_per_host(args.games + args.board_clients + 8)
         .pool_idle_timeout(POOL_IDLE)
         .build()?;
     println!(
-        "setting up {} games of {} on {base}",
-        args.games, args.variant
+        "setting up {} games of {} on {}",
+        args.games,
+        args.variant,
+        bases.join(", ")
     );
     let players = register_many(&client, base, "bench", args.games * 2).await?;
     let abuse = AbuseRuntime::new()?;
@@ -539,6 +572,7 @@ pub async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<LoadReport
         (args.rate > 0.0).then(|| Duration::from_secs_f64(args.games as f64 / args.rate));
     let stop = Arc::new(AtomicBool::new(false));
     let base_arc: Arc<str> = Arc::from(base);
+    let instances: Vec<Arc<str>> = bases.iter().map(|b| Arc::from(b.as_str())).collect();
     let variant: Arc<str> = Arc::from(args.variant.as_str());
     let start = Instant::now() + Duration::from_millis(500);
     let mut tasks = tokio::task::JoinSet::new();
@@ -549,7 +583,7 @@ pub async fn load(args: &HttpBenchArgs, base: &str) -> anyhow::Result<LoadReport
         };
         tasks.spawn(play_games(
             client.clone(),
-            base_arc.clone(),
+            instances[index % instances.len()].clone(),
             variant.clone(),
             a,
             b,

@@ -47,7 +47,7 @@ async fn bench_http_holds_its_streams_and_half_open_connections_through_the_load
         "--half-open",
         "3",
     ]);
-    let report = tokio::time::timeout(RUN, bench::load(&args, &app.base))
+    let report = tokio::time::timeout(RUN, bench::load(&args, std::slice::from_ref(&app.base)))
         .await
         .expect("the bench run ends")
         .unwrap();
@@ -107,7 +107,7 @@ async fn a_stream_the_server_refuses_fails_the_run_naming_the_limits() {
         "--streams-per-player",
         "2",
     ]);
-    let error = tokio::time::timeout(RUN, bench::load(&args, &app.base))
+    let error = tokio::time::timeout(RUN, bench::load(&args, std::slice::from_ref(&app.base)))
         .await
         .expect("the bench run ends")
         .unwrap_err();

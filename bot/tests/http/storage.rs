@@ -5,7 +5,6 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use taflbot::app::{AppOptions, RunningApp};
-use taflbot::store::StoreError;
 
 use crate::common::{TestApp, test_config};
 
