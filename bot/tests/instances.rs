@@ -1,0 +1,552 @@
+//! Several `taflbot` processes on one PostgreSQL database, as an operator runs them: racing
+//! moves sent to both (one wins each ply), a move made on one reaching the other's event
+//! stream, a timeout both schedulers see firing once, and one instance killed (-9) under load
+//! losing no acknowledged move, its pending AI turn played by the other.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "support/pg_server.rs"]
+mod pg_server;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// How long anything here may take before the test fails loudly.
+const WAIT: Duration = Duration::from_secs(60);
+
+/// One `taflbot serve` process; killed when dropped.
+struct Instance {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Instance {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Instance {
+    /// Starts an instance on `database` and waits for its "listening" log line.
+    fn start(database: &str, extra: &[(&str, &str)]) -> Instance {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_taflbot"));
+        command
+            .arg("serve")
+            .env_remove("RUST_LOG")
+            .env("TAFLBOT_DATABASE_URL", database)
+            .env("TAFLBOT_HTTP_LISTEN", "127.0.0.1:0")
+            .env("TAFLBOT_HTTP_RATE_LIMIT_PER_SECOND", "100000")
+            .env("TAFLBOT_HTTP_RATE_LIMIT_BURST", "100000")
+            .env("TAFLBOT_HTTP_REGISTRATION_PER_MINUTE", "100000")
+            .env("TAFLBOT_HTTP_REGISTRATION_BURST", "100000")
+            .env("TAFLBOT_GAMES_SCHEDULER_INTERVAL_MS", "100")
+            .env("TAFLBOT_HTTP_STREAM_KEEPALIVE_SECS", "1")
+            .env("TAFLBOT_LOG_FORMAT", "json")
+            .env("TAFLBOT_LOG_FILTER", "info")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        for (key, value) in extra {
+            command.env(key, value);
+        }
+        let mut child = command.spawn().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let deadline = Instant::now() + WAIT;
+        let base = loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = rx
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("an instance did not listen within {WAIT:?}"));
+            let Ok(entry) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if let Some(addr) = entry["fields"]["addr"].as_str()
+                && line.contains("listening")
+            {
+                break format!("http://{addr}/api/v1");
+            }
+        };
+        // Keep draining the log so the instance never blocks on a full pipe.
+        std::thread::spawn(move || while rx.recv().is_ok() {});
+        Instance { child, base }
+    }
+
+    fn kill_9(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-9", &self.child.id().to_string()])
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+struct Player {
+    id: i64,
+    token: String,
+}
+
+async fn post(
+    client: &reqwest::Client,
+    base: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Value,
+) -> (StatusCode, Value) {
+    let mut request = client.post(format!("{base}{path}")).json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn get(client: &reqwest::Client, base: &str, path: &str, token: &str) -> Value {
+    let response = client
+        .get(format!("{base}{path}"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        response.status().is_success(),
+        "GET {path}: {}",
+        response.status()
+    );
+    response.json().await.unwrap()
+}
+
+async fn register(client: &reqwest::Client, base: &str, name: &str) -> Player {
+    let (status, body) = post(client, base, "/players", None, json!({ "name": name })).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    Player {
+        id: body["player"]["id"].as_i64().unwrap(),
+        token: body["token"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// A game of `variant` between `a` (attackers) and `b`, with `clock`.
+async fn game(
+    client: &reqwest::Client,
+    base: &str,
+    a: &Player,
+    b: &Player,
+    variant: &str,
+    clock: Value,
+) -> i64 {
+    let (status, challenge) = post(
+        client,
+        base,
+        "/challenges",
+        Some(&a.token),
+        json!({ "opponent_id": b.id, "variant": variant, "side": "attackers", "clock": clock }),
+    )
+    .await;
+    assert!(status.is_success(), "{challenge}");
+    let id = challenge["challenge"]["id"].as_i64().unwrap();
+    let (status, game) = post(
+        client,
+        base,
+        &format!("/challenges/{id}/accept"),
+        Some(&b.token),
+        json!({}),
+    )
+    .await;
+    assert!(status.is_success(), "{game}");
+    game["id"].as_i64().unwrap()
+}
+
+async fn legal_moves(client: &reqwest::Client, base: &str, game: i64, token: &str) -> Vec<String> {
+    let moves = get(client, base, &format!("/games/{game}/legal-moves"), token).await;
+    moves["moves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no moves in {moves}"))
+        .iter()
+        .map(|m| {
+            m.as_str()
+                .map_or_else(|| m["move"].as_str().unwrap().to_owned(), str::to_owned)
+        })
+        .collect()
+}
+
+/// Reads an event stream's lines until one satisfies `wanted`, failing after [`WAIT`].
+async fn wait_for_event(response: reqwest::Response, wanted: impl Fn(&Value) -> bool) -> Value {
+    let mut bytes = response.bytes_stream();
+    let mut buffer = Vec::new();
+    let found = tokio::time::timeout(WAIT, async {
+        while let Some(chunk) = bytes.next().await {
+            buffer.extend_from_slice(&chunk.unwrap());
+            while let Some(end) = buffer.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = buffer.drain(..=end).collect();
+                if let Ok(event) = serde_json::from_slice::<Value>(&line)
+                    && wanted(&event)
+                {
+                    return Some(event);
+                }
+            }
+        }
+        None
+    })
+    .await;
+    match found {
+        Ok(Some(event)) => event,
+        Ok(None) => panic!("the event stream ended before the event came"),
+        Err(_) => panic!("the event did not come within {WAIT:?}"),
+    }
+}
+
+fn two_instances() -> (Instance, Instance) {
+    let database = pg_server::database_url();
+    let first = Instance::start(&database, &[]);
+    let second = Instance::start(&database, &[]);
+    (first, second)
+}
+
+#[tokio::test]
+async fn racing_moves_sent_to_both_instances_are_accepted_once_per_ply() {
+    let (one, two) = two_instances();
+    let client = reqwest::Client::new();
+    let (a, b) = (
+        register(&client, &one.base, "Ann").await,
+        register(&client, &two.base, "Bob").await,
+    );
+    let id = game(
+        &client,
+        &one.base,
+        &a,
+        &b,
+        "brandubh",
+        json!({ "kind": "unlimited" }),
+    )
+    .await;
+    let mut ply = 0;
+    while ply < 12 {
+        let mover = if ply % 2 == 0 { &a } else { &b };
+        let moves = legal_moves(&client, &one.base, id, &mover.token).await;
+        if moves.len() < 2 {
+            break; // the game ended, or one move is left: nothing to race
+        }
+        let path = format!("/games/{id}/moves");
+        let (first, second) = tokio::join!(
+            post(
+                &client,
+                &one.base,
+                &path,
+                Some(&mover.token),
+                json!({ "move": moves[0], "ply": ply })
+            ),
+            post(
+                &client,
+                &two.base,
+                &path,
+                Some(&mover.token),
+                json!({ "move": moves[1], "ply": ply })
+            ),
+        );
+        let accepted = [&first, &second]
+            .iter()
+            .filter(|(status, _)| status.is_success())
+            .count();
+        assert_eq!(accepted, 1, "ply {ply}: {first:?} {second:?}");
+        let refused = if first.0.is_success() {
+            &second
+        } else {
+            &first
+        };
+        assert_eq!(refused.0, StatusCode::CONFLICT, "ply {ply}: {refused:?}");
+        ply += 1;
+    }
+    assert!(ply >= 6, "only {ply} plies were raced");
+    let view = get(&client, &two.base, &format!("/games/{id}"), &a.token).await;
+    assert_eq!(view["ply"], ply, "{view}");
+}
+
+#[tokio::test]
+async fn a_move_made_on_one_instance_reaches_the_others_event_stream() {
+    let (one, two) = two_instances();
+    let client = reqwest::Client::new();
+    let (a, b) = (
+        register(&client, &one.base, "Ann").await,
+        register(&client, &one.base, "Bob").await,
+    );
+    let id = game(
+        &client,
+        &one.base,
+        &a,
+        &b,
+        "brandubh",
+        json!({ "kind": "unlimited" }),
+    )
+    .await;
+    let stream = client
+        .get(format!("{}/stream/events", two.base))
+        .bearer_auth(&b.token)
+        .send()
+        .await
+        .unwrap();
+    assert!(stream.status().is_success());
+    let mv = legal_moves(&client, &one.base, id, &a.token).await[0].clone();
+    let (status, body) = post(
+        &client,
+        &one.base,
+        &format!("/games/{id}/moves"),
+        Some(&a.token),
+        json!({ "move": mv, "ply": 0 }),
+    )
+    .await;
+    assert!(status.is_success(), "{body}");
+    let event = wait_for_event(stream, |e| e["kind"] == "move_played").await;
+    assert_eq!(event["game_id"], id, "{event}");
+}
+
+#[tokio::test]
+async fn a_timeout_both_schedulers_see_ends_the_game_once() {
+    let (one, two) = two_instances();
+    let client = reqwest::Client::new();
+    let (a, b) = (
+        register(&client, &one.base, "Ann").await,
+        register(&client, &one.base, "Bob").await,
+    );
+    let stream = client
+        .get(format!("{}/stream/events", two.base))
+        .bearer_auth(&a.token)
+        .send()
+        .await
+        .unwrap();
+    let id = game(
+        &client,
+        &one.base,
+        &a,
+        &b,
+        "brandubh",
+        json!({ "kind": "per_move", "seconds": 1 }),
+    )
+    .await;
+    // Both have moved, so the game is lost on time rather than aborted.
+    for (ply, mover) in [&a, &b].into_iter().enumerate() {
+        let mv = legal_moves(&client, &one.base, id, &mover.token).await[0].clone();
+        let (status, body) = post(
+            &client,
+            &two.base,
+            &format!("/games/{id}/moves"),
+            Some(&mover.token),
+            json!({ "move": mv, "ply": ply }),
+        )
+        .await;
+        assert!(status.is_success(), "{body}");
+    }
+    let ended = wait_for_event(stream, |e| e["kind"] == "game_ended").await;
+    assert_eq!(ended["game_id"], id, "{ended}");
+    // Once both schedulers have passed since, the game's stored events hold one ending.
+    let heard_at = Instant::now();
+    for instance in [&one, &two] {
+        wait_for_a_scheduler_pass_since(&client, &instance.base, heard_at).await;
+    }
+    let stored = client
+        .get(format!("{}/games/{id}/stream?since=0", one.base))
+        .bearer_auth(&a.token)
+        .send()
+        .await
+        .unwrap();
+    let events = events_until_keepalive(stored).await;
+    let endings = events.iter().filter(|e| e["kind"] == "game_ended").count();
+    assert_eq!(endings, 1, "{events:#?}");
+    let view = get(&client, &one.base, &format!("/games/{id}"), &a.token).await;
+    assert_eq!(view["result"]["reason"], "timeout", "{view}");
+}
+
+/// Waits until the instance at `base` reports a scheduler pass after `since`.
+async fn wait_for_a_scheduler_pass_since(client: &reqwest::Client, base: &str, since: Instant) {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let health: Value = client
+            .get(format!("{base}/health/ready"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let ago = health["checks"]["scheduler"]["last_pass_ms_ago"].as_u64();
+        if ago.is_some_and(|ago| Duration::from_millis(ago) < since.elapsed()) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no scheduler pass at {base} within {WAIT:?}: {health}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The events a stream replays before its first keepalive line.
+async fn events_until_keepalive(response: reqwest::Response) -> Vec<Value> {
+    let mut bytes = response.bytes_stream();
+    let mut buffer = Vec::new();
+    let mut events = Vec::new();
+    let done = tokio::time::timeout(WAIT, async {
+        while let Some(chunk) = bytes.next().await {
+            buffer.extend_from_slice(&chunk.unwrap());
+            while let Some(end) = buffer.iter().position(|&b| b == b'\n') {
+                let line: Vec<u8> = buffer.drain(..=end).collect();
+                let value: Value = serde_json::from_slice(&line).unwrap();
+                if value["keepalive"] == true {
+                    return;
+                }
+                events.push(value);
+            }
+        }
+    })
+    .await;
+    assert!(done.is_ok(), "no keepalive within {WAIT:?}");
+    events
+}
+
+/// Plays `game` between `a` and `b`, each move to the first instance of `bases` that answers
+/// (the first may have been killed), until `plies` moves or the game's end; answers the moves
+/// acknowledged, as (ply, move).
+async fn play_through(
+    client: reqwest::Client,
+    bases: [String; 2],
+    game: i64,
+    a: Player,
+    b: Player,
+    plies: u32,
+    acknowledged: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) -> Vec<(u32, String)> {
+    let mut done = Vec::new();
+    for ply in 0..plies {
+        let mover = if ply % 2 == 0 { &a } else { &b };
+        let mut answer = None;
+        // Alternate instances while both live; after the kill only the second answers.
+        for base in [&bases[(ply % 2) as usize], &bases[1]] {
+            let Ok(moves) = client
+                .get(format!("{base}/games/{game}/legal-moves"))
+                .bearer_auth(&mover.token)
+                .send()
+                .await
+            else {
+                continue;
+            };
+            let moves: Value = moves.json().await.unwrap();
+            let Some(mv) = moves["moves"].as_array().and_then(|m| m.first()).cloned() else {
+                return done; // the game is over
+            };
+            let mv = mv
+                .as_str()
+                .map_or_else(|| mv["move"].as_str().unwrap().to_owned(), str::to_owned);
+            let sent = client
+                .post(format!("{base}/games/{game}/moves"))
+                .bearer_auth(&mover.token)
+                .json(&json!({ "move": mv, "ply": ply }))
+                .send()
+                .await;
+            match sent {
+                Ok(response) if response.status().is_success() => {
+                    answer = Some(mv);
+                    break;
+                }
+                // No answer, or an answer that is not an acknowledgement: the move may or may
+                // not have landed; ask the survivor.
+                _ => continue,
+            }
+        }
+        match answer {
+            Some(mv) => {
+                done.push((ply + 1, mv));
+                acknowledged.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            None => {
+                // The move sent to the dying instance may have committed: the game says.
+                let view: Value = client
+                    .get(format!("{}/games/{game}", bases[1]))
+                    .bearer_auth(&mover.token)
+                    .send()
+                    .await
+                    .unwrap()
+                    .json()
+                    .await
+                    .unwrap();
+                if view["ply"].as_u64() != Some(u64::from(ply) + 1) {
+                    panic!("game {game}: ply {ply} was answered by neither instance: {view}");
+                }
+            }
+        }
+    }
+    done
+}
+
+#[tokio::test]
+async fn an_instance_killed_under_load_loses_no_acknowledged_move() {
+    let (mut one, two) = two_instances();
+    let client = reqwest::Client::new();
+    let acknowledged = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut games = Vec::new();
+    for i in 0..8 {
+        let a = register(&client, &one.base, &format!("A{i}")).await;
+        let b = register(&client, &two.base, &format!("B{i}")).await;
+        let id = game(
+            &client,
+            &one.base,
+            &a,
+            &b,
+            "copenhagen",
+            json!({ "kind": "unlimited" }),
+        )
+        .await;
+        games.push((id, a.token.clone()));
+        tasks.spawn(play_through(
+            client.clone(),
+            [one.base.clone(), two.base.clone()],
+            id,
+            a,
+            b,
+            40,
+            acknowledged.clone(),
+        ));
+    }
+    // Kill the first instance in the middle of the load.
+    let deadline = Instant::now() + WAIT;
+    while acknowledged.load(std::sync::atomic::Ordering::Relaxed) < 60 {
+        assert!(Instant::now() < deadline, "the load did not get going");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    one.kill_9();
+    let mut played = Vec::new();
+    while let Some(done) = tasks.join_next().await {
+        played.push(done.unwrap());
+    }
+    let total: usize = played.iter().map(Vec::len).sum();
+    assert!(total > 60, "moves went on after the kill ({total})");
+    for ((id, token), acknowledged) in games.iter().zip(&played) {
+        let view = get(&client, &two.base, &format!("/games/{id}"), token).await;
+        let record: Vec<(u64, String)> = view["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["ply"].as_u64().unwrap(),
+                    m["move"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        for (ply, mv) in acknowledged {
+            assert!(
+                record.contains(&(u64::from(*ply), mv.clone())),
+                "game {id}: the acknowledged move {ply}. {mv} is not in its record {record:?}"
+            );
+        }
+    }
+}
