@@ -122,7 +122,11 @@ pub(crate) fn discord_channel_of(
     if !announced_in_channel(event) {
         return Ok(None);
     }
-    let context = rows::event_context(c, event.game_id, event.challenge_id)?;
+    let context = match &event.payload {
+        // The move's own game row gave it: no need to read it again.
+        EventPayload::MovePlayed(played) => played.context.clone(),
+        _ => rows::event_context(c, event.game_id, event.challenge_id)?,
+    };
     Ok(context.and_then(|c| Place::from_context(&c).discord_channel()))
 }
 
@@ -143,15 +147,13 @@ pub(crate) fn discord_dm_of(
             None
         }
         EventPayload::GameStarted(started) => seat_player(started.side_to_move, started),
-        EventPayload::MovePlayed(played) => match (played.side_to_move, event.game_id) {
-            (Some(side), Some(game)) => {
-                rows::game(c, game)?.and_then(|row| match super::game_state::seat(&row, side) {
-                    crate::domain::Seat::Player(p) => Some(p),
-                    crate::domain::Seat::Ai(_) => None,
-                })
-            }
-            _ => None,
-        },
+        // One query for the seat's player and their choice: this runs for every move.
+        EventPayload::MovePlayed(played) => {
+            return match (played.side_to_move, event.game_id) {
+                (Some(side), Some(game)) => rows::discord_dm_user_to_move(c, game, side),
+                _ => Ok(None),
+            };
+        }
         _ => None,
     };
     let Some(player) = player else {

@@ -107,10 +107,17 @@ impl Store {
             .collect::<Result<Vec<_>, _>>()?;
         let stop = Arc::new(AtomicBool::new(false));
         let (changes, heard) = watch::channel(0);
-        pg_listener::start(url.to_owned(), changes, stop.clone())?;
+        let mut bytes = [0u8; 8];
+        getrandom::fill(&mut bytes)
+            .map_err(|e| StoreError::Setup(format!("no randomness for the store's mark: {e}")))?;
+        let mark = hex::encode(bytes);
+        pg_listener::start(url.to_owned(), mark.clone(), changes, stop.clone())?;
         Ok(Store {
             inner: Arc::new(Inner {
-                writer: Writer::start(pg_writer::PgWriter::new(url, session), max_batch.max(1))?,
+                writer: Writer::start(
+                    pg_writer::PgWriter::new(url, &mark, session),
+                    max_batch.max(1),
+                )?,
                 readers: Readers::Postgres {
                     pool: Mutex::new(pool),
                     url: url.to_owned(),

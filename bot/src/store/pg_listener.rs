@@ -17,8 +17,10 @@ use super::pg_writer::EVENTS_CHANNEL;
 /// How often the thread looks whether the store was closed, and waits before reconnecting.
 const TICK: Duration = Duration::from_secs(1);
 
+/// Starts the listener; notifications marked `own` (this store's writer's) are passed over.
 pub(super) fn start(
     url: String,
+    own: String,
     changes: watch::Sender<u64>,
     stop: Arc<AtomicBool>,
 ) -> Result<(), StoreError> {
@@ -26,7 +28,7 @@ pub(super) fn start(
         .name("taflbot-db-listener".into())
         .spawn(move || {
             while !stop.load(Ordering::Relaxed) {
-                match listen(&url, &changes, &stop) {
+                match listen(&url, &own, &changes, &stop) {
                     Ok(()) => {}
                     Err(e) => {
                         tracing::warn!(error = %e, "the database listener lost its connection; reconnecting");
@@ -40,7 +42,12 @@ pub(super) fn start(
 }
 
 /// Listens until the connection is lost (`Err`) or the store stops (`Ok`).
-fn listen(url: &str, changes: &watch::Sender<u64>, stop: &AtomicBool) -> Result<(), StoreError> {
+fn listen(
+    url: &str,
+    own: &str,
+    changes: &watch::Sender<u64>,
+    stop: &AtomicBool,
+) -> Result<(), StoreError> {
     let mut session = Session::connect(url)?;
     session.batch(&format!("LISTEN {EVENTS_CHANNEL}"))?;
     let bump = || changes.send_modify(|n| *n = n.wrapping_add(1));
@@ -48,10 +55,16 @@ fn listen(url: &str, changes: &watch::Sender<u64>, stop: &AtomicBool) -> Result<
     while !stop.load(Ordering::Relaxed) {
         let heard = {
             let mut notifications = session.client().notifications();
-            let heard = notifications.timeout_iter(TICK).next()?.is_some();
+            let others = |n: &postgres::Notification| n.payload() != own;
+            let mut heard = notifications
+                .timeout_iter(TICK)
+                .next()?
+                .is_some_and(|n| others(&n));
             // Take whatever else already arrived, then tell once.
             let mut pending = notifications.iter();
-            while pending.next()?.is_some() {}
+            while let Some(n) = pending.next()? {
+                heard |= others(&n);
+            }
             heard
         };
         if heard {

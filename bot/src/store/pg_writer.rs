@@ -17,14 +17,18 @@ pub(super) const EVENTS_CHANNEL: &str = "taflbot_events";
 
 pub(super) struct PgWriter {
     url: String,
+    /// This store's mark on its notifications, so its own listener passes over them (this
+    /// instance publishes its own commits without waiting to hear them).
+    mark: String,
     /// `None` after the connection was lost: the next batch connects again.
     session: Option<Session>,
 }
 
 impl PgWriter {
-    pub(super) fn new(url: &str, session: Session) -> PgWriter {
+    pub(super) fn new(url: &str, mark: &str, session: Session) -> PgWriter {
         PgWriter {
             url: url.to_owned(),
+            mark: mark.to_owned(),
             session: Some(session),
         }
     }
@@ -76,8 +80,9 @@ impl WriteSession for PgWriter {
         Ok(ran)
     }
 
-    fn commit(&mut self) -> Result<(), StoreError> {
-        self.batch(&format!("NOTIFY {EVENTS_CHANNEL}; COMMIT"))
+    fn commit(&mut self, first: &str) -> Result<(), StoreError> {
+        let notify = format!("{first} NOTIFY {EVENTS_CHANNEL}, '{}'; COMMIT", self.mark);
+        self.batch(&notify)
     }
 
     fn rollback(&mut self) {

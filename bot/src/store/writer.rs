@@ -98,7 +98,9 @@ pub(super) trait WriteSession: Send + 'static {
     /// failed in a way that spoils the transaction (PostgreSQL aborts it at its first error):
     /// its changes cannot be kept whatever it answered.
     fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)>;
-    fn commit(&mut self) -> Result<(), StoreError>;
+    /// Commits, after `first` (transaction control still owed for the last job: each round
+    /// trip counts on a server).
+    fn commit(&mut self, first: &str) -> Result<(), StoreError>;
     /// Rolls the open transaction back (errors are moot: the transaction is gone either way).
     fn rollback(&mut self);
 }
@@ -132,10 +134,10 @@ impl WriteSession for SqliteWriter {
         Ok(job(Some(&Conn::sqlite(&self.conn))))
     }
 
-    fn commit(&mut self) -> Result<(), StoreError> {
+    fn commit(&mut self, first: &str) -> Result<(), StoreError> {
         // Checked again at the last moment: the jobs may have taken a while.
         self.file.check()?;
-        Ok(self.conn.execute_batch("COMMIT")?)
+        Ok(self.conn.execute_batch(&format!("{first} COMMIT"))?)
     }
 
     fn rollback(&mut self) {
@@ -223,8 +225,10 @@ fn for_each_caller(e: &StoreError) -> StoreError {
 }
 
 /// Runs the batch: each job in its own savepoint (a lone job needs none: the transaction is
-/// its own), the failed ones rolled back alone, then one commit. Every job's answer is pushed
-/// to `answers`, to be told the batch's fate; `Err` when nothing was committed.
+/// its own), the failed ones rolled back alone, then one commit. The end of one job's
+/// savepoint goes with the start of the next, and the last with the commit, so a job costs
+/// one round trip of transaction control. Every job's answer is pushed to `answers`, to be
+/// told the batch's fate; `Err` when nothing was committed.
 fn run_batch(
     session: &mut impl WriteSession,
     batch: Vec<Job>,
@@ -241,8 +245,10 @@ fn run_batch(
         return Err(e);
     }
     let mut kept = 0;
+    // How the previous job's savepoint ends, not yet sent.
+    let mut owed = "";
     while let Some(job) = jobs.next() {
-        if !alone && let Err(e) = session.control("SAVEPOINT job") {
+        if !alone && let Err(e) = session.control(&format!("{owed} SAVEPOINT job;")) {
             answers.push(job(None).answer);
             not_run(jobs, answers);
             session.rollback();
@@ -259,21 +265,16 @@ fn run_batch(
         };
         answers.push(answer);
         kept += usize::from(keep);
-        let ended = match (alone, keep) {
-            (true, _) => Ok(()),
-            (false, true) => session.control("RELEASE job"),
-            (false, false) => session.control("ROLLBACK TO job; RELEASE job"),
+        owed = match (alone, keep) {
+            (true, _) => "",
+            (false, true) => "RELEASE job;",
+            (false, false) => "ROLLBACK TO job; RELEASE job;",
         };
-        if let Err(e) = ended {
-            not_run(jobs, answers);
-            session.rollback();
-            return Err(e);
-        }
     }
     if kept == 0 {
         // Nothing to keep: no commit, no flush.
         session.rollback();
         return Ok(());
     }
-    session.commit().inspect_err(|_| session.rollback())
+    session.commit(owed).inspect_err(|_| session.rollback())
 }

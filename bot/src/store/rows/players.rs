@@ -162,3 +162,16 @@ pub fn set_discord_dm(c: &Conn<'_>, player: PlayerId, on: bool) -> Result<()> {
     )?;
     Ok(())
 }
+
+/// The Discord user playing `side` in `game`, when they asked for a direct message on their
+/// turn (`None` for the AI, a player without Discord, or one who did not ask).
+pub fn discord_dm_user_to_move(c: &Conn<'_>, game: GameId, side: Side) -> Result<Option<u64>> {
+    let user: Option<Option<i64>> = c.query_opt(
+        "SELECT p.discord_user_id FROM games g JOIN players p ON p.id = \
+         (CASE WHEN ?2 THEN g.attackers_player ELSE g.defenders_player END) \
+         WHERE g.id = ?1 AND p.discord_dm = TRUE",
+        params![game, side == Side::Attackers],
+        |r| r.get(0),
+    )?;
+    Ok(user.flatten().map(|u| u as u64))
+}
