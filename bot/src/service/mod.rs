@@ -278,6 +278,7 @@ impl GamesService {
                         held_until,
                         wall_now,
                         now,
+                        dm_users: None,
                     };
                     let value = job(c, &mut emitter)?;
                     Ok::<_, ServiceError>((value, emitter))
@@ -320,11 +321,19 @@ pub(crate) struct Emitter {
     /// Wall-clock time of the commit, for the outbox.
     wall_now: i64,
     now: i64,
+    /// A game's seats' Discord users who asked for a direct message on their turn, as read
+    /// with the game (attackers, defenders): a move's event needs no query of its own.
+    dm_users: Option<(GameId, [Option<u64>; 2])>,
 }
 
 impl Emitter {
     pub(crate) fn now(&self) -> i64 {
         self.now
+    }
+
+    /// Remembers who of `game`'s seats wants a direct message on their turn (see `dm_users`).
+    pub(crate) fn know_dm_users(&mut self, game: GameId, users: [Option<u64>; 2]) {
+        self.dm_users = Some((game, users));
     }
 
     pub(crate) fn emit(
@@ -345,7 +354,16 @@ impl Emitter {
             self.posts.push(post);
         }
         // A direct message is never shown by a reply: it is not held.
-        if let Some(user) = events::discord_dm_of(c, &event)? {
+        let dm = match (&event.payload, self.dm_users) {
+            (EventPayload::MovePlayed(played), Some((game, users))) if Some(game) == game_id => {
+                played.side_to_move.and_then(|side| match side {
+                    crate::domain::Side::Attackers => users[0],
+                    crate::domain::Side::Defenders => users[1],
+                })
+            }
+            _ => events::discord_dm_of(c, &event)?,
+        };
+        if let Some(user) = dm {
             self.posts
                 .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
         }

@@ -132,7 +132,9 @@ pub(crate) fn apply_move(
             .map(Ok)
             .map_err(|err| ServiceError::Internal(format!("stored answer unreadable: {err}")));
     }
-    let mut row = game_state::load(c, game_id)?;
+    let (mut row, dm_users) = rows::game_for_move(c, game_id)?
+        .ok_or_else(|| ServiceError::not_found(format!("game {game_id}")))?;
+    e.know_dm_users(game_id, dm_users);
     let my_side = match actor {
         Actor::Player(p) => game_state::side_of(&row, p)
             .ok_or_else(|| ServiceError::Forbidden(format!("you do not play in game {game_id}")))?,
@@ -224,20 +226,16 @@ fn record(
     let now = e.now();
     let captures: Vec<String> = report.captures.iter().map(ToString::to_string).collect();
     let king_captured = report.king_captured.map(|sq| sq.to_string());
-    rows::insert_move(
-        c,
-        row.id,
-        &MoveRow {
-            ply: report.ply,
-            side: report.side,
-            notation: report.notation.clone(),
-            mv: report.mv.to_string(),
-            captures: captures.clone(),
-            position_hash: report.hash,
-            played_by: actor_player(actor),
-            played_at: now,
-        },
-    )?;
+    let move_row = MoveRow {
+        ply: report.ply,
+        side: report.side,
+        notation: report.notation.clone(),
+        mv: report.mv.to_string(),
+        captures: captures.clone(),
+        position_hash: report.hash,
+        played_by: actor_player(actor),
+        played_at: now,
+    };
     let clock = ClockSpec::from_row(&row.clock);
     let spent = now - row.turn_started_at;
     match report.side {
@@ -288,10 +286,11 @@ fn record(
     )?;
     match &report.outcome {
         Some(outcome) => {
+            rows::insert_move(c, row.id, &move_row)?;
             let (winner, reason) = ResultReason::of_outcome(outcome);
             finish(c, e, row, winner, reason)?;
         }
-        None => rows::update_game(c, row)?,
+        None => rows::insert_move_and_update_game(c, &move_row, row)?,
     }
     Ok(MovePlayed {
         game_id: row.id,

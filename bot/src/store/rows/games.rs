@@ -1,6 +1,6 @@
 //! Games: seats, status, result, clocks and deadlines.
 
-use crate::store::{Conn, Row, params};
+use crate::store::{Conn, Dialect, Row, params};
 
 use super::*;
 
@@ -169,6 +169,79 @@ pub fn update_game(c: &Conn<'_>, g: &GameRow) -> Result<()> {
             g.draw_offer_by.map(SideColumn),
             g.updated_at,
             g.finished_at,
+        ],
+    )?;
+    Ok(())
+}
+
+/// A game about to be moved in, with the Discord user of each seat who asked for a direct
+/// message on their turn (`None`: the AI, no Discord account, or not asked): one query where
+/// a move would otherwise read the game, then the player to move.
+pub fn game_for_move(c: &Conn<'_>, id: GameId) -> Result<Option<(GameRow, [Option<u64>; 2])>> {
+    let columns = GAME_COLS
+        .split(',')
+        .map(|col| format!("g.{}", col.trim()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let count = GAME_COLS.split(',').count();
+    c.query_opt(
+        &format!(
+            "SELECT {columns}, pa.discord_user_id, pd.discord_user_id FROM games g \
+             LEFT JOIN players pa ON pa.id = g.attackers_player AND pa.discord_dm = TRUE \
+             LEFT JOIN players pd ON pd.id = g.defenders_player AND pd.discord_dm = TRUE \
+             WHERE g.id = ?1"
+        ),
+        params![id],
+        |r| {
+            let user = |i: usize| -> Result<Option<u64>> {
+                Ok(r.get::<Option<i64>>(i)?.map(|u| u as u64))
+            };
+            Ok((game_from(r)?, [user(count)?, user(count + 1)?]))
+        },
+    )
+}
+
+/// Writes move `m` of game `g` and the game's new state: one statement on PostgreSQL (a
+/// round trip saved on every move), two on SQLite.
+pub fn insert_move_and_update_game(c: &Conn<'_>, m: &MoveRow, g: &GameRow) -> Result<()> {
+    if c.dialect() != Dialect::Postgres {
+        super::insert_move(c, g.id, m)?;
+        return update_game(c, g);
+    }
+    let captures =
+        serde_json::to_string(&m.captures).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    c.execute(
+        "WITH m AS (INSERT INTO moves (game_id, ply, side, notation, mv, captures, \
+         position_hash, played_by, played_at) \
+         VALUES (?1, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)) \
+         UPDATE games SET status = ?2, winner = ?3, result_reason = ?4, ply = ?5, \
+         side_to_move = ?6, position = ?7, attackers_bank_ms = ?8, defenders_bank_ms = ?9, \
+         turn_started_at = ?10, deadline_at = ?11, reminded_ply = ?12, draw_offer_by = ?13, \
+         updated_at = ?14, finished_at = ?15 WHERE id = ?1",
+        params![
+            g.id,
+            g.status,
+            g.winner.map(SideColumn),
+            g.result_reason,
+            g.ply,
+            SideColumn(g.side_to_move),
+            g.position,
+            g.attackers_bank_ms,
+            g.defenders_bank_ms,
+            g.turn_started_at,
+            g.deadline_at,
+            g.reminded_ply,
+            g.draw_offer_by.map(SideColumn),
+            g.updated_at,
+            g.finished_at,
+            m.ply,
+            SideColumn(m.side),
+            m.notation,
+            m.mv,
+            captures,
+            m.position_hash as i64,
+            m.played_by,
+            m.played_at,
         ],
     )?;
     Ok(())
