@@ -198,14 +198,22 @@ fn identity(_path: &Path) -> std::io::Result<(u64, u64)> {
 fn run(mut session: impl WriteSession, rx: mpsc::Receiver<Job>, max_batch: usize) {
     while let Ok(first) = rx.recv() {
         let mut batch = vec![first];
-        while batch.len() < max_batch {
-            match rx.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
-        let mut answers = Vec::with_capacity(batch.len());
-        let committed = run_batch(&mut session, batch, &mut answers);
+        let mut answers = Vec::new();
+        // The jobs waiting now, and (after `begin`, which may have waited for another
+        // instance's batch) those that came meanwhile.
+        let committed = run_batch(
+            &mut session,
+            &mut batch,
+            |batch| {
+                while batch.len() < max_batch {
+                    match rx.try_recv() {
+                        Ok(job) => batch.push(job),
+                        Err(_) => break,
+                    }
+                }
+            },
+            &mut answers,
+        );
         for answer in answers {
             answer(committed.as_ref().map(|_| ()).map_err(for_each_caller));
         }
@@ -231,15 +239,20 @@ fn for_each_caller(e: &StoreError) -> StoreError {
 /// told the batch's fate; `Err` when nothing was committed.
 fn run_batch(
     session: &mut impl WriteSession,
-    batch: Vec<Job>,
+    batch: &mut Vec<Job>,
+    mut gather: impl FnMut(&mut Vec<Job>),
     answers: &mut Vec<Answer>,
 ) -> Result<(), StoreError> {
     let not_run = |jobs: std::vec::IntoIter<Job>, answers: &mut Vec<Answer>| {
         answers.extend(jobs.map(|job| job(None).answer));
     };
+    gather(batch);
+    let began = session.begin();
+    gather(batch);
+    let batch = std::mem::take(batch);
     let alone = batch.len() == 1;
     let mut jobs = batch.into_iter();
-    if let Err(e) = session.begin() {
+    if let Err(e) = began {
         session.rollback();
         not_run(jobs, answers);
         return Err(e);
