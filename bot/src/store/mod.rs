@@ -61,6 +61,9 @@ impl Drop for Inner {
     }
 }
 
+/// Idle PostgreSQL read connections kept at least (see `Store::open_postgres`).
+const PG_IDLE_READERS: usize = 16;
+
 /// The idle read connections, and how to open another.
 enum Readers {
     Sqlite {
@@ -122,7 +125,9 @@ impl Store {
                     pool: Mutex::new(pool),
                     url: url.to_owned(),
                 },
-                max_readers: readers.max(1),
+                // A server connection costs a process to open: those opened under a burst are
+                // kept for the next one, up to this many.
+                max_readers: readers.max(PG_IDLE_READERS),
                 changes: Some(heard),
                 stop,
             }),
