@@ -126,6 +126,10 @@ pub struct GamesConfig {
     pub login_link_minutes: u64,
     /// A browser session lasts this many days (signing out ends it sooner).
     pub web_session_days: u64,
+    /// Several instances on one database: how long an instance's claim on a job (a webhook
+    /// delivery, a Discord post, an AI turn) stands; another instance takes the job over once
+    /// it lapses (the claimer died). Longer than any one job takes.
+    pub claim_lease_secs: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -229,6 +233,7 @@ impl Default for GamesConfig {
             analysis_threads: 0,
             login_link_minutes: 15,
             web_session_days: 30,
+            claim_lease_secs: 60,
         }
     }
 }
@@ -382,6 +387,11 @@ impl Config {
 
     fn validate(&self) -> Result<(), ConfigError> {
         self.http.listen_addr()?;
+        if self.games.claim_lease_secs == 0 || self.games.claim_lease_secs > 24 * 3600 {
+            return Err(ConfigError::Invalid(
+                "games.claim_lease_secs must be between 1 and 86400 seconds".into(),
+            ));
+        }
         let url = self.http.public_url.trim();
         if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
             return Err(ConfigError::Invalid(format!(

@@ -205,10 +205,12 @@ async fn wait_for_event(response: reqwest::Response, wanted: impl Fn(&Value) -> 
     }
 }
 
+/// Claims lapse after 2 s here, so a dead instance's jobs are taken over soon.
 fn two_instances() -> (Instance, Instance) {
     let database = pg_server::database_url();
-    let first = Instance::start(&database, &[]);
-    let second = Instance::start(&database, &[]);
+    let claims = [("TAFLBOT_GAMES_CLAIM_LEASE_SECS", "2")];
+    let first = Instance::start(&database, &claims);
+    let second = Instance::start(&database, &claims);
     (first, second)
 }
 
@@ -516,17 +518,56 @@ async fn an_instance_killed_under_load_loses_no_acknowledged_move() {
             acknowledged.clone(),
         ));
     }
-    // Kill the first instance in the middle of the load.
+    // Kill the first instance in the middle of the load, while its AI thinks about a turn.
     let deadline = Instant::now() + WAIT;
     while acknowledged.load(std::sync::atomic::Ordering::Relaxed) < 60 {
         assert!(Instant::now() < deadline, "the load did not get going");
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
+    let human = register(&client, &two.base, "Human").await;
+    let stream = client
+        .get(format!("{}/stream/events", two.base))
+        .bearer_auth(&human.token)
+        .send()
+        .await
+        .unwrap();
+    // The AI attacks, so it moves first; level 5 thinks for 10 s.
+    let (status, created) = post(
+        &client,
+        &one.base,
+        "/challenges",
+        Some(&human.token),
+        json!({ "ai_level": 5, "variant": "copenhagen", "side": "defenders" }),
+    )
+    .await;
+    assert!(status.is_success(), "{created}");
+    let ai_game = created["game"]["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no game in {created}"));
     one.kill_9();
+    let killed = Instant::now();
     let mut played = Vec::new();
     while let Some(done) = tasks.join_next().await {
         played.push(done.unwrap());
     }
+    // The dead instance's AI turn is claimed by the survivor once the claim lapses, and played.
+    let ai_move = wait_for_event(stream, |e| {
+        e["kind"] == "move_played" && e["game_id"] == ai_game
+    })
+    .await;
+    assert_eq!(ai_move["data"]["ply"], 1, "{ai_move}");
+    assert!(
+        killed.elapsed() >= Duration::from_secs(2),
+        "the move came before the dead instance's claim could lapse: {ai_move}"
+    );
+    let view = get(
+        &client,
+        &two.base,
+        &format!("/games/{ai_game}"),
+        &human.token,
+    )
+    .await;
+    assert_eq!(view["ply"], 1, "the AI's turn was played once: {view}");
     let total: usize = played.iter().map(Vec::len).sum();
     assert!(total > 60, "moves went on after the kill ({total})");
     for ((id, token), acknowledged) in games.iter().zip(&played) {

@@ -121,12 +121,9 @@ pub async fn run(http: Arc<Http>, data: Data, base: Duration, mut shutdown: watc
 /// Sends every channel's head post that is due; answers when the next one will be.
 async fn deliver_due(http: &Http, data: &Data, base: Duration) -> Result<Option<i64>, BotError> {
     loop {
-        let heads = data.service.discord_outbox_heads().await?;
-        let now = wall_ms();
-        let (due, later): (Vec<ChannelPost>, Vec<ChannelPost>) =
-            heads.into_iter().partition(|h| h.due_at <= now);
+        let (due, next) = data.service.claim_due_discord_posts().await?;
         if due.is_empty() {
-            return Ok(later.iter().map(|h| h.due_at).min());
+            return Ok(next);
         }
         for head in due {
             attempt(http, data, &head, base).await?;

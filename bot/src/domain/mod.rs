@@ -5,6 +5,7 @@
 mod columns;
 mod handle;
 mod ids;
+mod instance;
 mod reminder;
 mod result;
 mod seat;
@@ -16,6 +17,7 @@ pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
     AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebhookId,
 };
+pub use instance::InstanceId;
 pub use reminder::ReminderKind;
 pub use result::ResultReason;
 pub use seat::Seat;

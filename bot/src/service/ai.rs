@@ -7,6 +7,7 @@ use std::sync::Arc;
 use tafl_engine::{Game, Move, Outcome, check_start};
 
 use crate::domain::{GameId, ResultReason, Seat};
+use crate::store::rows;
 
 use super::game_state;
 use super::moves::{Actor, finish};
@@ -69,13 +70,33 @@ impl GamesService {
                 })
                 .await?
                 .map_or((None, 0), |(g, l)| (Some(g), l));
-            let Some(game) = game else { return Ok(()) };
+            let Some(game) = game else {
+                return self.release_ai_turn(game_id).await;
+            };
             let ply = game.ply();
+            // Another instance sharing the database may be thinking about this turn already.
+            if !self.claim_ai_turn(game_id, ply).await? {
+                tracing::debug!(%game_id, ply, "another instance has this AI turn");
+                return Ok(());
+            }
             let picker = picker.clone();
             let thinking = std::time::Instant::now();
-            let picked = tokio::task::spawn_blocking(move || picker.pick(&game, level))
-                .await
-                .map_err(|e| ServiceError::Internal(format!("the AI crashed: {e}")))?;
+            let mut think = tokio::task::spawn_blocking(move || picker.pick(&game, level));
+            // Renewed while the AI thinks, so the claim stands however long that takes.
+            let renew_every = std::time::Duration::from_millis(
+                u64::try_from(self.claim_lease_ms() / 3).unwrap_or(1).max(1),
+            );
+            let picked = loop {
+                tokio::select! {
+                    picked = &mut think => break picked,
+                    () = tokio::time::sleep(renew_every) => {
+                        if !self.claim_ai_turn(game_id, ply).await? {
+                            tracing::warn!(%game_id, ply, "the AI turn's claim was lost while thinking");
+                        }
+                    }
+                }
+            }
+            .map_err(|e| ServiceError::Internal(format!("the AI crashed: {e}")))?;
             metrics::histogram!(crate::telemetry::AI_THINK, "level" => level.to_string())
                 .record(thinking.elapsed().as_secs_f64());
             let Some(mv) = picked else {
@@ -94,13 +115,34 @@ impl GamesService {
                 .await;
             match played {
                 Ok(p) if p.status.is_active() => continue,
-                Ok(_) => return Ok(()),
+                Ok(_) => return self.release_ai_turn(game_id).await,
                 // The game changed while the AI thought (resigned, timed out): look again.
                 Err(ServiceError::Conflict { .. }) => continue,
-                Err(ServiceError::GameOver) => return Ok(()),
+                Err(ServiceError::GameOver) => return self.release_ai_turn(game_id).await,
                 Err(e) => return Err(e),
             }
         }
+    }
+
+    /// Claims the AI's turn at `ply` of `game_id` for this instance (see
+    /// `store/rows/claims.rs`); `false` when another instance holds it.
+    async fn claim_ai_turn(&self, game_id: GameId, ply: u32) -> Result<bool> {
+        let now = self.now_ms();
+        let until = now.saturating_add(self.claim_lease_ms());
+        let me = self.inner.instance.as_str().to_owned();
+        self.inner
+            .store
+            .write(move |c| Ok(rows::claim_ai_turn(c, game_id, ply, &me, now, until)?))
+            .await
+    }
+
+    /// Lets go of this instance's claim on `game_id`'s AI turn: nobody's turn to think now.
+    async fn release_ai_turn(&self, game_id: GameId) -> Result<()> {
+        let me = self.inner.instance.as_str().to_owned();
+        self.inner
+            .store
+            .write(move |c| Ok(rows::release_ai_turn(c, game_id, &me)?))
+            .await
     }
 
     /// The AI found no move: the game ends as the rules say (the side that cannot move loses),

@@ -223,7 +223,7 @@ impl GamesService {
     }
 
     /// Waits while any AI turn is being thought about (they come first), or until shutdown.
-    async fn wait_for_ai_turns(&self, shutdown: &mut watch::Receiver<bool>) {
+    pub(super) async fn wait_for_ai_turns(&self, shutdown: &mut watch::Receiver<bool>) {
         loop {
             let busy = self
                 .inner

@@ -18,6 +18,32 @@ impl GamesService {
         .await
     }
 
+    /// The head posts due now, claimed for this instance for `games.claim_lease_secs` (no
+    /// other instance sharing the database posts them meanwhile; one that dies before saying
+    /// what became of a post leaves it to be taken again when the claim lapses), and when the
+    /// next of the others falls due.
+    pub async fn claim_due_discord_posts(&self) -> Result<(Vec<ChannelPost>, Option<i64>)> {
+        let heads = self.discord_outbox_heads().await?;
+        let now = SystemClock.now_ms();
+        if heads.iter().all(|h| h.due_at > now) {
+            return Ok((Vec::new(), heads.iter().map(|h| h.due_at).min()));
+        }
+        let until = now.saturating_add(self.claim_lease_ms());
+        self.inner
+            .store
+            .write(move |c| {
+                let (due, later): (Vec<ChannelPost>, Vec<ChannelPost>) = rows::outbox_heads(c)?
+                    .into_iter()
+                    .map(ChannelPost::from)
+                    .partition(|h| h.due_at <= now);
+                for head in &due {
+                    rows::claim_outbox_post(c, head.id, until)?;
+                }
+                Ok((due, later.iter().map(|h| h.due_at).min()))
+            })
+            .await
+    }
+
     /// The event a post announces.
     pub async fn event(&self, id: EventId) -> Result<Event> {
         self.read(move |c| {

@@ -21,6 +21,8 @@ mod game_threads;
 mod handles;
 mod health;
 mod history;
+#[cfg(test)]
+mod instances_tests;
 mod moderation;
 mod moves;
 mod name_rule;
@@ -128,6 +130,8 @@ struct Inner {
     /// On a database other instances share: woken after this instance's commits, so the
     /// event follower publishes them (see `event_follower.rs`).
     shared_events: Option<Arc<Notify>>,
+    /// This instance's name on the jobs it claims (see `store/rows/claims.rs`).
+    instance: crate::domain::InstanceId,
 }
 
 impl GamesService {
@@ -142,6 +146,7 @@ impl GamesService {
         let service = GamesService {
             inner: Arc::new(Inner {
                 shared_events,
+                instance: crate::domain::InstanceId::new(),
                 store,
                 clock,
                 bus: EventBus::new(4096),
@@ -173,6 +178,16 @@ impl GamesService {
 
     pub fn config(&self) -> &GamesConfig {
         &self.inner.config
+    }
+
+    /// This instance's name among those sharing the database.
+    pub fn instance(&self) -> &crate::domain::InstanceId {
+        &self.inner.instance
+    }
+
+    /// How long a claim on a job stands, in milliseconds.
+    pub(crate) fn claim_lease_ms(&self) -> i64 {
+        i64::try_from(self.inner.config.claim_lease_secs.saturating_mul(1000)).unwrap_or(i64::MAX)
     }
 
     /// Live events (every game). Front ends use this; on `Lagged`, catch up with

@@ -67,31 +67,45 @@ impl GamesService {
     }
 
     /// Up to `limit` webhook deliveries due now, oldest first, each with its event (`None`
-    /// when the event no longer reads; the delivery is then given up).
+    /// when the event no longer reads; the delivery is then given up). They are claimed for
+    /// this instance for `games.claim_lease_secs`: no other instance sharing the database
+    /// sends them meanwhile, and one that dies before recording the attempt leaves them to
+    /// be taken again when the claim lapses.
     pub async fn due_webhook_deliveries(&self, limit: u32) -> Result<Vec<WebhookDelivery>> {
         let now = self.now_ms();
-        self.read(move |c| {
-            rows::due_deliveries(c, now, limit)?
-                .into_iter()
-                .map(|d| {
-                    let event = rows::event(c, d.event_id)?
-                        .map(events::event_of_row)
-                        .transpose()
-                        .unwrap_or_else(|e| {
-                            tracing::warn!(delivery = %d.id, "its event does not read: {e}");
-                            None
-                        });
-                    Ok(WebhookDelivery {
-                        id: d.id,
-                        attempts: d.attempts,
-                        url: d.url,
-                        secret: d.secret,
-                        event,
+        let until = now.saturating_add(self.claim_lease_ms());
+        // A look first: most passes find nothing, and a look is no write.
+        let any = self
+            .read(move |c| Ok(!rows::due_deliveries(c, now, 1)?.is_empty()))
+            .await?;
+        if !any {
+            return Ok(Vec::new());
+        }
+        self.inner
+            .store
+            .write(move |c| {
+                rows::due_deliveries(c, now, limit)?
+                    .into_iter()
+                    .map(|d| {
+                        rows::claim_delivery(c, d.id, until)?;
+                        let event = rows::event(c, d.event_id)?
+                            .map(events::event_of_row)
+                            .transpose()
+                            .unwrap_or_else(|e| {
+                                tracing::warn!(delivery = %d.id, "its event does not read: {e}");
+                                None
+                            });
+                        Ok(WebhookDelivery {
+                            id: d.id,
+                            attempts: d.attempts,
+                            url: d.url,
+                            secret: d.secret,
+                            event,
+                        })
                     })
-                })
-                .collect()
-        })
-        .await
+                    .collect()
+            })
+            .await
     }
 
     /// Records an attempt of delivery `id`: done, or failed and retried at `retry_at` (given

@@ -7,10 +7,16 @@ use super::pg::Session;
 use super::{SCHEMA_VERSION, StoreError};
 
 /// The schema files: the version each brings the database to, and its SQL.
-const FILES: &[(usize, &str)] = &[(
-    10,
-    include_str!("../../../migrations/postgres/0010_schema.sql"),
-)];
+const FILES: &[(usize, &str)] = &[
+    (
+        10,
+        include_str!("../../../migrations/postgres/0010_schema.sql"),
+    ),
+    (
+        11,
+        include_str!("../../../migrations/postgres/0011_ai_turn_claims.sql"),
+    ),
+];
 
 /// A session-level advisory lock: instances starting together migrate one after the other.
 const MIGRATION_LOCK: i64 = 0x7461_666d;

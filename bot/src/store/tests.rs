@@ -230,6 +230,7 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ("analyses", include_str!("rows/analyses.rs")),
     ("api_tokens", include_str!("rows/api_tokens.rs")),
     ("challenges", include_str!("rows/challenges.rs")),
+    ("claims", include_str!("rows/claims.rs")),
     (
         "discord_challenge_posts",
         include_str!("rows/discord_challenge_posts.rs"),

@@ -1,0 +1,197 @@
+//! Two instances on one database (here two services on one SQLite file, as two processes
+//! would share it): each job is done by one of them, and taken over when its claim lapses.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::Duration;
+
+use tafl_engine::{Game, Move};
+use tokio::sync::watch;
+
+use crate::config::GamesConfig;
+use crate::domain::{EventId, PlayerId};
+use crate::notify::TargetPolicy;
+use crate::service::{
+    ClockSpec, GamesService, ManualClock, MovePicker, NewChallenge, Opponent, RulesChoice,
+    SideChoice,
+};
+use crate::store::rows::{self, EventRow};
+use crate::store::{Store, StoreError};
+
+const LEASE_SECS: u64 = 30;
+
+/// Plays the first legal move, counting its turns; the first `held` turns wait for a word.
+struct Picker {
+    turns: AtomicUsize,
+    thinking: Mutex<Option<mpsc::Sender<()>>>,
+    go: Mutex<Option<mpsc::Receiver<()>>>,
+}
+
+impl Picker {
+    fn quick() -> Arc<Picker> {
+        Arc::new(Picker {
+            turns: AtomicUsize::new(0),
+            thinking: Mutex::new(None),
+            go: Mutex::new(None),
+        })
+    }
+
+    /// A picker whose first turn tells `thinking` and waits for `go`.
+    fn held() -> (Arc<Picker>, mpsc::Receiver<()>, mpsc::Sender<()>) {
+        let (thinking_tx, thinking) = mpsc::channel();
+        let (go, go_rx) = mpsc::channel();
+        let picker = Arc::new(Picker {
+            turns: AtomicUsize::new(0),
+            thinking: Mutex::new(Some(thinking_tx)),
+            go: Mutex::new(Some(go_rx)),
+        });
+        (picker, thinking, go)
+    }
+}
+
+impl MovePicker for Picker {
+    fn pick(&self, game: &Game, _level: u8) -> Option<Move> {
+        self.turns.fetch_add(1, Ordering::SeqCst);
+        if let Some(thinking) = self.thinking.lock().unwrap().take() {
+            let _ = thinking.send(());
+            if let Some(go) = self.go.lock().unwrap().take() {
+                let _ = go.recv_timeout(Duration::from_secs(30));
+            }
+        }
+        game.legal_moves().into_iter().next()
+    }
+}
+
+fn service(dir: &tempfile::TempDir, clock: &Arc<ManualClock>, picker: Arc<Picker>) -> GamesService {
+    let store = Store::open(&dir.path().join("t.db"), 2, Duration::from_secs(5), 8).unwrap();
+    GamesService::new(
+        store,
+        clock.clone(),
+        GamesConfig {
+            claim_lease_secs: LEASE_SECS,
+            ..GamesConfig::default()
+        },
+        TargetPolicy::new(&[]).unwrap(),
+        Some(picker),
+    )
+}
+
+async fn ai_idle(service: &GamesService) {
+    let (_keep, mut never) = watch::channel(false);
+    tokio::time::timeout(
+        Duration::from_secs(30),
+        service.wait_for_ai_turns(&mut never),
+    )
+    .await
+    .expect("the AI turns ended within 30 s");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ai_turn_one_instance_claimed_is_left_to_it_until_the_claim_lapses() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(1_000));
+    let (slow, thinking, go) = Picker::held();
+    let other = Picker::quick();
+    let a = service(&dir, &clock, slow.clone());
+    let b = service(&dir, &clock, other.clone());
+    let player = a.register_player("p", None).await.unwrap().player.id;
+    // The AI attacks, so it moves first: instance a takes the turn and thinks.
+    let game = a
+        .create_challenge(
+            player,
+            NewChallenge {
+                opponent: Opponent::Ai { level: 1 },
+                rules: RulesChoice::Variant("brandubh".into()),
+                side: SideChoice::Defenders,
+                clock: ClockSpec::PerMove { seconds: 86_400 },
+                context: None,
+                rated: None,
+                private: false,
+            },
+        )
+        .await
+        .unwrap();
+    let game = game.game.expect("a game against the AI starts at once").id;
+    thinking
+        .recv_timeout(Duration::from_secs(30))
+        .expect("instance a thinks about the AI's turn");
+
+    // Instance b's scheduler sees the AI to move, and leaves the claimed turn alone.
+    b.run_due().await.unwrap();
+    ai_idle(&b).await;
+    assert_eq!(other.turns.load(Ordering::SeqCst), 0, "b thought too");
+
+    // Instance a is gone (it never answers); once its claim lapses, b plays the turn.
+    clock.advance_ms((LEASE_SECS * 1000 + 1) as i64);
+    b.run_due().await.unwrap();
+    ai_idle(&b).await;
+    assert_eq!(other.turns.load(Ordering::SeqCst), 1);
+    assert_eq!(b.game(Some(player), game).await.unwrap().ply, 1);
+
+    // Were a to come back, its move for the old ply is refused: the turn was played once.
+    go.send(()).unwrap();
+    ai_idle(&a).await;
+    assert_eq!(a.game(Some(player), game).await.unwrap().ply, 1);
+}
+
+fn event_for(player: PlayerId) -> EventRow {
+    EventRow {
+        id: EventId(0),
+        kind: "test".into(),
+        game_id: None,
+        challenge_id: None,
+        players: vec![player],
+        data: serde_json::json!({}),
+        created_at: 1_000,
+    }
+}
+
+#[tokio::test]
+async fn a_webhook_delivery_goes_to_one_instance_and_to_another_once_the_claim_lapses() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(1_000));
+    let a = service(&dir, &clock, Picker::quick());
+    let b = service(&dir, &clock, Picker::quick());
+    let player = a.register_player("p", None).await.unwrap().player.id;
+    a.store()
+        .write(move |c| {
+            rows::insert_webhook(c, player, "http://hooks.example/p", "secret", 1_000)?;
+            rows::insert_event(c, &mut event_for(player))
+        })
+        .await
+        .unwrap();
+    assert_eq!(a.due_webhook_deliveries(10).await.unwrap().len(), 1);
+    assert!(
+        b.due_webhook_deliveries(10).await.unwrap().is_empty(),
+        "b sends what a has claimed"
+    );
+    clock.advance_ms((LEASE_SECS * 1000 + 1) as i64);
+    assert_eq!(
+        b.due_webhook_deliveries(10).await.unwrap().len(),
+        1,
+        "a's lapsed claim is taken over"
+    );
+}
+
+#[tokio::test]
+async fn a_discord_post_is_claimed_by_one_instance() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(1_000));
+    let a = service(&dir, &clock, Picker::quick());
+    let b = service(&dir, &clock, Picker::quick());
+    let player = a.register_player("p", None).await.unwrap().player.id;
+    a.store()
+        .write(move |c| {
+            let mut event = event_for(player);
+            rows::insert_event(c, &mut event)?;
+            rows::insert_outbox_post(c, event.id, 42, 0, None)?;
+            Ok::<_, StoreError>(())
+        })
+        .await
+        .unwrap();
+    let (mine, _) = a.claim_due_discord_posts().await.unwrap();
+    assert_eq!(mine.len(), 1);
+    let (theirs, next) = b.claim_due_discord_posts().await.unwrap();
+    assert!(theirs.is_empty(), "b posts what a has claimed");
+    assert!(next.is_some(), "b knows when the claim ends");
+}
