@@ -31,7 +31,7 @@ impl GamesService {
                 },
                 e.now(),
             )?;
-            rows::move_pending_posts(c, game, parent, thread)?;
+            rows::move_pending_posts(c, game, parent, thread, e.wall_now)?;
             Ok(())
         })
         .await?;
@@ -44,7 +44,7 @@ impl GamesService {
     pub async fn game_thread_gone(&self, thread: u64) -> Result<usize> {
         let signal = self.inner.discord_outbox.clone();
         let moved = self
-            .commit(move |c, _| {
+            .commit(move |c, e| {
                 let threads = rows::game_thread(c, thread)?;
                 for home in &threads {
                     rows::set_game_context(
@@ -52,7 +52,7 @@ impl GamesService {
                         home.game_id,
                         Some(&Place::DiscordChannel(home.parent_id).to_context()),
                     )?;
-                    rows::move_pending_posts(c, home.game_id, thread, home.parent_id)?;
+                    rows::move_pending_posts(c, home.game_id, thread, home.parent_id, e.wall_now)?;
                     rows::delete_game_thread(c, home.game_id)?;
                 }
                 Ok(threads)

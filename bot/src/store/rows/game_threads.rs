@@ -76,13 +76,20 @@ pub fn set_game_context(c: &Conn<'_>, game: GameId, context: Option<&str>) -> Re
 }
 
 /// Moves the pending posts of `game` owed to channel `from` to channel `to`, keeping their
-/// order: they still go out one by one, in the new place.
-pub fn move_pending_posts(c: &Conn<'_>, game: GameId, from: u64, to: u64) -> Result<usize> {
+/// order: they still go out one by one, in the new place, due from `now` (wall clock): the
+/// claim on the one that failed in the old place ends with it.
+pub fn move_pending_posts(
+    c: &Conn<'_>,
+    game: GameId,
+    from: u64,
+    to: u64,
+    now: i64,
+) -> Result<usize> {
     c.execute(
-        "UPDATE discord_outbox SET channel_id = ?3 \
+        "UPDATE discord_outbox SET channel_id = ?3, next_attempt_at = ?4 \
          WHERE status = 'pending' AND dm_user_id IS NULL AND channel_id = ?2 \
            AND event_id IN (SELECT id FROM events WHERE game_id = ?1)",
-        params![game, snowflake(from), snowflake(to)],
+        params![game, snowflake(from), snowflake(to), now],
     )
 }
 
