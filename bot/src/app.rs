@@ -160,7 +160,14 @@ impl RunningApp {
                     api_base: config.discord.api_base.clone(),
                     guild_id: config.discord.guild_id,
                     retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
+                    shards: config.discord.shard_plan()?,
                 };
+                tracing::info!(
+                    shards = ?settings.shards.range,
+                    of = settings.shards.total,
+                    instance = %service.instance(),
+                    "Discord gateway shards of this instance"
+                );
                 // Sign-in links from /web point at the public address, else the one bound here.
                 let web_base = match (config.http.public_url.trim().is_empty(), addr) {
                     (false, _) => Some(config.http.base_url()),

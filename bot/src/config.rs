@@ -8,8 +8,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 mod database_location;
+mod discord_shards;
 
 pub use database_location::DatabaseLocation;
+pub use discord_shards::ShardPlan;
 
 /// Prefix of every environment variable that overrides a setting.
 pub const ENV_PREFIX: &str = "TAFLBOT_";
@@ -162,6 +164,10 @@ pub struct DiscordConfig {
     /// First wait before retrying a failed post, registration or gateway connection (doubled
     /// each try).
     pub retry_base_ms: u64,
+    /// The bot's gateway shards in all (absent: one). See `config/discord_shards.rs`.
+    pub shard_count: Option<u16>,
+    /// This instance's shards of `shard_count`: `"0-3"`, `"5"`, or empty for all of them.
+    pub shards: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -259,6 +265,8 @@ impl Default for DiscordConfig {
             api_base: "https://discord.com/api".to_owned(),
             guild_id: None,
             retry_base_ms: 1_000,
+            shard_count: None,
+            shards: String::new(),
         }
     }
 }
@@ -387,6 +395,7 @@ impl Config {
 
     fn validate(&self) -> Result<(), ConfigError> {
         self.http.listen_addr()?;
+        self.discord.shard_plan()?;
         if self.games.claim_lease_secs == 0 || self.games.claim_lease_secs > 24 * 3600 {
             return Err(ConfigError::Invalid(
                 "games.claim_lease_secs must be between 1 and 86400 seconds".into(),

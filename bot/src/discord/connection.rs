@@ -26,6 +26,8 @@ pub struct DiscordSettings {
     pub guild_id: Option<u64>,
     /// The first wait of every retry (posts, registration, gateway), doubled each time.
     pub retry_base: Duration,
+    /// The gateway shards this instance runs.
+    pub shards: crate::config::ShardPlan,
 }
 
 /// The origin (scheme, host, port) that requests go to, read off `discord.api_base`.
@@ -56,6 +58,14 @@ fn http_client(settings: &DiscordSettings) -> Result<Http, DiscordError> {
     }
     // serenity ignores the proxy while its rate limiter is on; a fake or proxy limits nothing.
     Ok(builder.proxy(origin).ratelimiter_disabled(true).build())
+}
+
+/// `plan`'s shards as serenity 0.12's `start_shard_range` reads a range: its end is the last
+/// shard to start, not the first one after (it starts `end - start + 1` shards).
+fn serenity_shard_range(plan: &crate::config::ShardPlan) -> std::ops::Range<u32> {
+    let first = u32::from(plan.range.start);
+    let last = u32::from(plan.range.end).saturating_sub(1).max(first);
+    first..last
 }
 
 /// Tries of the command registration before the Discord front end gives up.
@@ -156,7 +166,11 @@ async fn supervise(
                 if *stop.borrow() {
                     return;
                 }
-                client.start().await.map_err(DiscordError::from)
+                let plan = &settings.shards;
+                client
+                    .start_shard_range(serenity_shard_range(plan), u32::from(plan.total))
+                    .await
+                    .map_err(DiscordError::from)
             }
             Err(e) => Err(e),
         };
@@ -333,12 +347,24 @@ mod tests {
     }
 
     #[test]
+    fn serenity_is_given_the_last_shard_as_the_end_of_the_range() {
+        let plan = |range: std::ops::Range<u16>, total| crate::config::ShardPlan { range, total };
+        assert_eq!(serenity_shard_range(&plan(0..1, 1)), 0..0);
+        assert_eq!(serenity_shard_range(&plan(1..2, 2)), 1..1);
+        assert_eq!(serenity_shard_range(&plan(4..8, 8)), 4..7);
+    }
+
+    #[test]
     fn an_empty_token_is_refused_before_connecting() {
         let settings = DiscordSettings {
             token: "  ".into(),
             api_base: "https://discord.com/api".into(),
             guild_id: None,
             retry_base: Duration::from_secs(1),
+            shards: crate::config::ShardPlan {
+                range: 0..1,
+                total: 1,
+            },
         };
         assert!(matches!(
             http_client(&settings),

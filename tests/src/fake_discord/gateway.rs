@@ -2,6 +2,11 @@
 //! injected events, and sessions that a client can RESUME after a drop: the events it missed
 //! (by `seq`) are replayed, then RESUMED. A test can refuse IDENTIFY with a close code, close
 //! the connection, ask for a reconnect (op 7) or invalidate the session (op 9).
+//!
+//! Sharding as Discord does it: IDENTIFY names its shard `[id, count]`; the test guild, and
+//! every event of it (an interaction, a thread), belongs to shard `(guild_id >> 22) % count`
+//! only, and events without a guild (direct messages) to shard 0. So several bot instances
+//! that split the shards between them each get their own servers' events, and no other's.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,6 +40,13 @@ struct Session {
     seq: u64,
     events: Vec<Value>,
     resumable: bool,
+    /// The shard it was identified for.
+    shard: u64,
+}
+
+/// The shard a guild's events go to, of `count` (Discord's rule).
+pub fn shard_of(guild_id: u64, count: u64) -> u64 {
+    (guild_id >> 22) % count.max(1)
 }
 
 impl Session {
@@ -47,7 +59,7 @@ impl Session {
     }
 }
 
-/// The connection that receives dispatches now.
+/// The connection that receives a shard's dispatches now.
 struct Connection {
     id: u64,
     to_bot: mpsc::UnboundedSender<Outgoing>,
@@ -56,22 +68,42 @@ struct Connection {
 
 #[derive(Default)]
 struct Hub {
-    current: Option<Connection>,
+    /// Each shard's current connection.
+    current: HashMap<u64, Connection>,
     sessions: HashMap<String, Session>,
-    /// The session of the last connection, which dispatches go to while the bot reconnects.
-    latest_session: Option<String>,
+    /// Each shard's last session, which its dispatches go to while the bot reconnects.
+    latest_session: HashMap<u64, String>,
+    /// The shard count the bot identified with (1 until it says otherwise).
+    shard_count: u64,
 }
 
 impl Hub {
-    /// Makes connection `id` the one that receives dispatches, in `session_id`. Done under the
-    /// same lock as the session's READY or replay, so no dispatch falls between the two.
-    fn attach(&mut self, id: u64, to_bot: &mpsc::UnboundedSender<Outgoing>, session_id: &str) {
-        self.current = Some(Connection {
-            id,
-            to_bot: to_bot.clone(),
-            session_id: Some(session_id.to_owned()),
-        });
-        self.latest_session = Some(session_id.to_owned());
+    /// Makes connection `id` the one that receives `shard`'s dispatches, in `session_id`. Done
+    /// under the same lock as the session's READY or replay, so no dispatch falls between.
+    fn attach(
+        &mut self,
+        id: u64,
+        to_bot: &mpsc::UnboundedSender<Outgoing>,
+        session_id: &str,
+        shard: u64,
+    ) {
+        self.current.insert(
+            shard,
+            Connection {
+                id,
+                to_bot: to_bot.clone(),
+                session_id: Some(session_id.to_owned()),
+            },
+        );
+        self.latest_session.insert(shard, session_id.to_owned());
+    }
+
+    /// The shard an event belongs to: its guild's, or 0 without one.
+    fn shard_of_event(&self, data: &Value) -> u64 {
+        data.get("guild_id")
+            .and_then(Value::as_str)
+            .and_then(|g| g.parse::<u64>().ok())
+            .map_or(0, |guild| shard_of(guild, self.shard_count))
     }
 }
 
@@ -84,6 +116,10 @@ pub(crate) struct GatewayHub {
     rejected_identifies: AtomicU64,
     /// While set, IDENTIFY is answered by closing the connection with this code.
     identify_refusal: Mutex<Option<u16>>,
+    /// The `[id, count]` of every IDENTIFY accepted, in order.
+    identified: Mutex<Vec<[u64; 2]>>,
+    /// The shard each dispatch went to, in order (tests check where an event was routed).
+    routed: Mutex<Vec<(String, u64)>>,
 }
 
 impl Default for GatewayHub {
@@ -95,6 +131,8 @@ impl Default for GatewayHub {
             resumes: watch::channel(0).0,
             rejected_identifies: AtomicU64::new(0),
             identify_refusal: Mutex::new(None),
+            identified: Mutex::new(Vec::new()),
+            routed: Mutex::new(Vec::new()),
         }
     }
 }
@@ -135,6 +173,16 @@ impl GatewayHub {
         wait_for_count(&self.resumes, count, timeout).await
     }
 
+    /// The `[shard, count]` of each IDENTIFY accepted, in order.
+    pub fn identified_shards(&self) -> Vec<[u64; 2]> {
+        locked(&self.identified).clone()
+    }
+
+    /// Each dispatch's event name and the shard it went to, in order.
+    pub fn routed(&self) -> Vec<(String, u64)> {
+        locked(&self.routed).clone()
+    }
+
     pub fn refuse_identify(&self, close_code: Option<u16>) {
         *locked(&self.identify_refusal) = close_code;
     }
@@ -143,11 +191,12 @@ impl GatewayHub {
     /// event waits in its session for the RESUME, as on Discord.
     pub fn dispatch(&self, event: &str, data: Value) -> Result<(), FakeError> {
         let mut hub = locked(&self.hub);
+        let shard = hub.shard_of_event(&data);
         let session_id = hub
             .current
-            .as_ref()
+            .get(&shard)
             .and_then(|c| c.session_id.clone())
-            .or_else(|| hub.latest_session.clone())
+            .or_else(|| hub.latest_session.get(&shard).cloned())
             .ok_or(FakeError::NotConnected)?;
         let session = hub
             .sessions
@@ -155,9 +204,10 @@ impl GatewayHub {
             .filter(|s| s.resumable)
             .ok_or(FakeError::NotConnected)?;
         let frame = session.log(event, data);
+        locked(&self.routed).push((event.to_owned(), shard));
         if let Some(connection) = hub
             .current
-            .as_ref()
+            .get(&shard)
             .filter(|c| c.session_id.as_deref() == Some(session_id.as_str()))
         {
             // A connection that just dropped: the event stays in the session for a resume.
@@ -166,46 +216,62 @@ impl GatewayHub {
         Ok(())
     }
 
-    /// Sends a frame or a close to the current connection.
-    fn to_current(&self, outgoing: Outgoing) -> Result<(), FakeError> {
+    /// Sends a frame or a close to every current connection (one per shard).
+    fn to_current(&self, outgoing: impl Fn() -> Outgoing) -> Result<(), FakeError> {
         let hub = locked(&self.hub);
-        let connection = hub.current.as_ref().ok_or(FakeError::NotConnected)?;
-        connection
-            .to_bot
-            .send(outgoing)
-            .map_err(|_| FakeError::NotConnected)
+        if hub.current.is_empty() {
+            return Err(FakeError::NotConnected);
+        }
+        for connection in hub.current.values() {
+            connection
+                .to_bot
+                .send(outgoing())
+                .map_err(|_| FakeError::NotConnected)?;
+        }
+        Ok(())
     }
 
     /// Closes the current connection with `code`; the session stays resumable.
     pub fn close_current(&self, code: u16) -> Result<(), FakeError> {
-        self.to_current(Outgoing::Close(code))
+        self.to_current(|| Outgoing::Close(code))
     }
 
     /// op 7: the client should reconnect and resume.
     pub fn send_reconnect(&self) -> Result<(), FakeError> {
-        self.to_current(Outgoing::Frame(json!({ "op": 7, "d": null })))
+        self.to_current(|| Outgoing::Frame(json!({ "op": 7, "d": null })))
     }
 
     /// op 9: the session is invalid; `resumable` says whether the client may resume it.
     pub fn send_invalid_session(&self, resumable: bool) -> Result<(), FakeError> {
         if !resumable {
             let mut hub = locked(&self.hub);
-            let current_session = hub.current.as_ref().and_then(|c| c.session_id.clone());
-            if let Some(session) = current_session.and_then(|id| hub.sessions.get_mut(&id)) {
-                session.resumable = false;
+            let current: Vec<String> = hub
+                .current
+                .values()
+                .filter_map(|c| c.session_id.clone())
+                .collect();
+            for id in current {
+                if let Some(session) = hub.sessions.get_mut(&id) {
+                    session.resumable = false;
+                }
             }
         }
-        self.to_current(Outgoing::Frame(json!({ "op": 9, "d": resumable })))
+        self.to_current(|| Outgoing::Frame(json!({ "op": 9, "d": resumable })))
     }
 
     /// Forgets connection `id` (if it is still the current one); a client that closed for good
     /// (`client_close` 1000 or 1001) ends its session.
     fn disconnected(&self, id: u64, client_close: Option<u16>) {
         let mut hub = locked(&self.hub);
-        if hub.current.as_ref().is_none_or(|c| c.id != id) {
+        let Some(shard) = hub
+            .current
+            .iter()
+            .find(|(_, c)| c.id == id)
+            .map(|(shard, _)| *shard)
+        else {
             return;
-        }
-        let session_id = hub.current.take().and_then(|c| c.session_id);
+        };
+        let session_id = hub.current.remove(&shard).and_then(|c| c.session_id);
         if client_close.is_some_and(|code| CLIENT_CLOSES_FOR_GOOD.contains(&code))
             && let Some(session) = session_id.and_then(|s| hub.sessions.get_mut(&s))
         {
@@ -306,8 +372,23 @@ fn answer_frame(
                 gateway.rejected_identifies.fetch_add(1, Ordering::Relaxed);
                 return Next::Close(code);
             }
-            match session_start(state, id, to_bot) {
+            let shard = frame
+                .get("d")
+                .and_then(|d| d.get("shard"))
+                .and_then(Value::as_array)
+                .map(|pair| pair.iter().filter_map(Value::as_u64).collect::<Vec<_>>());
+            let [shard, count] = match shard.as_deref() {
+                None => [0, 1],
+                Some(&[shard, count]) if count > 0 && shard < count => [shard, count],
+                Some(other) => {
+                    state.problem(format!("IDENTIFY with an impossible shard {other:?}"));
+                    // 4010: invalid shard, as Discord closes.
+                    return Next::Close(4010);
+                }
+            };
+            match session_start(state, id, to_bot, shard, count) {
                 Ok(events) => {
+                    locked(&gateway.identified).push([shard, count]);
                     gateway.sessions.send_modify(|n| *n += 1);
                     Next::Reply(events)
                 }
@@ -346,7 +427,8 @@ fn resume(
                     .cloned()
                     .collect();
                 frames.push(session.log("RESUMED", json!({})));
-                hub.attach(id, to_bot, session_id);
+                let shard = session.shard;
+                hub.attach(id, to_bot, session_id, shard);
                 Some(frames)
             }
         }
@@ -360,43 +442,53 @@ fn resume(
     }
 }
 
-/// A new session for connection `id`: READY, then the test guild.
+/// A new session for connection `id` on `shard` of `count`: READY, then the test guild when it
+/// belongs to that shard.
 fn session_start(
     state: &FakeState,
     id: u64,
     to_bot: &mpsc::UnboundedSender<Outgoing>,
+    shard: u64,
+    count: u64,
 ) -> Result<Vec<Value>, FakeError> {
     let session_id = format!("fake-session-{}", state.next_id());
-    let ready = payloads::ready(
+    let has_guild = shard_of(state.guild_id, count) == shard;
+    let mut ready = payloads::ready(
         &state.bot,
         state.application_id,
         state.guild_id,
         &session_id,
         &state.ws_url,
     );
+    ready["shard"] = json!([shard, count]);
+    if !has_guild {
+        ready["guilds"] = json!([]);
+    }
     checked::<serenity::model::gateway::Ready>("READY", &ready)?;
-    let now = now_rfc3339();
-    let channels = state.live_channels();
-    let members = locked(&state.members).clone();
-    let guild = payloads::guild_create(&payloads::GuildSpec {
-        guild_id: state.guild_id,
-        owner_id: state.owner.id,
-        channels: &channels,
-        members: &members,
-        now: &now,
-    });
-    checked::<serenity::model::guild::Guild>("GUILD_CREATE", &guild)?;
     let mut session = Session {
         seq: 0,
         events: Vec::new(),
         resumable: true,
+        shard,
     };
-    let events = vec![
-        session.log("READY", ready),
-        session.log("GUILD_CREATE", guild),
-    ];
+    let mut events = vec![session.log("READY", ready)];
+    if has_guild {
+        let now = now_rfc3339();
+        let channels = state.live_channels();
+        let members = locked(&state.members).clone();
+        let guild = payloads::guild_create(&payloads::GuildSpec {
+            guild_id: state.guild_id,
+            owner_id: state.owner.id,
+            channels: &channels,
+            members: &members,
+            now: &now,
+        });
+        checked::<serenity::model::guild::Guild>("GUILD_CREATE", &guild)?;
+        events.push(session.log("GUILD_CREATE", guild));
+    }
     let mut hub = locked(&state.gateway.hub);
+    hub.shard_count = count;
     hub.sessions.insert(session_id.clone(), session);
-    hub.attach(id, to_bot, &session_id);
+    hub.attach(id, to_bot, &session_id, shard);
     Ok(events)
 }

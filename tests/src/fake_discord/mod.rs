@@ -621,6 +621,21 @@ impl FakeDiscord {
         self.state.gateway.sessions()
     }
 
+    /// The `[shard, count]` of every IDENTIFY accepted, in order.
+    pub fn identified_shards(&self) -> Vec<[u64; 2]> {
+        self.state.gateway.identified_shards()
+    }
+
+    /// Each gateway dispatch's event name and the shard it was sent to, in order.
+    pub fn routed(&self) -> Vec<(String, u64)> {
+        self.state.gateway.routed()
+    }
+
+    /// The shard of `count` the test guild's events go to (Discord's rule).
+    pub fn guild_shard(&self, count: u64) -> u64 {
+        gateway::shard_of(self.state.guild_id, count)
+    }
+
     /// How many sessions were resumed (RESUME answered with the missed events and RESUMED).
     pub fn resumes(&self) -> u64 {
         self.state.gateway.resumes()

@@ -1,0 +1,145 @@
+//! Which Discord gateway shards this instance runs: `discord.shard_count` (how many the bot
+//! has in all) and `discord.shards` (this instance's range of them, `"0-3"` or `"5"`; empty:
+//! all). Discord sends each server's events and interactions to shard
+//! `(guild_id >> 22) % shard_count` only, so instances that split the shards between them
+//! each serve their own servers, and every server exactly one instance.
+
+use std::ops::Range;
+
+use super::{ConfigError, DiscordConfig};
+
+/// The shards to start: `range` of `0..total`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShardPlan {
+    pub range: Range<u16>,
+    pub total: u16,
+}
+
+impl DiscordConfig {
+    /// This instance's shards, or what is wrong with the two settings, in their words.
+    pub fn shard_plan(&self) -> Result<ShardPlan, ConfigError> {
+        let text = self.shards.trim();
+        let total = match self.shard_count {
+            Some(0) => {
+                return Err(ConfigError::Invalid(
+                    "discord.shard_count must be at least 1".into(),
+                ));
+            }
+            Some(n) => n,
+            None if text.is_empty() => 1,
+            None => {
+                return Err(ConfigError::Invalid(format!(
+                    "discord.shards = {text:?} needs discord.shard_count, the number of shards \
+                     of the whole bot"
+                )));
+            }
+        };
+        if text.is_empty() {
+            return Ok(ShardPlan {
+                range: 0..total,
+                total,
+            });
+        }
+        let number = |part: &str| {
+            part.trim().parse::<u16>().map_err(|_| {
+                ConfigError::Invalid(format!(
+                    "discord.shards = {text:?}: write a shard number or a range such as \"0-3\""
+                ))
+            })
+        };
+        let (first, last) = match text.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => {
+                let n = number(text)?;
+                (n, n)
+            }
+        };
+        if last < first {
+            return Err(ConfigError::Invalid(format!(
+                "discord.shards = {text:?} ends before it starts"
+            )));
+        }
+        if last >= total {
+            return Err(ConfigError::Invalid(format!(
+                "discord.shards = {text:?} goes beyond the bot's {total} shards (numbered 0 to {})",
+                total - 1
+            )));
+        }
+        Ok(ShardPlan {
+            range: first..last + 1,
+            total,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(shards: &str, count: Option<u16>) -> Result<ShardPlan, String> {
+        DiscordConfig {
+            shards: shards.into(),
+            shard_count: count,
+            ..DiscordConfig::default()
+        }
+        .shard_plan()
+        .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_range_a_single_shard_and_all_of_them() {
+        assert_eq!(
+            plan("", None),
+            Ok(ShardPlan {
+                range: 0..1,
+                total: 1
+            })
+        );
+        assert_eq!(
+            plan("", Some(8)),
+            Ok(ShardPlan {
+                range: 0..8,
+                total: 8
+            })
+        );
+        assert_eq!(
+            plan("0-3", Some(8)),
+            Ok(ShardPlan {
+                range: 0..4,
+                total: 8
+            })
+        );
+        assert_eq!(
+            plan(" 4 - 7 ", Some(8)),
+            Ok(ShardPlan {
+                range: 4..8,
+                total: 8
+            })
+        );
+        assert_eq!(
+            plan("5", Some(8)),
+            Ok(ShardPlan {
+                range: 5..6,
+                total: 8
+            })
+        );
+    }
+
+    #[test]
+    fn each_mistake_is_said_in_the_settings_words() {
+        let said = |shards: &str, count: Option<u16>, words: &str| {
+            let error = plan(shards, count).expect_err(shards);
+            assert!(error.contains(words), "{shards:?}: {error}");
+        };
+        said("3-1", Some(8), "ends before it starts");
+        said(
+            "0-8",
+            Some(8),
+            "beyond the bot's 8 shards (numbered 0 to 7)",
+        );
+        said("2", None, "needs discord.shard_count");
+        said("", Some(0), "at least 1");
+        said("a-b", Some(8), "a shard number or a range");
+        said("-1", Some(8), "a shard number or a range");
+    }
+}

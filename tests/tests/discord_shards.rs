@@ -1,0 +1,95 @@
+//! Discord shards split between instances (`discord.shard_count`, `discord.shards`): each
+//! instance identifies its own shards, and a server's interactions reach the one instance that
+//! runs the server's shard, as Discord routes them.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test code: a failure must stop the test loudly"
+)]
+
+use std::sync::Arc;
+
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::config::Config;
+use taflbot::service::Clock;
+use taflbot::service::{ManualClock, SystemClock};
+use taflbot_e2e::bot::{FAKE_TOKEN, init_logging};
+use taflbot_e2e::fake_discord::FakeDiscord;
+use taflbot_e2e::world::WAIT;
+
+/// An app against `fake` running `shards` of `count`, on a database of its own in `dir`.
+async fn instance(
+    fake: &FakeDiscord,
+    dir: &tempfile::TempDir,
+    count: u16,
+    shards: &str,
+) -> RunningApp {
+    init_logging();
+    let mut config = Config::default();
+    config.discord.token = Some(FAKE_TOKEN.to_owned());
+    config.discord.api_base = fake.api_base();
+    config.discord.guild_id = Some(fake.guild_id());
+    config.discord.shard_count = Some(count);
+    config.discord.shards = shards.to_owned();
+    config.database.path = dir.path().join(format!("taflbot-{shards}.db"));
+    config.http.listen = "127.0.0.1:0".to_owned();
+    config.webhooks.enabled = false;
+    let options = AppOptions {
+        clock: Arc::new(ManualClock::new(SystemClock.now_ms())),
+        picker: None,
+        scheduler: false,
+    };
+    RunningApp::start(config, options)
+        .await
+        .expect("the app starts")
+}
+
+fn assert_clean(fake: &FakeDiscord) {
+    let problems = fake.problems();
+    assert!(problems.is_empty(), "fake Discord problems: {problems:#?}");
+}
+
+#[tokio::test]
+async fn two_instances_each_run_their_shard_and_a_servers_command_reaches_one() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let first = instance(&fake, &dir, 2, "0").await;
+    let second = instance(&fake, &dir, 2, "1").await;
+    fake.wait_for_sessions(2, WAIT).await.unwrap();
+    let mut identified = fake.identified_shards();
+    identified.sort_unstable();
+    assert_eq!(identified, vec![[0, 2], [1, 2]]);
+
+    let alice = fake.new_user("alice");
+    let help = fake.slash(&alice, fake.channel(), "help", &[]).unwrap();
+    let reply = fake.reply_to(&help, WAIT).await.unwrap();
+    assert!(reply.text().contains("/challenge"), "{}", reply.text());
+    // Sent to the guild's shard alone: only the instance running it ever saw the command.
+    let routed: Vec<u64> = fake
+        .routed()
+        .into_iter()
+        .filter(|(event, _)| event == "INTERACTION_CREATE")
+        .map(|(_, shard)| shard)
+        .collect();
+    assert_eq!(routed, vec![fake.guild_shard(2)]);
+    assert_clean(&fake);
+    first.shutdown().await;
+    second.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_instance_without_a_range_runs_every_shard() {
+    let fake = FakeDiscord::start().await.unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let app = instance(&fake, &dir, 2, "").await;
+    fake.wait_for_sessions(2, WAIT).await.unwrap();
+    let mut identified = fake.identified_shards();
+    identified.sort_unstable();
+    assert_eq!(identified, vec![[0, 2], [1, 2]]);
+    let alice = fake.new_user("alice");
+    let help = fake.slash(&alice, fake.channel(), "help", &[]).unwrap();
+    fake.reply_to(&help, WAIT).await.unwrap();
+    assert_clean(&fake);
+    app.shutdown().await;
+}
