@@ -78,6 +78,7 @@ impl RunningApp {
             path: location.to_string(),
             source,
         })?;
+        tracing::info!(database = %location, "store opened");
         crate::telemetry::handle();
         let service = GamesService::new(
             store,

@@ -6,8 +6,9 @@
     reason = "test harness: a failed start fails the test with its reason"
 )]
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tafl_engine::{Game, Move};
@@ -67,10 +68,35 @@ pub struct World {
     pub http: reqwest::Client,
 }
 
+/// The test binaries whose name starts with this run on PostgreSQL
+/// (`tests/tests/discord_postgres/`: Discord tests included again from their own files).
+const POSTGRES_BINARIES: &str = "discord_postgres";
+
+/// On a PostgreSQL run, the database of the test running on this thread (libtest names each
+/// test's thread after it): made on first use, the same one after a restart.
+fn postgres_database_of_this_test() -> Option<String> {
+    let exe = std::env::current_exe().ok()?;
+    if !exe.file_name()?.to_str()?.starts_with(POSTGRES_BINARIES) {
+        return None;
+    }
+    static DATABASES: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
+    let test = std::thread::current().name().unwrap_or("main").to_owned();
+    let mut databases = DATABASES.lock().unwrap_or_else(|p| p.into_inner());
+    Some(
+        databases
+            .entry(test)
+            .or_insert_with(crate::pg_server::database_url)
+            .clone(),
+    )
+}
+
 /// The app's settings for a test: a temporary database, HTTP on a free port, Discord pointed at
 /// the fake (as `taflbot serve` would be, through `discord.api_base`).
 fn config(fake: &FakeDiscord, db: PathBuf, tweak: fn(&mut Config)) -> Config {
     let mut config = Config::default();
+    if let Some(url) = postgres_database_of_this_test() {
+        config.database.url = url;
+    }
     config.discord.token = Some(FAKE_TOKEN.to_owned());
     config.discord.api_base = fake.api_base();
     config.discord.guild_id = Some(fake.guild_id());
