@@ -179,30 +179,62 @@ async fn legal_moves(client: &reqwest::Client, base: &str, game: i64, token: &st
         .collect()
 }
 
-/// Reads an event stream's lines until one satisfies `wanted`, failing after [`WAIT`].
-async fn wait_for_event(response: reqwest::Response, wanted: impl Fn(&Value) -> bool) -> Value {
+/// Reads an event stream's lines up to the first that satisfies `last` (included), failing
+/// loudly after [`WAIT`] or if the stream ends first.
+async fn lines_until(response: reqwest::Response, last: impl Fn(&Value) -> bool) -> Vec<Value> {
     let mut bytes = response.bytes_stream();
     let mut buffer = Vec::new();
+    let mut lines = Vec::new();
     let found = tokio::time::timeout(WAIT, async {
         while let Some(chunk) = bytes.next().await {
             buffer.extend_from_slice(&chunk.unwrap());
             while let Some(end) = buffer.iter().position(|&b| b == b'\n') {
                 let line: Vec<u8> = buffer.drain(..=end).collect();
-                if let Ok(event) = serde_json::from_slice::<Value>(&line)
-                    && wanted(&event)
-                {
-                    return Some(event);
+                let value: Value = serde_json::from_slice(&line).unwrap();
+                let done = last(&value);
+                lines.push(value);
+                if done {
+                    return true;
                 }
             }
         }
-        None
+        false
     })
     .await;
     match found {
-        Ok(Some(event)) => event,
-        Ok(None) => panic!("the event stream ended before the event came"),
-        Err(_) => panic!("the event did not come within {WAIT:?}"),
+        Ok(true) => lines,
+        Ok(false) => panic!("the event stream ended first: {lines:#?}"),
+        Err(_) => panic!("the awaited line did not come within {WAIT:?}: {lines:#?}"),
     }
+}
+
+/// The first event of a stream that satisfies `wanted`.
+async fn wait_for_event(response: reqwest::Response, wanted: impl Fn(&Value) -> bool) -> Value {
+    lines_until(response, wanted)
+        .await
+        .pop()
+        .expect("lines_until ends with the line it waited for")
+}
+
+/// The events a stream replays before its first keepalive line.
+async fn events_until_keepalive(response: reqwest::Response) -> Vec<Value> {
+    let mut lines = lines_until(response, |line| line["keepalive"] == true).await;
+    lines.pop();
+    lines
+}
+
+/// Ann (attackers) and Bob, registered on `base_a` and `base_b`, and their game of Brandubh
+/// with `clock`, made on `base_a`.
+async fn ann_and_bob(
+    client: &reqwest::Client,
+    base_a: &str,
+    base_b: &str,
+    clock: Value,
+) -> (Player, Player, i64) {
+    let a = register(client, base_a, "Ann").await;
+    let b = register(client, base_b, "Bob").await;
+    let id = game(client, base_a, &a, &b, "brandubh", clock).await;
+    (a, b, id)
 }
 
 /// Claims lapse after 2 s here, so a dead instance's jobs are taken over soon.
@@ -218,16 +250,10 @@ fn two_instances() -> (Instance, Instance) {
 async fn racing_moves_sent_to_both_instances_are_accepted_once_per_ply() {
     let (one, two) = two_instances();
     let client = reqwest::Client::new();
-    let (a, b) = (
-        register(&client, &one.base, "Ann").await,
-        register(&client, &two.base, "Bob").await,
-    );
-    let id = game(
+    let (a, b, id) = ann_and_bob(
         &client,
         &one.base,
-        &a,
-        &b,
-        "brandubh",
+        &two.base,
         json!({ "kind": "unlimited" }),
     )
     .await;
@@ -277,16 +303,10 @@ async fn racing_moves_sent_to_both_instances_are_accepted_once_per_ply() {
 async fn a_move_made_on_one_instance_reaches_the_others_event_stream() {
     let (one, two) = two_instances();
     let client = reqwest::Client::new();
-    let (a, b) = (
-        register(&client, &one.base, "Ann").await,
-        register(&client, &one.base, "Bob").await,
-    );
-    let id = game(
+    let (a, b, id) = ann_and_bob(
         &client,
         &one.base,
-        &a,
-        &b,
-        "brandubh",
+        &one.base,
         json!({ "kind": "unlimited" }),
     )
     .await;
@@ -389,29 +409,6 @@ async fn wait_for_a_scheduler_pass_since(client: &reqwest::Client, base: &str, s
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-/// The events a stream replays before its first keepalive line.
-async fn events_until_keepalive(response: reqwest::Response) -> Vec<Value> {
-    let mut bytes = response.bytes_stream();
-    let mut buffer = Vec::new();
-    let mut events = Vec::new();
-    let done = tokio::time::timeout(WAIT, async {
-        while let Some(chunk) = bytes.next().await {
-            buffer.extend_from_slice(&chunk.unwrap());
-            while let Some(end) = buffer.iter().position(|&b| b == b'\n') {
-                let line: Vec<u8> = buffer.drain(..=end).collect();
-                let value: Value = serde_json::from_slice(&line).unwrap();
-                if value["keepalive"] == true {
-                    return;
-                }
-                events.push(value);
-            }
-        }
-    })
-    .await;
-    assert!(done.is_ok(), "no keepalive within {WAIT:?}");
-    events
 }
 
 /// Plays `game` between `a` and `b`, each move to the first instance of `bases` that answers

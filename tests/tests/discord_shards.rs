@@ -45,6 +45,18 @@ async fn instance(
         .expect("the app starts")
 }
 
+/// Waits for both shards of two to identify, then has /help answered.
+async fn both_shards_identify_and_help_is_answered(fake: &FakeDiscord) {
+    fake.wait_for_sessions(2, WAIT).await.unwrap();
+    let mut identified = fake.identified_shards();
+    identified.sort_unstable();
+    assert_eq!(identified, vec![[0, 2], [1, 2]]);
+    let alice = fake.new_user("alice");
+    let help = fake.slash(&alice, fake.channel(), "help", &[]).unwrap();
+    let reply = fake.reply_to(&help, WAIT).await.unwrap();
+    assert!(reply.text().contains("/challenge"), "{}", reply.text());
+}
+
 fn assert_clean(fake: &FakeDiscord) {
     let problems = fake.problems();
     assert!(problems.is_empty(), "fake Discord problems: {problems:#?}");
@@ -56,15 +68,7 @@ async fn two_instances_each_run_their_shard_and_a_servers_command_reaches_one() 
     let dir = tempfile::tempdir().unwrap();
     let first = instance(&fake, &dir, 2, "0").await;
     let second = instance(&fake, &dir, 2, "1").await;
-    fake.wait_for_sessions(2, WAIT).await.unwrap();
-    let mut identified = fake.identified_shards();
-    identified.sort_unstable();
-    assert_eq!(identified, vec![[0, 2], [1, 2]]);
-
-    let alice = fake.new_user("alice");
-    let help = fake.slash(&alice, fake.channel(), "help", &[]).unwrap();
-    let reply = fake.reply_to(&help, WAIT).await.unwrap();
-    assert!(reply.text().contains("/challenge"), "{}", reply.text());
+    both_shards_identify_and_help_is_answered(&fake).await;
     // Sent to the guild's shard alone: only the instance running it ever saw the command.
     let routed: Vec<u64> = fake
         .routed()
@@ -83,13 +87,7 @@ async fn an_instance_without_a_range_runs_every_shard() {
     let fake = FakeDiscord::start().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let app = instance(&fake, &dir, 2, "").await;
-    fake.wait_for_sessions(2, WAIT).await.unwrap();
-    let mut identified = fake.identified_shards();
-    identified.sort_unstable();
-    assert_eq!(identified, vec![[0, 2], [1, 2]]);
-    let alice = fake.new_user("alice");
-    let help = fake.slash(&alice, fake.channel(), "help", &[]).unwrap();
-    fake.reply_to(&help, WAIT).await.unwrap();
+    both_shards_identify_and_help_is_answered(&fake).await;
     assert_clean(&fake);
     app.shutdown().await;
 }

@@ -9,13 +9,12 @@ use tafl_engine::{Game, Move};
 use tokio::sync::watch;
 
 use crate::config::GamesConfig;
-use crate::domain::{EventId, PlayerId};
 use crate::notify::TargetPolicy;
 use crate::service::{
     ClockSpec, GamesService, ManualClock, MovePicker, NewChallenge, Opponent, RulesChoice,
     SideChoice,
 };
-use crate::store::rows::{self, EventRow};
+use crate::store::rows;
 use crate::store::{Store, StoreError};
 
 const LEASE_SECS: u64 = 30;
@@ -134,18 +133,6 @@ async fn an_ai_turn_one_instance_claimed_is_left_to_it_until_the_claim_lapses() 
     assert_eq!(a.game(Some(player), game).await.unwrap().ply, 1);
 }
 
-fn event_for(player: PlayerId) -> EventRow {
-    EventRow {
-        id: EventId(0),
-        kind: "test".into(),
-        game_id: None,
-        challenge_id: None,
-        players: vec![player],
-        data: serde_json::json!({}),
-        created_at: 1_000,
-    }
-}
-
 #[tokio::test]
 async fn a_webhook_delivery_goes_to_one_instance_and_to_another_once_the_claim_lapses() {
     let dir = tempfile::tempdir().unwrap();
@@ -156,7 +143,7 @@ async fn a_webhook_delivery_goes_to_one_instance_and_to_another_once_the_claim_l
     a.store()
         .write(move |c| {
             rows::insert_webhook(c, player, "http://hooks.example/p", "secret", 1_000)?;
-            rows::insert_event(c, &mut event_for(player))
+            rows::insert_event(c, &mut rows::test_event(player))
         })
         .await
         .unwrap();
@@ -182,7 +169,7 @@ async fn a_discord_post_is_claimed_by_one_instance() {
     let player = a.register_player("p", None).await.unwrap().player.id;
     a.store()
         .write(move |c| {
-            let mut event = event_for(player);
+            let mut event = rows::test_event(player);
             rows::insert_event(c, &mut event)?;
             rows::insert_outbox_post(c, event.id, 42, 0, None)?;
             Ok::<_, StoreError>(())

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::rows::{self, EventId, EventRow};
+use super::rows;
 use super::tests::{
     events_queue_for_their_players_webhooks, failing_jobs_roll_back_only_their_own_writes, handle,
 };
@@ -14,18 +14,6 @@ use crate::store::params;
 
 fn open(url: &str) -> Store {
     Store::open_postgres(url, 2, 64).unwrap()
-}
-
-fn event(player: rows::PlayerId) -> EventRow {
-    EventRow {
-        id: EventId(0),
-        kind: "test".into(),
-        game_id: None,
-        challenge_id: None,
-        players: vec![player],
-        data: serde_json::json!({}),
-        created_at: 1,
-    }
 }
 
 #[tokio::test]
@@ -157,7 +145,7 @@ async fn two_stores_on_one_database_hear_each_other_and_keep_event_ids_in_commit
         writes.push(tokio::spawn(async move {
             store
                 .write(move |c| {
-                    let mut e = event(player);
+                    let mut e = rows::test_event(player);
                     rows::insert_event(c, &mut e)?;
                     Ok::<_, StoreError>(e.id)
                 })
@@ -192,7 +180,7 @@ async fn a_write_waits_for_the_other_instances_open_batch() {
             let player = rows::insert_player(c, "slow", &handle("slow"), None, 0)?.id;
             let _ = entered_tx.send(());
             let _ = released.recv_timeout(Duration::from_secs(10));
-            let mut e = event(player);
+            let mut e = rows::test_event(player);
             rows::insert_event(c, &mut e)?;
             Ok::<_, StoreError>(e.id)
         })
@@ -205,7 +193,7 @@ async fn a_write_waits_for_the_other_instances_open_batch() {
     let fast = tokio::spawn(async move {
         b.write(|c| {
             let player = rows::insert_player(c, "fast", &handle("fast"), None, 0)?.id;
-            let mut e = event(player);
+            let mut e = rows::test_event(player);
             rows::insert_event(c, &mut e)?;
             Ok::<_, StoreError>(e.id)
         })

@@ -142,3 +142,17 @@ pub fn last_event_id(c: &Conn<'_>) -> Result<EventId> {
     let id: Option<i64> = c.query_one("SELECT MAX(id) FROM events", params![], |r| r.get(0))?;
     Ok(EventId(id.unwrap_or(0)))
 }
+
+/// An event of kind `test` concerning `player`, for tests.
+#[cfg(test)]
+pub fn test_event(player: PlayerId) -> EventRow {
+    EventRow {
+        id: EventId(0),
+        kind: "test".into(),
+        game_id: None,
+        challenge_id: None,
+        players: vec![player],
+        data: serde_json::json!({}),
+        created_at: 1_000,
+    }
+}
