@@ -15,8 +15,22 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", said_once(&error));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and its causes in one line, each said once: most errors already quote their cause
+/// in their own words, so a cause whose words are already there is not repeated.
+fn said_once(error: &anyhow::Error) -> String {
+    let mut text = error.to_string();
+    for cause in error.chain().skip(1) {
+        let words = cause.to_string();
+        if !text.contains(&words) {
+            text.push_str(": ");
+            text.push_str(&words);
+        }
+    }
+    text
 }

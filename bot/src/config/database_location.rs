@@ -53,7 +53,13 @@ impl fmt::Display for DatabaseLocation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DatabaseLocation::Sqlite(path) => write!(f, "{}", path.display()),
-            DatabaseLocation::Postgres(_) => f.write_str("the PostgreSQL database of database.url"),
+            // Host, port and database, never the user or password before the `@`.
+            DatabaseLocation::Postgres(url) => {
+                let rest = url.split_once("://").map_or(url.as_str(), |(_, rest)| rest);
+                let rest = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+                let rest = rest.split_once('?').map_or(rest, |(place, _)| place);
+                write!(f, "PostgreSQL at {rest}")
+            }
         }
     }
 }
@@ -100,6 +106,9 @@ mod tests {
             Ok(DatabaseLocation::Postgres(_))
         ));
         assert!(!pg.to_string().contains("secret"));
+        assert_eq!(pg.to_string(), "PostgreSQL at db/taflbot");
+        let with_options = location("postgres://u:p%40ss@10.0.0.5:5433/t?sslmode=disable").unwrap();
+        assert_eq!(with_options.to_string(), "PostgreSQL at 10.0.0.5:5433/t");
         assert!(!format!("{pg:?}").contains("secret"));
     }
 
