@@ -20,15 +20,22 @@ const PAGE: u32 = 500;
 const CATCH_UP: Duration = Duration::from_secs(2);
 
 impl GamesService {
-    /// Starts the follower when the database is shared. It ends with the service.
-    pub(super) fn follow_shared_events(&self) {
+    /// Starts the follower when the database is shared; `published` tells the last event id it
+    /// published (`None` until it knows where the events table ends). It ends with the service.
+    pub(super) fn follow_shared_events(
+        &self,
+        published: tokio::sync::watch::Sender<Option<EventId>>,
+    ) {
         let (Some(poked), Some(mut heard)) =
             (self.inner.shared_events.clone(), self.inner.store.changes())
         else {
+            let _ = published.send(Some(EventId(i64::MAX)));
             return;
         };
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             tracing::error!("no async runtime: other instances' events will not be followed");
+            // Nothing will publish: writes must not wait for it.
+            let _ = published.send(Some(EventId(i64::MAX)));
             return;
         };
         let service: Weak<Inner> = Arc::downgrade(&self.inner);
@@ -42,6 +49,7 @@ impl GamesService {
                 match service.publish_new_events(last).await {
                     Ok((newest, full)) => {
                         last = Some(newest);
+                        let _ = published.send(Some(newest));
                         if full {
                             continue;
                         }

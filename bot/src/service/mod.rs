@@ -94,6 +94,9 @@ pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 
 pub type Result<T> = std::result::Result<T, ServiceError>;
 
+/// How long a write waits, at most, for the event follower (to start, to publish its events).
+const FOLLOWER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Cloneable handle on the games service.
 #[derive(Clone)]
 pub struct GamesService {
@@ -130,6 +133,11 @@ struct Inner {
     /// On a database other instances share: woken after this instance's commits, so the
     /// event follower publishes them (see `event_follower.rs`).
     shared_events: Option<Arc<Notify>>,
+    /// On a shared database: the last event id the follower published (`None` until it knows
+    /// where the events table ends). Writes wait for it to start, so that none falls before its
+    /// starting point, and for it to publish their events, so that a write's events are out
+    /// when it returns (as on SQLite).
+    follower_published: Option<tokio::sync::watch::Receiver<Option<EventId>>>,
     /// This instance's name on the jobs it claims (see `store/rows/claims.rs`).
     instance: crate::domain::InstanceId,
 }
@@ -143,9 +151,17 @@ impl GamesService {
         picker: Option<Arc<dyn MovePicker>>,
     ) -> GamesService {
         let shared_events = store.changes().map(|_| Arc::new(Notify::new()));
+        let (published, follower_published) = match shared_events {
+            Some(_) => {
+                let (published, follower_published) = tokio::sync::watch::channel(None);
+                (Some(published), Some(follower_published))
+            }
+            None => (None, None),
+        };
         let service = GamesService {
             inner: Arc::new(Inner {
                 shared_events,
+                follower_published,
                 instance: crate::domain::InstanceId::new(),
                 store,
                 clock,
@@ -164,7 +180,9 @@ impl GamesService {
             }),
             held: None,
         };
-        service.follow_shared_events();
+        if let Some(published) = published {
+            service.follow_shared_events(published);
+        }
         service
     }
 
@@ -270,6 +288,11 @@ impl GamesService {
         F: FnOnce(&Conn<'_>, &mut Emitter) -> Result<T> + Send + 'static,
         T: Send + 'static,
     {
+        if let Some(published) = &self.inner.follower_published {
+            let mut published = published.clone();
+            // Bounded: a follower that cannot read yet must not stop every write.
+            let _ = tokio::time::timeout(FOLLOWER_WAIT, published.wait_for(Option::is_some)).await;
+        }
         let bus = self.inner.bus.clone();
         let shared_events = self.inner.shared_events.clone();
         let outbox = self.inner.outbox.clone();
@@ -319,6 +342,16 @@ impl GamesService {
                 },
             )
             .await?;
+        if let (Some(published), Some(newest)) = (
+            &self.inner.follower_published,
+            events.events.iter().map(|e| e.id).max(),
+        ) {
+            let mut published = published.clone();
+            let out = published.wait_for(|last| last.is_some_and(|last| last >= newest));
+            if tokio::time::timeout(FOLLOWER_WAIT, out).await.is_err() {
+                tracing::warn!(event = %newest, "the event follower has not published a commit's events yet");
+            }
+        }
         drop(events);
         Ok(value)
     }
