@@ -265,6 +265,11 @@ fn record(
         Seat::Ai(_) => None,
     };
     let warning = report.warning.as_ref().map(game_state::warning_view);
+    // A move that does not end the game is written before its event, so on PostgreSQL the
+    // write travels with the event's insert (one round trip for both).
+    if report.outcome.is_none() {
+        rows::insert_move_and_update_game(c, &move_row, row)?;
+    }
     e.emit(
         c,
         Some(row.id),
@@ -284,13 +289,10 @@ fn record(
             context: row.context.clone(),
         }),
     )?;
-    match &report.outcome {
-        Some(outcome) => {
-            rows::insert_move(c, row.id, &move_row)?;
-            let (winner, reason) = ResultReason::of_outcome(outcome);
-            finish(c, e, row, winner, reason)?;
-        }
-        None => rows::insert_move_and_update_game(c, &move_row, row)?,
+    if let Some(outcome) = &report.outcome {
+        rows::insert_move(c, row.id, &move_row)?;
+        let (winner, reason) = ResultReason::of_outcome(outcome);
+        finish(c, e, row, winner, reason)?;
     }
     Ok(MovePlayed {
         game_id: row.id,

@@ -241,6 +241,7 @@ impl Store {
                     None => pg::Session::connect(url).map_err(E::from)?,
                 };
                 let result = query(&session.conn());
+                let result = session.settle().map_err(E::from).and(result);
                 self.give_back(pool, session, |s| !s.is_closed());
                 result
             }

@@ -2,14 +2,23 @@
 //! statement cache (the store runs a fixed set of statements, each prepared once per
 //! connection), `?n` placeholders rewritten to `$n`, and values converted to and from the
 //! types PostgreSQL inferred for each placeholder and column.
+//!
+//! A session pipelines: statements whose answer nobody waits for (the writer's savepoint
+//! control, a write whose row count is not read) are sent together with the next statement,
+//! so both cost one round trip. Round trips to the server are what a shared database's
+//! writer spends its time on, and it holds the cluster-wide write lock meanwhile.
 
 use std::collections::HashMap;
 use std::error::Error;
+use std::future::Future;
+use std::pin::Pin;
 
 use bytes::BytesMut;
 use postgres::error::SqlState;
 use postgres::types::{IsNull, ToSql, Type, to_sql_checked};
-use postgres::{Client, NoTls, Statement};
+use postgres::{NoTls, Statement};
+use tokio::runtime::Runtime;
+use tokio_postgres::Client;
 
 use super::conn::{Params, numbered_placeholders_as_dollars};
 use super::error::BackendError;
@@ -19,9 +28,9 @@ use super::{Conn, StoreError};
 /// More than the store's distinct statements; a cache that fills is emptied, not grown.
 const STATEMENT_CACHE: usize = 512;
 
-/// Runs `f` where the blocking client may run: the `postgres` client drives its own runtime,
-/// which cannot start on a thread that drives async tasks, so there `f` gets a thread of its
-/// own (connecting at start-up, closing connections at the end).
+/// Runs `f` where a session may block: each session drives its connection on a runtime of its
+/// own, which cannot run on a thread that drives async tasks, so there `f` gets a thread of
+/// its own (connecting at start-up, closing connections at the end).
 pub(super) fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     if tokio::runtime::Handle::try_current().is_err() {
         return f();
@@ -32,22 +41,63 @@ pub(super) fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// A statement sent ahead of the next one.
+enum Ahead {
+    /// Transaction control (`RELEASE job; SAVEPOINT job`), without parameters.
+    Control(String),
+    /// A write whose row count nobody reads.
+    Write(Statement, Vec<Bound<'static>>),
+}
+
+impl Ahead {
+    /// Sends the statement when first polled (as every request of `tokio-postgres` is).
+    fn send<'s>(
+        &'s self,
+        client: &'s Client,
+    ) -> Pin<Box<dyn Future<Output = Result<(), postgres::Error>> + 's>> {
+        match self {
+            Ahead::Control(sql) => Box::pin(client.batch_execute(sql)),
+            Ahead::Write(statement, values) => Box::pin(async move {
+                client
+                    .execute(statement, &as_params(values))
+                    .await
+                    .map(|_| ())
+            }),
+        }
+    }
+}
+
 /// One connection to the server and the statements prepared on it.
 pub(super) struct Session {
     client: Client,
+    /// Drives the connection, only while the session waits for the server.
+    runtime: Runtime,
     statements: HashMap<String, Statement>,
     /// Set when a statement failed: PostgreSQL has then aborted the open transaction.
     failed: bool,
+    /// Sent with the next statement, in order.
+    ahead: Vec<Ahead>,
 }
 
 impl Session {
     /// Connects to `url` (`postgres://user:password@host:port/database`).
     pub(super) fn connect(url: &str) -> Result<Session, StoreError> {
-        let client = Client::connect(url, NoTls)?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| StoreError::Setup(format!("cannot start a database runtime: {e}")))?;
+        let (client, connection) = runtime.block_on(tokio_postgres::connect(url, NoTls))?;
+        runtime.spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!(error = %e, "a database connection ended");
+            }
+        });
         Ok(Session {
             client,
+            runtime,
             statements: HashMap::new(),
             failed: false,
+            ahead: Vec::new(),
         })
     }
 
@@ -58,7 +108,35 @@ impl Session {
 
     /// Runs statements without parameters or results (transaction control, migrations).
     pub(super) fn batch(&mut self, sql: &str) -> Result<(), StoreError> {
-        Ok(self.client.batch_execute(sql)?)
+        let sent = self.round_trip(|client| client.batch_execute(sql));
+        self.note(sent)
+    }
+
+    /// Queues transaction control to go with the next statement; its failure is that
+    /// statement's.
+    pub(super) fn batch_ahead(&mut self, sql: &str) {
+        match self.ahead.last_mut() {
+            Some(Ahead::Control(queued)) => {
+                queued.push(' ');
+                queued.push_str(sql);
+            }
+            _ => self.ahead.push(Ahead::Control(sql.to_owned())),
+        }
+    }
+
+    /// Sends the writes still queued, if any (transaction control alone can wait for the next
+    /// statement): a job's writes have all been answered when it ends.
+    pub(super) fn settle(&mut self) -> Result<(), StoreError> {
+        if !self.ahead.iter().any(|a| matches!(a, Ahead::Write(..))) {
+            return Ok(());
+        }
+        let sent = self.round_trip(|_| async { Ok(()) });
+        self.note(sent)
+    }
+
+    /// Drops what is queued (the transaction is being rolled back).
+    pub(super) fn forget_ahead(&mut self) {
+        self.ahead.clear();
     }
 
     /// Whether a statement failed since the last call (and forgets it).
@@ -73,20 +151,39 @@ impl Session {
         })
     }
 
-    /// The client itself, for the listener's notifications.
-    pub(super) fn client(&mut self) -> &mut Client {
-        &mut self.client
-    }
-
     pub(super) fn conn(&mut self) -> Conn<'_> {
         Conn::postgres(self)
+    }
+
+    /// Sends what is queued, then the request `last` makes, in one round trip; the first
+    /// failure is the answer (after it the server refuses the rest of the transaction).
+    fn round_trip<'s, T, F>(
+        &'s mut self,
+        last: impl FnOnce(&'s Client) -> F,
+    ) -> Result<T, postgres::Error>
+    where
+        F: Future<Output = Result<T, postgres::Error>> + 's,
+    {
+        let ahead = std::mem::take(&mut self.ahead);
+        let client = &self.client;
+        self.runtime.block_on(async {
+            // `join` polls the queued requests first, so they are sent first.
+            let (earlier, last) = futures_util::future::join(
+                futures_util::future::join_all(ahead.iter().map(|a| a.send(client))),
+                last(client),
+            )
+            .await;
+            earlier.into_iter().collect::<Result<Vec<()>, _>>()?;
+            last
+        })
     }
 
     fn statement(&mut self, sql: &str) -> Result<Statement, StoreError> {
         if let Some(statement) = self.statements.get(sql) {
             return Ok(statement.clone());
         }
-        let prepared = self.client.prepare(&numbered_placeholders_as_dollars(sql));
+        let text = numbered_placeholders_as_dollars(sql);
+        let prepared = self.round_trip(|client| client.prepare(&text));
         let statement = self.note(prepared)?;
         if self.statements.len() >= STATEMENT_CACHE {
             self.statements.clear();
@@ -98,10 +195,27 @@ impl Session {
     pub(super) fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<usize, StoreError> {
         let statement = self.statement(sql)?;
         let values = bind(&statement, params)?;
-        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-        let changed = self.client.execute(&statement, &refs);
+        let changed = self.round_trip(|client| async move {
+            client.execute(&statement, &as_params(&values)).await
+        });
         let changed = self.note(changed)?;
         Ok(usize::try_from(changed).unwrap_or(usize::MAX))
+    }
+
+    /// Queues a write whose row count nobody reads, to go with the next statement (or the
+    /// end of the job); its failure is that statement's.
+    pub(super) fn execute_ahead(
+        &mut self,
+        sql: &str,
+        params: Params<'_>,
+    ) -> Result<(), StoreError> {
+        let statement = self.statement(sql)?;
+        let values = bind(&statement, params)?
+            .into_iter()
+            .map(|Bound(value)| Bound(value.into_owned()))
+            .collect();
+        self.ahead.push(Ahead::Write(statement, values));
+        Ok(())
     }
 
     /// Every row of the query (read by the caller once the session is free again, so reading
@@ -113,8 +227,10 @@ impl Session {
     ) -> Result<Vec<postgres::Row>, StoreError> {
         let statement = self.statement(sql)?;
         let values = bind(&statement, params)?;
-        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-        let rows = self.client.query(&statement, &refs);
+        let rows =
+            self.round_trip(
+                |client| async move { client.query(&statement, &as_params(&values)).await },
+            );
         self.note(rows)
     }
 }
@@ -138,6 +254,10 @@ fn bind<'p>(statement: &Statement, params: Params<'p>) -> Result<Vec<Bound<'p>>,
                 .map_err(|e| StoreError::Parameter(format!("parameter {}: {e}", i + 1)))
         })
         .collect()
+}
+
+fn as_params<'v>(values: &'v [Bound<'_>]) -> Vec<&'v (dyn ToSql + Sync)> {
+    values.iter().map(|v| v as _).collect()
 }
 
 /// A parameter as PostgreSQL receives it: encoded as the type the server inferred for its

@@ -11,7 +11,6 @@ use postgres::fallible_iterator::FallibleIterator;
 use tokio::sync::watch;
 
 use super::StoreError;
-use super::pg::Session;
 use super::pg_writer::EVENTS_CHANNEL;
 
 /// How often the thread looks whether the store was closed, and waits before reconnecting.
@@ -48,13 +47,13 @@ fn listen(
     changes: &watch::Sender<u64>,
     stop: &AtomicBool,
 ) -> Result<(), StoreError> {
-    let mut session = Session::connect(url)?;
-    session.batch(&format!("LISTEN {EVENTS_CHANNEL}"))?;
+    let mut client = postgres::Client::connect(url, postgres::NoTls)?;
+    client.batch_execute(&format!("LISTEN {EVENTS_CHANNEL}"))?;
     let bump = || changes.send_modify(|n| *n = n.wrapping_add(1));
     bump();
     while !stop.load(Ordering::Relaxed) {
         let heard = {
-            let mut notifications = session.client().notifications();
+            let mut notifications = client.notifications();
             let others = |n: &postgres::Notification| n.payload() != own;
             let mut heard = notifications
                 .timeout_iter(TICK)
@@ -70,7 +69,7 @@ fn listen(
         if heard {
             bump();
         }
-        if session.is_closed() {
+        if client.is_closed() {
             return Err(StoreError::Setup("the listening connection closed".into()));
         }
     }

@@ -61,8 +61,11 @@ impl WriteSession for PgWriter {
         ))
     }
 
+    /// Sent with the next job's first statement: its answer is only that it worked, which
+    /// that statement's tells (the server refuses every statement after a failed one).
     fn control(&mut self, sql: &str) -> Result<(), StoreError> {
-        self.batch(sql)
+        self.session()?.batch_ahead(sql);
+        Ok(())
     }
 
     fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)> {
@@ -71,11 +74,12 @@ impl WriteSession for PgWriter {
         };
         session.take_failed();
         let ran = job(Some(&Conn::postgres(session)));
+        let settled = session.settle();
         if ran.keep && session.take_failed() {
-            return Err((
-                ran,
-                StoreError::Thread("a write went on after one of its statements failed".into()),
-            ));
+            let spoiled = settled.err().unwrap_or_else(|| {
+                StoreError::Thread("a write went on after one of its statements failed".into())
+            });
+            return Err((ran, spoiled));
         }
         Ok(ran)
     }
@@ -89,6 +93,7 @@ impl WriteSession for PgWriter {
         if let Some(session) = self.session.as_mut()
             && !session.is_closed()
         {
+            session.forget_ahead();
             let _ = session.batch("ROLLBACK");
         }
     }

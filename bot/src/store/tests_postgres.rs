@@ -128,6 +128,96 @@ async fn a_job_that_goes_on_after_a_failed_statement_is_refused_and_rolled_back(
     assert_eq!(n, 0);
 }
 
+/// A write sent ahead of the next statement (one round trip for both) is seen by that
+/// statement, and its failure is that statement's: the server's own error, not "the
+/// transaction is aborted".
+#[tokio::test]
+async fn a_write_sent_ahead_is_seen_by_the_next_statement_which_reports_its_failure() {
+    let store = open(&database_url());
+    let (a, renamed) = store
+        .write(|c| {
+            let a = rows::insert_player(c, "a", &handle("ahead-a"), None, 0)?.id;
+            rows::insert_player(c, "b", &handle("ahead-b"), None, 0)?;
+            c.execute_unanswered(
+                "UPDATE players SET name = ?1 WHERE id = ?2",
+                params!["renamed", a],
+            )?;
+            let renamed: String =
+                c.query_one("SELECT name FROM players WHERE id = ?1", params![a], |r| {
+                    r.get(0)
+                })?;
+            Ok::<_, StoreError>((a, renamed))
+        })
+        .await
+        .unwrap();
+    assert_eq!(renamed, "renamed");
+    let refused = store
+        .write(move |c| {
+            c.execute_unanswered(
+                "UPDATE players SET handle = ?1 WHERE id = ?2",
+                params!["ahead-b", a],
+            )?;
+            c.query_one("SELECT COUNT(*) FROM players", params![], |r| {
+                r.get::<i64>(0)
+            })
+        })
+        .await
+        .unwrap_err();
+    assert!(rows::handle_taken(&refused), "{refused}");
+}
+
+/// A job whose last statement was a write sent ahead learns its fate before its savepoint is
+/// released: a failed one refuses the job and rolls back its writes alone, whatever the job
+/// answered, and its batch-mates are kept.
+#[tokio::test]
+async fn a_job_ending_with_a_failed_write_sent_ahead_is_refused_alone() {
+    let store = open(&database_url());
+    store
+        .write(|c| rows::insert_player(c, "taken", &handle("taken"), None, 0))
+        .await
+        .unwrap();
+    let mut jobs = Vec::new();
+    for i in 0..40 {
+        let store = store.clone();
+        jobs.push(tokio::spawn(async move {
+            store
+                .write(move |c| {
+                    let id =
+                        rows::insert_player(c, "p", &handle(&format!("ahead{i}")), None, 0)?.id;
+                    let new_handle = if i % 4 == 0 {
+                        "taken".to_owned()
+                    } else {
+                        format!("moved{i}")
+                    };
+                    c.execute_unanswered(
+                        "UPDATE players SET handle = ?1 WHERE id = ?2",
+                        params![new_handle, id],
+                    )
+                })
+                .await
+        }));
+    }
+    let mut refused = 0;
+    for job in jobs {
+        if let Err(e) = job.await.unwrap() {
+            assert!(e.to_string().contains("players"), "{e}");
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 10);
+    let (players, moved): (i64, i64) = store
+        .read(|c| {
+            c.query_one(
+                "SELECT COUNT(*), COUNT(*) FILTER (WHERE handle LIKE 'moved%') FROM players",
+                params![],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!((players, moved), (31, 30));
+}
+
 /// Two instances on one database: ids of events come in commit order whoever writes, and each
 /// store hears the other's commits.
 #[tokio::test]

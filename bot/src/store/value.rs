@@ -18,6 +18,18 @@ pub enum SqlValue<'a> {
 }
 
 impl SqlValue<'_> {
+    /// The same value, owning what it borrowed (for a statement sent later).
+    pub fn into_owned(self) -> SqlValue<'static> {
+        match self {
+            SqlValue::Null => SqlValue::Null,
+            SqlValue::Integer(i) => SqlValue::Integer(i),
+            SqlValue::Real(r) => SqlValue::Real(r),
+            SqlValue::Bool(b) => SqlValue::Bool(b),
+            SqlValue::Text(text) => SqlValue::Text(Cow::Owned(text.into_owned())),
+            SqlValue::Blob(bytes) => SqlValue::Blob(Cow::Owned(bytes.into_owned())),
+        }
+    }
+
     /// The kind, for error messages.
     pub fn kind(&self) -> &'static str {
         match self {

@@ -201,8 +201,8 @@ pub fn game_for_move(c: &Conn<'_>, id: GameId) -> Result<Option<(GameRow, [Optio
     )
 }
 
-/// Writes move `m` of game `g` and the game's new state: one statement on PostgreSQL (a
-/// round trip saved on every move), two on SQLite.
+/// Writes move `m` of game `g` and the game's new state: one statement on PostgreSQL, sent
+/// with the job's next one (round trips saved on every move), two on SQLite.
 pub fn insert_move_and_update_game(c: &Conn<'_>, m: &MoveRow, g: &GameRow) -> Result<()> {
     if c.dialect() != Dialect::Postgres {
         super::insert_move(c, g.id, m)?;
@@ -210,7 +210,7 @@ pub fn insert_move_and_update_game(c: &Conn<'_>, m: &MoveRow, g: &GameRow) -> Re
     }
     let captures =
         serde_json::to_string(&m.captures).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    c.execute(
+    c.execute_unanswered(
         "WITH m AS (INSERT INTO moves (game_id, ply, side, notation, mv, captures, \
          position_hash, played_by, played_at) \
          VALUES (?1, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)) \
@@ -243,8 +243,7 @@ pub fn insert_move_and_update_game(c: &Conn<'_>, m: &MoveRow, g: &GameRow) -> Re
             m.played_by,
             m.played_at,
         ],
-    )?;
-    Ok(())
+    )
 }
 
 pub fn game(c: &Conn<'_>, id: GameId) -> Result<Option<GameRow>> {
