@@ -139,12 +139,13 @@ impl RunningApp {
                 config.http.max_connections,
                 Duration::from_millis(config.http.header_read_timeout_ms.max(1)),
             );
-            // The accept loop gives each request its client's address (ConnectInfo), which the
-            // per-address registration limit reads.
+            // The accept loop gives each request its client's address, which the per-address
+            // limits read.
             let server = tokio::spawn(crate::http::server::serve(
                 listener,
                 router,
                 limits,
+                Arc::new(config.http.trusted_proxies()?),
                 shutdown_rx.clone(),
             ));
             tracing::info!(%addr, "HTTP API listening on http://{addr}/api/v1");

@@ -97,6 +97,11 @@ pub struct HttpConfig {
     /// the start of sign-in links, and `https` here marks the session cookie `Secure`.
     /// Empty: `http://` and `listen`.
     pub public_url: String,
+    /// Reverse proxies in front of taflbot (addresses like `127.0.0.1`, networks like
+    /// `10.0.0.0/8`): a connection from one of them is counted against the client address it
+    /// reports in `X-Forwarded-For`, not its own. Empty (the default): the header is ignored.
+    /// In the environment: a comma-separated list.
+    pub trusted_proxies: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -221,6 +226,7 @@ impl Default for HttpConfig {
             max_connections: 20_000,
             header_read_timeout_ms: 5_000,
             public_url: String::new(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -299,6 +305,12 @@ impl WebhooksConfig {
 }
 
 impl HttpConfig {
+    /// The proxies whose `X-Forwarded-For` is believed, read from `trusted_proxies`.
+    pub fn trusted_proxies(&self) -> Result<crate::http::TrustedProxies, ConfigError> {
+        crate::http::TrustedProxies::new(&self.trusted_proxies)
+            .map_err(|e| ConfigError::Invalid(e.to_string()))
+    }
+
     /// The start of the server's own addresses (sign-in links): `public_url`, else
     /// `http://` and `listen`.
     pub fn base_url(&self) -> String {
@@ -395,6 +407,7 @@ impl Config {
 
     fn validate(&self) -> Result<(), ConfigError> {
         self.http.listen_addr()?;
+        self.http.trusted_proxies()?;
         self.discord.shard_plan()?;
         if self.games.claim_lease_secs == 0 || self.games.claim_lease_secs > 24 * 3600 {
             return Err(ConfigError::Invalid(
@@ -632,7 +645,7 @@ mod tests {
     }
 
     #[test]
-    fn unreadable_webhook_exceptions_and_bank_ratios_are_refused() {
+    fn unreadable_networks_and_bank_ratios_are_refused() {
         let err = Config::from_toml_and_env(
             "[webhooks]\nallow_private = [\"10.0.0.0/40\"]\n",
             Path::new("x.toml"),
@@ -640,6 +653,24 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.to_string().contains("10.0.0.0/40"), "{err}");
+        let err = Config::from_toml_and_env(
+            "",
+            Path::new(""),
+            env(&[("TAFLBOT_HTTP_TRUSTED_PROXIES", "127.0.0.1, proxy.internal")]),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("http.trusted_proxies: \"proxy.internal\" is not an address"),
+            "{err}"
+        );
+        let proxies = Config::from_toml_and_env(
+            "",
+            Path::new(""),
+            env(&[("TAFLBOT_HTTP_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8")]),
+        )
+        .unwrap();
+        assert_eq!(proxies.http.trusted_proxies, ["127.0.0.1", "10.0.0.0/8"]);
         let err = Config::from_toml_and_env(
             "",
             Path::new(""),

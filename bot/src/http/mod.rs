@@ -5,6 +5,7 @@
 
 mod auth;
 mod board;
+mod client_addr;
 mod complaints;
 mod error;
 mod extract;
@@ -30,6 +31,7 @@ use crate::config::HttpConfig;
 use crate::discord::DiscordStatus;
 use crate::service::GamesService;
 
+pub use client_addr::{ClientAddr, TrustedProxies};
 pub use error::{ApiError, status_of};
 pub use openapi::openapi_document;
 pub use rate_limit::{ClientKey, RateLimiter};

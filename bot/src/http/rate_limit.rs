@@ -11,6 +11,8 @@ use std::time::Instant;
 use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 
+use super::ClientAddr;
+
 pub struct RateLimiter<K = [u8; 32]> {
     rate: f64,
     burst: f64,
@@ -85,7 +87,8 @@ impl<K: Hash + Eq> RateLimiter<K> {
     }
 }
 
-/// Who a registration or a request without a token is counted against: the client's address, an IPv6 client by its /64
+/// Who a registration or a request without a token is counted against: the client's address
+/// (behind a trusted proxy, the one it reports: [`ClientAddr`]), an IPv6 client by its /64
 /// (one machine usually holds a whole /64). `None` when the server was started without
 /// connection info; everyone then shares one bucket.
 pub struct ClientKey(pub Option<IpAddr>);
@@ -94,12 +97,14 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientKey {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientKey(
-            parts
+        let client = match parts.extensions.get::<ClientAddr>() {
+            Some(ClientAddr(ip)) => Some(*ip),
+            None => parts
                 .extensions
                 .get::<ConnectInfo<SocketAddr>>()
-                .map(|ConnectInfo(addr)| client_key(addr.ip())),
-        ))
+                .map(|ConnectInfo(addr)| addr.ip()),
+        };
+        Ok(ClientKey(client.map(client_key)))
     }
 }
 

@@ -26,6 +26,8 @@ use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
+use super::TrustedProxies;
+
 /// Descriptors kept for the database, logs and outgoing requests.
 const DESCRIPTORS_KEPT: u64 = 128;
 /// How long requests in flight may take to finish at shutdown.
@@ -86,11 +88,14 @@ impl ConnectionLimits {
     }
 }
 
-/// Serves `router` on `listener` until `shutdown` turns true, then drains.
+/// Serves `router` on `listener` until `shutdown` turns true, then drains. Each request
+/// carries its connection's address (`ConnectInfo`) and its client's ([`ClientAddr`](super::ClientAddr), from
+/// `X-Forwarded-For` when the connection is from one of `proxies`).
 pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnectionLimits,
+    proxies: Arc<TrustedProxies>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     // HTTP/1 only: sniffing for HTTP/2 would wait for a silent client's first bytes with no
@@ -124,7 +129,10 @@ pub async fn serve(
             () = stopped(&mut shutdown) => break,
         };
         let router = router.clone();
+        let proxies = Arc::clone(&proxies);
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
+            let client = proxies.client(remote.ip(), request.headers());
+            request.extensions_mut().insert(client);
             request.extensions_mut().insert(ConnectInfo(remote));
             router.clone().oneshot(request.map(axum::body::Body::new))
         });

@@ -232,6 +232,49 @@ async fn readers_without_a_token_are_limited_per_address() {
             .starts_with("too many requests without a token from your address"),
         "{body}"
     );
+    // Without a trusted proxy, naming another address does not get a new allowance.
+    let spoofed = app
+        .client
+        .get(app.url(&path))
+        .header("x-forwarded-for", "203.0.113.9")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(spoofed.status(), StatusCode::TOO_MANY_REQUESTS);
     // With a token, the token's own limit counts.
     app.get(&path, &a.token).await;
+}
+
+/// Behind a reverse proxy every connection comes from the proxy: the limit counts the client
+/// address it reports, so one busy client does not lock everyone else out.
+#[tokio::test]
+async fn behind_a_trusted_proxy_readers_are_limited_per_forwarded_address() {
+    let app = TestApp::start_with(|c| {
+        c.http.anonymous_per_second = 0.001;
+        c.http.anonymous_burst = 2;
+        c.http.trusted_proxies = vec!["127.0.0.1".into()];
+    })
+    .await;
+    let (_a, _b, game) = app.game_between_a_and_b("brandubh").await;
+    let path = format!("/games/{game}");
+    let from = |client: &'static str| {
+        app.client
+            .get(app.url(&path))
+            .header("x-forwarded-for", client)
+            .send()
+    };
+    for _ in 0..2 {
+        assert_eq!(from("203.0.113.1").await.unwrap().status(), StatusCode::OK);
+    }
+    assert_eq!(
+        from("203.0.113.1").await.unwrap().status(),
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // The proxy appends the address it was reached from to what the client sent.
+    assert_eq!(
+        from("203.0.113.9, 203.0.113.1").await.unwrap().status(),
+        StatusCode::TOO_MANY_REQUESTS,
+        "what the client wrote itself is not believed"
+    );
+    assert_eq!(from("203.0.113.2").await.unwrap().status(), StatusCode::OK);
 }
