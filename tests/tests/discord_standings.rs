@@ -8,6 +8,7 @@
 )]
 
 use taflbot::domain::PlayerId;
+use taflbot::service::Clock;
 use taflbot::store::StoreError;
 use taflbot::store::rows::{self, Glicko, RatingRow};
 use taflbot_e2e::fake_discord::CommandOption as Opt;
@@ -15,6 +16,7 @@ use taflbot_e2e::world::World;
 
 /// Gives `players` settled brandubh ratings (deviation 60), in this order from the best.
 async fn settle(world: &World, players: Vec<i64>) {
+    let now = world.clock.now_ms();
     world
         .app
         .service
@@ -32,7 +34,7 @@ async fn settle(world: &World, players: Vec<i64>) {
                             volatility: 0.06,
                         },
                         games: 20,
-                        updated_at: 0,
+                        updated_at: now,
                     },
                 )?;
             }

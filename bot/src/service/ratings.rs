@@ -8,8 +8,12 @@
 //! - the system constant tau is 0.5 (Glickman suggests 0.3 to 1.2; smaller keeps volatility
 //!   steadier);
 //! - the rating period is one game: both players' ratings are updated when a rated game ends,
-//!   in the same transaction that ends it. RD does not grow with time away (no empty periods
-//!   are applied);
+//!   in the same transaction that ends it;
+//! - time away counts as empty rating periods, one per [`IDLE_PERIOD_DAYS`] since the pool's
+//!   last rated game: each grows RD as Glicko-2 grows it for a period without games
+//!   (φ² + σ², at most 350), so a settled rating (RD 60) becomes provisional again after about
+//!   a year away, as on lichess. A rating is shown, ranked and used in a new game's update as
+//!   of now; the store keeps it as of its last game;
 //! - a rating is provisional while its RD is above 110: it is marked so, and left off the
 //!   leaderboards.
 
@@ -30,6 +34,11 @@ pub const INITIAL_VOLATILITY: f64 = 0.06;
 pub const TAU: f64 = 0.5;
 /// A rating whose deviation is above this is provisional.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+/// Days away that count as one rating period without games.
+pub const IDLE_PERIOD_DAYS: i64 = 5;
+pub const IDLE_PERIOD_MS: i64 = IDLE_PERIOD_DAYS * 24 * 3600 * 1000;
+/// Glicko-2's scale factor between a rating's deviation and its φ (400 / ln 10).
+pub const GLICKO2_SCALE: f64 = 173.7178;
 
 /// The rating of a player who has never played in a pool.
 pub const INITIAL: Glicko = Glicko {
@@ -40,6 +49,27 @@ pub const INITIAL: Glicko = Glicko {
 
 pub fn is_provisional(g: &Glicko) -> bool {
     g.deviation > PROVISIONAL_DEVIATION
+}
+
+/// Whole rating periods without games between `since` and `now` (none when the clock went
+/// back).
+pub fn idle_periods(since: i64, now: i64) -> i64 {
+    (now - since).max(0) / IDLE_PERIOD_MS
+}
+
+/// Rating `g`, last updated at `since`, as of `now`: its deviation grown by the empty periods
+/// between (Glickman's step 6 for each, in closed form: σ stays the same while nobody plays).
+pub fn as_of(g: &Glicko, since: i64, now: i64) -> Glicko {
+    let periods = idle_periods(since, now);
+    if periods == 0 {
+        return *g;
+    }
+    let phi = g.deviation / GLICKO2_SCALE;
+    let grown = (phi * phi + periods as f64 * g.volatility * g.volatility).sqrt();
+    Glicko {
+        deviation: (grown * GLICKO2_SCALE).min(INITIAL_DEVIATION),
+        ..*g
+    }
 }
 
 fn config() -> Glicko2Config {
@@ -125,8 +155,11 @@ fn rated_pool(row: &GameRow) -> Option<(&str, PlayerId, PlayerId)> {
     }
 }
 
-fn current(c: &Conn<'_>, player: PlayerId, pool: &str) -> Result<(Glicko, u32)> {
-    Ok(rows::rating(c, player, pool)?.map_or((INITIAL, 0), |r| (r.glicko, r.games)))
+/// A player's rating in `pool` as of `now`, and their rated games there.
+fn current(c: &Conn<'_>, player: PlayerId, pool: &str, now: i64) -> Result<(Glicko, u32)> {
+    Ok(rows::rating(c, player, pool)?.map_or((INITIAL, 0), |r| {
+        (as_of(&r.glicko, r.updated_at, now), r.games)
+    }))
 }
 
 /// Rates a game that just ended (`row` as written back), inside the transaction that ends it:
@@ -139,8 +172,8 @@ pub(crate) fn rate_ended_game(
     let Some((pool, attacker, defender)) = rated_pool(row) else {
         return Ok(None);
     };
-    let (a_before, a_games) = current(c, attacker, pool)?;
-    let (d_before, d_games) = current(c, defender, pool)?;
+    let (a_before, a_games) = current(c, attacker, pool, now)?;
+    let (d_before, d_games) = current(c, defender, pool, now)?;
     let (a_after, d_after) = after_game(&a_before, &d_before, row.winner);
     for (player, before, after, games) in [
         (attacker, a_before, a_after, a_games),
@@ -239,6 +272,41 @@ mod tests {
         assert!((after.rating - 1464.06).abs() < 0.01, "{after:?}");
         assert!((after.deviation - 151.52).abs() < 0.01, "{after:?}");
         assert!((after.volatility - 0.05999).abs() < 0.00001, "{after:?}");
+    }
+
+    #[test]
+    fn time_away_grows_the_deviation_as_glicko2s_empty_periods_do() {
+        let settled = g(1620.0, 60.0);
+        let day = 24 * 3600 * 1000;
+        assert_eq!(
+            as_of(&settled, 0, IDLE_PERIOD_MS - 1),
+            settled,
+            "no whole period yet"
+        );
+        assert_eq!(
+            as_of(&settled, 10 * day, 0),
+            settled,
+            "a clock gone back changes nothing"
+        );
+        // Twenty periods in closed form are twenty of skillratings' own decays.
+        let mut decayed = to_skill(&settled);
+        for _ in 0..20 {
+            decayed = skillratings::glicko2::decay_deviation(&decayed);
+        }
+        let grown = as_of(&settled, 0, 20 * IDLE_PERIOD_MS);
+        assert!(
+            (grown.deviation - decayed.deviation).abs() < 1e-9,
+            "{grown:?}"
+        );
+        assert_eq!((grown.rating, grown.volatility), (1620.0, 0.06));
+        // Settled after a month away; provisional again after about a year; never above 350.
+        assert!(!is_provisional(&as_of(&settled, 0, 30 * day)));
+        assert!(!is_provisional(&as_of(&settled, 0, 300 * day)));
+        assert!(is_provisional(&as_of(&settled, 0, 420 * day)));
+        assert_eq!(
+            as_of(&settled, 0, 100_000 * day).deviation,
+            INITIAL_DEVIATION
+        );
     }
 
     #[test]

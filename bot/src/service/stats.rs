@@ -6,7 +6,9 @@ use crate::store::rows::{self, PlayerRow};
 
 use super::game_state;
 use super::players::{page_of, page_offset};
-use super::ratings::{PROVISIONAL_DEVIATION, is_provisional, shown};
+use super::ratings::{
+    GLICKO2_SCALE, IDLE_PERIOD_MS, PROVISIONAL_DEVIATION, as_of, is_provisional, shown,
+};
 use super::views::{
     LeaderboardEntry, Page, PlayerProfile, PlayerView, PoolRating, RatingHistoryEntry,
     VariantResults,
@@ -32,15 +34,24 @@ pub(crate) fn preset(variant: &str) -> Result<&'static str> {
         })
 }
 
-fn profile(c: &Conn<'_>, player: PlayerRow, viewer: Option<PlayerId>) -> Result<PlayerProfile> {
+/// A player's page as of `now` (ratings aged by the time since their last game).
+fn profile(
+    c: &Conn<'_>,
+    player: PlayerRow,
+    viewer: Option<PlayerId>,
+    now: i64,
+) -> Result<PlayerProfile> {
     let ratings = rows::ratings_of(c, player.id)?
         .into_iter()
-        .map(|r| PoolRating {
-            provisional: is_provisional(&r.glicko),
-            variant: r.pool,
-            rating: shown(r.glicko.rating),
-            deviation: shown(r.glicko.deviation),
-            games: r.games,
+        .map(|r| {
+            let glicko = as_of(&r.glicko, r.updated_at, now);
+            PoolRating {
+                provisional: is_provisional(&glicko),
+                variant: r.pool,
+                rating: shown(glicko.rating),
+                deviation: shown(glicko.deviation),
+                games: r.games,
+            }
         })
         .collect();
     let results = rows::results_by_variant(c, player.id)?
@@ -68,7 +79,7 @@ fn profile(c: &Conn<'_>, player: PlayerRow, viewer: Option<PlayerId>) -> Result<
 
 impl GamesService {
     /// Page `page` of `variant`'s leaderboard: rated players, best first, provisional ratings
-    /// (deviation above 110) left out; with `guild`, only players seen in that Discord guild.
+    /// (deviation above 110, as of now) left out; with `guild`, only players seen in that Discord guild.
     pub async fn leaderboard(
         &self,
         variant: &str,
@@ -78,12 +89,19 @@ impl GamesService {
         let pool = preset(variant)?;
         let size = LEADERBOARD_PAGE_SIZE;
         let offset = page_offset(page, size);
+        let now = self.now_ms();
+        let age = rows::RatingAge {
+            now,
+            period_ms: IDLE_PERIOD_MS,
+            scale: GLICKO2_SCALE,
+        };
         let lines = self
             .read(move |c| {
                 Ok(rows::leaderboard(
                     c,
                     pool,
                     PROVISIONAL_DEVIATION,
+                    age,
                     guild,
                     size + 1,
                     offset,
@@ -99,7 +117,7 @@ impl GamesService {
                 handle: line.handle,
                 name: line.name,
                 rating: shown(line.glicko.rating),
-                deviation: shown(line.glicko.deviation),
+                deviation: shown(as_of(&line.glicko, line.updated_at, now).deviation),
                 games: line.games,
             })
             .collect();
@@ -123,10 +141,11 @@ impl GamesService {
         id: PlayerId,
         viewer: Option<PlayerId>,
     ) -> Result<PlayerProfile> {
+        let now = self.now_ms();
         self.read(move |c| {
             let player = rows::player(c, id)?
                 .ok_or_else(|| ServiceError::not_found(format!("player {id}")))?;
-            profile(c, player, viewer)
+            profile(c, player, viewer, now)
         })
         .await
     }

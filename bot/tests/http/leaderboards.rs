@@ -6,7 +6,7 @@ use taflbot::domain::PlayerId;
 use taflbot::store::StoreError;
 use taflbot::store::rows::{self, Glicko, RatingRow};
 
-use crate::common::TestApp;
+use crate::common::{T0, TestApp};
 
 #[tokio::test]
 async fn a_leaderboard_lists_settled_ratings_best_first_in_pages() {
@@ -38,7 +38,7 @@ async fn a_leaderboard_lists_settled_ratings_best_first_in_pages() {
                             volatility: 0.06,
                         },
                         games: 30,
-                        updated_at: 0,
+                        updated_at: T0,
                     },
                 )?;
             }
@@ -53,7 +53,7 @@ async fn a_leaderboard_lists_settled_ratings_best_first_in_pages() {
                         volatility: 0.06,
                     },
                     games: 30,
-                    updated_at: 0,
+                    updated_at: T0,
                 },
             )?;
             Ok::<_, StoreError>(())
@@ -175,4 +175,76 @@ async fn a_players_page_shows_ratings_results_and_current_games() {
         )
         .await;
     assert_eq!(board["items"], json!([]));
+}
+
+async fn leaderboard(app: &TestApp) -> serde_json::Value {
+    app.call(
+        Method::GET,
+        "/leaderboards/brandubh",
+        None,
+        None,
+        StatusCode::OK,
+    )
+    .await
+}
+
+/// A rating ages while its player is away: its deviation grows by one empty Glicko-2 period
+/// every five days, so a settled player away for over a year is provisional again, off the
+/// leaderboard, and their next game moves their rating as a newer player's would.
+#[tokio::test]
+async fn a_rating_left_alone_for_a_year_is_provisional_again() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let bo = app.register("Bo").await;
+    let settled = Glicko {
+        rating: 1700.0,
+        deviation: 60.0,
+        volatility: 0.06,
+    };
+    let (a, b) = (ada.id, bo.id);
+    app.service()
+        .store()
+        .write(move |c| {
+            for player in [a, b] {
+                rows::put_rating(
+                    c,
+                    &RatingRow {
+                        player_id: PlayerId(player),
+                        pool: "brandubh".into(),
+                        glicko: settled,
+                        games: 40,
+                        updated_at: T0,
+                    },
+                )?;
+            }
+            Ok::<_, StoreError>(())
+        })
+        .await
+        .unwrap();
+    let day = 24 * 3600 * 1000;
+    app.clock.advance_ms(300 * day);
+    let ten_months = leaderboard(&app).await;
+    assert_eq!(
+        ten_months["items"].as_array().unwrap().len(),
+        2,
+        "{ten_months}"
+    );
+    let deviation = ten_months["items"][0]["deviation"].as_f64().unwrap();
+    assert!(deviation > 95.0 && deviation < 110.0, "{ten_months}");
+    app.clock.advance_ms(120 * day);
+    let fourteen_months = leaderboard(&app).await;
+    assert_eq!(fourteen_months["items"], json!([]), "{fourteen_months}");
+    let page = app
+        .call(Method::GET, "/players/ada", None, None, StatusCode::OK)
+        .await;
+    assert_eq!(page["ratings"][0]["provisional"], true, "{page}");
+    assert!(page["ratings"][0]["deviation"].as_f64().unwrap() > 110.0);
+    // Ada beats Bo: the grown deviations move both ratings further than settled ones would
+    // (about 10 points at RD 60, over 30 at RD 113).
+    let game = app.timed_game(&ada, &bo, "brandubh").await;
+    let ended = app
+        .post(&format!("/games/{game}/resign"), &bo.token, json!({}))
+        .await;
+    let change = ended["ratings"]["attackers"]["change"].as_f64().unwrap();
+    assert!(change > 15.0, "{ended}");
 }

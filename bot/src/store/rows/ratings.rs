@@ -157,15 +157,29 @@ pub struct LeaderRow {
     pub name: String,
     pub glicko: Glicko,
     pub games: u32,
+    /// When the rating last changed (its pool's last rated game).
+    pub updated_at: i64,
 }
 
-/// Players rated in `pool` with a deviation at most `max_deviation`, best first (ties: the
-/// earlier player first), `limit` from `offset`; with `guild`, only players seen in that
-/// Discord guild.
+/// How ratings age while their players are away, for a query that ranks them as of `now`:
+/// their deviation φ (Glicko-2's scale) grows as `φ² + periods · σ²`, one period for each
+/// `period_ms` since `updated_at`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatingAge {
+    pub now: i64,
+    pub period_ms: i64,
+    /// Glicko-2's factor between a deviation and its φ.
+    pub scale: f64,
+}
+
+/// Players rated in `pool` whose deviation as of `age.now` is at most `max_deviation`, best
+/// first (ties: the earlier player first), `limit` from `offset`; with `guild`, only players
+/// seen in that Discord guild.
 pub fn leaderboard(
     c: &Conn<'_>,
     pool: &str,
     max_deviation: f64,
+    age: RatingAge,
     guild: Option<u64>,
     limit: u32,
     offset: u64,
@@ -175,11 +189,15 @@ pub fn leaderboard(
     } else {
         "AND CAST(?5 AS BIGINT) IS NULL"
     };
+    // Whole periods (integer division on both databases), none for a clock gone back.
     c.query_all(
         &format!(
-            "SELECT r.player_id, p.handle, p.name, r.rating, r.deviation, r.volatility, r.games \
-         FROM ratings r JOIN players p ON p.id = r.player_id \
-         WHERE r.pool = ?1 AND r.deviation <= ?2 {guild_filter} \
+            "SELECT r.player_id, p.handle, p.name, r.rating, r.deviation, r.volatility, r.games, \
+             r.updated_at FROM ratings r JOIN players p ON p.id = r.player_id \
+         WHERE r.pool = ?1 AND r.deviation * r.deviation \
+             + (CASE WHEN ?6 > r.updated_at THEN (?6 - r.updated_at) / ?7 ELSE 0 END) \
+             * (r.volatility * ?8) * (r.volatility * ?8) \
+             <= CAST(?2 AS DOUBLE PRECISION) * CAST(?2 AS DOUBLE PRECISION) {guild_filter} \
          ORDER BY r.rating DESC, r.player_id LIMIT ?3 OFFSET ?4"
         ),
         params![
@@ -187,7 +205,10 @@ pub fn leaderboard(
             max_deviation,
             limit,
             offset as i64,
-            guild.map(|g| g as i64)
+            guild.map(|g| g as i64),
+            age.now,
+            age.period_ms,
+            age.scale
         ],
         |r| {
             Ok(LeaderRow {
@@ -196,6 +217,7 @@ pub fn leaderboard(
                 name: r.get(2)?,
                 glicko: glicko_at(r, 3)?,
                 games: r.get(6)?,
+                updated_at: r.get(7)?,
             })
         },
     )
