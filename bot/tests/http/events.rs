@@ -63,14 +63,16 @@ pub(crate) async fn start_receiver(state: Arc<Mutex<Receiver>>) -> String {
     format!("http://{addr}/hook")
 }
 
+/// Waits for `done`, failing after 30 s (generous: the suites run in parallel on 2 cores).
 async fn wait_until(mut done: impl FnMut() -> bool) {
-    for _ in 0..500 {
-        if done() {
-            return;
-        }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !done() {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "timed out waiting (30 s)"
+        );
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    panic!("timed out waiting");
 }
 
 #[tokio::test]
@@ -268,10 +270,6 @@ async fn a_delivery_is_given_up_after_max_attempts() {
         StatusCode::CREATED,
     )
     .await;
-    wait_until(|| state.lock().unwrap().refused == 1).await;
-    app.clock.advance_ms(100);
-    wait_until(|| state.lock().unwrap().refused == 2).await;
-    // The second failure gives the delivery up: it is never due again, however long we wait.
     let delivery = || async {
         app.service()
             .store()
@@ -279,25 +277,43 @@ async fn a_delivery_is_given_up_after_max_attempts() {
                 c.query_one(
                     "SELECT status, attempts, last_error FROM deliveries",
                     params![],
-                    |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?, r.get::<String>(2)?)),
+                    |r| {
+                        Ok((
+                            r.get::<String>(0)?,
+                            r.get::<i64>(1)?,
+                            r.get::<Option<String>>(2)?,
+                        ))
+                    },
                 )
             })
             .await
             .unwrap()
     };
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    let (status, attempts, error) = loop {
-        let row = delivery().await;
-        if row.0 != "pending" {
-            break row;
+    let settled = |wanted: fn(&(String, i64, Option<String>)) -> bool, what: &'static str| async move {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let row = delivery().await;
+            if wanted(&row) {
+                break row;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{what} not seen within 30 s: {row:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
         }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "still pending after 5 s: {row:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
     };
+    wait_until(|| state.lock().unwrap().refused == 1).await;
+    // The failure is written after the receiver answered: only then does the retry's time
+    // count from this clock.
+    settled(|row| row.1 == 1, "the first failure recorded").await;
+    app.clock.advance_ms(100);
+    wait_until(|| state.lock().unwrap().refused == 2).await;
+    // The second failure gives the delivery up: it is never due again, however long we wait.
+    let (status, attempts, error) =
+        settled(|row| row.0 != "pending", "the delivery given up").await;
     assert_eq!((status.as_str(), attempts), ("failed", 2));
+    let error = error.unwrap_or_default();
     assert!(error.contains("500"), "{error}");
     app.clock.advance_ms(3_600_000);
     assert!(
