@@ -218,19 +218,32 @@ fn start_chromedriver() -> u16 {
 
 /// A headless Chromium window, `width` CSS pixels wide.
 pub async fn browser(width: u32) -> Client {
+    browser_with(width, &[]).await
+}
+
+/// A headless Chromium window whose system asks for dark pages (`prefers-color-scheme: dark`).
+pub async fn dark_browser(width: u32) -> Client {
+    browser_with(width, &["--force-dark-mode"]).await
+}
+
+async fn browser_with(width: u32, extra: &[&str]) -> Client {
     let port = tokio::task::spawn_blocking(chromedriver_port)
         .await
         .expect("chromedriver is up");
+    let mut args = vec![
+        "--headless=new".to_owned(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-dev-shm-usage".into(),
+        "--no-first-run".into(),
+        "--disable-extensions".into(),
+        format!("--window-size={width},1000"),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
-        json!({
-            "binary": chromium(),
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--no-first-run", "--disable-extensions", format!("--window-size={width},1000"),
-            ],
-        }),
+        json!({ "binary": chromium(), "args": args }),
     );
     ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
         .capabilities(caps)

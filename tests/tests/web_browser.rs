@@ -4,7 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use fantoccini::{Client, Locator};
-use taflbot_e2e::web::{WebApp, browser, screenshot, sign_in, wait_for, wait_for_text};
+use taflbot_e2e::web::{
+    WebApp, browser, dark_browser, screenshot, sign_in, wait_for, wait_for_text,
+};
 
 /// A board square of the page.
 async fn square(client: &Client, name: &str) -> fantoccini::elements::Element {
@@ -351,4 +353,58 @@ async fn a_challenge_arrives_on_my_games_live_and_accepting_it_opens_the_game() 
     let games = app.service().list_games(bob.id).await.unwrap();
     assert_eq!(games.len(), 1);
     b.close().await.unwrap();
+}
+
+/// What `js` answers in the page.
+async fn evaluate(client: &Client, js: &str) -> String {
+    client
+        .execute(js, vec![])
+        .await
+        .unwrap()
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// A system that asks for dark pages gets a dark page (the board renderer's dark colours) and
+/// dark boards, also after a move; a light one gets the light ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dark_system_gets_dark_pages_and_boards() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let background = "getComputedStyle(document.documentElement).backgroundColor";
+    // The colour of a plain square (b1: no throne, corner or fort on brandubh).
+    let square = "document.querySelector('#live rect[data-sq=b1]').getAttribute('fill')";
+    let light = browser(1100).await;
+    open_game(&light, &app, game).await;
+    assert_eq!(
+        evaluate(&light, &format!("return {background}")).await,
+        "rgb(244, 238, 226)"
+    );
+    assert_eq!(
+        evaluate(&light, &format!("return {square}")).await,
+        "#ebd3a4"
+    );
+    light.close().await.unwrap();
+
+    let dark = dark_browser(1100).await;
+    sign_in(&dark, &app.login_link(&ada).await).await;
+    open_game(&dark, &app, game).await;
+    assert_eq!(
+        evaluate(&dark, &format!("return {background}")).await,
+        "rgb(23, 25, 30)"
+    );
+    // The page comes with the light board (the server cannot know); the script swaps in the
+    // dark one as soon as it is live.
+    wait_for(&dark, "#live rect[data-sq=b1][fill='#4a5366']").await;
+    click_move(&dark, "d1", "c1").await;
+    wait_for_ply(&dark, 1).await;
+    assert_eq!(
+        evaluate(&dark, &format!("return {square}")).await,
+        "#4a5366"
+    );
+    screenshot(&dark, "game-dark").await;
+    dark.close().await.unwrap();
 }

@@ -12,6 +12,16 @@ const csrf = document.querySelector('meta[name=csrf]')?.content ?? '';
 const area = document.getElementById('board-area');
 const error = document.getElementById('move-error');
 let flip = false;
+/** The boards' theme: the page's `?theme=`, else the system's (a dark page gets dark boards). */
+const theme = new URLSearchParams(window.location.search).get('theme')
+  ?? (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : null);
+/** How boards are drawn here, as a fragment's query. */
+function look() {
+  const q = new URLSearchParams();
+  if (flip) q.set('flip', '1');
+  if (theme) q.set('theme', theme);
+  return q;
+}
 let picked = null;
 let dragFrom = null;
 const live = () => document.getElementById('live');
@@ -22,9 +32,8 @@ const legal = () => {
 };
 
 async function show(ply) {
-  const q = new URLSearchParams();
+  const q = look();
   if (ply !== null) q.set('ply', ply);
-  if (flip) q.set('flip', '1');
   const r = await fetch(`/games/${game}/board?${q}`);
   if (r.ok) swap(await r.text());
 }
@@ -87,7 +96,7 @@ function choose(name) {
 async function play(text) {
   error.textContent = '';
   const body = new URLSearchParams({ move: text, ply: live().dataset.lastPly });
-  const r = await fetch(`/games/${game}/move${flip ? '?flip=1' : ''}`, {
+  const r = await fetch(`/games/${game}/move?${look()}`, {
     method: 'POST', body, headers: { 'x-csrf-token': csrf },
   });
   if (r.redirected) {
@@ -184,7 +193,7 @@ function swapAnalysis(html) {
   placeCursor();
 }
 async function showAnalysis() {
-  const r = await fetch(`/games/${game}/analysis`);
+  const r = await fetch(`/games/${game}/analysis?${look()}`);
   if (r.ok) swapAnalysis(await r.text());
 }
 const analysisPending = () => document.querySelector('#analysis[data-status=queued], #analysis[data-status=running]');
@@ -197,7 +206,9 @@ main.addEventListener('submit', async (e) => {
   if (e.target.id !== 'analysis-form' || e.defaultPrevented) return;
   e.preventDefault();
   document.getElementById('analysis-error').textContent = '';
-  const r = await fetch(e.target.action, {
+  const action = new URL(e.target.action, window.location.href);
+  for (const [k, v] of look()) action.searchParams.set(k, v);
+  const r = await fetch(action, {
     method: 'POST', body: new URLSearchParams(new FormData(e.target)), headers: { 'x-csrf-token': csrf },
   });
   if (r.redirected) { window.location.reload(); return; }
