@@ -1,5 +1,6 @@
-//! Two instances on one database (here two services on one SQLite file, as two processes
-//! would share it): each job is done by one of them, and taken over when its claim lapses.
+//! Two instances on one database (two services on one SQLite file, as two processes would
+//! share it, and on one PostgreSQL database): each job is done by one of them, and taken over
+//! when its claim lapses.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -61,8 +62,33 @@ impl MovePicker for Picker {
     }
 }
 
-fn service(dir: &tempfile::TempDir, clock: &Arc<ManualClock>, picker: Arc<Picker>) -> GamesService {
-    let store = Store::open(&dir.path().join("t.db"), 2, Duration::from_secs(5), 8).unwrap();
+/// The database both instances share.
+enum Db {
+    Sqlite(tempfile::TempDir),
+    Postgres(String),
+}
+
+impl Db {
+    fn sqlite() -> Db {
+        Db::Sqlite(tempfile::tempdir().unwrap())
+    }
+
+    fn postgres() -> Db {
+        Db::Postgres(crate::pg_test_server::database_url())
+    }
+
+    fn open(&self) -> Store {
+        match self {
+            Db::Sqlite(dir) => {
+                Store::open(&dir.path().join("t.db"), 2, Duration::from_secs(5), 8).unwrap()
+            }
+            Db::Postgres(url) => Store::open_postgres(url, 2, 8).unwrap(),
+        }
+    }
+}
+
+fn service(db: &Db, clock: &Arc<ManualClock>, picker: Arc<Picker>) -> GamesService {
+    let store = db.open();
     GamesService::new(
         store,
         clock.clone(),
@@ -87,12 +113,20 @@ async fn ai_idle(service: &GamesService) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ai_turn_one_instance_claimed_is_left_to_it_until_the_claim_lapses() {
-    let dir = tempfile::tempdir().unwrap();
+    ai_turn_claimed_by_one_instance(Db::sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_an_ai_turn_one_instance_claimed_is_left_to_it_until_the_claim_lapses() {
+    ai_turn_claimed_by_one_instance(Db::postgres()).await;
+}
+
+async fn ai_turn_claimed_by_one_instance(db: Db) {
     let clock = Arc::new(ManualClock::new(1_000));
     let (slow, thinking, go) = Picker::held();
     let other = Picker::quick();
-    let a = service(&dir, &clock, slow.clone());
-    let b = service(&dir, &clock, other.clone());
+    let a = service(&db, &clock, slow.clone());
+    let b = service(&db, &clock, other.clone());
     let player = a.register_player("p", None).await.unwrap().player.id;
     // The AI attacks, so it moves first: instance a takes the turn and thinks.
     let game = a
@@ -135,10 +169,19 @@ async fn an_ai_turn_one_instance_claimed_is_left_to_it_until_the_claim_lapses() 
 
 #[tokio::test]
 async fn a_webhook_delivery_goes_to_one_instance_and_to_another_once_the_claim_lapses() {
-    let dir = tempfile::tempdir().unwrap();
+    webhook_delivery_claimed_by_one_instance(Db::sqlite()).await;
+}
+
+#[tokio::test]
+async fn on_postgresql_a_webhook_delivery_goes_to_one_instance_then_another_once_the_claim_lapses()
+{
+    webhook_delivery_claimed_by_one_instance(Db::postgres()).await;
+}
+
+async fn webhook_delivery_claimed_by_one_instance(db: Db) {
     let clock = Arc::new(ManualClock::new(1_000));
-    let a = service(&dir, &clock, Picker::quick());
-    let b = service(&dir, &clock, Picker::quick());
+    let a = service(&db, &clock, Picker::quick());
+    let b = service(&db, &clock, Picker::quick());
     let player = a.register_player("p", None).await.unwrap().player.id;
     a.store()
         .write(move |c| {
@@ -162,10 +205,18 @@ async fn a_webhook_delivery_goes_to_one_instance_and_to_another_once_the_claim_l
 
 #[tokio::test]
 async fn a_discord_post_is_claimed_by_one_instance() {
-    let dir = tempfile::tempdir().unwrap();
+    discord_post_claimed_by_one_instance(Db::sqlite()).await;
+}
+
+#[tokio::test]
+async fn on_postgresql_a_discord_post_is_claimed_by_one_instance() {
+    discord_post_claimed_by_one_instance(Db::postgres()).await;
+}
+
+async fn discord_post_claimed_by_one_instance(db: Db) {
     let clock = Arc::new(ManualClock::new(1_000));
-    let a = service(&dir, &clock, Picker::quick());
-    let b = service(&dir, &clock, Picker::quick());
+    let a = service(&db, &clock, Picker::quick());
+    let b = service(&db, &clock, Picker::quick());
     let player = a.register_player("p", None).await.unwrap().player.id;
     a.store()
         .write(move |c| {
