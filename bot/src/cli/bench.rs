@@ -104,6 +104,10 @@ pub struct HttpBenchArgs {
     /// the server closes one.
     #[arg(long, default_value_t = 0)]
     pub half_open: usize,
+    /// Send every move with an `Idempotency-Key` (as a careful client does), which the server
+    /// checks and stores with the move.
+    #[arg(long)]
+    pub idempotency_keys: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -351,6 +355,7 @@ async fn play_games(
     interval: Option<Duration>,
     start: Instant,
     stop: Arc<AtomicBool>,
+    idempotency_keys: bool,
 ) -> anyhow::Result<GameStats> {
     let mut stats = GameStats {
         accepted: 0,
@@ -381,12 +386,14 @@ async fn play_games(
         } else {
             &b.token
         };
-        let answer = client
+        let mut request = client
             .post(format!("{base}/api/v1/games/{id}/moves"))
             .bearer_auth(token)
-            .json(&json!({ "move": mv.to_string(), "ply": game.ply() }))
-            .send()
-            .await;
+            .json(&json!({ "move": mv.to_string(), "ply": game.ply() }));
+        if idempotency_keys {
+            request = request.header("Idempotency-Key", format!("{id}-{}", game.ply()));
+        }
+        let answer = request.send().await;
         let latency = due.elapsed();
         match answer {
             Ok(r) if r.status().is_success() => {
@@ -595,6 +602,7 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
                     i.mul_f64(index as f64 / args.games as f64)
                 }),
             stop.clone(),
+            args.idempotency_keys,
         ));
     }
     let holders = || {
@@ -638,8 +646,14 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
         "closed loop".to_owned()
     };
     println!(
-        "moves: {accepted} accepted in {elapsed:.1} s = {:.0} moves/s ({offered}, {} games, durable commits); errors {errors}",
-        report.moves_per_sec, args.games
+        "moves: {accepted} accepted in {elapsed:.1} s = {:.0} moves/s ({offered}, {} games, durable commits{}); errors {errors}",
+        report.moves_per_sec,
+        args.games,
+        if args.idempotency_keys {
+            ", with Idempotency-Keys"
+        } else {
+            ""
+        }
     );
     println!(
         "move latency ms: p50 {:.2}  p90 {:.2}  p99 {:.2}  max {:.2}",

@@ -10,7 +10,7 @@ use crate::store::rows::{self, GameRow, MoveRow};
 
 use super::event::{EventPayload, GameEnded, MovePlayedEvent};
 use super::game_state::{self, EngineCache};
-use super::views::MovePlayed;
+use super::views::{MovePlayed, WarningView};
 use super::{ClockSpec, Emitter, GamesService, MoveRequest, Result, ServiceError};
 
 /// Who is moving.
@@ -120,9 +120,13 @@ pub(crate) fn apply_move(
     max_bank_ratio: f64,
 ) -> Result<std::result::Result<MovePlayed, ServiceError>> {
     let hash = request_hash(game_id, &request.text, request.expected_ply);
-    if let (Actor::Player(p), Some(key)) = (actor, &request.idempotency_key)
-        && let Some((stored_hash, answer)) = rows::idempotent_answer(c, p, key)?
-    {
+    let key = match (actor, &request.idempotency_key) {
+        (Actor::Player(p), Some(key)) => Some((p, key.as_str())),
+        _ => None,
+    };
+    let read = rows::game_for_move(c, game_id, key)?
+        .ok_or_else(|| ServiceError::not_found(format!("game {game_id}")))?;
+    if let Some((stored_hash, answer)) = read.stored_answer {
         if stored_hash != hash {
             return Err(ServiceError::Invalid(
                 "this Idempotency-Key was already used for a different request".into(),
@@ -132,9 +136,8 @@ pub(crate) fn apply_move(
             .map(Ok)
             .map_err(|err| ServiceError::Internal(format!("stored answer unreadable: {err}")));
     }
-    let (mut row, dm_users) = rows::game_for_move(c, game_id)?
-        .ok_or_else(|| ServiceError::not_found(format!("game {game_id}")))?;
-    e.know_dm_users(game_id, dm_users);
+    let mut row = read.game;
+    e.know_dm_users(game_id, read.dm_users);
     let my_side = match actor {
         Actor::Player(p) => game_state::side_of(&row, p)
             .ok_or_else(|| ServiceError::Forbidden(format!("you do not play in game {game_id}")))?,
@@ -181,12 +184,25 @@ pub(crate) fn apply_move(
     let report = game
         .play(mv)
         .map_err(|err| ServiceError::IllegalMove(err.to_string()))?;
-    let played = record(c, e, &mut row, &report, actor, &game, max_bank_ratio)?;
-    if let (Actor::Player(p), Some(key)) = (actor, &request.idempotency_key) {
-        let answer = serde_json::to_string(&played)
-            .map_err(|err| ServiceError::Internal(err.to_string()))?;
-        rows::store_idempotent_answer(c, p, key, &hash, &answer, e.now())?;
-    }
+    let now = e.now();
+    let mut remember = |played: &MovePlayed| -> Result<()> {
+        if let Some((player, key)) = key {
+            let answer = serde_json::to_string(played)
+                .map_err(|err| ServiceError::Internal(err.to_string()))?;
+            rows::store_idempotent_answer(c, player, key, &hash, &answer, now)?;
+        }
+        Ok(())
+    };
+    let played = record(
+        c,
+        e,
+        &mut row,
+        &report,
+        actor,
+        &game,
+        max_bank_ratio,
+        &mut remember,
+    )?;
     cache.put(game_id, game);
     Ok(Ok(played))
 }
@@ -213,7 +229,12 @@ fn actor_player(actor: Actor) -> Option<PlayerId> {
     }
 }
 
-/// Writes an accepted move: the move row, the game's new state and clocks, the events.
+/// Writes an accepted move: the move row, the game's new state and clocks, the events; tells
+/// `remember` the answer once it is known (to store it under the request's idempotency key).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the move's transaction, its engine verdict and its answer's keeper"
+)]
 fn record(
     c: &Conn<'_>,
     e: &mut Emitter,
@@ -222,6 +243,7 @@ fn record(
     actor: Actor,
     game: &tafl_engine::Game,
     max_bank_ratio: f64,
+    remember: &mut dyn FnMut(&MovePlayed) -> Result<()>,
 ) -> Result<MovePlayed> {
     let now = e.now();
     let captures: Vec<String> = report.captures.iter().map(ToString::to_string).collect();
@@ -265,11 +287,17 @@ fn record(
         Seat::Ai(_) => None,
     };
     let warning = report.warning.as_ref().map(game_state::warning_view);
-    // A move that does not end the game is written before its event, so on PostgreSQL the
-    // write travels with the event's insert (one round trip for both).
-    if report.outcome.is_none() {
-        rows::insert_move_and_update_game(c, &move_row, row)?;
-    }
+    // A move that does not end the game is written, and its answer kept, before its event:
+    // on PostgreSQL those writes travel with the event's insert (one round trip for all).
+    let played_before_event = match report.outcome {
+        None => {
+            rows::insert_move_and_update_game(c, &move_row, row)?;
+            let played = move_played(row, report, &captures, &king_captured, &warning);
+            remember(&played)?;
+            Some(played)
+        }
+        Some(_) => None,
+    };
     e.emit(
         c,
         Some(row.id),
@@ -289,27 +317,45 @@ fn record(
             context: row.context.clone(),
         }),
     )?;
+    if let Some(played) = played_before_event {
+        return Ok(played);
+    }
+    // The move ends the game: its answer says how.
     if let Some(outcome) = &report.outcome {
         rows::insert_move(c, row.id, &move_row)?;
         let (winner, reason) = ResultReason::of_outcome(outcome);
         finish(c, e, row, winner, reason)?;
     }
-    Ok(MovePlayed {
+    let played = move_played(row, report, &captures, &king_captured, &warning);
+    remember(&played)?;
+    Ok(played)
+}
+
+/// The answer to a move, from the game as the move left it.
+fn move_played(
+    row: &GameRow,
+    report: &MoveReport,
+    captures: &[String],
+    king_captured: &Option<String>,
+    warning: &Option<WarningView>,
+) -> MovePlayed {
+    MovePlayed {
         game_id: row.id,
         ply: report.ply,
         side: report.side,
         mv: report.mv.to_string(),
         notation: report.notation.clone(),
-        captures,
-        king_captured,
-        warning,
+        captures: captures.to_vec(),
+        king_captured: king_captured.clone(),
+        warning: warning.clone(),
         status: row.status,
         result: game_state::result_view(row),
         side_to_move: row.status.is_active().then_some(row.side_to_move),
         deadline_at: row.deadline_at,
         position: row.position.clone(),
-        ai_to_move: row.status.is_active() && matches!(game_state::seat(row, next), Seat::Ai(_)),
-    })
+        ai_to_move: row.status.is_active()
+            && matches!(game_state::seat(row, row.side_to_move), Seat::Ai(_)),
+    }
 }
 
 impl GamesService {

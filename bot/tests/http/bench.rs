@@ -8,6 +8,8 @@ use clap::Parser;
 use taflbot::cli::bench::{self, BenchCommand, HalfOpen, HttpBenchArgs};
 use taflbot::cli::{Cli, Command};
 
+use taflbot::store::params;
+
 use crate::common::TestApp;
 
 /// How long a test waits for what it expects before failing loudly.
@@ -63,6 +65,42 @@ async fn bench_http_holds_its_streams_and_half_open_connections_through_the_load
         (half_open.at_start, half_open.at_end, half_open.min),
         (3, 3, 3)
     );
+}
+
+/// With `--idempotency-keys`, every accepted move is stored under its key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bench_http_can_send_every_move_with_an_idempotency_key() {
+    let app = TestApp::start().await;
+    let args = bench_args(&[
+        "--url",
+        &app.base,
+        "--games",
+        "2",
+        "--rate",
+        "40",
+        "--secs",
+        "1",
+        "--board-clients",
+        "0",
+        "--idempotency-keys",
+    ]);
+    let report = tokio::time::timeout(RUN, bench::load(&args, std::slice::from_ref(&app.base)))
+        .await
+        .expect("the bench run ends")
+        .unwrap();
+    assert!(report.accepted > 0, "{report:?}");
+    assert_eq!(report.errors, 0);
+    let stored: i64 = app
+        .service()
+        .store()
+        .read(|c| {
+            c.query_one("SELECT COUNT(*) FROM idempotency_keys", params![], |r| {
+                r.get(0)
+            })
+        })
+        .await
+        .unwrap();
+    assert_eq!(stored as u64, report.accepted);
 }
 
 #[tokio::test]

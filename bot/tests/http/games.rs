@@ -251,6 +251,32 @@ async fn a_retried_move_with_the_same_idempotency_key_gets_the_stored_answer() {
     assert_eq!(plain["error"]["code"], "conflict");
 }
 
+/// The answer kept under a key is the whole answer, also for the move that ends the game.
+#[tokio::test]
+async fn a_retried_winning_move_gets_the_stored_answer_with_the_result() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let game = app.start_game(&a, &b, "tablut", unlimited()).await;
+    let line = ["d1-a1", "d5-d1", "a1-b1", "e5-d5", "b1-c1"];
+    app.play_line(game, &a, &b, &line).await;
+    let send = || {
+        app.client
+            .post(app.url(&format!("/games/{game}/moves")))
+            .bearer_auth(&b.token)
+            .header("Idempotency-Key", "the-win")
+            .json(&json!({ "move": "d5-d1", "ply": 5 }))
+            .send()
+    };
+    let first: serde_json::Value = send().await.unwrap().json().await.unwrap();
+    assert_eq!(first["result"]["reason"], "king_escaped", "{first}");
+    let again = send().await.unwrap();
+    assert_eq!(again.status(), StatusCode::OK);
+    assert_eq!(again.json::<serde_json::Value>().await.unwrap(), first);
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["ply"], 6);
+}
+
 #[tokio::test]
 async fn a_game_continues_after_a_restart_on_the_same_file() {
     let app = TestApp::start().await;

@@ -174,29 +174,59 @@ pub fn update_game(c: &Conn<'_>, g: &GameRow) -> Result<()> {
     Ok(())
 }
 
-/// A game about to be moved in, with the Discord user of each seat who asked for a direct
-/// message on their turn (`None`: the AI, no Discord account, or not asked): one query where
-/// a move would otherwise read the game, then the player to move.
-pub fn game_for_move(c: &Conn<'_>, id: GameId) -> Result<Option<(GameRow, [Option<u64>; 2])>> {
+/// A game about to be moved in, read with what the move also needs to know.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameForMove {
+    pub game: GameRow,
+    /// The Discord user of each seat (attackers, defenders) who asked for a direct message on
+    /// their turn (`None`: the AI, no Discord account, or not asked).
+    pub dm_users: [Option<u64>; 2],
+    /// The answer stored under the move's idempotency key, if any: the hash of the request it
+    /// answered, and the answer.
+    pub stored_answer: Option<(Vec<u8>, String)>,
+}
+
+/// Game `id` as a move needs it: one query where a move would otherwise read the stored
+/// answer of its idempotency key (`key`: the player and the key), the game, then the player
+/// to move.
+pub fn game_for_move(
+    c: &Conn<'_>,
+    id: GameId,
+    key: Option<(PlayerId, &str)>,
+) -> Result<Option<GameForMove>> {
     let columns = GAME_COLS
         .split(',')
         .map(|col| format!("g.{}", col.trim()))
         .collect::<Vec<_>>()
         .join(", ");
     let count = GAME_COLS.split(',').count();
+    let stored = |column: &str| {
+        format!(
+            "(SELECT k.{column} FROM idempotency_keys k \
+             WHERE k.player_id = ?2 AND k.key = CAST(?3 AS TEXT))"
+        )
+    };
     c.query_opt(
         &format!(
-            "SELECT {columns}, pa.discord_user_id, pd.discord_user_id FROM games g \
+            "SELECT {columns}, pa.discord_user_id, pd.discord_user_id, {}, {} FROM games g \
              LEFT JOIN players pa ON pa.id = g.attackers_player AND pa.discord_dm = TRUE \
              LEFT JOIN players pd ON pd.id = g.defenders_player AND pd.discord_dm = TRUE \
-             WHERE g.id = ?1"
+             WHERE g.id = ?1",
+            stored("request_hash"),
+            stored("response"),
         ),
-        params![id],
+        params![id, key.map(|(player, _)| player), key.map(|(_, key)| key)],
         |r| {
             let user = |i: usize| -> Result<Option<u64>> {
                 Ok(r.get::<Option<i64>>(i)?.map(|u| u as u64))
             };
-            Ok((game_from(r)?, [user(count)?, user(count + 1)?]))
+            let hash: Option<Vec<u8>> = r.get(count + 2)?;
+            let answer: Option<String> = r.get(count + 3)?;
+            Ok(GameForMove {
+                game: game_from(r)?,
+                dm_users: [user(count)?, user(count + 1)?],
+                stored_answer: hash.zip(answer),
+            })
         },
     )
 }

@@ -1,21 +1,12 @@
-//! Stored answers of requests that carried an idempotency key.
+//! Stored answers of requests that carried an idempotency key (a move reads its key's answer
+//! with its game: `games::game_for_move`).
 
 use crate::store::{Conn, params};
 
 use super::*;
 
-pub fn idempotent_answer(
-    c: &Conn<'_>,
-    player: PlayerId,
-    key: &str,
-) -> Result<Option<(Vec<u8>, String)>> {
-    c.query_opt(
-        "SELECT request_hash, response FROM idempotency_keys WHERE player_id = ?1 AND key = ?2",
-        params![player, key],
-        |r| Ok((r.get(0)?, r.get(1)?)),
-    )
-}
-
+/// Stores the answer of a request made with an idempotency key. Its row count is not read, so
+/// on PostgreSQL it travels with the job's next statement.
 pub fn store_idempotent_answer(
     c: &Conn<'_>,
     player: PlayerId,
@@ -24,10 +15,9 @@ pub fn store_idempotent_answer(
     response: &str,
     now: i64,
 ) -> Result<()> {
-    c.execute(
+    c.execute_unanswered(
         "INSERT INTO idempotency_keys (player_id, key, request_hash, response, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5)",
         params![player, key, request_hash, response, now],
-    )?;
-    Ok(())
+    )
 }
