@@ -1,6 +1,6 @@
 //! Games: seats, status, result, clocks and deadlines.
 
-use crate::store::{Conn, Dialect, Row, params};
+use crate::store::{Conn, Dialect, Params, Row, ToSqlValue, params};
 
 use super::*;
 
@@ -146,31 +146,42 @@ pub fn insert_game(c: &Conn<'_>, g: &GameRow) -> Result<GameId> {
     Ok(GameId(id))
 }
 
-/// Writes the mutable state of `g` back.
-pub fn update_game(c: &Conn<'_>, g: &GameRow) -> Result<()> {
-    c.execute(
+/// The statement that writes a game's mutable state back; its placeholders are
+/// [`with_game_state`]'s. A macro, so the statement that also inserts a move can be one
+/// literal with it.
+macro_rules! update_game_sql {
+    () => {
         "UPDATE games SET status = ?2, winner = ?3, result_reason = ?4, ply = ?5, \
          side_to_move = ?6, position = ?7, attackers_bank_ms = ?8, defenders_bank_ms = ?9, \
          turn_started_at = ?10, deadline_at = ?11, reminded_ply = ?12, draw_offer_by = ?13, \
-         updated_at = ?14, finished_at = ?15 WHERE id = ?1",
-        params![
-            g.id,
-            g.status,
-            g.winner.map(SideColumn),
-            g.result_reason,
-            g.ply,
-            SideColumn(g.side_to_move),
-            g.position,
-            g.attackers_bank_ms,
-            g.defenders_bank_ms,
-            g.turn_started_at,
-            g.deadline_at,
-            g.reminded_ply,
-            g.draw_offer_by.map(SideColumn),
-            g.updated_at,
-            g.finished_at,
-        ],
-    )?;
+         updated_at = ?14, finished_at = ?15 WHERE id = ?1"
+    };
+}
+
+/// Runs `run` with game `g`'s state as `update_game_sql!`'s placeholders ?1 to ?15 take it.
+fn with_game_state<T>(g: &GameRow, run: impl FnOnce(Params<'_>) -> T) -> T {
+    run(params![
+        g.id,
+        g.status,
+        g.winner.map(SideColumn),
+        g.result_reason,
+        g.ply,
+        SideColumn(g.side_to_move),
+        g.position,
+        g.attackers_bank_ms,
+        g.defenders_bank_ms,
+        g.turn_started_at,
+        g.deadline_at,
+        g.reminded_ply,
+        g.draw_offer_by.map(SideColumn),
+        g.updated_at,
+        g.finished_at,
+    ])
+}
+
+/// Writes the mutable state of `g` back.
+pub fn update_game(c: &Conn<'_>, g: &GameRow) -> Result<()> {
+    with_game_state(g, |state| c.execute(update_game_sql!(), state))?;
     Ok(())
 }
 
@@ -240,40 +251,30 @@ pub fn insert_move_and_update_game(c: &Conn<'_>, m: &MoveRow, g: &GameRow) -> Re
     }
     let captures =
         serde_json::to_string(&m.captures).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-    c.execute_unanswered(
-        "WITH m AS (INSERT INTO moves (game_id, ply, side, notation, mv, captures, \
-         position_hash, played_by, played_at) \
-         VALUES (?1, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)) \
-         UPDATE games SET status = ?2, winner = ?3, result_reason = ?4, ply = ?5, \
-         side_to_move = ?6, position = ?7, attackers_bank_ms = ?8, defenders_bank_ms = ?9, \
-         turn_started_at = ?10, deadline_at = ?11, reminded_ply = ?12, draw_offer_by = ?13, \
-         updated_at = ?14, finished_at = ?15 WHERE id = ?1",
-        params![
-            g.id,
-            g.status,
-            g.winner.map(SideColumn),
-            g.result_reason,
-            g.ply,
-            SideColumn(g.side_to_move),
-            g.position,
-            g.attackers_bank_ms,
-            g.defenders_bank_ms,
-            g.turn_started_at,
-            g.deadline_at,
-            g.reminded_ply,
-            g.draw_offer_by.map(SideColumn),
-            g.updated_at,
-            g.finished_at,
-            m.ply,
-            SideColumn(m.side),
-            m.notation,
-            m.mv,
-            captures,
-            m.position_hash as i64,
-            m.played_by,
-            m.played_at,
-        ],
-    )
+    let hash = m.position_hash as i64;
+    let side = SideColumn(m.side);
+    let the_move = params![
+        m.ply,
+        side,
+        m.notation,
+        m.mv,
+        captures,
+        hash,
+        m.played_by,
+        m.played_at
+    ];
+    with_game_state(g, |state| {
+        let all: Vec<&dyn ToSqlValue> = state.iter().chain(the_move).copied().collect();
+        c.execute_unanswered(
+            concat!(
+                "WITH m AS (INSERT INTO moves (game_id, ply, side, notation, mv, captures, \
+                 position_hash, played_by, played_at) \
+                 VALUES (?1, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)) ",
+                update_game_sql!()
+            ),
+            &all,
+        )
+    })
 }
 
 pub fn game(c: &Conn<'_>, id: GameId) -> Result<Option<GameRow>> {
