@@ -22,9 +22,30 @@ pub struct PlayerView {
     pub handle: Handle,
     /// The display name, as the player wrote it (not unique).
     pub name: String,
-    /// The player's Discord account, when they have one (absent otherwise).
+    /// The player's Discord account, for the Discord front end. Never sent to clients: who
+    /// someone is on Discord is theirs to tell ([`AccountView`] shows it to its owner alone).
+    #[serde(skip)]
+    #[schema(ignore)]
+    pub discord_user_id: Option<u64>,
+}
+
+/// A player as they see themselves (`GET /me`): what everyone sees, and their Discord account.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct AccountView {
+    #[serde(flatten)]
+    pub player: PlayerView,
+    /// My Discord account, when I have one (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discord_user_id: Option<u64>,
+}
+
+impl From<PlayerView> for AccountView {
+    fn from(player: PlayerView) -> Self {
+        AccountView {
+            discord_user_id: player.discord_user_id,
+            player,
+        }
+    }
 }
 
 impl From<PlayerRow> for PlayerView {
@@ -111,8 +132,10 @@ pub struct SeatView {
     /// The player's handle (absent for the AI, and in events stored before handles existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handle: Option<Handle>,
-    /// The player's Discord account, when they have one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The player's Discord account, for the Discord front end's mentions; never sent to
+    /// clients, nor stored in events (see [`PlayerView::discord_user_id`]).
+    #[serde(skip)]
+    #[schema(ignore)]
     pub discord_user_id: Option<u64>,
     pub name: String,
     /// The AI's level; absent for a player.

@@ -279,3 +279,71 @@ async fn a_player_who_lost_to_the_ai_or_drew_has_results_on_their_page() {
         json!([{ "variant": "brandubh", "played": 1, "wins": 0, "losses": 1, "draws": 0 }])
     );
 }
+
+/// Who someone is on Discord is theirs to tell: no answer to anyone else carries it (the list,
+/// the profile, a game, a challenge, the events), while `/me` shows it to its owner.
+#[tokio::test]
+async fn a_players_discord_account_is_shown_to_them_alone() {
+    const DISCORD_ID: u64 = 987_654_321_012_345_678;
+    let app = TestApp::start().await;
+    let service = app.service();
+    let dee = service
+        .player_for_discord_user(DISCORD_ID, "dee", "Dee")
+        .await
+        .unwrap();
+    let dee_token = service
+        .issue_api_token(dee.id, "discord /token")
+        .await
+        .unwrap()
+        .token;
+    let bo = app.register("Bo").await;
+    let challenge = app
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&bo.token),
+            Some(json!({ "opponent_id": dee.id.get(), "variant": "brandubh" })),
+            StatusCode::CREATED,
+        )
+        .await;
+    let id = challenge["challenge"]["id"].as_i64().unwrap();
+    let game = app
+        .post(&format!("/challenges/{id}/accept"), &dee_token, json!({}))
+        .await;
+    let game_id = game["id"].as_i64().unwrap();
+    let stream = app
+        .send(
+            Method::GET,
+            "/stream/events?since=0",
+            Some(&dee_token),
+            None,
+        )
+        .await;
+    let events = crate::events::EventLines::new(stream).events(2).await;
+
+    let answers = [
+        ("the challenge", challenge),
+        ("the accepted game", game),
+        (
+            "the players",
+            app.get("/players?prefix=dee", &bo.token).await,
+        ),
+        ("the profile", app.get("/players/dee", &bo.token).await),
+        (
+            "the game",
+            app.get(&format!("/games/{game_id}"), &bo.token).await,
+        ),
+        ("the events", Value::Array(events)),
+    ];
+    for (what, answer) in answers {
+        let text = answer.to_string();
+        assert!(
+            !text.contains("discord_user_id") && !text.contains(&DISCORD_ID.to_string()),
+            "{what} shows dee's Discord account: {text}"
+        );
+        assert!(text.contains("\"dee\""), "{what} does not name dee: {text}");
+    }
+    let me = app.get("/me", &dee_token).await;
+    assert_eq!(me["discord_user_id"], DISCORD_ID);
+    assert_eq!(me["handle"], "dee");
+}

@@ -13,7 +13,7 @@ use crate::http::auth::{Authed, Viewer};
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::http::{AppState, ClientKey};
-use crate::service::{Page, PlayerProfile, PlayerView};
+use crate::service::{AccountView, Page, PlayerProfile, PlayerView};
 
 /// A new player.
 #[derive(Deserialize, ToSchema)]
@@ -76,10 +76,10 @@ pub async fn register_player(
 /// The player of this token
 #[utoipa::path(
     get, path = "/me", tag = "players", security(("bearer" = [])),
-    responses((status = 200, description = "The token's player", body = crate::service::PlayerView))
+    responses((status = 200, description = "The token's player, with their Discord account", body = AccountView))
 )]
 pub async fn me(State(state): State<AppState>, Authed(me): Authed) -> ApiResult<Response> {
-    Ok(Json(state.service.player(me).await?).into_response())
+    Ok(Json(AccountView::from(state.service.player(me).await?)).into_response())
 }
 
 /// What to change about me.
@@ -96,7 +96,7 @@ pub struct UpdateMeBody {
     patch, path = "/me", tag = "players", security(("bearer" = [])),
     request_body = UpdateMeBody,
     responses(
-        (status = 200, description = "The token's player, with the new handle", body = PlayerView),
+        (status = 200, description = "The token's player, with the new handle", body = AccountView),
         (status = 409, description = "The handle is taken (`conflict`)", body = ErrorBody),
         (status = 422, description = "The handle does not follow the rule", body = ErrorBody),
     )
@@ -106,7 +106,10 @@ pub async fn update_me(
     Authed(me): Authed,
     ApiJson(body): ApiJson<UpdateMeBody>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.change_handle(me, &body.handle).await?).into_response())
+    Ok(Json(AccountView::from(
+        state.service.change_handle(me, &body.handle).await?,
+    ))
+    .into_response())
 }
 
 #[derive(Deserialize, IntoParams)]
