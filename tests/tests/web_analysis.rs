@@ -1,6 +1,7 @@
 //! A game's computer analysis in a real browser (headless Chromium over WebDriver): asked for
 //! with the page's button, the chart and the move marks appearing live when the analysis is
-//! done, replay from the move list and from the chart, a refusal said in place, a phone's width.
+//! done, replay from the move list and from the chart, a refusal said in place, a phone's width,
+//! a waiting analysis's place in the queue kept up to date.
 //! The game is the planted-blunder Brandubh game of bot/tests/http/analysis.rs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -165,6 +166,62 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
         .unwrap();
     screenshot_as_scrolled(&phone, "game-analysis-phone").await;
     phone.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_analysis_shows_its_place_in_the_queue_live_until_it_runs() {
+    // Slow analyses (4 s a position, in openings no search settles sooner), so that the
+    // second waits for the first a while.
+    let app = WebApp::start_with(|c| {
+        c.games.analysis_ms_per_ply = 4_000;
+        c.games.analysis_threads = 1;
+    })
+    .await;
+    let astrid = app.player("Astrid").await;
+    let ragnar = app.player("Ragnar").await;
+    let s = app.service();
+    let mut games = Vec::new();
+    for _ in 0..2 {
+        let game = app.brandubh(&astrid, &ragnar).await;
+        for (who, mv) in [(&astrid, "d1-c1"), (&ragnar, "d5-e5")] {
+            let text = mv.into();
+            let request = MoveRequest {
+                text,
+                ..Default::default()
+            };
+            s.play_move(who.id, game, request).await.unwrap();
+        }
+        s.resign(ragnar.id, game).await.unwrap();
+        games.push(game);
+    }
+    let (first, second) = (games[0], games[1]);
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&astrid).await).await;
+    let ahead = s.request_analysis(astrid.id, first).await.unwrap();
+    let mine = s.request_analysis(astrid.id, second).await.unwrap();
+    assert_eq!(
+        (ahead.queue_position, mine.queue_position),
+        (Some(1), Some(2))
+    );
+    open_game(&a, &app, second).await;
+    wait_for_text(&a, "#analysis .notice", "number 2 in the queue").await;
+    a.execute("window.notReloaded = true", vec![])
+        .await
+        .unwrap();
+    // Only the first game's stream tells of its end: this page learns of its own turn by
+    // asking again.
+    wait_for(&a, "#analysis[data-status='running']").await;
+    wait_for_text(&a, "#analysis .notice", "number 1 in the queue").await;
+    let same_page = a
+        .execute("return window.notReloaded === true", vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        same_page,
+        serde_json::Value::Bool(true),
+        "the page was reloaded"
+    );
+    a.close().await.unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

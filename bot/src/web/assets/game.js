@@ -236,3 +236,13 @@ events.onopen = async () => {
   main.dataset.live = 'open';
 };
 events.onerror = () => { main.dataset.live = 'reconnecting'; };
+
+// A waiting analysis moves up the queue, and starts, as other games' analyses end, which this
+// game's stream does not carry: while it waits or runs, its panel is asked for again now and then.
+const PENDING_REFRESH_MS = 4000;
+(function refreshPending() {
+  setTimeout(async () => {
+    if (analysisPending() && !document.hidden) await showAnalysis().catch(() => {});
+    refreshPending();
+  }, PENDING_REFRESH_MS);
+})();
