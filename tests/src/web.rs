@@ -268,6 +268,27 @@ pub async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Eleme
     }
 }
 
+/// Marks the page now open, so that [`assert_not_reloaded`] can tell it is still the same one.
+pub async fn mark_page(client: &Client) {
+    client
+        .execute("window.notReloaded = true", vec![])
+        .await
+        .expect("the page runs a script");
+}
+
+/// Fails when the page marked by [`mark_page`] was reloaded since (`who`: whose page).
+pub async fn assert_not_reloaded(client: &Client, who: &str) {
+    let same_page = client
+        .execute("return window.notReloaded === true", vec![])
+        .await
+        .expect("the page runs a script");
+    assert_eq!(
+        same_page,
+        serde_json::Value::Bool(true),
+        "{who} page was reloaded"
+    );
+}
+
 /// Waits until the text of the element matching `css` contains `text`.
 pub async fn wait_for_text(client: &Client, css: &str, text: &str) -> String {
     let deadline = tokio::time::Instant::now() + WAIT;

@@ -10,8 +10,8 @@ use fantoccini::{Client, Locator};
 use taflbot::domain::GameId;
 use taflbot::service::{ClockSpec, MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
 use taflbot_e2e::web::{
-    TestPlayer, WebApp, browser, screenshot, screenshot_as_scrolled, sign_in, wait_for,
-    wait_for_text,
+    TestPlayer, WebApp, assert_not_reloaded, browser, mark_page, screenshot,
+    screenshot_as_scrolled, sign_in, wait_for, wait_for_text,
 };
 
 /// An app whose analyses search 20 ms a position, on one thread.
@@ -81,9 +81,7 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
     sign_in(&a, &app.login_link(&astrid).await).await;
     open_game(&a, &app, game).await;
     assert!(a.find(Locator::Css("#analysis-chart")).await.is_err());
-    a.execute("window.notReloaded = true", vec![])
-        .await
-        .unwrap();
+    mark_page(&a).await;
     wait_for(&a, "#analysis-form button")
         .await
         .click()
@@ -91,15 +89,7 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
         .unwrap();
     // The chart arrives without a reload (the page's live stream carries `analysis_done`).
     wait_for(&a, "#analysis[data-status='done'] svg#analysis-chart").await;
-    let same_page = a
-        .execute("return window.notReloaded === true", vec![])
-        .await
-        .unwrap();
-    assert_eq!(
-        same_page,
-        serde_json::Value::Bool(true),
-        "the page was reloaded"
-    );
+    assert_not_reloaded(&a, "the analysis").await;
     // The marks: ?? on the blunder, ✗ on the missed win, with their words for screen readers.
     let blunder = wait_for_text(&a, "#live li.m-blunder[value='1'] .mark", "??").await;
     assert_eq!(blunder, "??");
@@ -205,22 +195,12 @@ async fn a_waiting_analysis_shows_its_place_in_the_queue_live_until_it_runs() {
     );
     open_game(&a, &app, second).await;
     wait_for_text(&a, "#analysis .notice", "number 2 in the queue").await;
-    a.execute("window.notReloaded = true", vec![])
-        .await
-        .unwrap();
+    mark_page(&a).await;
     // Only the first game's stream tells of its end: this page learns of its own turn by
     // asking again.
     wait_for(&a, "#analysis[data-status='running']").await;
     wait_for_text(&a, "#analysis .notice", "number 1 in the queue").await;
-    let same_page = a
-        .execute("return window.notReloaded === true", vec![])
-        .await
-        .unwrap();
-    assert_eq!(
-        same_page,
-        serde_json::Value::Bool(true),
-        "the page was reloaded"
-    );
+    assert_not_reloaded(&a, "the analysis").await;
     a.close().await.unwrap();
 }
 

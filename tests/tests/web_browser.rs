@@ -5,7 +5,8 @@
 
 use fantoccini::{Client, Locator};
 use taflbot_e2e::web::{
-    WebApp, browser, dark_browser, screenshot, sign_in, wait_for, wait_for_text,
+    WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot, sign_in, wait_for,
+    wait_for_text,
 };
 
 /// A board square of the page.
@@ -99,22 +100,12 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
     open_game(&a, &app, game).await;
     open_game(&b, &app, game).await;
     // Ada (attackers) moves by clicking; Bob's page shows it without a reload.
-    b.execute("window.notReloaded = true", vec![])
-        .await
-        .unwrap();
+    mark_page(&b).await;
     click_move(&a, "d1", "c1").await;
     wait_for_ply(&a, 1).await;
     wait_for_ply(&b, 1).await;
     wait_for_text(&b, "#live .status", "Your turn").await;
-    let same_page = b
-        .execute("return window.notReloaded === true", vec![])
-        .await
-        .unwrap();
-    assert_eq!(
-        same_page,
-        serde_json::Value::Bool(true),
-        "Bob's page was reloaded"
-    );
+    assert_not_reloaded(&b, "Bob's").await;
     // Bob answers in the move box, in the forgiving notation; Ada sees it arrive.
     type_move(&b, "D3 E3").await;
     wait_for_ply(&b, 2).await;
