@@ -32,23 +32,50 @@ impl GamesService {
         };
         match self.inner.ai_running.lock() {
             Ok(mut running) => {
-                if !running.insert(game_id) {
+                if let Some(again) = running.get_mut(&game_id) {
+                    // The game's task may be ending, having read the game before this move:
+                    // it looks once more rather than leave the turn to the scheduler.
+                    *again = true;
                     return;
                 }
+                running.insert(game_id, false);
             }
             Err(_) => return,
         }
         // The AI's moves outlive any reply that started them: they are never held.
         let service = self.detached();
-        tokio::spawn(async move {
-            if let Err(e) = service.ai_turns(game_id, picker).await {
+        tokio::spawn(async move { service.ai_task(game_id, picker).await });
+    }
+
+    /// The AI task of `game_id`: plays its turns, until no turn was asked for meanwhile.
+    pub(super) async fn ai_task(&self, game_id: GameId, picker: Arc<dyn MovePicker>) {
+        loop {
+            if let Err(e) = self.ai_turns(game_id, picker.clone()).await {
                 tracing::warn!(%game_id, error = %e, "AI turn failed");
             }
-            if let Ok(mut running) = service.inner.ai_running.lock() {
-                running.remove(&game_id);
+            if self.ai_task_ends(game_id) {
+                break;
             }
-            service.inner.ai_idle.notify_waiters();
-        });
+        }
+        self.inner.ai_idle.notify_waiters();
+    }
+
+    /// Whether the AI task of `game_id`, done with the turns it saw, ends: not when its turn
+    /// was asked for again meanwhile (it then looks once more).
+    pub(super) fn ai_task_ends(&self, game_id: GameId) -> bool {
+        let Ok(mut running) = self.inner.ai_running.lock() else {
+            return true;
+        };
+        match running.get_mut(&game_id) {
+            Some(again) if *again => {
+                *again = false;
+                false
+            }
+            _ => {
+                running.remove(&game_id);
+                true
+            }
+        }
     }
 
     /// Plays the AI's moves while it is the AI's turn (both seats may be AI).

@@ -4,6 +4,8 @@
 
 mod actions;
 mod ai;
+#[cfg(test)]
+mod ai_task_tests;
 mod analysis;
 mod analysis_chart;
 mod analysis_view;
@@ -46,7 +48,7 @@ mod webhooks;
 pub mod clock;
 pub mod players;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 use tokio::sync::{Notify, broadcast};
@@ -122,8 +124,9 @@ struct Inner {
     engines: Arc<game_state::EngineCache>,
     /// The AI; without one, challenges to the AI are refused.
     picker: Option<Arc<dyn MovePicker>>,
-    /// Games whose AI turn is being computed.
-    ai_running: Mutex<HashSet<GameId>>,
+    /// Games whose AI turn is being computed, each with whether its turn was asked for again
+    /// meanwhile (see [`GamesService::kick_ai`]).
+    ai_running: Mutex<HashMap<GameId, bool>>,
     /// Woken when an AI turn ends (analyses wait while the AI thinks).
     ai_idle: Notify,
     /// Woken when an analysis is asked for.
@@ -173,7 +176,7 @@ impl GamesService {
                 discord_outbox: Arc::new(Notify::new()),
                 engines: Arc::new(game_state::EngineCache::new(10_000)),
                 picker,
-                ai_running: Mutex::new(HashSet::new()),
+                ai_running: Mutex::new(HashMap::new()),
                 ai_idle: Notify::new(),
                 analysis_queued: Notify::new(),
                 last_pass_ms: std::sync::atomic::AtomicI64::new(0),
