@@ -10,6 +10,7 @@ use tafl_engine::{Game, Move};
 use tokio::sync::watch;
 
 use crate::config::GamesConfig;
+use crate::domain::{GameId, PlayerId};
 use crate::notify::TargetPolicy;
 use crate::service::{
     ClockSpec, GamesService, ManualClock, MovePicker, NewChallenge, Opponent, RulesChoice,
@@ -21,14 +22,14 @@ use crate::store::{Store, StoreError};
 const LEASE_SECS: u64 = 30;
 
 /// Plays the first legal move, counting its turns; the first `held` turns wait for a word.
-struct Picker {
+pub(super) struct Picker {
     turns: AtomicUsize,
     thinking: Mutex<Option<mpsc::Sender<()>>>,
     go: Mutex<Option<mpsc::Receiver<()>>>,
 }
 
 impl Picker {
-    fn quick() -> Arc<Picker> {
+    pub(super) fn quick() -> Arc<Picker> {
         Arc::new(Picker {
             turns: AtomicUsize::new(0),
             thinking: Mutex::new(None),
@@ -63,13 +64,13 @@ impl MovePicker for Picker {
 }
 
 /// The database both instances share.
-enum Db {
+pub(super) enum Db {
     Sqlite(tempfile::TempDir),
     Postgres(String),
 }
 
 impl Db {
-    fn sqlite() -> Db {
+    pub(super) fn sqlite() -> Db {
         Db::Sqlite(tempfile::tempdir().unwrap())
     }
 
@@ -87,7 +88,34 @@ impl Db {
     }
 }
 
-fn service(db: &Db, clock: &Arc<ManualClock>, picker: Arc<Picker>) -> GamesService {
+/// A Brandubh game of `player`, on `side`, against the AI at level 1 (a day a move).
+pub(super) async fn game_against_the_ai(
+    service: &GamesService,
+    player: PlayerId,
+    side: SideChoice,
+) -> GameId {
+    let created = service
+        .create_challenge(
+            player,
+            NewChallenge {
+                opponent: Opponent::Ai { level: 1 },
+                rules: RulesChoice::Variant("brandubh".into()),
+                side,
+                clock: ClockSpec::PerMove { seconds: 86_400 },
+                context: None,
+                rated: None,
+                private: false,
+            },
+        )
+        .await
+        .unwrap();
+    created
+        .game
+        .expect("a game against the AI starts at once")
+        .id
+}
+
+pub(super) fn service(db: &Db, clock: &Arc<ManualClock>, picker: Arc<Picker>) -> GamesService {
     let store = db.open();
     GamesService::new(
         store,
@@ -129,22 +157,7 @@ async fn ai_turn_claimed_by_one_instance(db: Db) {
     let b = service(&db, &clock, other.clone());
     let player = a.register_player("p", None).await.unwrap().player.id;
     // The AI attacks, so it moves first: instance a takes the turn and thinks.
-    let game = a
-        .create_challenge(
-            player,
-            NewChallenge {
-                opponent: Opponent::Ai { level: 1 },
-                rules: RulesChoice::Variant("brandubh".into()),
-                side: SideChoice::Defenders,
-                clock: ClockSpec::PerMove { seconds: 86_400 },
-                context: None,
-                rated: None,
-                private: false,
-            },
-        )
-        .await
-        .unwrap();
-    let game = game.game.expect("a game against the AI starts at once").id;
+    let game = game_against_the_ai(&a, player, SideChoice::Defenders).await;
     thinking
         .recv_timeout(Duration::from_secs(30))
         .expect("instance a thinks about the AI's turn");
