@@ -132,6 +132,7 @@ fn start_game(c: &Conn<'_>, e: &mut Emitter, ch: &ChallengeRow, opponent: Seat) 
         finished_at: None,
         rated: ch.rated,
         private: ch.private,
+        version: 0,
     };
     row.deadline_at = match game_state::seat(&row, to_move) {
         Seat::Player(_) => clock.deadline(e.now(), bank),

@@ -25,6 +25,7 @@ mod health;
 mod history;
 #[cfg(test)]
 mod instances_tests;
+mod kept_games;
 mod moderation;
 mod moves;
 mod name_rule;
@@ -58,7 +59,7 @@ use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
 use crate::notify::TargetPolicy;
 use crate::store::Conn;
 use crate::store::Store;
-use crate::store::rows;
+use crate::store::rows::{self, GameRow};
 
 pub use ai::MovePicker;
 pub(crate) use analysis_chart::chart_mark;
@@ -122,6 +123,8 @@ struct Inner {
     discord_outbox: Arc<Notify>,
     /// Engine games by id at their last known ply.
     engines: Arc<game_state::EngineCache>,
+    /// Game rows as this instance's last commits left them (see `kept_games.rs`).
+    kept_games: Arc<kept_games::KeptGames>,
     /// The AI; without one, challenges to the AI are refused.
     picker: Option<Arc<dyn MovePicker>>,
     /// Games whose AI turn is being computed, each with whether its turn was asked for again
@@ -175,6 +178,7 @@ impl GamesService {
                 outbox: Arc::new(Notify::new()),
                 discord_outbox: Arc::new(Notify::new()),
                 engines: Arc::new(game_state::EngineCache::new(10_000)),
+                kept_games: Arc::new(kept_games::KeptGames::new(10_000)),
                 picker,
                 ai_running: Mutex::new(HashMap::new()),
                 ai_idle: Notify::new(),
@@ -300,6 +304,7 @@ impl GamesService {
         let shared_events = self.inner.shared_events.clone();
         let outbox = self.inner.outbox.clone();
         let discord_outbox = self.inner.discord_outbox.clone();
+        let kept_games = self.inner.kept_games.clone();
         let held = self.held.clone();
         let now = self.now_ms();
         // Outbox times are wall-clock: delivery is operational, not part of any game's clock.
@@ -320,11 +325,15 @@ impl GamesService {
                         wall_now,
                         now,
                         dm_users: None,
+                        to_keep: Vec::new(),
                     };
                     let value = job(c, &mut emitter)?;
                     Ok::<_, ServiceError>((value, emitter))
                 },
                 move |(_, emitter): &(T, Emitter)| {
+                    for row in &emitter.to_keep {
+                        kept_games.put(row);
+                    }
                     if !emitter.events.is_empty() {
                         crate::telemetry::record_events(&emitter.events);
                         match &shared_events {
@@ -375,6 +384,8 @@ pub(crate) struct Emitter {
     /// A game's seats' Discord users who asked for a direct message on their turn, as read
     /// with the game (attackers, defenders): a move's event needs no query of its own.
     dm_users: Option<(GameId, [Option<u64>; 2])>,
+    /// Game rows as this job leaves them, kept once it commits (see `kept_games.rs`).
+    to_keep: Vec<GameRow>,
 }
 
 impl Emitter {
@@ -385,6 +396,26 @@ impl Emitter {
     /// Remembers who of `game`'s seats wants a direct message on their turn (see `dm_users`).
     pub(crate) fn know_dm_users(&mut self, game: GameId, users: [Option<u64>; 2]) {
         self.dm_users = Some((game, users));
+    }
+
+    /// Keeps `row`, as this job leaves it, once the job commits.
+    pub(crate) fn keep_after_commit(&mut self, row: GameRow) {
+        self.to_keep.push(row);
+    }
+
+    /// Takes in the move event `event` that `rows::write_guarded_move` stored (with its
+    /// deliveries and posts) as [`Emitter::emit`] would have.
+    pub(crate) fn emitted(&mut self, mut event: Event, written: rows::GuardedMoveWritten) {
+        event.id = written.event;
+        self.deliveries += written.deliveries;
+        self.posts.extend(written.posts);
+        self.events.push(event);
+    }
+
+    /// The wall-clock time of the commit and how long a Discord post is held for the
+    /// caller's reply, as [`Emitter::emit`] writes them.
+    pub(crate) fn outbox_times(&self) -> (i64, Option<i64>) {
+        (self.wall_now, self.held_until)
     }
 
     pub(crate) fn emit(

@@ -5,11 +5,13 @@ use sha2::{Digest, Sha256};
 use tafl_engine::{Move, MoveReport, Side};
 
 use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
-use crate::store::Conn;
 use crate::store::rows::{self, GameRow, MoveRow};
+use crate::store::{Conn, Dialect};
 
 use super::event::{EventPayload, GameEnded, MovePlayedEvent};
+use super::events;
 use super::game_state::{self, EngineCache};
+use super::kept_games::KeptGames;
 use super::views::{MovePlayed, WarningView};
 use super::{ClockSpec, Emitter, GamesService, MoveRequest, Result, ServiceError};
 
@@ -110,10 +112,15 @@ fn too_late_message(row: &GameRow) -> String {
 /// Checks and applies one move inside the writer's transaction.
 /// The outer `Result` rolls back; the inner one is a refusal that keeps what was written
 /// (a game ended on time stays ended).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the move's transaction, the instance's caches, who moves and what"
+)]
 pub(crate) fn apply_move(
     c: &Conn<'_>,
     e: &mut Emitter,
     cache: &EngineCache,
+    kept: &KeptGames,
     actor: Actor,
     game_id: GameId,
     request: &MoveRequest,
@@ -124,6 +131,15 @@ pub(crate) fn apply_move(
         (Actor::Player(p), Some(key)) => Some((p, key.as_str())),
         _ => None,
     };
+    // A request with a key may have been answered already: only the read can tell.
+    if key.is_none()
+        && c.dialect() == Dialect::Postgres
+        && let Some(row) = kept.get(game_id)
+        && let Some(played) =
+            play_on_kept_row(c, e, cache, kept, actor, row, request, max_bank_ratio)?
+    {
+        return Ok(Ok(played));
+    }
     let read = rows::game_for_move(c, game_id, key)?
         .ok_or_else(|| ServiceError::not_found(format!("game {game_id}")))?;
     if let Some((stored_hash, answer)) = read.stored_answer {
@@ -207,6 +223,85 @@ pub(crate) fn apply_move(
     Ok(Ok(played))
 }
 
+/// Plays `request` on `row`, the game as this instance's last commit left it, and writes it in
+/// one statement guarded by the row's version (see `kept_games.rs`). `None` when this path
+/// cannot answer: a refusal, a move that ends the game, or a game changed since (nothing is
+/// then written); the caller reads the game and decides.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the move's transaction, the instance's caches, who moves and what"
+)]
+fn play_on_kept_row(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    cache: &EngineCache,
+    kept: &KeptGames,
+    actor: Actor,
+    mut row: GameRow,
+    request: &MoveRequest,
+    max_bank_ratio: f64,
+) -> Result<Option<MovePlayed>> {
+    let my_side = match actor {
+        Actor::Player(p) => game_state::side_of(&row, p),
+        Actor::Ai => Some(row.side_to_move),
+    };
+    let playable = row.status.is_active()
+        && row.deadline_at.is_none_or(|deadline| deadline > e.now())
+        && request.expected_ply.is_none_or(|ply| ply == row.ply)
+        && my_side == Some(row.side_to_move)
+        && (actor == Actor::Ai) == matches!(game_state::seat(&row, row.side_to_move), Seat::Ai(_));
+    if !playable {
+        return Ok(None);
+    }
+    let mut game = game_state::engine_game(c, cache, &row)?;
+    let Ok(mv) = Move::parse(&request.text, game.rules().dim()) else {
+        return Ok(None);
+    };
+    let Ok(report) = game.play(mv) else {
+        return Ok(None);
+    };
+    if report.outcome.is_some() {
+        return Ok(None);
+    }
+    let read_version = row.version;
+    let step = advance(&mut row, &report, actor, &game, max_bank_ratio, e.now());
+    let event = events::new_event(
+        EventPayload::MovePlayed(step.event(&row, &report, actor)),
+        Some(row.id),
+        None,
+        game_state::humans(&row),
+        e.now(),
+    );
+    let (wall_now, held_until) = e.outbox_times();
+    let channel_post = events::discord_channel_of(c, &event)?.map(|channel| (channel, held_until));
+    let dm_player = match game_state::seat(&row, row.side_to_move) {
+        Seat::Player(p) => Some(p),
+        Seat::Ai(_) => None,
+    };
+    let written = rows::write_guarded_move(
+        c,
+        &rows::GuardedMove {
+            game: &row,
+            read_version,
+            the_move: &step.move_row,
+            event: &events::event_row(&event)?,
+            channel_post,
+            dm_player,
+            wall_now,
+        },
+    )?;
+    let Some(written) = written else {
+        kept.forget(row.id);
+        return Ok(None);
+    };
+    e.emitted(event, written);
+    row.version = read_version + 1;
+    let played = step.answer(&row, &report);
+    cache.put(row.id, game);
+    e.keep_after_commit(row);
+    Ok(Some(played))
+}
+
 /// Why a move's `ply` does not match the game: sent before a move that came in between,
 /// or a ply the game has not reached.
 fn stale_ply_message(sent: u32, played: u32) -> String {
@@ -245,9 +340,59 @@ fn record(
     max_bank_ratio: f64,
     remember: &mut dyn FnMut(&MovePlayed) -> Result<()>,
 ) -> Result<MovePlayed> {
-    let now = e.now();
+    let step = advance(row, report, actor, game, max_bank_ratio, e.now());
+    // A move that does not end the game is written, and its answer kept, before its event:
+    // on PostgreSQL those writes travel with the event's insert (one round trip for all).
+    let played_before_event = match report.outcome {
+        None => {
+            rows::insert_move_and_update_game(c, &step.move_row, row)?;
+            row.version += 1;
+            e.keep_after_commit(row.clone());
+            let played = step.answer(row, report);
+            remember(&played)?;
+            Some(played)
+        }
+        Some(_) => None,
+    };
+    e.emit(
+        c,
+        Some(row.id),
+        None,
+        game_state::humans(row),
+        EventPayload::MovePlayed(step.event(row, report, actor)),
+    )?;
+    if let Some(played) = played_before_event {
+        return Ok(played);
+    }
+    // The move ends the game: its answer says how.
+    if let Some(outcome) = &report.outcome {
+        rows::insert_move(c, row.id, &step.move_row)?;
+        let (winner, reason) = ResultReason::of_outcome(outcome);
+        finish(c, e, row, winner, reason)?;
+    }
+    let played = step.answer(row, report);
+    remember(&played)?;
+    Ok(played)
+}
+
+/// A move as its writes, its event and its answer tell it.
+struct Step {
+    move_row: MoveRow,
+    captures: Vec<String>,
+    king_captured: Option<String>,
+    warning: Option<WarningView>,
+}
+
+/// Applies an accepted move to its game's row (ply, side to move, position, clocks) at `now`.
+fn advance(
+    row: &mut GameRow,
+    report: &MoveReport,
+    actor: Actor,
+    game: &tafl_engine::Game,
+    max_bank_ratio: f64,
+    now: i64,
+) -> Step {
     let captures: Vec<String> = report.captures.iter().map(ToString::to_string).collect();
-    let king_captured = report.king_captured.map(|sq| sq.to_string());
     let move_row = MoveRow {
         ply: report.ply,
         side: report.side,
@@ -286,49 +431,41 @@ fn record(
         Seat::Player(_) => clock.deadline(now, next_bank),
         Seat::Ai(_) => None,
     };
-    let warning = report.warning.as_ref().map(game_state::warning_view);
-    // A move that does not end the game is written, and its answer kept, before its event:
-    // on PostgreSQL those writes travel with the event's insert (one round trip for all).
-    let played_before_event = match report.outcome {
-        None => {
-            rows::insert_move_and_update_game(c, &move_row, row)?;
-            let played = move_played(row, report, &captures, &king_captured, &warning);
-            remember(&played)?;
-            Some(played)
-        }
-        Some(_) => None,
-    };
-    e.emit(
-        c,
-        Some(row.id),
-        None,
-        game_state::humans(row),
-        EventPayload::MovePlayed(MovePlayedEvent {
+    Step {
+        move_row,
+        captures,
+        king_captured: report.king_captured.map(|sq| sq.to_string()),
+        warning: report.warning.as_ref().map(game_state::warning_view),
+    }
+}
+
+impl Step {
+    /// The move's event, from the game as the move left it (before any ending is written).
+    fn event(&self, row: &GameRow, report: &MoveReport, actor: Actor) -> MovePlayedEvent {
+        MovePlayedEvent {
             ply: report.ply,
             side: report.side,
             mv: report.mv.to_string(),
             notation: report.notation.clone(),
-            captures: captures.clone(),
-            king_captured: king_captured.clone(),
-            warning: warning.clone(),
+            captures: self.captures.clone(),
+            king_captured: self.king_captured.clone(),
+            warning: self.warning.clone(),
             by: actor_player(actor),
-            side_to_move: report.outcome.is_none().then_some(next),
+            side_to_move: report.outcome.is_none().then_some(row.side_to_move),
             deadline_at: row.deadline_at,
             context: row.context.clone(),
-        }),
-    )?;
-    if let Some(played) = played_before_event {
-        return Ok(played);
+        }
     }
-    // The move ends the game: its answer says how.
-    if let Some(outcome) = &report.outcome {
-        rows::insert_move(c, row.id, &move_row)?;
-        let (winner, reason) = ResultReason::of_outcome(outcome);
-        finish(c, e, row, winner, reason)?;
+
+    fn answer(&self, row: &GameRow, report: &MoveReport) -> MovePlayed {
+        move_played(
+            row,
+            report,
+            &self.captures,
+            &self.king_captured,
+            &self.warning,
+        )
     }
-    let played = move_played(row, report, &captures, &king_captured, &warning);
-    remember(&played)?;
-    Ok(played)
 }
 
 /// The answer to a move, from the game as the move left it.
@@ -390,8 +527,9 @@ impl GamesService {
         request: MoveRequest,
     ) -> Result<MovePlayed> {
         let cache = self.inner.engines.clone();
+        let kept = self.inner.kept_games.clone();
         let ratio = self.inner.config.max_bank_ratio;
-        self.commit(move |c, e| apply_move(c, e, &cache, actor, game_id, &request, ratio))
+        self.commit(move |c, e| apply_move(c, e, &cache, &kept, actor, game_id, &request, ratio))
             .await?
     }
 }

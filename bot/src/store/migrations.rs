@@ -18,6 +18,7 @@ const FILES: &[&str] = &[
     include_str!("../../../migrations/0009_web_sessions.sql"),
     include_str!("../../../migrations/0010_analyses.sql"),
     include_str!("../../../migrations/0011_ai_turn_claims.sql"),
+    include_str!("../../../migrations/0012_game_versions.sql"),
 ];
 
 /// Schema version of a fully migrated database (SQLite `user_version`).

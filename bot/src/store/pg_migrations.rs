@@ -16,6 +16,10 @@ const FILES: &[(usize, &str)] = &[
         11,
         include_str!("../../../migrations/postgres/0011_ai_turn_claims.sql"),
     ),
+    (
+        12,
+        include_str!("../../../migrations/postgres/0012_game_versions.sql"),
+    ),
 ];
 
 /// A session-level advisory lock: instances starting together migrate one after the other.
