@@ -32,6 +32,16 @@ impl EngineCache {
         games.get(&id).filter(|g| g.ply() == ply).cloned()
     }
 
+    /// Takes the game out (a move changes it; it goes back once the move commits): a game's
+    /// history is long, and copying it cost a move more than the move itself.
+    fn take(&self, id: GameId, ply: u32) -> Option<Game> {
+        let mut games = self.games.lock().ok()?;
+        match games.get(&id) {
+            Some(game) if game.ply() == ply => games.remove(&id),
+            _ => None,
+        }
+    }
+
     pub(crate) fn put(&self, id: GameId, game: Game) {
         if let Ok(mut games) = self.games.lock() {
             if games.len() >= self.capacity && !games.contains_key(&id) {
@@ -56,6 +66,19 @@ pub(crate) fn engine_game(c: &Conn<'_>, cache: &EngineCache, row: &GameRow) -> R
     let game = replay(row, &moves, None)?;
     cache.put(row.id, game.clone());
     Ok(game)
+}
+
+/// The engine game of `row`, at `row.ply`, taken out of the cache (see [`EngineCache::take`]):
+/// for a move, which puts it back once committed.
+pub(crate) fn engine_game_to_move(
+    c: &Conn<'_>,
+    cache: &EngineCache,
+    row: &GameRow,
+) -> Result<Game> {
+    match cache.take(row.id, row.ply) {
+        Some(game) => Ok(game),
+        None => replay(row, &rows::moves(c, row.id)?, None),
+    }
 }
 
 /// Replays the first `upto` (or all) stored moves of a game.

@@ -57,9 +57,9 @@ use tokio::sync::{Notify, broadcast};
 use crate::config::GamesConfig;
 use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
 use crate::notify::TargetPolicy;
-use crate::store::Conn;
 use crate::store::Store;
 use crate::store::rows::{self, GameRow};
+use crate::store::{Conn, Later};
 
 pub use ai::MovePicker;
 pub(crate) use analysis_chart::chart_mark;
@@ -305,6 +305,7 @@ impl GamesService {
         let outbox = self.inner.outbox.clone();
         let discord_outbox = self.inner.discord_outbox.clone();
         let kept_games = self.inner.kept_games.clone();
+        let engines = self.inner.engines.clone();
         let held = self.held.clone();
         let now = self.now_ms();
         // Outbox times are wall-clock: delivery is operational, not part of any game's clock.
@@ -325,14 +326,19 @@ impl GamesService {
                         wall_now,
                         now,
                         dm_users: None,
+                        guarded: Vec::new(),
                         to_keep: Vec::new(),
                     };
                     let value = job(c, &mut emitter)?;
                     Ok::<_, ServiceError>((value, emitter))
                 },
-                move |(_, emitter): &(T, Emitter)| {
-                    for row in &emitter.to_keep {
-                        kept_games.put(row);
+                move |(_, emitter): &mut (T, Emitter)| {
+                    for stale in emitter.settle_guarded() {
+                        kept_games.forget(stale);
+                    }
+                    for (row, game) in emitter.to_keep.drain(..) {
+                        kept_games.put(&row);
+                        engines.put(row.id, game);
                     }
                     if !emitter.events.is_empty() {
                         crate::telemetry::record_events(&emitter.events);
@@ -384,8 +390,19 @@ pub(crate) struct Emitter {
     /// A game's seats' Discord users who asked for a direct message on their turn, as read
     /// with the game (attackers, defenders): a move's event needs no query of its own.
     dm_users: Option<(GameId, [Option<u64>; 2])>,
-    /// Game rows as this job leaves them, kept once it commits (see `kept_games.rs`).
-    to_keep: Vec<GameRow>,
+    /// Moves written by `rows::write_guarded_move`, whose answers come with the commit.
+    guarded: Vec<GuardedMove>,
+    /// Games (row and engine) as this job leaves them, kept once it commits (see
+    /// `kept_games.rs`): a state that was never committed is never taken for the stored one.
+    to_keep: Vec<(GameRow, tafl_engine::Game)>,
+}
+
+/// A move sent by `rows::write_guarded_move`: its event, and the game as it leaves it.
+struct GuardedMove {
+    event: Event,
+    written: Later<Option<rows::GuardedMoveWritten>>,
+    row: GameRow,
+    game: tafl_engine::Game,
 }
 
 impl Emitter {
@@ -398,18 +415,52 @@ impl Emitter {
         self.dm_users = Some((game, users));
     }
 
-    /// Keeps `row`, as this job leaves it, once the job commits.
-    pub(crate) fn keep_after_commit(&mut self, row: GameRow) {
-        self.to_keep.push(row);
+    /// Keeps the game (`row` and engine), as this job leaves it, once the job commits.
+    pub(crate) fn keep_after_commit(&mut self, row: GameRow, game: tafl_engine::Game) {
+        self.to_keep.push((row, game));
     }
 
-    /// Takes in the move event `event` that `rows::write_guarded_move` stored (with its
-    /// deliveries and posts) as [`Emitter::emit`] would have.
-    pub(crate) fn emitted(&mut self, mut event: Event, written: rows::GuardedMoveWritten) {
-        event.id = written.event;
-        self.deliveries += written.deliveries;
-        self.posts.extend(written.posts);
-        self.events.push(event);
+    /// Takes in a move sent by `rows::write_guarded_move`, with its event (stored by that
+    /// statement with its deliveries and posts, as [`Emitter::emit`] would have) and the game
+    /// as the move leaves it.
+    pub(crate) fn guarded(
+        &mut self,
+        event: Event,
+        written: Later<Option<rows::GuardedMoveWritten>>,
+        row: GameRow,
+        game: tafl_engine::Game,
+    ) {
+        self.guarded.push(GuardedMove {
+            event,
+            written,
+            row,
+            game,
+        });
+    }
+
+    /// Once committed: the guarded moves that held join this job's events and kept games;
+    /// answers the games of those that did not (their games changed: nothing was written).
+    fn settle_guarded(&mut self) -> Vec<GameId> {
+        let mut stale = Vec::new();
+        for GuardedMove {
+            mut event,
+            written,
+            row,
+            game,
+        } in std::mem::take(&mut self.guarded)
+        {
+            match written.get() {
+                Some(Some(written)) => {
+                    event.id = written.event;
+                    self.deliveries += written.deliveries;
+                    self.posts.extend(written.posts.iter().copied());
+                    self.events.push(event);
+                    self.to_keep.push((row, game));
+                }
+                _ => stale.push(row.id),
+            }
+        }
+        stale
     }
 
     /// The wall-clock time of the commit and how long a Discord post is held for the

@@ -6,7 +6,7 @@ use tafl_engine::{Move, MoveReport, Side};
 
 use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
 use crate::store::rows::{self, GameRow, MoveRow};
-use crate::store::{Conn, Dialect};
+use crate::store::{Conn, Dialect, Later};
 
 use super::event::{EventPayload, GameEnded, MovePlayedEvent};
 use super::events;
@@ -109,9 +109,20 @@ fn too_late_message(row: &GameRow) -> String {
     }
 }
 
-/// Checks and applies one move inside the writer's transaction.
-/// The outer `Result` rolls back; the inner one is a refusal that keeps what was written
-/// (a game ended on time stays ended).
+/// What a move's job answers.
+pub(crate) enum MoveAnswer {
+    /// Decided on the stored game: played, or refused keeping what was written (a game ended
+    /// on time stays ended).
+    Decided(std::result::Result<MovePlayed, ServiceError>),
+    /// Played on the game this instance kept: the answer stands once the batch commits if the
+    /// guarded write held (`Some(Some(..))`); otherwise the game changed meanwhile and nothing
+    /// was written.
+    Guarded(MovePlayed, Later<Option<rows::GuardedMoveWritten>>),
+}
+
+/// Checks and applies one move inside the writer's transaction: on the game this instance
+/// kept when it can (`kept`; PostgreSQL, no idempotency key), else on the stored game.
+/// An `Err` rolls back.
 #[allow(
     clippy::too_many_arguments,
     reason = "the move's transaction, the instance's caches, who moves and what"
@@ -125,21 +136,35 @@ pub(crate) fn apply_move(
     game_id: GameId,
     request: &MoveRequest,
     max_bank_ratio: f64,
+) -> Result<MoveAnswer> {
+    // A request with a key may have been answered already: only the read can tell.
+    let keyed = matches!(actor, Actor::Player(_)) && request.idempotency_key.is_some();
+    if !keyed
+        && c.dialect() == Dialect::Postgres
+        && let Some(row) = kept.get(game_id)
+        && let Some(answer) = play_on_kept_row(c, e, cache, actor, row, request, max_bank_ratio)?
+    {
+        return Ok(answer);
+    }
+    decide_move(c, e, cache, actor, game_id, request, max_bank_ratio).map(MoveAnswer::Decided)
+}
+
+/// Checks and applies one move on the stored game. The outer `Result` rolls back; the inner
+/// one is a refusal that keeps what was written (a game ended on time stays ended).
+pub(crate) fn decide_move(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    cache: &EngineCache,
+    actor: Actor,
+    game_id: GameId,
+    request: &MoveRequest,
+    max_bank_ratio: f64,
 ) -> Result<std::result::Result<MovePlayed, ServiceError>> {
     let hash = request_hash(game_id, &request.text, request.expected_ply);
     let key = match (actor, &request.idempotency_key) {
         (Actor::Player(p), Some(key)) => Some((p, key.as_str())),
         _ => None,
     };
-    // A request with a key may have been answered already: only the read can tell.
-    if key.is_none()
-        && c.dialect() == Dialect::Postgres
-        && let Some(row) = kept.get(game_id)
-        && let Some(played) =
-            play_on_kept_row(c, e, cache, kept, actor, row, request, max_bank_ratio)?
-    {
-        return Ok(Ok(played));
-    }
     let read = rows::game_for_move(c, game_id, key)?
         .ok_or_else(|| ServiceError::not_found(format!("game {game_id}")))?;
     if let Some((stored_hash, answer)) = read.stored_answer {
@@ -219,14 +244,14 @@ pub(crate) fn apply_move(
         max_bank_ratio,
         &mut remember,
     )?;
-    cache.put(game_id, game);
+    e.keep_after_commit(row, game);
     Ok(Ok(played))
 }
 
 /// Plays `request` on `row`, the game as this instance's last commit left it, and writes it in
-/// one statement guarded by the row's version (see `kept_games.rs`). `None` when this path
-/// cannot answer: a refusal, a move that ends the game, or a game changed since (nothing is
-/// then written); the caller reads the game and decides.
+/// one statement guarded by the row's version (see `kept_games.rs`), whose answer comes with
+/// the commit. `None` when this path cannot answer (a refusal, a move that ends the game):
+/// the caller reads the game and decides.
 #[allow(
     clippy::too_many_arguments,
     reason = "the move's transaction, the instance's caches, who moves and what"
@@ -235,12 +260,11 @@ fn play_on_kept_row(
     c: &Conn<'_>,
     e: &mut Emitter,
     cache: &EngineCache,
-    kept: &KeptGames,
     actor: Actor,
     mut row: GameRow,
     request: &MoveRequest,
     max_bank_ratio: f64,
-) -> Result<Option<MovePlayed>> {
+) -> Result<Option<MoveAnswer>> {
     let my_side = match actor {
         Actor::Player(p) => game_state::side_of(&row, p),
         Actor::Ai => Some(row.side_to_move),
@@ -253,11 +277,13 @@ fn play_on_kept_row(
     if !playable {
         return Ok(None);
     }
-    let mut game = game_state::engine_game(c, cache, &row)?;
-    let Ok(mv) = Move::parse(&request.text, game.rules().dim()) else {
-        return Ok(None);
-    };
-    let Ok(report) = game.play(mv) else {
+    let mut game = game_state::engine_game_to_move(c, cache, &row)?;
+    // A refused move leaves the game as it was.
+    let Some(report) = Move::parse(&request.text, game.rules().dim())
+        .ok()
+        .and_then(|mv| game.play(mv).ok())
+    else {
+        cache.put(row.id, game);
         return Ok(None);
     };
     if report.outcome.is_some() {
@@ -290,16 +316,10 @@ fn play_on_kept_row(
             wall_now,
         },
     )?;
-    let Some(written) = written else {
-        kept.forget(row.id);
-        return Ok(None);
-    };
-    e.emitted(event, written);
     row.version = read_version + 1;
     let played = step.answer(&row, &report);
-    cache.put(row.id, game);
-    e.keep_after_commit(row);
-    Ok(Some(played))
+    e.guarded(event, written.clone(), row, game);
+    Ok(Some(MoveAnswer::Guarded(played, written)))
 }
 
 /// Why a move's `ply` does not match the game: sent before a move that came in between,
@@ -347,7 +367,6 @@ fn record(
         None => {
             rows::insert_move_and_update_game(c, &step.move_row, row)?;
             row.version += 1;
-            e.keep_after_commit(row.clone());
             let played = step.answer(row, report);
             remember(&played)?;
             Some(played)
@@ -529,7 +548,24 @@ impl GamesService {
         let cache = self.inner.engines.clone();
         let kept = self.inner.kept_games.clone();
         let ratio = self.inner.config.max_bank_ratio;
-        self.commit(move |c, e| apply_move(c, e, &cache, &kept, actor, game_id, &request, ratio))
+        let answer = {
+            let (cache, request) = (cache.clone(), request.clone());
+            self.commit(move |c, e| {
+                apply_move(c, e, &cache, &kept, actor, game_id, &request, ratio)
+            })
             .await?
+        };
+        match answer {
+            MoveAnswer::Decided(result) => result,
+            MoveAnswer::Guarded(played, written) if matches!(written.get(), Some(Some(_))) => {
+                Ok(played)
+            }
+            // The game changed since this instance kept it (another instance moved in it,
+            // or it ended): decided on the stored game.
+            MoveAnswer::Guarded(..) => {
+                self.commit(move |c, e| decide_move(c, e, &cache, actor, game_id, &request, ratio))
+                    .await?
+            }
+        }
     }
 }

@@ -12,8 +12,8 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use super::StoreError;
 use super::value::{FromSqlValue, ToSqlValue};
+use super::{Later, StoreError};
 use super::{pg, sqlite};
 
 /// The parameters of one statement, in placeholder order (`?1` first).
@@ -81,6 +81,36 @@ impl<'a> Conn<'a> {
         match &self.backend {
             Backend::Sqlite(c) => sqlite::execute(c, sql, params).map(|_| ()),
             Backend::Postgres(session) => session_of(session)?.execute_ahead(sql, params),
+        }
+    }
+
+    /// A query whose answer the job does not wait for: on PostgreSQL it is sent with the job's
+    /// next statement (at the latest the batch's commit), and `read` fills the [`Later`] from
+    /// its first row then; on SQLite it runs now. Its failure is that statement's, or the
+    /// batch's.
+    pub fn query_one_later<T: Send + Sync + 'static>(
+        &self,
+        sql: &str,
+        params: Params<'_>,
+        read: impl FnOnce(&Row<'_>) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<Later<T>, StoreError> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(Later::ready(self.query_one(sql, params, read)?)),
+            Backend::Postgres(session) => {
+                let later = Later::pending();
+                let filled = later.clone();
+                let statement = first_words(sql);
+                session_of(session)?.query_later(
+                    sql,
+                    params,
+                    Box::new(move |rows| {
+                        let row = rows.first().ok_or(StoreError::NoRow(statement))?;
+                        filled.fill(read(&Row::postgres(row))?);
+                        Ok(())
+                    }),
+                )?;
+                Ok(later)
+            }
         }
     }
 

@@ -6,6 +6,7 @@
 
 mod conn;
 mod error;
+mod later;
 mod migrations;
 mod pg;
 mod pg_listener;
@@ -31,6 +32,7 @@ use crate::config::DatabaseLocation;
 pub use crate::__store_params as params;
 pub use conn::{Conn, Dialect, Params, Row, numbered_placeholders_as_dollars};
 pub use error::{BackendError, StoreError};
+pub use later::Later;
 pub use migrations::{SCHEMA_VERSION, migrations};
 pub use value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
 use writer::Writer;
@@ -193,7 +195,7 @@ impl Store {
     pub async fn write_then<T, E, F, A>(&self, job: F, after_commit: A) -> Result<T, E>
     where
         F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
-        A: FnOnce(&T) + Send + 'static,
+        A: FnOnce(&mut T) + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {

@@ -47,21 +47,25 @@ enum Ahead {
     Control(String),
     /// A write whose row count nobody reads.
     Write(Statement, Vec<Bound<'static>>),
+    /// A query whose rows are read when they come (see [`Session::query_later`]).
+    Query(Statement, Vec<Bound<'static>>, RowsReader),
 }
+
+/// Reads the rows of a query sent ahead.
+pub(super) type RowsReader = Box<dyn FnOnce(&[postgres::Row]) -> Result<(), StoreError> + Send>;
 
 impl Ahead {
     /// Sends the statement when first polled (as every request of `tokio-postgres` is).
-    fn send<'s>(
-        &'s self,
-        client: &'s Client,
-    ) -> Pin<Box<dyn Future<Output = Result<(), postgres::Error>> + 's>> {
+    fn send(self, client: &Client) -> Pin<Box<dyn Future<Output = Result<(), StoreError>> + '_>> {
         match self {
-            Ahead::Control(sql) => Box::pin(client.batch_execute(sql)),
+            Ahead::Control(sql) => Box::pin(async move { Ok(client.batch_execute(&sql).await?) }),
             Ahead::Write(statement, values) => Box::pin(async move {
-                client
-                    .execute(statement, &as_params(values))
-                    .await
-                    .map(|_| ())
+                client.execute(&statement, &as_params(&values)).await?;
+                Ok(())
+            }),
+            Ahead::Query(statement, values, read) => Box::pin(async move {
+                let rows = client.query(&statement, &as_params(&values)).await?;
+                read(&rows)
             }),
         }
     }
@@ -108,8 +112,7 @@ impl Session {
 
     /// Runs statements without parameters or results (transaction control, migrations).
     pub(super) fn batch(&mut self, sql: &str) -> Result<(), StoreError> {
-        let sent = self.round_trip(|client| client.batch_execute(sql));
-        self.note(sent)
+        self.round_trip(|client| client.batch_execute(sql))
     }
 
     /// Queues transaction control to go with the next statement; its failure is that
@@ -124,14 +127,14 @@ impl Session {
         }
     }
 
-    /// Sends the writes still queued, if any (transaction control alone can wait for the next
-    /// statement): a job's writes have all been answered when it ends.
+    /// Sends the writes still queued, if any: a job's writes have all been answered when it
+    /// ends. Transaction control, and queries whose answer is read later, wait for the next
+    /// statement (at the latest the commit's).
     pub(super) fn settle(&mut self) -> Result<(), StoreError> {
         if !self.ahead.iter().any(|a| matches!(a, Ahead::Write(..))) {
             return Ok(());
         }
-        let sent = self.round_trip(|_| async { Ok(()) });
-        self.note(sent)
+        self.round_trip(|_| async { Ok(()) })
     }
 
     /// Drops what is queued (the transaction is being rolled back).
@@ -144,38 +147,36 @@ impl Session {
         std::mem::take(&mut self.failed)
     }
 
-    fn note<T>(&mut self, result: Result<T, postgres::Error>) -> Result<T, StoreError> {
-        result.map_err(|e| {
-            self.failed = true;
-            StoreError::from(e)
-        })
-    }
-
     pub(super) fn conn(&mut self) -> Conn<'_> {
         Conn::postgres(self)
     }
 
     /// Sends what is queued, then the request `last` makes, in one round trip; the first
-    /// failure is the answer (after it the server refuses the rest of the transaction).
+    /// failure is the answer (after it the server refuses the rest of the transaction), and
+    /// marks the session failed.
     fn round_trip<'s, T, F>(
         &'s mut self,
         last: impl FnOnce(&'s Client) -> F,
-    ) -> Result<T, postgres::Error>
+    ) -> Result<T, StoreError>
     where
         F: Future<Output = Result<T, postgres::Error>> + 's,
     {
         let ahead = std::mem::take(&mut self.ahead);
         let client = &self.client;
-        self.runtime.block_on(async {
+        let answer = self.runtime.block_on(async {
             // `join` polls the queued requests first, so they are sent first.
             let (earlier, last) = futures_util::future::join(
-                futures_util::future::join_all(ahead.iter().map(|a| a.send(client))),
+                futures_util::future::join_all(ahead.into_iter().map(|a| a.send(client))),
                 last(client),
             )
             .await;
             earlier.into_iter().collect::<Result<Vec<()>, _>>()?;
-            last
-        })
+            Ok(last?)
+        });
+        if answer.is_err() {
+            self.failed = true;
+        }
+        answer
     }
 
     fn statement(&mut self, sql: &str) -> Result<Statement, StoreError> {
@@ -183,8 +184,7 @@ impl Session {
             return Ok(statement.clone());
         }
         let text = numbered_placeholders_as_dollars(sql);
-        let prepared = self.round_trip(|client| client.prepare(&text));
-        let statement = self.note(prepared)?;
+        let statement = self.round_trip(|client| client.prepare(&text))?;
         if self.statements.len() >= STATEMENT_CACHE {
             self.statements.clear();
         }
@@ -197,8 +197,7 @@ impl Session {
         let values = bind(&statement, params)?;
         let changed = self.round_trip(|client| async move {
             client.execute(&statement, &as_params(&values)).await
-        });
-        let changed = self.note(changed)?;
+        })?;
         Ok(usize::try_from(changed).unwrap_or(usize::MAX))
     }
 
@@ -210,11 +209,22 @@ impl Session {
         params: Params<'_>,
     ) -> Result<(), StoreError> {
         let statement = self.statement(sql)?;
-        let values = bind(&statement, params)?
-            .into_iter()
-            .map(|Bound(value)| Bound(value.into_owned()))
-            .collect();
+        let values = owned(bind(&statement, params)?);
         self.ahead.push(Ahead::Write(statement, values));
+        Ok(())
+    }
+
+    /// Queues a query to go with the next statement (at the latest the commit's); `read` gets
+    /// its rows then. Its failure is that statement's.
+    pub(super) fn query_later(
+        &mut self,
+        sql: &str,
+        params: Params<'_>,
+        read: RowsReader,
+    ) -> Result<(), StoreError> {
+        let statement = self.statement(sql)?;
+        let values = owned(bind(&statement, params)?);
+        self.ahead.push(Ahead::Query(statement, values, read));
         Ok(())
     }
 
@@ -227,12 +237,16 @@ impl Session {
     ) -> Result<Vec<postgres::Row>, StoreError> {
         let statement = self.statement(sql)?;
         let values = bind(&statement, params)?;
-        let rows =
-            self.round_trip(
-                |client| async move { client.query(&statement, &as_params(&values)).await },
-            );
-        self.note(rows)
+        self.round_trip(|client| async move { client.query(&statement, &as_params(&values)).await })
     }
+}
+
+/// Bound values that outlive the caller's parameters (for a statement sent later).
+fn owned(values: Vec<Bound<'_>>) -> Vec<Bound<'static>> {
+    values
+        .into_iter()
+        .map(|Bound(value)| Bound(value.into_owned()))
+        .collect()
 }
 
 /// The parameters' values, checked against the statement's placeholders.

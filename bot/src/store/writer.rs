@@ -45,7 +45,7 @@ impl Writer {
     pub(super) async fn submit<T, E, F, A>(&self, job: F, after_commit: A) -> Result<T, E>
     where
         F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
-        A: FnOnce(&T) + Send + 'static,
+        A: FnOnce(&mut T) + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
@@ -64,11 +64,11 @@ impl Writer {
                 Err(E::from(StoreError::Thread("a write job panicked".into())))
             });
             match outcome {
-                Ok(value) => Ran {
+                Ok(mut value) => Ran {
                     keep: true,
                     answer: Box::new(move |committed| {
                         if committed.is_ok() {
-                            after_commit(&value);
+                            after_commit(&mut value);
                         }
                         let _ = tx.send(committed.map(|()| value).map_err(E::from));
                     }),

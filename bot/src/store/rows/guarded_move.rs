@@ -4,7 +4,7 @@
 //! its last move needs no read before the next one, and a move costs the shared database one
 //! statement and one round trip instead of three.
 
-use crate::store::{Conn, StoreError, ToSqlValue, params};
+use crate::store::{Conn, Later, StoreError, ToSqlValue, params};
 
 use super::*;
 
@@ -37,8 +37,12 @@ pub struct GuardedMoveWritten {
 }
 
 /// Writes `m` if game `m.game.id` is still at `m.read_version`; `None` (and nothing written)
-/// when the game changed since. PostgreSQL only: SQLite has no writes in `WITH`.
-pub fn write_guarded_move(c: &Conn<'_>, m: &GuardedMove<'_>) -> Result<Option<GuardedMoveWritten>> {
+/// when the game changed since. The answer comes later (see [`Conn::query_one_later`]): a
+/// batch of moves costs one round trip. PostgreSQL only: SQLite has no writes in `WITH`.
+pub fn write_guarded_move(
+    c: &Conn<'_>,
+    m: &GuardedMove<'_>,
+) -> Result<Later<Option<GuardedMoveWritten>>> {
     let g = m.game;
     let mv = m.the_move;
     let captures =
@@ -67,25 +71,22 @@ pub fn write_guarded_move(c: &Conn<'_>, m: &GuardedMove<'_>) -> Result<Option<Gu
         m.wall_now,
         m.dm_player
     ];
-    let written = with_game_state(g, |state| {
+    with_game_state(g, |state| {
         let all: Vec<&dyn ToSqlValue> = state.iter().chain(rest).copied().collect();
-        c.query_one(GUARDED_MOVE_SQL, &all, |r| {
-            Ok((
-                r.get::<Option<i64>>(0)?,
-                r.get::<i64>(1)?,
-                r.get::<Option<i64>>(2)?,
-                r.get::<Option<i64>>(3)?,
-            ))
+        c.query_one_later(GUARDED_MOVE_SQL, &all, |r| {
+            let Some(event) = r.get::<Option<i64>>(0)? else {
+                return Ok(None);
+            };
+            let deliveries: i64 = r.get(1)?;
+            let post: Option<i64> = r.get(2)?;
+            let dm: Option<i64> = r.get(3)?;
+            Ok(Some(GuardedMoveWritten {
+                event: EventId(event),
+                deliveries: usize::try_from(deliveries).unwrap_or_default(),
+                posts: post.into_iter().chain(dm).map(OutboxId).collect(),
+            }))
         })
-    })?;
-    let (Some(event), deliveries, post, dm) = written else {
-        return Ok(None);
-    };
-    Ok(Some(GuardedMoveWritten {
-        event: EventId(event),
-        deliveries: usize::try_from(deliveries).unwrap_or_default(),
-        posts: post.into_iter().chain(dm).map(OutboxId).collect(),
-    }))
+    })
 }
 
 /// Snowflakes are below 2^63, so they fit a signed column as they are.
