@@ -13,8 +13,8 @@ use crate::config::GamesConfig;
 use crate::domain::{GameId, PlayerId};
 use crate::notify::TargetPolicy;
 use crate::service::{
-    ClockSpec, GamesService, ManualClock, MovePicker, NewChallenge, Opponent, RulesChoice,
-    SideChoice,
+    ClockSpec, GamesService, ManualClock, MovePicker, MovePlayed, MoveRequest, NewChallenge,
+    Opponent, RulesChoice, ServiceError, SideChoice,
 };
 use crate::store::rows;
 use crate::store::{Store, StoreError};
@@ -88,6 +88,19 @@ impl Db {
     }
 }
 
+/// A challenge to a Brandubh game against `opponent`, the challenger on `side`, a day a move.
+fn brandubh(opponent: Opponent, side: SideChoice) -> NewChallenge {
+    NewChallenge {
+        opponent,
+        rules: RulesChoice::Variant("brandubh".into()),
+        side,
+        clock: ClockSpec::PerMove { seconds: 86_400 },
+        context: None,
+        rated: None,
+        private: false,
+    }
+}
+
 /// A Brandubh game of `player`, on `side`, against the AI at level 1 (a day a move).
 pub(super) async fn game_against_the_ai(
     service: &GamesService,
@@ -95,18 +108,7 @@ pub(super) async fn game_against_the_ai(
     side: SideChoice,
 ) -> GameId {
     let created = service
-        .create_challenge(
-            player,
-            NewChallenge {
-                opponent: Opponent::Ai { level: 1 },
-                rules: RulesChoice::Variant("brandubh".into()),
-                side,
-                clock: ClockSpec::PerMove { seconds: 86_400 },
-                context: None,
-                rated: None,
-                private: false,
-            },
-        )
+        .create_challenge(player, brandubh(Opponent::Ai { level: 1 }, side))
         .await
         .unwrap();
     created
@@ -245,4 +247,110 @@ async fn discord_post_claimed_by_one_instance(db: Db) {
     let (theirs, next) = b.claim_due_discord_posts().await.unwrap();
     assert!(theirs.is_empty(), "b posts what a has claimed");
     assert!(next.is_some(), "b knows when the claim ends");
+}
+
+/// Two players' game, started on `service`: `a` attacks.
+async fn game_between(service: &GamesService, a: PlayerId, b: PlayerId) -> GameId {
+    let created = service
+        .create_challenge(a, brandubh(Opponent::Player(b), SideChoice::Attackers))
+        .await
+        .unwrap();
+    service
+        .accept_challenge(b, created.challenge.id)
+        .await
+        .unwrap()
+        .id
+}
+
+/// `game` as stored, replayed by the engine, with its stored position.
+async fn replayed(service: &GamesService, game: GameId) -> (Game, String) {
+    let view = service.game(None, game).await.unwrap();
+    let mut engine = Game::new(tafl_engine::Rules::from_opentafl(&view.rules).unwrap());
+    for m in &view.moves {
+        engine
+            .play(Move::parse(&m.mv, engine.rules().dim()).unwrap())
+            .unwrap();
+    }
+    assert_eq!(view.ply as usize, view.moves.len());
+    (engine, view.position)
+}
+
+/// The legal moves in `game` as stored.
+async fn legal(service: &GamesService, game: GameId) -> Vec<String> {
+    let (engine, _) = replayed(service, game).await;
+    engine
+        .legal_moves()
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+async fn first_legal(service: &GamesService, game: GameId) -> String {
+    legal(service, game).await.remove(0)
+}
+
+async fn play(
+    service: &GamesService,
+    player: PlayerId,
+    game: GameId,
+    text: &str,
+) -> Result<MovePlayed, ServiceError> {
+    let request = MoveRequest {
+        text: text.into(),
+        ..MoveRequest::default()
+    };
+    service.play_move(player, game, request).await
+}
+
+/// Plays the first legal move of `player` in `game` through `service`.
+async fn first_legal_move(service: &GamesService, player: PlayerId, game: GameId) -> MovePlayed {
+    let text = first_legal(service, game).await;
+    play(service, player, game, &text).await.unwrap()
+}
+
+/// The stored position of `game` is the one its stored moves lead to.
+async fn assert_position_is_its_moves(service: &GamesService, game: GameId) {
+    let (engine, stored) = replayed(service, game).await;
+    assert_eq!(stored, engine.position().to_opentafl());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_a_game_kept_by_one_instance_and_moved_in_by_another_is_read_again() {
+    let db = Db::postgres();
+    let clock = Arc::new(ManualClock::new(1_000));
+    let a = service(&db, &clock, Picker::quick());
+    let b = service(&db, &clock, Picker::quick());
+    let attacker = a.register_player("att", None).await.unwrap().player.id;
+    let defender = a.register_player("def", None).await.unwrap().player.id;
+    let game = game_between(&a, attacker, defender).await;
+
+    // Instance a keeps the game as its move left it: the defenders to move at ply 1.
+    assert_eq!(first_legal_move(&a, attacker, game).await.ply, 1);
+    let defenders_moves = legal(&a, game).await;
+    // Instance b moves for the defenders: a's kept game is now behind.
+    let played = play(&b, defender, game, &defenders_moves[0]).await.unwrap();
+    assert_eq!(played.ply, 2);
+    // On a's kept game the defenders are still to move, and another of their moves is legal
+    // there; the stored game says otherwise. (Were the game a computed for it kept, the next
+    // move would be checked against a position that never was.)
+    let refused = play(&a, defender, game, &defenders_moves[1]).await;
+    assert!(
+        matches!(refused, Err(ServiceError::NotYourTurn(_))),
+        "a move on a's stale game was accepted: {refused:?}"
+    );
+    // The attackers move through a, on the stored game (not on what a computed before).
+    assert_eq!(first_legal_move(&a, attacker, game).await.ply, 3);
+    assert_position_is_its_moves(&b, game).await;
+    assert_position_is_its_moves(&a, game).await;
+
+    // A game ended through b takes no move through a, whose kept game is still active.
+    assert_eq!(first_legal_move(&a, defender, game).await.ply, 4);
+    let next = first_legal(&a, game).await;
+    b.resign(attacker, game).await.unwrap();
+    let after_end = play(&a, attacker, game, &next).await;
+    assert!(
+        matches!(after_end, Err(ServiceError::GameOver)),
+        "a move in an ended game was accepted: {after_end:?}"
+    );
+    assert_eq!(b.game(None, game).await.unwrap().moves.len(), 4);
 }

@@ -84,34 +84,36 @@ impl<'a> Conn<'a> {
         }
     }
 
-    /// A query whose answer the job does not wait for: on PostgreSQL it is sent with the job's
-    /// next statement (at the latest the batch's commit), and `read` fills the [`Later`] from
-    /// its first row then; on SQLite it runs now. Its failure is that statement's, or the
-    /// batch's.
-    pub fn query_one_later<T: Send + Sync + 'static>(
+    /// One row for `sql`, a PostgreSQL statement over arrays (one element per row, its answer
+    /// one row per row sent with the 1-based ordinal last), whose answer the job does not
+    /// wait for: the rows of a batch's consecutive jobs are sent as one execution, with the
+    /// next statement (at the latest the commit's); `read` fills the [`Later`] from this row's
+    /// answer then. SQLite has no arrays: refused there.
+    pub fn postgres_row_later<T: Send + Sync + 'static>(
         &self,
         sql: &str,
         params: Params<'_>,
         read: impl FnOnce(&Row<'_>) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<Later<T>, StoreError> {
-        match &self.backend {
-            Backend::Sqlite(_) => Ok(Later::ready(self.query_one(sql, params, read)?)),
-            Backend::Postgres(session) => {
-                let later = Later::pending();
-                let filled = later.clone();
-                let statement = first_words(sql);
-                session_of(session)?.query_later(
-                    sql,
-                    params,
-                    Box::new(move |rows| {
-                        let row = rows.first().ok_or(StoreError::NoRow(statement))?;
-                        filled.fill(read(&Row::postgres(row))?);
-                        Ok(())
-                    }),
-                )?;
-                Ok(later)
-            }
-        }
+        let Backend::Postgres(session) = &self.backend else {
+            return Err(StoreError::Parameter(format!(
+                "{} is a PostgreSQL statement over arrays",
+                first_words(sql)
+            )));
+        };
+        let later = Later::pending();
+        let filled = later.clone();
+        let statement = first_words(sql);
+        session_of(session)?.row_later(
+            sql,
+            params,
+            Box::new(move |rows| {
+                let row = rows.first().ok_or(StoreError::NoRow(statement))?;
+                filled.fill(read(&Row::postgres(row))?);
+                Ok(())
+            }),
+        )?;
+        Ok(later)
     }
 
     /// Every row of a PostgreSQL query; the session is free again when they are read.

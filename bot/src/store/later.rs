@@ -1,6 +1,7 @@
 //! An answer a write job does not wait for. On PostgreSQL a statement whose answer is only
 //! needed once the batch commits travels with the next round trip (at the latest the commit's),
-//! so a batch of such jobs costs one round trip instead of one each: the writer holds the
+//! so a batch of such jobs costs one round trip instead of one each (see
+//! [`Conn::postgres_row_later`](super::Conn::postgres_row_later)): the writer holds the
 //! cluster-wide write lock meanwhile, and round trips are where its time goes.
 
 use std::sync::{Arc, OnceLock};
@@ -24,12 +25,6 @@ impl<T> Later<T> {
         Later {
             slot: Arc::new(OnceLock::new()),
         }
-    }
-
-    pub(super) fn ready(value: T) -> Later<T> {
-        let later = Later::pending();
-        let _ = later.slot.set(value);
-        later
     }
 
     pub(super) fn fill(&self, value: T) {

@@ -6,7 +6,7 @@
 //! instance follow the events table by id. The commit notifies every instance's listener.
 
 use super::pg::Session;
-use super::writer::{Job, Ran, WriteSession};
+use super::writer::{Job, NEXT_JOB_AFTER_KEPT, RELEASE_KEPT_JOB, Ran, WriteSession};
 use super::{Conn, StoreError};
 
 /// The advisory lock every write transaction holds ("tafl" in ASCII).
@@ -55,16 +55,25 @@ impl PgWriter {
 }
 
 impl WriteSession for PgWriter {
+    /// Sent with the batch's first statement (at the latest its commit): the server takes
+    /// the lock before it runs any of the batch's statements, which come after it on the same
+    /// connection, and a batch whose moves need no read costs one round trip in all.
     fn begin(&mut self) -> Result<(), StoreError> {
-        self.batch(&format!(
-            "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"
-        ))
+        self.session()?.batch_ahead(&format!(
+            "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK});"
+        ));
+        Ok(())
     }
 
     /// Sent with the next job's first statement: its answer is only that it worked, which
     /// that statement's tells (the server refuses every statement after a failed one).
     fn control(&mut self, sql: &str) -> Result<(), StoreError> {
-        self.session()?.batch_ahead(sql);
+        let session = self.session()?;
+        if sql == NEXT_JOB_AFTER_KEPT {
+            session.next_job_after_kept();
+        } else {
+            session.batch_ahead(sql);
+        }
         Ok(())
     }
 
@@ -85,6 +94,11 @@ impl WriteSession for PgWriter {
     }
 
     fn commit(&mut self, first: &str) -> Result<(), StoreError> {
+        if first == RELEASE_KEPT_JOB
+            && let Some(session) = self.session.as_mut()
+        {
+            session.last_job_kept();
+        }
         let notify = format!("{first} NOTIFY {EVENTS_CHANNEL}, '{}'; COMMIT", self.mark);
         self.batch(&notify)
     }

@@ -14,6 +14,11 @@ use tokio::sync::oneshot;
 
 use super::{Conn, StoreError};
 
+/// How one job's savepoint ends when it is kept.
+pub(super) const RELEASE_KEPT_JOB: &str = "RELEASE job;";
+/// Transaction control between a kept job and the next.
+pub(super) const NEXT_JOB_AFTER_KEPT: &str = "RELEASE job; SAVEPOINT job;";
+
 /// What a job leaves behind: whether its savepoint stands, and how to answer its caller
 /// once the batch's fate is known.
 pub(super) struct Ran {
@@ -261,7 +266,11 @@ fn run_batch(
     // How the previous job's savepoint ends, not yet sent.
     let mut owed = "";
     while let Some(job) = jobs.next() {
-        if !alone && let Err(e) = session.control(&format!("{owed} SAVEPOINT job;")) {
+        let next_job = match owed {
+            RELEASE_KEPT_JOB => NEXT_JOB_AFTER_KEPT.to_owned(),
+            owed => format!("{owed} SAVEPOINT job;"),
+        };
+        if !alone && let Err(e) = session.control(&next_job) {
             answers.push(job(None).answer);
             not_run(jobs, answers);
             session.rollback();
@@ -280,7 +289,7 @@ fn run_batch(
         kept += usize::from(keep);
         owed = match (alone, keep) {
             (true, _) => "",
-            (false, true) => "RELEASE job;",
+            (false, true) => RELEASE_KEPT_JOB,
             (false, false) => "ROLLBACK TO job; RELEASE job;",
         };
     }

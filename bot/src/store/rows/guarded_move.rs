@@ -37,8 +37,8 @@ pub struct GuardedMoveWritten {
 }
 
 /// Writes `m` if game `m.game.id` is still at `m.read_version`; `None` (and nothing written)
-/// when the game changed since. The answer comes later (see [`Conn::query_one_later`]): a
-/// batch of moves costs one round trip. PostgreSQL only: SQLite has no writes in `WITH`.
+/// when the game changed since. The answer comes later (see [`Conn::postgres_row_later`]):
+/// the moves of a batch are written by one statement, in one round trip. PostgreSQL only.
 pub fn write_guarded_move(
     c: &Conn<'_>,
     m: &GuardedMove<'_>,
@@ -73,7 +73,7 @@ pub fn write_guarded_move(
     ];
     with_game_state(g, |state| {
         let all: Vec<&dyn ToSqlValue> = state.iter().chain(rest).copied().collect();
-        c.query_one_later(GUARDED_MOVE_SQL, &all, |r| {
+        c.postgres_row_later(GUARDED_MOVES_SQL, &all, |r| {
             let Some(event) = r.get::<Option<i64>>(0)? else {
                 return Ok(None);
             };
@@ -94,35 +94,58 @@ fn snowflake(id: u64) -> i64 {
     i64::try_from(id).unwrap_or(i64::MAX)
 }
 
-/// ?1 to ?15: the game's new state (as `update_game_sql!`); ?16 the version read; ?17 to ?24
-/// the move; ?25 to ?29 the event; ?30 to ?32 the channel post; ?33 the player to move. Every
-/// insert selects from the guarded update, so a changed game writes nothing.
-const GUARDED_MOVE_SQL: &str = concat!(
-    "WITH g AS (",
-    update_game_sql!(),
-    " AND version = ?16 RETURNING id), \
-     m AS (INSERT INTO moves (game_id, ply, side, notation, mv, captures, position_hash, \
-         played_by, played_at) \
-         SELECT g.id, CAST(?17 AS BIGINT), CAST(?18 AS TEXT), CAST(?19 AS TEXT), \
-         CAST(?20 AS TEXT), CAST(?21 AS TEXT), CAST(?22 AS BIGINT), CAST(?23 AS BIGINT), \
-         CAST(?24 AS BIGINT) FROM g), \
-     e AS (INSERT INTO events (kind, game_id, challenge_id, player_a, player_b, payload, \
-         created_at) \
-         SELECT CAST(?25 AS TEXT), g.id, NULL, CAST(?26 AS BIGINT), CAST(?27 AS BIGINT), \
-         CAST(?28 AS TEXT), CAST(?29 AS BIGINT) FROM g RETURNING id), \
-     d AS (INSERT INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
-         SELECT w.id, e.id, 'pending', 0, CAST(?29 AS BIGINT) FROM webhooks w, e \
-         WHERE w.active = TRUE AND (w.player_id = ?26 OR w.player_id = ?27) \
-         ON CONFLICT DO NOTHING RETURNING 1), \
-     p AS (INSERT INTO discord_outbox (event_id, channel_id, status, held_until, \
-         next_attempt_at) \
-         SELECT e.id, CAST(?30 AS BIGINT), 'pending', CAST(?31 AS BIGINT), \
-         CAST(?32 AS BIGINT) FROM e WHERE CAST(?30 AS BIGINT) IS NOT NULL RETURNING id), \
-     dm AS (INSERT INTO discord_outbox (event_id, channel_id, status, next_attempt_at, \
-         dm_user_id) \
-         SELECT e.id, pl.discord_user_id, 'pending', CAST(?32 AS BIGINT), pl.discord_user_id \
-         FROM e, players pl WHERE pl.id = CAST(?33 AS BIGINT) AND pl.discord_dm = TRUE \
-         AND pl.discord_user_id IS NOT NULL RETURNING id) \
-     SELECT (SELECT id FROM e), (SELECT COUNT(*) FROM d), (SELECT id FROM p), \
-     (SELECT id FROM dm)"
-);
+/// The moves of a batch as arrays, one element per move, in the order of
+/// [`write_guarded_move`]'s values: ?1 to ?15 the game's new state (as `update_game_sql!`),
+/// ?16 the version read, ?17 to ?24 the move, ?25 to ?29 the event, ?30 to ?32 the channel
+/// post, ?33 the player to move. Every insert selects from the guarded update, so a game that
+/// changed writes nothing, and each move written takes its event's id from the events' own
+/// sequence (the writers' lock keeps ids in commit order across instances). One answer row
+/// per move:
+/// its event (NULL when its game changed), deliveries, channel post, direct message, and last
+/// its ordinal.
+const GUARDED_MOVES_SQL: &str = "\
+WITH v AS (SELECT * FROM unnest(CAST(?1 AS BIGINT[]), CAST(?2 AS TEXT[]), \
+     CAST(?3 AS TEXT[]), CAST(?4 AS TEXT[]), CAST(?5 AS BIGINT[]), CAST(?6 AS TEXT[]), \
+     CAST(?7 AS TEXT[]), CAST(?8 AS BIGINT[]), CAST(?9 AS BIGINT[]), CAST(?10 AS BIGINT[]), \
+     CAST(?11 AS BIGINT[]), CAST(?12 AS BIGINT[]), CAST(?13 AS TEXT[]), CAST(?14 AS BIGINT[]), \
+     CAST(?15 AS BIGINT[]), CAST(?16 AS BIGINT[]), CAST(?17 AS BIGINT[]), CAST(?18 AS TEXT[]), \
+     CAST(?19 AS TEXT[]), CAST(?20 AS TEXT[]), CAST(?21 AS TEXT[]), CAST(?22 AS BIGINT[]), \
+     CAST(?23 AS BIGINT[]), CAST(?24 AS BIGINT[]), CAST(?25 AS TEXT[]), CAST(?26 AS BIGINT[]), \
+     CAST(?27 AS BIGINT[]), CAST(?28 AS TEXT[]), CAST(?29 AS BIGINT[]), CAST(?30 AS BIGINT[]), \
+     CAST(?31 AS BIGINT[]), CAST(?32 AS BIGINT[]), CAST(?33 AS BIGINT[])) WITH ORDINALITY \
+     AS v(id, status, winner, result_reason, ply, side_to_move, position, attackers_bank_ms, \
+     defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, draw_offer_by, updated_at, \
+     finished_at, read_version, move_ply, move_side, notation, mv, captures, position_hash, \
+     played_by, played_at, kind, player_a, player_b, payload, created_at, channel, held_until, \
+     wall_now, dm_player, n)), \
+g AS (UPDATE games SET status = v.status, winner = v.winner, result_reason = v.result_reason, \
+     ply = v.ply, side_to_move = v.side_to_move, position = v.position, \
+     attackers_bank_ms = v.attackers_bank_ms, defenders_bank_ms = v.defenders_bank_ms, \
+     turn_started_at = v.turn_started_at, deadline_at = v.deadline_at, \
+     reminded_ply = v.reminded_ply, draw_offer_by = v.draw_offer_by, \
+     updated_at = v.updated_at, finished_at = v.finished_at, version = games.version + 1 \
+     FROM v WHERE games.id = v.id AND games.version = v.read_version \
+     RETURNING v.*, nextval('events_id_seq') AS event_id), \
+m AS (INSERT INTO moves (game_id, ply, side, notation, mv, captures, position_hash, \
+     played_by, played_at) \
+     SELECT id, move_ply, move_side, notation, mv, captures, position_hash, played_by, \
+     played_at FROM g), \
+e AS (INSERT INTO events (id, kind, game_id, challenge_id, player_a, player_b, payload, \
+     created_at) \
+     SELECT event_id, kind, id, NULL, player_a, player_b, payload, created_at FROM g), \
+d AS (INSERT INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
+     SELECT w.id, g.event_id, 'pending', 0, g.created_at FROM webhooks w JOIN g \
+     ON w.active = TRUE AND (w.player_id = g.player_a OR w.player_id = g.player_b) \
+     ON CONFLICT DO NOTHING RETURNING event_id), \
+p AS (INSERT INTO discord_outbox (event_id, channel_id, status, held_until, next_attempt_at) \
+     SELECT event_id, channel, 'pending', held_until, wall_now FROM g \
+     WHERE channel IS NOT NULL ORDER BY event_id RETURNING id, event_id), \
+dm AS (INSERT INTO discord_outbox (event_id, channel_id, status, next_attempt_at, dm_user_id) \
+     SELECT event_id, dm_user, 'pending', wall_now, dm_user FROM \
+     (SELECT g.event_id, g.wall_now, (SELECT pl.discord_user_id FROM players pl \
+     WHERE pl.id = g.dm_player AND pl.discord_dm = TRUE) AS dm_user FROM g) t \
+     WHERE dm_user IS NOT NULL ORDER BY event_id RETURNING id, event_id) \
+SELECT g.event_id, (SELECT COUNT(*) FROM d WHERE d.event_id = g.event_id), \
+     (SELECT p.id FROM p WHERE p.event_id = g.event_id), \
+     (SELECT dm.id FROM dm WHERE dm.event_id = g.event_id), v.n \
+FROM v LEFT JOIN g ON g.n = v.n ORDER BY v.n";
