@@ -351,6 +351,7 @@ async fn play_games(
     variant: Arc<str>,
     a: Player,
     b: Player,
+    first_game: (i64, String),
     index: usize,
     interval: Option<Duration>,
     start: Instant,
@@ -364,7 +365,7 @@ async fn play_games(
     };
     let mut seed =
         0x9E37_79B9_7F4A_7C15u64 ^ (index as u64 + 1).wrapping_mul(0x2545_F491_4F6C_DD1D);
-    let (mut id, rules) = new_game(&client, &base, &variant, &a, &b).await?;
+    let (mut id, rules) = first_game;
     let rules = tafl_engine::Rules::from_opentafl(&rules).map_err(|e| anyhow::anyhow!("{e}"))?;
     let mut game = Game::new(rules.clone());
     let mut due = start;
@@ -581,19 +582,39 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
     let base_arc: Arc<str> = Arc::from(base);
     let instances: Vec<Arc<str>> = bases.iter().map(|b| Arc::from(b.as_str())).collect();
     let variant: Arc<str> = Arc::from(args.variant.as_str());
-    let start = Instant::now() + Duration::from_millis(500);
-    let mut tasks = tokio::task::JoinSet::new();
+    // Every game is started before the clock starts: the load is moves, and the first moves
+    // must not wait for the other games' setup (their latency runs from when they were due).
+    let mut setup = tokio::task::JoinSet::new();
     let mut pairs = players.into_iter();
     for index in 0..args.games {
         let (Some(a), Some(b)) = (pairs.next(), pairs.next()) else {
             break;
         };
+        let (client, base, variant) = (
+            client.clone(),
+            instances[index % instances.len()].clone(),
+            variant.clone(),
+        );
+        setup.spawn(async move {
+            let game = new_game(&client, &base, &variant, &a, &b).await?;
+            anyhow::Ok((index, a, b, game))
+        });
+    }
+    let mut started = Vec::new();
+    while let Some(game) = setup.join_next().await {
+        started.push(game??);
+    }
+    started.sort_by_key(|(index, ..)| *index);
+    let start = Instant::now() + Duration::from_millis(500);
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, a, b, first_game) in started {
         tasks.spawn(play_games(
             client.clone(),
             instances[index % instances.len()].clone(),
             variant.clone(),
             a,
             b,
+            first_game,
             index,
             interval,
             // Spread the games' schedules over one interval.

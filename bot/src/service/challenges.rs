@@ -154,6 +154,8 @@ fn start_game(c: &Conn<'_>, e: &mut Emitter, ch: &ChallengeRow, opponent: Seat) 
             context: row.context.clone(),
         }),
     )?;
+    // The instance that starts a game keeps it, so its first move needs no read either.
+    e.keep_after_commit(row.clone(), tafl_engine::Game::new(rules));
     Ok(row)
 }
 
