@@ -476,41 +476,25 @@ impl Step {
         }
     }
 
+    /// The answer to the move, from the game as the move left it.
     fn answer(&self, row: &GameRow, report: &MoveReport) -> MovePlayed {
-        move_played(
-            row,
-            report,
-            &self.captures,
-            &self.king_captured,
-            &self.warning,
-        )
-    }
-}
-
-/// The answer to a move, from the game as the move left it.
-fn move_played(
-    row: &GameRow,
-    report: &MoveReport,
-    captures: &[String],
-    king_captured: &Option<String>,
-    warning: &Option<WarningView>,
-) -> MovePlayed {
-    MovePlayed {
-        game_id: row.id,
-        ply: report.ply,
-        side: report.side,
-        mv: report.mv.to_string(),
-        notation: report.notation.clone(),
-        captures: captures.to_vec(),
-        king_captured: king_captured.clone(),
-        warning: warning.clone(),
-        status: row.status,
-        result: game_state::result_view(row),
-        side_to_move: row.status.is_active().then_some(row.side_to_move),
-        deadline_at: row.deadline_at,
-        position: row.position.clone(),
-        ai_to_move: row.status.is_active()
-            && matches!(game_state::seat(row, row.side_to_move), Seat::Ai(_)),
+        MovePlayed {
+            game_id: row.id,
+            ply: report.ply,
+            side: report.side,
+            mv: report.mv.to_string(),
+            notation: report.notation.clone(),
+            captures: self.captures.clone(),
+            king_captured: self.king_captured.clone(),
+            warning: self.warning.clone(),
+            status: row.status,
+            result: game_state::result_view(row),
+            side_to_move: row.status.is_active().then_some(row.side_to_move),
+            deadline_at: row.deadline_at,
+            position: row.position.clone(),
+            ai_to_move: row.status.is_active()
+                && matches!(game_state::seat(row, row.side_to_move), Seat::Ai(_)),
+        }
     }
 }
 

@@ -91,7 +91,7 @@ impl<'a> Conn<'a> {
     /// answer then. SQLite has no arrays: refused there.
     pub fn postgres_row_later<T: Send + Sync + 'static>(
         &self,
-        sql: &str,
+        sql: &'static str,
         params: Params<'_>,
         read: impl FnOnce(&Row<'_>) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<Later<T>, StoreError> {
@@ -103,12 +103,13 @@ impl<'a> Conn<'a> {
         };
         let later = Later::pending();
         let filled = later.clone();
-        let statement = first_words(sql);
         session_of(session)?.row_later(
             sql,
             params,
             Box::new(move |rows| {
-                let row = rows.first().ok_or(StoreError::NoRow(statement))?;
+                let row = rows
+                    .first()
+                    .ok_or_else(|| StoreError::NoRow(first_words(sql)))?;
                 filled.fill(read(&Row::postgres(row))?);
                 Ok(())
             }),

@@ -23,7 +23,7 @@ use tokio_postgres::Client;
 use super::conn::{Params, numbered_placeholders_as_dollars};
 use super::error::BackendError;
 use super::value::SqlValue;
-use super::writer::NEXT_JOB_AFTER_KEPT;
+use super::writer::PreviousJob;
 use super::{Conn, StoreError};
 
 /// More than the store's distinct statements; a cache that fills is emptied, not grown.
@@ -61,7 +61,7 @@ enum Ahead {
 /// has one row per row sent, its 1-based ordinal last.
 struct RowGroup {
     /// The statement's text, as the store wrote it.
-    sql: String,
+    sql: &'static str,
     statement: Statement,
     rows: Vec<(Vec<Bound<'static>>, RowsReader)>,
 }
@@ -111,9 +111,11 @@ impl Ahead {
                 Ok(())
             }),
             Ahead::Rows(group) => Box::pin(group.send(client)),
-            Ahead::NextJob => {
-                Box::pin(async move { Ok(client.batch_execute(NEXT_JOB_AFTER_KEPT).await?) })
-            }
+            Ahead::NextJob => Box::pin(async move {
+                Ok(client
+                    .batch_execute(PreviousJob::Kept.next_job_sql())
+                    .await?)
+            }),
         }
     }
 }
@@ -301,7 +303,7 @@ impl Session {
     /// the next statement (at the latest the commit's).
     pub(super) fn row_later(
         &mut self,
-        sql: &str,
+        sql: &'static str,
         params: Params<'_>,
         read: RowsReader,
     ) -> Result<(), StoreError> {
@@ -310,7 +312,7 @@ impl Session {
         match self.ahead.last_mut() {
             Some(Ahead::Rows(group)) if group.sql == sql => group.rows.push((values, read)),
             _ => self.ahead.push(Ahead::Rows(RowGroup {
-                sql: sql.to_owned(),
+                sql,
                 statement,
                 rows: vec![(values, read)],
             })),

@@ -6,7 +6,7 @@
 //! instance follow the events table by id. The commit notifies every instance's listener.
 
 use super::pg::Session;
-use super::writer::{Job, NEXT_JOB_AFTER_KEPT, RELEASE_KEPT_JOB, Ran, WriteSession};
+use super::writer::{Job, PreviousJob, Ran, WriteSession};
 use super::{Conn, StoreError};
 
 /// The advisory lock every write transaction holds ("tafl" in ASCII).
@@ -67,12 +67,11 @@ impl WriteSession for PgWriter {
 
     /// Sent with the next job's first statement: its answer is only that it worked, which
     /// that statement's tells (the server refuses every statement after a failed one).
-    fn control(&mut self, sql: &str) -> Result<(), StoreError> {
+    fn next_job(&mut self, previous: PreviousJob) -> Result<(), StoreError> {
         let session = self.session()?;
-        if sql == NEXT_JOB_AFTER_KEPT {
-            session.next_job_after_kept();
-        } else {
-            session.batch_ahead(sql);
+        match previous {
+            PreviousJob::Kept => session.next_job_after_kept(),
+            other => session.batch_ahead(other.next_job_sql()),
         }
         Ok(())
     }
@@ -93,13 +92,17 @@ impl WriteSession for PgWriter {
         Ok(ran)
     }
 
-    fn commit(&mut self, first: &str) -> Result<(), StoreError> {
-        if first == RELEASE_KEPT_JOB
+    fn commit(&mut self, last: PreviousJob) -> Result<(), StoreError> {
+        if last == PreviousJob::Kept
             && let Some(session) = self.session.as_mut()
         {
             session.last_job_kept();
         }
-        let notify = format!("{first} NOTIFY {EVENTS_CHANNEL}, '{}'; COMMIT", self.mark);
+        let notify = format!(
+            "{} NOTIFY {EVENTS_CHANNEL}, '{}'; COMMIT",
+            last.end_sql(),
+            self.mark
+        );
         self.batch(&notify)
     }
 

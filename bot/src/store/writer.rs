@@ -14,10 +14,34 @@ use tokio::sync::oneshot;
 
 use super::{Conn, StoreError};
 
-/// How one job's savepoint ends when it is kept.
-pub(super) const RELEASE_KEPT_JOB: &str = "RELEASE job;";
-/// Transaction control between a kept job and the next.
-pub(super) const NEXT_JOB_AFTER_KEPT: &str = "RELEASE job; SAVEPOINT job;";
+/// How the previous job of a batch ended, as the savepoint control still owed for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PreviousJob {
+    /// None, or a lone job (its transaction is its own: no savepoint).
+    None,
+    Kept,
+    RolledBack,
+}
+
+impl PreviousJob {
+    /// Ends the previous job's savepoint.
+    pub(super) fn end_sql(self) -> &'static str {
+        match self {
+            PreviousJob::None => "",
+            PreviousJob::Kept => "RELEASE job;",
+            PreviousJob::RolledBack => "ROLLBACK TO job; RELEASE job;",
+        }
+    }
+
+    /// Ends the previous job's savepoint and opens the next one's.
+    pub(super) fn next_job_sql(self) -> &'static str {
+        match self {
+            PreviousJob::None => "SAVEPOINT job;",
+            PreviousJob::Kept => "RELEASE job; SAVEPOINT job;",
+            PreviousJob::RolledBack => "ROLLBACK TO job; RELEASE job; SAVEPOINT job;",
+        }
+    }
+}
 
 /// What a job leaves behind: whether its savepoint stands, and how to answer its caller
 /// once the batch's fate is known.
@@ -97,15 +121,15 @@ impl Writer {
 pub(super) trait WriteSession: Send + 'static {
     /// Opens a batch's transaction, as the only writer of the database until it ends.
     fn begin(&mut self) -> Result<(), StoreError>;
-    /// Runs transaction control without parameters (`SAVEPOINT job`, `RELEASE job`...).
-    fn control(&mut self, sql: &str) -> Result<(), StoreError>;
+    /// Ends the previous job's savepoint (if any) and opens the next job's.
+    fn next_job(&mut self, previous: PreviousJob) -> Result<(), StoreError>;
     /// Runs a job on the connection. `Err` when the job went on after one of its statements
     /// failed in a way that spoils the transaction (PostgreSQL aborts it at its first error):
     /// its changes cannot be kept whatever it answered.
     fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)>;
-    /// Commits, after `first` (transaction control still owed for the last job: each round
-    /// trip counts on a server).
-    fn commit(&mut self, first: &str) -> Result<(), StoreError>;
+    /// Commits, after ending the last job's savepoint (in the same round trip: each counts on
+    /// a server).
+    fn commit(&mut self, last: PreviousJob) -> Result<(), StoreError>;
     /// Rolls the open transaction back (errors are moot: the transaction is gone either way).
     fn rollback(&mut self);
 }
@@ -131,18 +155,20 @@ impl WriteSession for SqliteWriter {
         Ok(self.conn.execute_batch("BEGIN IMMEDIATE")?)
     }
 
-    fn control(&mut self, sql: &str) -> Result<(), StoreError> {
-        Ok(self.conn.execute_batch(sql)?)
+    fn next_job(&mut self, previous: PreviousJob) -> Result<(), StoreError> {
+        Ok(self.conn.execute_batch(previous.next_job_sql())?)
     }
 
     fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)> {
         Ok(job(Some(&Conn::sqlite(&self.conn))))
     }
 
-    fn commit(&mut self, first: &str) -> Result<(), StoreError> {
+    fn commit(&mut self, last: PreviousJob) -> Result<(), StoreError> {
         // Checked again at the last moment: the jobs may have taken a while.
         self.file.check()?;
-        Ok(self.conn.execute_batch(&format!("{first} COMMIT"))?)
+        Ok(self
+            .conn
+            .execute_batch(&format!("{} COMMIT", last.end_sql()))?)
     }
 
     fn rollback(&mut self) {
@@ -264,13 +290,9 @@ fn run_batch(
     }
     let mut kept = 0;
     // How the previous job's savepoint ends, not yet sent.
-    let mut owed = "";
+    let mut owed = PreviousJob::None;
     while let Some(job) = jobs.next() {
-        let next_job = match owed {
-            RELEASE_KEPT_JOB => NEXT_JOB_AFTER_KEPT.to_owned(),
-            owed => format!("{owed} SAVEPOINT job;"),
-        };
-        if !alone && let Err(e) = session.control(&next_job) {
+        if !alone && let Err(e) = session.next_job(owed) {
             answers.push(job(None).answer);
             not_run(jobs, answers);
             session.rollback();
@@ -288,9 +310,9 @@ fn run_batch(
         answers.push(answer);
         kept += usize::from(keep);
         owed = match (alone, keep) {
-            (true, _) => "",
-            (false, true) => RELEASE_KEPT_JOB,
-            (false, false) => "ROLLBACK TO job; RELEASE job;",
+            (true, _) => PreviousJob::None,
+            (false, true) => PreviousJob::Kept,
+            (false, false) => PreviousJob::RolledBack,
         };
     }
     if kept == 0 {
