@@ -351,7 +351,9 @@ async fn a_timeout_both_schedulers_see_ends_the_game_once() {
         &a,
         &b,
         "brandubh",
-        json!({ "kind": "per_move", "seconds": 1 }),
+        // Long enough for both moves below when the other instance tests load the machine
+        // (with 1 s, a slow machine's game was over before the second move).
+        json!({ "kind": "per_move", "seconds": 5 }),
     )
     .await;
     // Both have moved, so the game is lost on time rather than aborted.
