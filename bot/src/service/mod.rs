@@ -27,6 +27,7 @@ mod history;
 mod instances_tests;
 mod kept_games;
 mod moderation;
+mod move_check;
 mod moves;
 mod name_rule;
 mod notify_prefs;

@@ -12,6 +12,7 @@ use super::event::{EventPayload, GameEnded, MovePlayedEvent};
 use super::events;
 use super::game_state::{self, EngineCache};
 use super::kept_games::KeptGames;
+use super::move_check::{Refusal, may_move};
 use super::views::{MovePlayed, WarningView};
 use super::{ClockSpec, Emitter, GamesService, MoveRequest, Result, ServiceError};
 
@@ -179,43 +180,45 @@ pub(crate) fn decide_move(
     }
     let mut row = read.game;
     e.know_dm_users(game_id, read.dm_users);
-    let my_side = match actor {
-        Actor::Player(p) => game_state::side_of(&row, p)
-            .ok_or_else(|| ServiceError::Forbidden(format!("you do not play in game {game_id}")))?,
-        Actor::Ai => row.side_to_move,
-    };
-    if !row.status.is_active() {
-        return Err(ServiceError::GameOver);
-    }
-    if end_if_out_of_time(c, e, &mut row)? {
-        return Ok(Err(ServiceError::Conflict {
-            message: too_late_message(&row),
-            game: Some(Box::new(game_state::game_view(
-                c,
-                cache,
-                &row,
-                actor_player(actor),
-            )?)),
-        }));
-    }
-    if let Some(expected) = request.expected_ply
-        && expected != row.ply
-    {
-        return Err(ServiceError::Conflict {
-            message: stale_ply_message(expected, row.ply),
-            game: Some(Box::new(game_state::game_view(
-                c,
-                cache,
-                &row,
-                actor_player(actor),
-            )?)),
-        });
-    }
-    if my_side != row.side_to_move {
-        return Err(ServiceError::NotYourTurn(row.side_to_move.to_string()));
-    }
-    if actor != Actor::Ai && matches!(game_state::seat(&row, my_side), Seat::Ai(_)) {
-        return Err(ServiceError::NotYourTurn("the AI".into()));
+    match may_move(&row, actor, request.expected_ply, e.now()) {
+        Ok(_) => {}
+        Err(Refusal::OutOfTime) => {
+            end_if_out_of_time(c, e, &mut row)?;
+            return Ok(Err(ServiceError::Conflict {
+                message: too_late_message(&row),
+                game: Some(Box::new(game_state::game_view(
+                    c,
+                    cache,
+                    &row,
+                    actor_player(actor),
+                )?)),
+            }));
+        }
+        Err(Refusal::StalePly { sent, played }) => {
+            return Err(ServiceError::Conflict {
+                message: stale_ply_message(sent, played),
+                game: Some(Box::new(game_state::game_view(
+                    c,
+                    cache,
+                    &row,
+                    actor_player(actor),
+                )?)),
+            });
+        }
+        Err(Refusal::NotInGame) => {
+            return Err(ServiceError::Forbidden(format!(
+                "you do not play in game {game_id}"
+            )));
+        }
+        Err(Refusal::GameOver) => return Err(ServiceError::GameOver),
+        Err(Refusal::NotYourTurn(side)) => return Err(ServiceError::NotYourTurn(side.to_string())),
+        Err(Refusal::WrongSeat) => {
+            let who = match actor {
+                Actor::Player(_) => "the AI".to_owned(),
+                Actor::Ai => row.side_to_move.to_string(),
+            };
+            return Err(ServiceError::NotYourTurn(who));
+        }
     }
     let mut game = game_state::engine_game(c, cache, &row)?;
     let dim = game.rules().dim();
@@ -265,16 +268,7 @@ fn play_on_kept_row(
     request: &MoveRequest,
     max_bank_ratio: f64,
 ) -> Result<Option<MoveAnswer>> {
-    let my_side = match actor {
-        Actor::Player(p) => game_state::side_of(&row, p),
-        Actor::Ai => Some(row.side_to_move),
-    };
-    let playable = row.status.is_active()
-        && row.deadline_at.is_none_or(|deadline| deadline > e.now())
-        && request.expected_ply.is_none_or(|ply| ply == row.ply)
-        && my_side == Some(row.side_to_move)
-        && (actor == Actor::Ai) == matches!(game_state::seat(&row, row.side_to_move), Seat::Ai(_));
-    if !playable {
+    if may_move(&row, actor, request.expected_ply, e.now()).is_err() {
         return Ok(None);
     }
     let mut game = game_state::engine_game_to_move(c, cache, &row)?;

@@ -221,12 +221,19 @@ pub fn game_for_move(
              WHERE k.player_id = ?2 AND k.key = CAST(?3 AS TEXT))"
         )
     };
+    // Looked up by key: as a join, PostgreSQL's planner scans `players` for the few who
+    // asked for direct messages rather than looking the two seats up.
+    let dm_user = |seat: &str| {
+        format!(
+            "(SELECT p.discord_user_id FROM players p \
+             WHERE p.id = {seat} AND p.discord_dm = TRUE)"
+        )
+    };
     c.query_opt(
         &format!(
-            "SELECT {columns}, pa.discord_user_id, pd.discord_user_id, {}, {} FROM games g \
-             LEFT JOIN players pa ON pa.id = g.attackers_player AND pa.discord_dm = TRUE \
-             LEFT JOIN players pd ON pd.id = g.defenders_player AND pd.discord_dm = TRUE \
-             WHERE g.id = ?1",
+            "SELECT {columns}, {}, {}, {}, {} FROM games g WHERE g.id = ?1",
+            dm_user("g.attackers_player"),
+            dm_user("g.defenders_player"),
             stored("request_hash"),
             stored("response"),
         ),
