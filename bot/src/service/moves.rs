@@ -122,8 +122,7 @@ pub(crate) enum MoveAnswer {
 }
 
 /// Checks and applies one move inside the writer's transaction: on the game this instance
-/// kept when it can (`kept`; PostgreSQL, no idempotency key), else on the stored game.
-/// An `Err` rolls back.
+/// kept when it can (`kept`; PostgreSQL), else on the stored game. An `Err` rolls back.
 #[allow(
     clippy::too_many_arguments,
     reason = "the move's transaction, the instance's caches, who moves and what"
@@ -138,10 +137,7 @@ pub(crate) fn apply_move(
     request: &MoveRequest,
     max_bank_ratio: f64,
 ) -> Result<MoveAnswer> {
-    // A request with a key may have been answered already: only the read can tell.
-    let keyed = matches!(actor, Actor::Player(_)) && request.idempotency_key.is_some();
-    if !keyed
-        && c.dialect() == Dialect::Postgres
+    if c.dialect() == Dialect::Postgres
         && let Some(row) = kept.get(game_id)
         && let Some(answer) = play_on_kept_row(c, e, cache, actor, row, request, max_bank_ratio)?
     {
@@ -231,8 +227,7 @@ pub(crate) fn decide_move(
     let now = e.now();
     let mut remember = |played: &MovePlayed| -> Result<()> {
         if let Some((player, key)) = key {
-            let answer = serde_json::to_string(played)
-                .map_err(|err| ServiceError::Internal(err.to_string()))?;
+            let answer = stored_answer(played)?;
             rows::store_idempotent_answer(c, player, key, &hash, &answer, now)?;
         }
         Ok(())
@@ -254,7 +249,9 @@ pub(crate) fn decide_move(
 /// Plays `request` on `row`, the game as this instance's last commit left it, and writes it in
 /// one statement guarded by the row's version (see `kept_games.rs`), whose answer comes with
 /// the commit. `None` when this path cannot answer (a refusal, a move that ends the game):
-/// the caller reads the game and decides.
+/// the caller reads the game and decides. A request with an idempotency key may have been
+/// answered already: the statement's guard then fails too (the key is taken), and the stored
+/// game, read with the key's answer, decides.
 #[allow(
     clippy::too_many_arguments,
     reason = "the move's transaction, the instance's caches, who moves and what"
@@ -285,6 +282,13 @@ fn play_on_kept_row(
     }
     let read_version = row.version;
     let step = advance(&mut row, &report, actor, &game, max_bank_ratio, e.now());
+    row.version = read_version + 1;
+    let played = step.answer(&row, &report);
+    let hash = request_hash(row.id, &request.text, request.expected_ply);
+    let stored = match (actor, &request.idempotency_key) {
+        (Actor::Player(player), Some(key)) => Some((player, key, stored_answer(&played)?)),
+        _ => None,
+    };
     let event = events::new_event(
         EventPayload::MovePlayed(step.event(&row, &report, actor)),
         Some(row.id),
@@ -308,12 +312,23 @@ fn play_on_kept_row(
             channel_post,
             dm_player,
             wall_now,
+            keyed: stored
+                .as_ref()
+                .map(|(player, key, answer)| rows::KeyedAnswer {
+                    player: *player,
+                    key,
+                    request_hash: &hash,
+                    answer,
+                }),
         },
     )?;
-    row.version = read_version + 1;
-    let played = step.answer(&row, &report);
     e.guarded(event, written.clone(), row, game);
     Ok(Some(MoveAnswer::Guarded(played, written)))
+}
+
+/// A move's answer as kept under its idempotency key.
+fn stored_answer(played: &MovePlayed) -> Result<String> {
+    serde_json::to_string(played).map_err(|err| ServiceError::Internal(err.to_string()))
 }
 
 /// Why a move's `ply` does not match the game: sent before a move that came in between,

@@ -251,6 +251,43 @@ async fn a_retried_move_with_the_same_idempotency_key_gets_the_stored_answer() {
     assert_eq!(plain["error"]["code"], "conflict");
 }
 
+/// A key used again for the player's next move (legal, at the game's ply) is refused, and
+/// the move is not played. On PostgreSQL the instance kept the game and writes without reading
+/// it first: there the taken key fails the write's guard, and the stored answer decides.
+#[tokio::test]
+async fn a_key_used_again_for_the_next_move_is_refused_and_that_move_not_played() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let game = app.start_game(&a, &b, "tablut", unlimited()).await;
+    let send = |mv: &'static str, ply: u32| {
+        app.client
+            .post(app.url(&format!("/games/{game}/moves")))
+            .bearer_auth(&a.token)
+            .header("Idempotency-Key", "mine")
+            .json(&json!({ "move": mv, "ply": ply }))
+            .send()
+    };
+    let first = send("d1-a1", 0).await.unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    app.play_line(game, &b, &a, &["c5-c2"]).await;
+    let reused = send("a1-a2", 2).await.unwrap();
+    assert_eq!(reused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let reused: serde_json::Value = reused.json().await.unwrap();
+    assert!(
+        reused["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("already used")),
+        "{reused}"
+    );
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["ply"], 2, "the refused move was played: {view}");
+    // The game goes on, on the same instance.
+    app.play_line(game, &a, &b, &["a1-a2"]).await;
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["ply"], 3);
+}
+
 /// The answer kept under a key is the whole answer, also for the move that ends the game.
 #[tokio::test]
 async fn a_retried_winning_move_gets_the_stored_answer_with_the_result() {

@@ -1,8 +1,9 @@
 //! A move that does not end its game, written on PostgreSQL in one statement guarded by the
 //! version of the game it was checked against: the move, the game's new state, its event, the
-//! webhook deliveries and Discord posts the event owes. An instance that kept the game from
-//! its last move needs no read before the next one, and a move costs the shared database one
-//! statement and one round trip instead of three.
+//! webhook deliveries and Discord posts the event owes, and the answer kept under the move's
+//! idempotency key. An instance that kept the game from its last move needs no read before the
+//! next one, and a move costs the shared database one statement and one round trip instead of
+//! three.
 
 use crate::store::{Conn, Later, StoreError, ToSqlValue, params};
 
@@ -24,6 +25,18 @@ pub struct GuardedMove<'a> {
     pub dm_player: Option<PlayerId>,
     /// Wall-clock time, for the outboxes.
     pub wall_now: i64,
+    /// The answer to keep under the request's idempotency key, if it came with one.
+    pub keyed: Option<KeyedAnswer<'a>>,
+}
+
+/// A move's answer as kept under its request's idempotency key. A key already used (the
+/// request is a retry, or the key was used for another) fails the guard as a changed game
+/// does: only the stored answer can settle it.
+pub struct KeyedAnswer<'a> {
+    pub player: PlayerId,
+    pub key: &'a str,
+    pub request_hash: &'a [u8],
+    pub answer: &'a str,
 }
 
 /// What the statement wrote.
@@ -69,7 +82,11 @@ pub fn write_guarded_move(
         channel,
         held_until,
         m.wall_now,
-        m.dm_player
+        m.dm_player,
+        m.keyed.as_ref().map(|k| k.player),
+        m.keyed.as_ref().map(|k| k.key),
+        m.keyed.as_ref().map(|k| k.request_hash),
+        m.keyed.as_ref().map(|k| k.answer)
     ];
     with_game_state(g, |state| {
         let all: Vec<&dyn ToSqlValue> = state.iter().chain(rest).copied().collect();
@@ -97,8 +114,8 @@ fn snowflake(id: u64) -> i64 {
 /// The moves of a batch as arrays, one element per move, in the order of
 /// [`write_guarded_move`]'s values: ?1 to ?15 the game's new state (as `update_game_sql!`),
 /// ?16 the version read, ?17 to ?24 the move, ?25 to ?29 the event, ?30 to ?32 the channel
-/// post, ?33 the player to move. Every insert selects from the guarded update, so a game that
-/// changed writes nothing, and each move written takes its event's id from the events' own
+/// post, ?33 the player to move, ?34 to ?37 the idempotency key and its answer. Every insert
+/// selects from the guarded update, so a game that changed (or a key already used) writes nothing, and each move written takes its event's id from the events' own
 /// sequence (the writers' lock keeps ids in commit order across instances). One answer row
 /// per move:
 /// its event (NULL when its game changed), deliveries, channel post, direct message, and last
@@ -112,12 +129,14 @@ WITH v AS (SELECT * FROM unnest(CAST(?1 AS BIGINT[]), CAST(?2 AS TEXT[]), \
      CAST(?19 AS TEXT[]), CAST(?20 AS TEXT[]), CAST(?21 AS TEXT[]), CAST(?22 AS BIGINT[]), \
      CAST(?23 AS BIGINT[]), CAST(?24 AS BIGINT[]), CAST(?25 AS TEXT[]), CAST(?26 AS BIGINT[]), \
      CAST(?27 AS BIGINT[]), CAST(?28 AS TEXT[]), CAST(?29 AS BIGINT[]), CAST(?30 AS BIGINT[]), \
-     CAST(?31 AS BIGINT[]), CAST(?32 AS BIGINT[]), CAST(?33 AS BIGINT[])) WITH ORDINALITY \
+     CAST(?31 AS BIGINT[]), CAST(?32 AS BIGINT[]), CAST(?33 AS BIGINT[]), \
+     CAST(?34 AS BIGINT[]), CAST(?35 AS TEXT[]), CAST(?36 AS BYTEA[]), CAST(?37 AS TEXT[])) \
+     WITH ORDINALITY \
      AS v(id, status, winner, result_reason, ply, side_to_move, position, attackers_bank_ms, \
      defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, draw_offer_by, updated_at, \
      finished_at, read_version, move_ply, move_side, notation, mv, captures, position_hash, \
      played_by, played_at, kind, player_a, player_b, payload, created_at, channel, held_until, \
-     wall_now, dm_player, n)), \
+     wall_now, dm_player, key_player, idempotency_key, request_hash, response, n)), \
 g AS (UPDATE games SET status = v.status, winner = v.winner, result_reason = v.result_reason, \
      ply = v.ply, side_to_move = v.side_to_move, position = v.position, \
      attackers_bank_ms = v.attackers_bank_ms, defenders_bank_ms = v.defenders_bank_ms, \
@@ -125,11 +144,16 @@ g AS (UPDATE games SET status = v.status, winner = v.winner, result_reason = v.r
      reminded_ply = v.reminded_ply, draw_offer_by = v.draw_offer_by, \
      updated_at = v.updated_at, finished_at = v.finished_at, version = games.version + 1 \
      FROM v WHERE games.id = v.id AND games.version = v.read_version \
+     AND NOT EXISTS (SELECT 1 FROM idempotency_keys k \
+     WHERE k.player_id = v.key_player AND k.key = v.idempotency_key) \
      RETURNING v.*, nextval('events_id_seq') AS event_id), \
 m AS (INSERT INTO moves (game_id, ply, side, notation, mv, captures, position_hash, \
      played_by, played_at) \
      SELECT id, move_ply, move_side, notation, mv, captures, position_hash, played_by, \
      played_at FROM g), \
+k AS (INSERT INTO idempotency_keys (player_id, key, request_hash, response, created_at) \
+     SELECT key_player, idempotency_key, request_hash, response, played_at FROM g \
+     WHERE key_player IS NOT NULL), \
 e AS (INSERT INTO events (id, kind, game_id, challenge_id, player_a, player_b, payload, \
      created_at) \
      SELECT event_id, kind, id, NULL, player_a, player_b, payload, created_at FROM g), \
