@@ -130,6 +130,8 @@ pub(super) struct Session {
     failed: bool,
     /// Sent with the next statement, in order.
     ahead: Vec<Ahead>,
+    /// A transaction's start is queued in `ahead`, not yet sent.
+    begin_unsent: bool,
 }
 
 impl Session {
@@ -151,6 +153,7 @@ impl Session {
             statements: HashMap::new(),
             failed: false,
             ahead: Vec::new(),
+            begin_unsent: false,
         })
     }
 
@@ -174,6 +177,13 @@ impl Session {
             }
             _ => self.ahead.push(Ahead::Control(sql.to_owned())),
         }
+    }
+
+    /// Queues the start of a transaction (and what goes with it, such as taking a lock) to
+    /// go with the next statement.
+    pub(super) fn begin_ahead(&mut self, sql: &str) {
+        self.batch_ahead(sql);
+        self.begin_unsent = true;
     }
 
     /// Sends the writes still queued, if any: a job's writes have all been answered when it
@@ -220,9 +230,12 @@ impl Session {
         }
     }
 
-    /// Drops what is queued (the transaction is being rolled back).
-    pub(super) fn forget_ahead(&mut self) {
+    /// Drops what is queued (the transaction is being rolled back); `true` when that held
+    /// the transaction's start: the server never saw the transaction, so there is nothing to
+    /// roll back.
+    pub(super) fn forget_ahead(&mut self) -> bool {
         self.ahead.clear();
+        std::mem::take(&mut self.begin_unsent)
     }
 
     /// Whether a statement failed since the last call (and forgets it).
@@ -245,6 +258,7 @@ impl Session {
         F: Future<Output = Result<T, postgres::Error>> + 's,
     {
         let ahead = std::mem::take(&mut self.ahead);
+        self.begin_unsent = false;
         let client = &self.client;
         let answer = self.runtime.block_on(async {
             // `join` polls the queued requests first, so they are sent first.

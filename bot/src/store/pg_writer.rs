@@ -59,7 +59,7 @@ impl WriteSession for PgWriter {
     /// the lock before it runs any of the batch's statements, which come after it on the same
     /// connection, and a batch whose moves need no read costs one round trip in all.
     fn begin(&mut self) -> Result<(), StoreError> {
-        self.session()?.batch_ahead(&format!(
+        self.session()?.begin_ahead(&format!(
             "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK});"
         ));
         Ok(())
@@ -110,8 +110,11 @@ impl WriteSession for PgWriter {
         if let Some(session) = self.session.as_mut()
             && !session.is_closed()
         {
-            session.forget_ahead();
-            let _ = session.batch("ROLLBACK");
+            // A batch whose jobs all failed before sending a statement never began on the
+            // server: a `ROLLBACK` would cost a round trip and a warning in its log.
+            if !session.forget_ahead() {
+                let _ = session.batch("ROLLBACK");
+            }
         }
     }
 }

@@ -378,3 +378,17 @@ async fn rows_of_a_batchs_jobs_are_written_together_and_a_refused_jobs_row_alone
         !i.is_multiple_of(4)
     }));
 }
+
+/// A rollback after jobs that all failed before sending anything has no transaction to end:
+/// the session says so, and the writer then sends no `ROLLBACK`.
+#[test]
+fn a_transaction_whose_start_was_never_sent_has_nothing_to_roll_back() {
+    let mut session = pg::Session::connect(&database_url()).unwrap();
+    session.begin_ahead("BEGIN;");
+    assert!(session.forget_ahead(), "the queued BEGIN was never sent");
+    session.begin_ahead("BEGIN;");
+    session.batch("SELECT 1").unwrap();
+    assert!(!session.forget_ahead(), "the BEGIN went with the SELECT");
+    session.batch("ROLLBACK").unwrap();
+    assert!(!session.forget_ahead(), "nothing was queued");
+}
