@@ -13,6 +13,7 @@ use crate::store::rows::GameRow;
 
 pub(crate) struct KeptGames {
     rows: Mutex<HashMap<GameId, GameRow>>,
+    /// At most this many rows (0: none kept, where the store cannot write without a read).
     capacity: usize,
 }
 
@@ -33,7 +34,7 @@ impl KeptGames {
         let Ok(mut rows) = self.rows.lock() else {
             return;
         };
-        if !row.status.is_active() {
+        if !row.status.is_active() || self.capacity == 0 {
             rows.remove(&row.id);
             return;
         }
@@ -47,5 +48,44 @@ impl KeptGames {
         if let Ok(mut rows) = self.rows.lock() {
             rows.remove(&id);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{GameStatus, PlayerId};
+
+    fn row(id: i64) -> GameRow {
+        let mut row = GameRow::sample(PlayerId(1), PlayerId(2), 0);
+        row.id = GameId(id);
+        row
+    }
+
+    #[test]
+    fn an_active_game_is_kept_as_put_and_an_ended_one_forgotten() {
+        let kept = KeptGames::new(10);
+        let mut game = row(1);
+        kept.put(&game);
+        game.version += 1;
+        kept.put(&game);
+        assert_eq!(kept.get(GameId(1)), Some(game.clone()));
+        game.status = GameStatus::Finished;
+        kept.put(&game);
+        assert_eq!(kept.get(GameId(1)), None);
+    }
+
+    #[test]
+    fn no_more_than_the_capacity_is_kept_and_none_at_zero() {
+        let kept = KeptGames::new(2);
+        for id in 1..=3 {
+            kept.put(&row(id));
+        }
+        let held = (1..=3).filter(|&id| kept.get(GameId(id)).is_some()).count();
+        assert!((1..=2).contains(&held), "{held} kept");
+        assert!(kept.get(GameId(3)).is_some(), "the newest is kept");
+        let none = KeptGames::new(0);
+        none.put(&row(1));
+        assert_eq!(none.get(GameId(1)), None);
     }
 }

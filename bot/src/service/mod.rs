@@ -157,6 +157,11 @@ impl GamesService {
         webhook_targets: TargetPolicy,
         picker: Option<Arc<dyn MovePicker>>,
     ) -> GamesService {
+        // Only PostgreSQL's guarded statement writes a move without reading its game.
+        let kept_capacity = match store.dialect() {
+            crate::store::Dialect::Postgres => 10_000,
+            crate::store::Dialect::Sqlite => 0,
+        };
         let shared_events = store.changes().map(|_| Arc::new(Notify::new()));
         let (published, follower_published) = match shared_events {
             Some(_) => {
@@ -179,7 +184,7 @@ impl GamesService {
                 outbox: Arc::new(Notify::new()),
                 discord_outbox: Arc::new(Notify::new()),
                 engines: Arc::new(game_state::EngineCache::new(10_000)),
-                kept_games: Arc::new(kept_games::KeptGames::new(10_000)),
+                kept_games: Arc::new(kept_games::KeptGames::new(kept_capacity)),
                 picker,
                 ai_running: Mutex::new(HashMap::new()),
                 ai_idle: Notify::new(),

@@ -68,47 +68,15 @@ pub(crate) fn may_move(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{GameId, GameStatus, PlayerId};
-    use crate::store::rows::ClockRow;
+    use crate::domain::{GameStatus, PlayerId};
 
     const ALICE: PlayerId = PlayerId(1);
     const BOB: PlayerId = PlayerId(2);
     const NOW: i64 = 1_000_000;
 
-    /// Alice (attackers, to move at ply 4) against Bob, Bob's deadline an hour away.
+    /// Alice (attackers, to move at ply 4) against Bob, her deadline an hour away.
     fn game() -> GameRow {
-        GameRow {
-            id: GameId(7),
-            variant: Some("copenhagen".into()),
-            rules: String::new(),
-            attackers: Seat::Player(ALICE),
-            defenders: Seat::Player(BOB),
-            status: GameStatus::Active,
-            winner: None,
-            result_reason: None,
-            ply: 4,
-            side_to_move: Side::Attackers,
-            position: String::new(),
-            clock: ClockRow {
-                kind: "unlimited".into(),
-                per_move_ms: None,
-                bank_ms: None,
-                increment_ms: None,
-            },
-            attackers_bank_ms: None,
-            defenders_bank_ms: None,
-            turn_started_at: NOW - 10,
-            deadline_at: Some(NOW + 3_600_000),
-            reminded_ply: None,
-            draw_offer_by: None,
-            context: None,
-            created_at: 0,
-            updated_at: 0,
-            finished_at: None,
-            rated: false,
-            private: false,
-            version: 4,
-        }
+        GameRow::sample(ALICE, BOB, NOW)
     }
 
     #[test]

@@ -63,6 +63,46 @@ pub struct GameRow {
     pub version: i64,
 }
 
+#[cfg(test)]
+impl GameRow {
+    /// A game for tests: `attackers` to move at ply 4 against `defenders`, no clock but a
+    /// deadline an hour after `now`.
+    pub(crate) fn sample(attackers: PlayerId, defenders: PlayerId, now: i64) -> GameRow {
+        GameRow {
+            id: GameId(7),
+            variant: Some("copenhagen".into()),
+            rules: String::new(),
+            attackers: Seat::Player(attackers),
+            defenders: Seat::Player(defenders),
+            status: GameStatus::Active,
+            winner: None,
+            result_reason: None,
+            ply: 4,
+            side_to_move: Side::Attackers,
+            position: String::new(),
+            clock: ClockRow {
+                kind: "unlimited".into(),
+                per_move_ms: None,
+                bank_ms: None,
+                increment_ms: None,
+            },
+            attackers_bank_ms: None,
+            defenders_bank_ms: None,
+            turn_started_at: now - 10,
+            deadline_at: Some(now + 3_600_000),
+            reminded_ply: None,
+            draw_offer_by: None,
+            context: None,
+            created_at: 0,
+            updated_at: 0,
+            finished_at: None,
+            rated: false,
+            private: false,
+            version: 4,
+        }
+    }
+}
+
 const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_level, \
     defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
     position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
