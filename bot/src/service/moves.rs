@@ -176,45 +176,8 @@ pub(crate) fn decide_move(
     }
     let mut row = read.game;
     e.know_dm_users(game_id, read.dm_users);
-    match may_move(&row, actor, request.expected_ply, e.now()) {
-        Ok(_) => {}
-        Err(Refusal::OutOfTime) => {
-            end_if_out_of_time(c, e, &mut row)?;
-            return Ok(Err(ServiceError::Conflict {
-                message: too_late_message(&row),
-                game: Some(Box::new(game_state::game_view(
-                    c,
-                    cache,
-                    &row,
-                    actor_player(actor),
-                )?)),
-            }));
-        }
-        Err(Refusal::StalePly { sent, played }) => {
-            return Err(ServiceError::Conflict {
-                message: stale_ply_message(sent, played),
-                game: Some(Box::new(game_state::game_view(
-                    c,
-                    cache,
-                    &row,
-                    actor_player(actor),
-                )?)),
-            });
-        }
-        Err(Refusal::NotInGame) => {
-            return Err(ServiceError::Forbidden(format!(
-                "you do not play in game {game_id}"
-            )));
-        }
-        Err(Refusal::GameOver) => return Err(ServiceError::GameOver),
-        Err(Refusal::NotYourTurn(side)) => return Err(ServiceError::NotYourTurn(side.to_string())),
-        Err(Refusal::WrongSeat) => {
-            let who = match actor {
-                Actor::Player(_) => "the AI".to_owned(),
-                Actor::Ai => row.side_to_move.to_string(),
-            };
-            return Err(ServiceError::NotYourTurn(who));
-        }
+    if let Err(refusal) = may_move(&row, actor, request.expected_ply, e.now()) {
+        return refused(c, e, cache, actor, &mut row, refusal);
     }
     let mut game = game_state::engine_game(c, cache, &row)?;
     let dim = game.rules().dim();
@@ -244,6 +207,42 @@ pub(crate) fn decide_move(
     )?;
     e.keep_after_commit(row, game);
     Ok(Ok(played))
+}
+
+/// The answer to a move [`may_move`] refused on the stored game `row`. A game found out of
+/// time is ended, and stays ended (the inner `Err`); the refusals that a retry may get past
+/// carry the game as it is.
+fn refused(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    cache: &EngineCache,
+    actor: Actor,
+    row: &mut GameRow,
+    refusal: Refusal,
+) -> Result<std::result::Result<MovePlayed, ServiceError>> {
+    let conflict = |c: &Conn<'_>, row: &GameRow, message: String| -> Result<ServiceError> {
+        let view = game_state::game_view(c, cache, row, actor_player(actor))?;
+        Ok(ServiceError::Conflict {
+            message,
+            game: Some(Box::new(view)),
+        })
+    };
+    Err(match refusal {
+        Refusal::OutOfTime => {
+            end_if_out_of_time(c, e, row)?;
+            return Ok(Err(conflict(c, row, too_late_message(row))?));
+        }
+        Refusal::StalePly { sent, played } => conflict(c, row, stale_ply_message(sent, played))?,
+        Refusal::NotInGame => {
+            ServiceError::Forbidden(format!("you do not play in game {}", row.id))
+        }
+        Refusal::GameOver => ServiceError::GameOver,
+        Refusal::NotYourTurn(side) => ServiceError::NotYourTurn(side.to_string()),
+        Refusal::WrongSeat => ServiceError::NotYourTurn(match actor {
+            Actor::Player(_) => "the AI".to_owned(),
+            Actor::Ai => row.side_to_move.to_string(),
+        }),
+    })
 }
 
 /// Plays `request` on `row`, the game as this instance's last commit left it, and writes it in
