@@ -2,6 +2,7 @@
 //! in one place. It knows no front end: Discord and HTTP both call these async methods with
 //! the acting player's id and map the typed errors to their own replies.
 
+mod account;
 mod actions;
 mod ai;
 #[cfg(test)]
@@ -62,6 +63,7 @@ use crate::store::Store;
 use crate::store::rows::{self, GameRow};
 use crate::store::{Conn, Later};
 
+pub use account::AccountChange;
 pub use ai::MovePicker;
 pub(crate) use analysis_chart::chart_mark;
 pub use analysis_chart::{analysis_chart, analysis_chart_text};

@@ -7,7 +7,7 @@ use crate::store::rows::{self, PlayerId};
 
 use super::handles;
 use super::views::{Page, PlayerView};
-use super::{GamesService, IssuedToken, Result, ServiceError};
+use super::{AccountChange, GamesService, IssuedToken, Result, ServiceError};
 
 const MAX_NAME_CHARS: usize = 64;
 
@@ -150,17 +150,11 @@ impl GamesService {
 
     /// Gives `player` a new handle (their old one is free for others from then on).
     pub async fn change_handle(&self, player: PlayerId, handle: &str) -> Result<PlayerView> {
-        let handle = handles::requested(handle)?;
-        self.commit(move |c, _| {
-            let mut p = rows::player(c, player)?
-                .ok_or_else(|| ServiceError::not_found(format!("player {player}")))?;
-            if p.handle != handle {
-                handles::change(c, player, &handle)?;
-                p.handle = handle;
-            }
-            Ok(PlayerView::from(p))
-        })
-        .await
+        let change = AccountChange {
+            handle: Some(handle.to_owned()),
+            board_flipped: None,
+        };
+        Ok(self.change_account(player, change).await?.player)
     }
 
     /// A new API token for `player` (e.g. a Discord user's `/token`), for the same games.

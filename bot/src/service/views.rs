@@ -29,7 +29,8 @@ pub struct PlayerView {
     pub discord_user_id: Option<u64>,
 }
 
-/// A player as they see themselves (`GET /me`): what everyone sees, and their Discord account.
+/// A player as they see themselves (`GET /me`): what everyone sees, their Discord account and
+/// their preferences.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
 pub struct AccountView {
     #[serde(flatten)]
@@ -37,13 +38,16 @@ pub struct AccountView {
     /// My Discord account, when I have one (absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discord_user_id: Option<u64>,
+    /// Whether the boards shown only to me (Discord's private boards) are turned half a turn.
+    pub board_flipped: bool,
 }
 
-impl From<PlayerView> for AccountView {
-    fn from(player: PlayerView) -> Self {
+impl AccountView {
+    pub fn new(player: PlayerView, board_flipped: bool) -> AccountView {
         AccountView {
             discord_user_id: player.discord_user_id,
             player,
+            board_flipped,
         }
     }
 }

@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn the_contract_catches_a_wrong_answer() {
-        let me = json!({ "id": 3, "handle": "ada", "name": "ada" });
+        let me = json!({ "id": 3, "handle": "ada", "name": "ada", "board_flipped": false });
         assert_eq!(check("GET", "/api/v1/me", StatusCode::OK, &me), Ok(()));
         // A missing field, a wrong type, an undocumented status, a body where none is.
         assert!(check("GET", "/api/v1/me", StatusCode::OK, &json!({ "id": 3 })).is_err());

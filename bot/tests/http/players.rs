@@ -205,6 +205,59 @@ async fn a_player_changes_their_handle_and_the_old_one_is_free_again() {
         .await;
 }
 
+/// The board-flip preference Discord's `/board flip:` keeps is the player's over HTTP too:
+/// shown in `GET /me`, changed by `PATCH /me` alone or with the handle, all or nothing.
+#[tokio::test]
+async fn a_player_reads_and_changes_their_board_flip_preference() {
+    let app = TestApp::start().await;
+    let ada = app.register("ada").await;
+    app.register("bo").await;
+    assert_eq!(app.get("/me", &ada.token).await["board_flipped"], false);
+    let patch = |body: serde_json::Value, status: StatusCode| {
+        app.call(Method::PATCH, "/me", Some(&ada.token), Some(body), status)
+    };
+    let flipped = patch(json!({ "board_flipped": true }), StatusCode::OK).await;
+    assert_eq!(flipped["board_flipped"], true);
+    assert_eq!(flipped["handle"], "ada");
+    assert_eq!(app.get("/me", &ada.token).await["board_flipped"], true);
+    // A refused handle changes nothing, the preference included.
+    patch(
+        json!({ "handle": "bo", "board_flipped": false }),
+        StatusCode::CONFLICT,
+    )
+    .await;
+    assert_eq!(app.get("/me", &ada.token).await["board_flipped"], true);
+    let both = patch(
+        json!({ "handle": "Countess", "board_flipped": false }),
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(
+        (&both["handle"], &both["board_flipped"]),
+        (&json!("countess"), &json!(false))
+    );
+    // The handle alone leaves the preference as it was.
+    patch(json!({ "board_flipped": true }), StatusCode::OK).await;
+    let renamed = patch(json!({ "handle": "ada" }), StatusCode::OK).await;
+    assert_eq!(renamed["board_flipped"], true);
+    let wrong = app
+        .send(
+            Method::PATCH,
+            "/me",
+            Some(&ada.token),
+            Some(json!({ "board_flipped": "yes" })),
+        )
+        .await;
+    assert!(wrong.status().is_client_error(), "{}", wrong.status());
+    let wrong: serde_json::Value = wrong.json().await.unwrap();
+    assert!(
+        wrong["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("board_flipped")),
+        "{wrong}"
+    );
+}
+
 #[tokio::test]
 async fn a_challenge_names_its_opponent_by_handle() {
     let app = TestApp::start().await;

@@ -13,7 +13,7 @@ use crate::http::auth::{Authed, Viewer};
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::http::{AppState, ClientKey};
-use crate::service::{AccountView, Page, PlayerProfile, PlayerView};
+use crate::service::{AccountChange, AccountView, Page, PlayerProfile, PlayerView};
 
 /// A new player.
 #[derive(Deserialize, ToSchema)]
@@ -76,27 +76,29 @@ pub async fn register_player(
 /// The player of this token
 #[utoipa::path(
     get, path = "/me", tag = "players", security(("bearer" = [])),
-    responses((status = 200, description = "The token's player, with their Discord account", body = AccountView))
+    responses((status = 200, description = "The token's player, with their Discord account and preferences", body = AccountView))
 )]
 pub async fn me(State(state): State<AppState>, Authed(me): Authed) -> ApiResult<Response> {
-    Ok(Json(AccountView::from(state.service.player(me).await?)).into_response())
+    Ok(Json(state.service.account(me).await?).into_response())
 }
 
-/// What to change about me.
+/// What to change about me; what is left out stays as it is.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateMeBody {
     /// My new handle.
-    #[schema(value_type = Handle)]
-    handle: String,
+    #[schema(value_type = Option<Handle>)]
+    handle: Option<String>,
+    /// Whether the boards shown only to me (Discord's private boards) are turned half a turn.
+    board_flipped: Option<bool>,
 }
 
-/// Change my handle
+/// Change my handle or my preferences
 #[utoipa::path(
     patch, path = "/me", tag = "players", security(("bearer" = [])),
     request_body = UpdateMeBody,
     responses(
-        (status = 200, description = "The token's player, with the new handle", body = AccountView),
+        (status = 200, description = "The token's player, as changed", body = AccountView),
         (status = 409, description = "The handle is taken (`conflict`)", body = ErrorBody),
         (status = 422, description = "The handle does not follow the rule", body = ErrorBody),
     )
@@ -106,10 +108,11 @@ pub async fn update_me(
     Authed(me): Authed,
     ApiJson(body): ApiJson<UpdateMeBody>,
 ) -> ApiResult<Response> {
-    Ok(Json(AccountView::from(
-        state.service.change_handle(me, &body.handle).await?,
-    ))
-    .into_response())
+    let change = AccountChange {
+        handle: body.handle,
+        board_flipped: body.board_flipped,
+    };
+    Ok(Json(state.service.change_account(me, change).await?).into_response())
 }
 
 #[derive(Deserialize, IntoParams)]
