@@ -283,9 +283,14 @@ fn play_on_kept_row(
     let step = advance(&mut row, &report, actor, &game, max_bank_ratio, e.now());
     row.version = read_version + 1;
     let played = step.answer(&row, &report);
-    let hash = request_hash(row.id, &request.text, request.expected_ply);
+    // Only a keyed request's answer is kept, so only it is hashed and serialized.
     let stored = match (actor, &request.idempotency_key) {
-        (Actor::Player(player), Some(key)) => Some((player, key, stored_answer(&played)?)),
+        (Actor::Player(player), Some(key)) => Some((
+            player,
+            key,
+            request_hash(row.id, &request.text, request.expected_ply),
+            stored_answer(&played)?,
+        )),
         _ => None,
     };
     let event = events::new_event(
@@ -313,10 +318,10 @@ fn play_on_kept_row(
             wall_now,
             keyed: stored
                 .as_ref()
-                .map(|(player, key, answer)| rows::KeyedAnswer {
+                .map(|(player, key, hash, answer)| rows::KeyedAnswer {
                     player: *player,
                     key,
-                    request_hash: &hash,
+                    request_hash: hash,
                     answer,
                 }),
         },
