@@ -302,10 +302,10 @@ fn replay_reads_an_opentafl_game_record_then_more_moves() {
 fn commands_refuse_rules_whose_start_cannot_be_played() {
     let no_attackers = "dim:7 start:/7/7/7/3K3/7/7/7/";
     let king_on_corner = "dim:7 start:/K6/7/7/7/7/7/3t3/";
-    for command in ["legal", "replay", "bestmove"] {
+    for command in ["legal", "replay", "bestmove", "perft"] {
         assert_input_error(
             &[command, "--rules", no_attackers],
-            "cannot start a game: the start position has no attackers",
+            "cannot start a game: the attackers, who move first, have no legal move",
         );
         assert_input_error(
             &[command, "--rules", king_on_corner],
@@ -317,8 +317,46 @@ fn commands_refuse_rules_whose_start_cannot_be_played() {
     std::fs::write(&record, format!("[rules:{no_attackers}]\n\n")).unwrap();
     assert_input_error(
         &["replay", "--otg", record.to_str().unwrap()],
-        "cannot be replayed from its start: the start position has no attackers",
+        "cannot be replayed from its start: the attackers, who move first, have no legal move",
     );
+    // A playable position is judged, not the rules' start, and vice versa.
+    assert_input_error(
+        &[
+            "legal",
+            "--variant",
+            "copenhagen",
+            "--position",
+            "/K10/11/11/11/11/11/11/11/11/11/5t5/",
+        ],
+        "this position cannot start a game: the king starts on a1, a winning square",
+    );
+}
+
+/// Capture is active: a king that already stands between two attackers is not captured, so
+/// every command plays from such a position (OpenTafl counts 70, 723 and 41,357 moves).
+#[test]
+fn commands_play_from_a_king_already_between_two_attackers() {
+    let rules =
+        "dim:7 esc:e atkf:y ka:y ks:w cor: cen: surf:n start:/1t1tt2/1t5/3tT2/6t/2t1tKt/2t4/tt2t2/";
+    for (depth, count) in [("1", "70"), ("2", "723"), ("3", "41357")] {
+        let output = taflbot(&["perft", "--rules", rules, "--depth", depth]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(stdout(&output).trim(), format!("perft({depth}) = {count}"));
+    }
+    let output = taflbot(&["legal", "--rules", rules]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 70, "{}", stdout(&output));
+    // The same king in Copenhagen, surrounded on four sides beside a mid-game position.
+    let output = taflbot(&[
+        "legal",
+        "--variant",
+        "copenhagen",
+        "--position",
+        "/11/11/11/11/5t5/4tKt4/5t5/11/11/1T9/1t9/",
+        "--to-move",
+        "defenders",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
 }
 
 #[test]

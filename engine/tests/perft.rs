@@ -69,6 +69,13 @@ fn start_positions_match_independent_engines() {
             let side = case.to_move.unwrap_or(case.rules.first_to_move());
             position = tafl_engine::Position::from_opentafl(record, side).unwrap();
         }
+        // Every position of an independent engine's table is one a game can start from.
+        assert_eq!(
+            tafl_engine::check_start(&case.rules, &position),
+            Ok(()),
+            "{} cannot start",
+            case.id
+        );
         for &(depth, expected, slow) in &case.checks {
             if slow && !run_slow {
                 continue;

@@ -2,7 +2,7 @@
 
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
-use tafl_engine::{Position, Rules, Side, variant, variants};
+use tafl_engine::{Position, Rules, Side, check_start, variant, variants};
 
 #[derive(Debug, Clone, Args)]
 pub struct RulesSource {
@@ -60,8 +60,10 @@ impl RulesSource {
 }
 
 impl GameSource {
+    /// The rules and the position to play from, refused only when no game can begin there
+    /// (see `tafl_engine::check_start`): a mid-game position is judged, not the rules' start.
     pub fn load(&self) -> anyhow::Result<(Rules, Position)> {
-        let rules = self.rules.load()?;
+        let rules = self.rules.named_or_custom()?;
         let to_move = match &self.position.to_move {
             Some(text) => text.parse::<Side>().context("bad --to-move")?,
             None => rules.first_to_move(),
@@ -83,6 +85,10 @@ impl GameSource {
             }
             None => rules.start_position().with_side_to_move(to_move),
         };
+        check_start(&rules, &position).map_err(|e| match self.position.position {
+            Some(_) => anyhow!("this position cannot start a game: {e}"),
+            None => anyhow!("these rules cannot start a game: {e}"),
+        })?;
         Ok((rules, position))
     }
 }
