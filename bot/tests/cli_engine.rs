@@ -302,7 +302,11 @@ fn replay_reads_an_opentafl_game_record_then_more_moves() {
 fn commands_refuse_rules_whose_start_cannot_be_played() {
     let no_attackers = "dim:7 start:/7/7/7/3K3/7/7/7/";
     let king_on_corner = "dim:7 start:/K6/7/7/7/7/7/3t3/";
-    for command in ["legal", "replay", "bestmove", "perft"] {
+    assert_input_error(
+        &["perft", "--depth", "1", "--rules", no_attackers],
+        "cannot start a game: the attackers, who move first, have no legal move",
+    );
+    for command in ["legal", "replay", "bestmove"] {
         assert_input_error(
             &[command, "--rules", no_attackers],
             "cannot start a game: the attackers, who move first, have no legal move",
