@@ -7,7 +7,6 @@ use serde::{Deserialize, Serialize};
 
 /// A player's side. Attackers are the side with twice the men; defenders are the king's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Side {
     Attackers,

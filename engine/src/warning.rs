@@ -13,7 +13,6 @@ use crate::square::{Direction, Square};
 
 /// Raichi: the king has one open path to a winning square; tuichu: two or more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "utoipa", derive(utoipa::ToSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum WarningKind {
     Raichi,

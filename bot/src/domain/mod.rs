@@ -3,6 +3,7 @@
 //! a bare string or integer.
 
 mod columns;
+mod engine_schemas;
 mod handle;
 mod ids;
 mod instance;
@@ -13,6 +14,7 @@ mod side_choice;
 mod status;
 
 pub use columns::SideColumn;
+pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
     AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebhookId,

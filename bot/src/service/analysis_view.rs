@@ -31,6 +31,7 @@ pub struct AnalysisView {
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct PlyView {
     pub ply: u32,
+    #[schema(value_type = crate::domain::SideSchema)]
     pub side: Side,
     /// The move played.
     #[serde(rename = "move")]

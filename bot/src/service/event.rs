@@ -88,6 +88,7 @@ pub struct GameStarted {
     pub attackers: Seat,
     pub defenders: Seat,
     pub variant: Option<String>,
+    #[schema(value_type = crate::domain::SideSchema)]
     pub side_to_move: Side,
     pub deadline_at: Option<i64>,
     pub context: Option<String>,
@@ -98,6 +99,7 @@ pub struct GameStarted {
 pub struct MovePlayedEvent {
     /// 1-based ply of this move.
     pub ply: u32,
+    #[schema(value_type = crate::domain::SideSchema)]
     pub side: Side,
     #[serde(rename = "move")]
     pub mv: String,
@@ -111,6 +113,7 @@ pub struct MovePlayedEvent {
     /// The player who moved; `None` for the AI.
     pub by: Option<PlayerId>,
     /// Null once the move ended the game.
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub side_to_move: Option<Side>,
     pub deadline_at: Option<i64>,
     pub context: Option<String>,
@@ -119,6 +122,7 @@ pub struct MovePlayedEvent {
 /// A draw offered, or an offer declined, by a side.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DrawEvent {
+    #[schema(value_type = crate::domain::SideSchema)]
     pub by: Side,
     pub context: Option<String>,
 }
@@ -127,6 +131,7 @@ pub struct DrawEvent {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct GameEnded {
     pub status: GameStatus,
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub winner: Option<Side>,
     pub reason: ResultReason,
     pub ply: u32,
@@ -143,6 +148,7 @@ pub struct GameEnded {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DeadlineReminder {
     pub player: PlayerId,
+    #[schema(value_type = crate::domain::SideSchema)]
     pub side: Side,
     pub ply: u32,
     pub deadline_at: Option<i64>,
@@ -164,6 +170,7 @@ pub struct AnalysisDone {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct InactivityReminder {
     pub player: PlayerId,
+    #[schema(value_type = crate::domain::SideSchema)]
     pub side: Side,
     pub ply: u32,
     /// When their turn began (milliseconds since the epoch).

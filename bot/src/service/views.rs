@@ -151,6 +151,7 @@ pub struct SeatView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ResultView {
     /// Null for a draw or an aborted game.
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub winner: Option<Side>,
     /// e.g. king_escaped, king_captured, resignation, timeout, draw_agreed, aborted,
     /// no_first_move (aborted: the side to move never made its first move in time).
@@ -161,6 +162,7 @@ pub struct ResultView {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct WarningView {
     /// Raichi: one open path for the king; tuichu: two or more.
+    #[schema(value_type = crate::domain::WarningKindSchema)]
     pub kind: WarningKind,
     /// Each open path: the squares from the king (excluded) to the winning square (included).
     pub paths: Vec<Vec<String>>,
@@ -192,8 +194,10 @@ pub struct GameView {
     /// Moves played so far; send it back as `ply` with the next move.
     pub ply: u32,
     /// Whose turn it is (absent once the game is over).
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub side_to_move: Option<Side>,
     /// The side of the player who asked, if they play in this game.
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub your_side: Option<Side>,
     pub your_turn: bool,
     /// The position as an OpenTafl position record: `/`-separated rows, the FIRST row rank 1
@@ -216,6 +220,7 @@ pub struct GameView {
     /// Time left in the defenders' bank (ms), under a bank clock.
     pub defenders_bank_ms: Option<i64>,
     /// The side whose draw offer is open, if any.
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub draw_offer_by: Option<Side>,
     /// The label the game was created with, if any.
     pub context: Option<String>,
@@ -236,6 +241,7 @@ pub struct GameView {
 pub struct MoveView {
     /// 1-based ply of this move.
     pub ply: u32,
+    #[schema(value_type = crate::domain::SideSchema)]
     pub side: Side,
     /// Canonical notation with captures, e.g. "e5-e8xe9/f8".
     pub notation: String,
@@ -301,8 +307,10 @@ pub struct GameSummary {
     /// Moves played so far.
     pub ply: u32,
     /// Whose turn it is (null once the game is over).
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub side_to_move: Option<Side>,
     /// The side of the player who asked.
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub your_side: Option<Side>,
     pub your_turn: bool,
     /// When the player to move runs out of time (ms since the epoch).
@@ -366,6 +374,7 @@ pub struct MovePlayed {
     pub game_id: GameId,
     /// 1-based ply of this move.
     pub ply: u32,
+    #[schema(value_type = crate::domain::SideSchema)]
     pub side: Side,
     /// The move from square to square, e.g. "e5-e8".
     #[serde(rename = "move")]
@@ -381,6 +390,7 @@ pub struct MovePlayed {
     pub status: GameStatus,
     pub result: Option<ResultView>,
     /// Whose turn it is now (null once the game is over).
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
     pub side_to_move: Option<Side>,
     /// When the player to move runs out of time (ms since the epoch).
     pub deadline_at: Option<i64>,
@@ -399,6 +409,7 @@ pub struct VariantView {
     pub name: String,
     /// Squares per side of the board.
     pub dim: u8,
+    #[schema(value_type = crate::domain::SideSchema)]
     pub first_to_move: Side,
     /// The OpenTafl rules string.
     pub rules: String,
@@ -418,6 +429,7 @@ pub struct LegalMovesView {
     /// The square asked about, if any.
     pub from: Option<String>,
     /// Whose moves these are: the side asked for, else the side to move.
+    #[schema(value_type = crate::domain::SideSchema)]
     pub side: Side,
     /// Whether that side is to move now (false for the other side and once the game is over).
     pub to_move: bool,

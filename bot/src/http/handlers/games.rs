@@ -59,6 +59,7 @@ pub struct LegalQuery {
     from: Option<String>,
     /// Whose moves (default: the side to move); the answer names the side and whether it is
     /// to move.
+    #[param(value_type = Option<crate::domain::SideSchema>)]
     side: Option<Side>,
 }
 
