@@ -1,11 +1,11 @@
-//! `taflbot variants` and `taflbot rules VARIANT`.
+//! The `variants` and `rules VARIANT` commands, of both `taflbot` and `tafl`.
 
 use std::process::ExitCode;
 
 use clap::Args;
 use tafl_engine::variants;
 
-use super::RulesSource;
+use crate::RulesSource;
 
 #[derive(Debug, Args)]
 pub struct RulesArgs {
@@ -18,7 +18,7 @@ pub struct RulesArgs {
 
 pub fn list_variants() -> anyhow::Result<ExitCode> {
     for v in variants() {
-        super::outln!("{:<24} {:<48} {}", v.id, v.name, v.source);
+        crate::outln!("{:<24} {:<48} {}", v.id, v.name, v.source);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -29,9 +29,9 @@ pub fn run(args: RulesArgs) -> anyhow::Result<ExitCode> {
         source.variant = Some(id);
     }
     let rules = source.load()?;
-    super::outln!("{}", rules.summary());
-    super::outln!("");
-    super::outln!("OpenTafl rules string:");
-    super::outln!("{}", rules.to_opentafl());
+    crate::outln!("{}", rules.summary());
+    crate::outln!("");
+    crate::outln!("OpenTafl rules string:");
+    crate::outln!("{}", rules.to_opentafl());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,29 +1,72 @@
-//! `taflbot bench http` holds what it is asked to through the move load (event streams and
+//! `taflbot-bench http` holds what it is asked to through the move load (event streams and
 //! half-open connections, opened again whenever the server closes one), and a stream the
 //! server refuses fails the run instead of being quietly left out.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
-use taflbot::cli::bench::{self, BenchCommand, HalfOpen, HttpBenchArgs};
-use taflbot::cli::{Cli, Command};
-
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::config::Config;
+use taflbot::service::ManualClock;
 use taflbot::store::params;
-
-use crate::common::TestApp;
+use taflbot_bench::{self as bench, BenchCommand, Cli, HalfOpen, HttpBenchArgs};
 
 /// How long a test waits for what it expects before failing loudly.
 const WAIT: Duration = Duration::from_secs(10);
 /// A whole (short) bench run, setup included.
 const RUN: Duration = Duration::from_secs(60);
 
+/// The real app on port 0 with a temporary database file, rate limits out of the load's way,
+/// a stopped clock and no scheduler.
+struct TestApp {
+    app: RunningApp,
+    base: String,
+    _dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    async fn start() -> TestApp {
+        TestApp::start_with(|_| {}).await
+    }
+
+    async fn start_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = Config::default();
+        config.database.path = dir.path().join("taflbot.db");
+        config.http.listen = "127.0.0.1:0".into();
+        config.http.rate_limit_per_second = 10_000.0;
+        config.http.rate_limit_burst = 10_000;
+        config.http.registration_per_minute = 600_000.0;
+        config.http.registration_burst = 10_000;
+        config.http.anonymous_per_second = 10_000.0;
+        config.http.anonymous_burst = 10_000;
+        config.http.stream_keepalive_secs = 1;
+        tweak(&mut config);
+        let options = AppOptions {
+            clock: Arc::new(ManualClock::new(1_700_000_000_000)),
+            picker: None,
+            scheduler: false,
+        };
+        let app = RunningApp::start(config, options).await.unwrap();
+        TestApp {
+            base: app.base_url().unwrap(),
+            app,
+            _dir: dir,
+        }
+    }
+
+    fn service(&self) -> &taflbot::service::GamesService {
+        &self.app.service
+    }
+}
+
 fn bench_args(words: &[&str]) -> HttpBenchArgs {
-    let line = ["taflbot", "bench", "http"].iter().chain(words);
-    match Cli::try_parse_from(line).unwrap().command {
-        Some(Command::Bench(b)) => match b.what {
-            BenchCommand::Http(args) => args,
-        },
-        other => panic!("not bench http: {other:?}"),
+    let line = ["taflbot-bench", "http"].iter().chain(words);
+    match Cli::try_parse_from(line).unwrap().what {
+        BenchCommand::Http(args) => args,
     }
 }
 

@@ -1,4 +1,5 @@
-//! `taflbot bench http`: load test of the HTTP service.
+//! `taflbot-bench http`: load test of the HTTP service (apart from the `taflbot` binary: the
+//! server ships no load generator).
 //!
 //! Moves: `--games` games (two registered players each) receive moves at a fixed total
 //! `--rate` (open loop: each game's next move is due every games/rate seconds, and latency
@@ -33,7 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 use tafl_engine::{Game, Move};
 use tokio::sync::Semaphore;
@@ -41,11 +42,16 @@ use tokio::task::JoinSet;
 
 pub use hold::{HalfOpen, Held, HeldCounts, HeldReport, Streams};
 
-use crate::app::{AppOptions, RunningApp};
-use crate::config::Config;
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::config::Config;
 
-#[derive(Debug, Args)]
-pub struct BenchArgs {
+#[derive(Debug, Parser)]
+#[command(
+    name = "taflbot-bench",
+    version,
+    about = "Load tests of the taflbot service (`http`)"
+)]
+pub struct Cli {
     #[command(subcommand)]
     pub what: BenchCommand,
 }
@@ -128,8 +134,8 @@ const POOL_IDLE: Duration = Duration::from_secs(1);
 /// Registrations in flight at once (the server commits them in groups).
 const REGISTERING_AT_ONCE: usize = 16;
 
-pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    match args.what {
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.what {
         BenchCommand::Http(a) => http(a),
     }
 }
