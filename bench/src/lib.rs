@@ -172,6 +172,20 @@ fn fit_descriptors(args: &HttpBenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The in-process server's settings but its database: on port 0, rate limits out of the load's
+/// way, and the streams the run holds allowed.
+pub fn server_config(args: &HttpBenchArgs) -> Config {
+    let mut config = Config::default();
+    config.http.listen = "127.0.0.1:0".into();
+    config.http.rate_limit_per_second = 1e9;
+    config.http.rate_limit_burst = u32::MAX;
+    config.http.registration_per_minute = 1e9;
+    config.http.registration_burst = u32::MAX;
+    config.http.max_streams_per_player = args.streams_per_player;
+    config.http.max_streams = config.http.max_streams.max(args.idle_streams);
+    config
+}
+
 fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -193,7 +207,7 @@ fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
     let tmp = std::env::temp_dir().join(format!("taflbot-bench-{}.db", std::process::id()));
     let mut apps = Vec::new();
     let bases: Vec<String> = if args.url.is_empty() {
-        let mut config = Config::default();
+        let mut config = server_config(&args);
         match &args.database_url {
             Some(url) => config.database.url = url.clone(),
             None => {
@@ -204,13 +218,6 @@ fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        config.http.listen = "127.0.0.1:0".into();
-        config.http.rate_limit_per_second = 1e9;
-        config.http.rate_limit_burst = u32::MAX;
-        config.http.registration_per_minute = 1e9;
-        config.http.registration_burst = u32::MAX;
-        config.http.max_streams_per_player = args.streams_per_player;
-        config.http.max_streams = config.http.max_streams.max(args.idle_streams);
         let mut bases = Vec::new();
         for _ in 0..args.instances {
             let app =

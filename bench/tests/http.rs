@@ -19,8 +19,8 @@ const WAIT: Duration = Duration::from_secs(10);
 /// A whole (short) bench run, setup included.
 const RUN: Duration = Duration::from_secs(60);
 
-/// The real app on port 0 with a temporary database file, rate limits out of the load's way,
-/// a stopped clock and no scheduler.
+/// The real app as the bench runs it in-process by default (`server_config`), on a temporary
+/// database file, with a stopped clock and no scheduler.
 struct TestApp {
     app: RunningApp,
     base: String,
@@ -34,15 +34,9 @@ impl TestApp {
 
     async fn start_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
-        let mut config = Config::default();
+        let mut config = bench::server_config(&bench_args(&[]));
         config.database.path = dir.path().join("taflbot.db");
-        config.http.listen = "127.0.0.1:0".into();
-        config.http.rate_limit_per_second = 10_000.0;
-        config.http.rate_limit_burst = 10_000;
-        config.http.registration_per_minute = 600_000.0;
-        config.http.registration_burst = 10_000;
-        config.http.anonymous_per_second = 10_000.0;
-        config.http.anonymous_burst = 10_000;
+        // Keep-alive lines on the held streams during the run too.
         config.http.stream_keepalive_secs = 1;
         tweak(&mut config);
         let options = AppOptions {

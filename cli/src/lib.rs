@@ -7,12 +7,15 @@
 //!   (`--variant`, `--rules`, `--position`, `--to-move`), refused when no game can begin there;
 //! - [`rules`]: the `variants` and `rules` commands, offered by both binaries;
 //! - [`outln!`] and [`exit_code`]: output that stops quietly when the reader goes away
-//!   (`tafl perft ... | head`), and every other error in one line with exit status 2.
+//!   (`tafl perft ... | head`), and every other error in one line with exit status 2;
+//! - `testing` (feature `testing`): running a binary in its tests and checking its answer.
 
 mod exit;
 mod game_source;
 mod output;
 pub mod rules;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use exit::exit_code;
 pub use game_source::{GameSource, PositionArgs, RulesSource};

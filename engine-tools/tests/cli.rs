@@ -7,33 +7,17 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 use tafl_engine::{Rules, variant, variants};
+use tafl_cli::testing::{Binary, stderr, stdout};
+
+const TAFL: Binary = Binary::new(env!("CARGO_BIN_EXE_tafl"));
 
 fn tafl(args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_tafl"))
-        .args(args)
-        .env("RUST_LOG", "off")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    output
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
+    TAFL.run(args)
 }
 
 /// An input error: a non-zero exit and a single line on standard error.
 fn assert_input_error(args: &[&str], expected: &str) {
-    let output = tafl(args);
-    assert!(!output.status.success(), "{args:?} succeeded");
-    let err = stderr(&output);
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(err.contains(expected), "{args:?}: {err}");
+    TAFL.assert_input_error(args, expected);
 }
 
 #[test]

@@ -12,7 +12,7 @@ pub mod serve;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tafl_cli::rules::{self, RulesArgs};
+use tafl_cli::rules::RulesCommand;
 
 pub(crate) use tafl_cli::{GameSource, outln};
 
@@ -29,10 +29,9 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the named variants.
-    Variants,
-    /// Print a readable summary of a variant's rules (and its OpenTafl rules string).
-    Rules(RulesArgs),
+    // `variants` and `rules`, the same as tafl's.
+    #[command(flatten)]
+    Rules(RulesCommand),
     /// Judge every ply of a game: winning chance, better moves, marks, accuracy (JSON lines).
     Analyze(analyze::AnalyzeArgs),
     /// Draw a position as a PNG board image.
@@ -48,8 +47,7 @@ pub enum Command {
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Variants => rules::list_variants(),
-        Command::Rules(args) => rules::run(args),
+        Command::Rules(command) => command.run(),
         Command::Analyze(args) => analyze::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),

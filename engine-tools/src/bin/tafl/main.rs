@@ -15,7 +15,7 @@ mod tune;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use tafl_cli::rules::{self, RulesArgs};
+use tafl_cli::rules::RulesCommand;
 use tafl_cli::{GameSource, RulesSource, outln};
 
 #[derive(Debug, Parser)]
@@ -31,10 +31,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// List the named variants.
-    Variants,
-    /// Print a readable summary of a variant's rules (and its OpenTafl rules string).
-    Rules(RulesArgs),
+    // `variants` and `rules`, the same as taflbot's.
+    #[command(flatten)]
+    Rules(RulesCommand),
     /// List legal moves of a position.
     Legal(legal::LegalArgs),
     /// Replay moves and print the referee's answer to each as a JSON line.
@@ -59,8 +58,7 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Variants => rules::list_variants(),
-        Command::Rules(args) => rules::run(args),
+        Command::Rules(command) => command.run(),
         Command::Legal(args) => legal::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Perft(args) => perft::run(args),
