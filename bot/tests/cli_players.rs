@@ -116,4 +116,3 @@ fn analyze_marks_a_planted_blunder_and_a_missed_win() {
         "--moves: move 1",
     );
 }
-

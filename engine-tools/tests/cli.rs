@@ -6,8 +6,8 @@
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use tafl_engine::{Rules, variant, variants};
 use tafl_cli::testing::{Binary, stderr, stdout};
+use tafl_engine::{Rules, variant, variants};
 
 const TAFL: Binary = Binary::new(env!("CARGO_BIN_EXE_tafl"));
 
@@ -286,13 +286,20 @@ fn replay_reads_an_opentafl_game_record_then_more_moves() {
 fn commands_refuse_rules_whose_start_cannot_be_played() {
     let no_attackers = "dim:7 start:/7/7/7/3K3/7/7/7/";
     let king_on_corner = "dim:7 start:/K6/7/7/7/7/7/3t3/";
-    for command in ["legal", "replay", "bestmove", "perft"] {
+    // Each command with what else it requires (perft its --depth).
+    let commands: [&[&str]; 4] = [
+        &["legal"],
+        &["replay"],
+        &["bestmove"],
+        &["perft", "--depth", "1"],
+    ];
+    for command in commands {
         assert_input_error(
-            &[command, "--rules", no_attackers],
+            &[command, &["--rules", no_attackers]].concat(),
             "cannot start a game: the attackers, who move first, have no legal move",
         );
         assert_input_error(
-            &[command, "--rules", king_on_corner],
+            &[command, &["--rules", king_on_corner]].concat(),
             "cannot start a game: the king starts on a1, a winning square",
         );
     }
