@@ -2,7 +2,7 @@
 """Cross-checks our referee with an engine speaking the hnefatafl text protocol
 (hnefatafl-copenhagen's `hnefatafl-text-protocol`, or tools/hnefatafl-basic-htp for 7x7) over
 random games: at every ply both lists of legal moves (its `play_from`/`play_to` against
-`taflbot legal`), the board after the move (`show_board_open_tafl` against `taflbot replay`)
+`tafl legal`), the board after the move (`show_board_open_tafl` against `tafl replay`)
 and the result. Prints each difference and a count.
 
     scripts/crosscheck-htp.py VARIANT ENGINE GAMES SEED
@@ -10,10 +10,11 @@ and the result. Prints each difference and a count.
 
 Expected differences: that engine forbids the defenders any move recreating an earlier board
 (listed as "only ours" for the defender), and it draws after 140 plies.
-Needs a release build of taflbot (TAFLBOT overrides its path).
+Needs a release build of tafl (`cargo build --release -p tafl-tools --bin tafl`; TAFL overrides
+its path).
 """
 import json, os, random, subprocess, sys
-TAFLBOT = os.environ.get("TAFLBOT", os.path.join(os.path.dirname(__file__), "..", "target", "release", "taflbot"))
+TAFL = os.environ.get("TAFL", os.path.join(os.path.dirname(__file__), "..", "target", "release", "tafl"))
 variant, engine, games, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 # The engine knows 7x7 (its Brandubh) and 11x11 (Copenhagen).
 dim = 7 if "brandubh" in variant else 11
@@ -35,10 +36,10 @@ class Eng:
         except Exception: pass
         self.p.kill()
 def ours_replay(moves):
-    out = subprocess.run([TAFLBOT, "replay", "--variant", variant] + moves, capture_output=True, text=True).stdout.strip().splitlines()
+    out = subprocess.run([TAFL, "replay", "--variant", variant] + moves, capture_output=True, text=True).stdout.strip().splitlines()
     return json.loads(out[-1]) if out else None
 def ours_legal(position, to_move):
-    args = [TAFLBOT, "legal", "--variant", variant]
+    args = [TAFL, "legal", "--variant", variant]
     if position: args += ["--position", position, "--to-move", to_move]
     return set(subprocess.run(args, capture_output=True, text=True).stdout.split())
 def top_down(rec):

@@ -10,6 +10,6 @@ cd "$(dirname "$0")/.."
 variant="${1:-copenhagen}"
 openings="${2:-4}"
 seed="${3:-7}"
-cargo build --release -p taflbot
-target/release/taflbot match --variant "$variant" --ladder --openings "$openings" \
+cargo build --release -p tafl-tools --bin tafl
+target/release/tafl match --variant "$variant" --ladder --openings "$openings" \
     --seed "$seed" --out "match-games/ladder-$variant"

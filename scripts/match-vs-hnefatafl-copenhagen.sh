@@ -17,13 +17,13 @@ fi
 # Its own binary cannot play 7x7 (it panics printing the 7x7 escape table), hence the wrapper.
 cargo build --release --manifest-path tools/hnefatafl-basic-htp/Cargo.toml \
     --target-dir target/tools
-cargo build --release -p taflbot
+cargo build --release -p tafl-tools --bin tafl
 
 for variant in brandubh-hnefatafl-org copenhagen; do
     case "$variant" in
         copenhagen) engine="hnefatafl-text-protocol" ;;
         *) engine="$PWD/target/tools/release/hnefatafl-basic-htp" ;;
     esac
-    target/release/taflbot match --variant "$variant" --a 5 --b "htp:$engine" \
+    target/release/tafl match --variant "$variant" --a 5 --b "htp:$engine" \
         --time-ms 1000 --openings "$openings" --seed "$seed" --out "match-games/$variant"
 done

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds OpenTafl (jslater89/OpenTafl, Java) from its own repository and prepares a folder to
-# run its engine mode in, for `taflbot match --b otep:...`. Nothing of OpenTafl is copied into
+# run its engine mode in, for `tafl match --b otep:...`. Nothing of OpenTafl is copied into
 # this repository (its licence forbids reusing its code): it is cloned, built and run here.
 #
 #   scripts/opentafl.sh [DIR]        # default DIR: target/opentafl
@@ -10,8 +10,8 @@
 #   OPENTAFL_THINK_S    OpenTafl's own cap on thinking per move, seconds (default 10: the clock
 #                       our host sends, one overtime period per move, decides)
 #
-# Prints the player to pass to `taflbot match`, e.g.
-#   cargo run --release -p taflbot -- match --variant copenhagen --a 5 \
+# Prints the player to pass to `tafl match`, e.g.
+#   cargo run --release -p tafl-tools --bin tafl -- match --variant copenhagen --a 5 \
 #     --b "otep:$(scripts/opentafl.sh)" --time-ms 2000 --openings 10
 # OpenTafl plans an overtime period less 750 ms per move and never answers below about
 # 1.75 s, so give it --time-ms 2000 or more (see docs/ai.md, "External engines").

@@ -2,8 +2,8 @@
 //! Engine Protocol (`protocol::engine`), external engines as players (`protocol`), refereed
 //! matches between players (`matches`) and the fitting of evaluation weights (`tune`).
 //!
-//! The `taflbot` command line (`engine`, `match`, `tune`) parses its arguments and calls here;
-//! nothing here knows about the service.
+//! The `tafl` binary (`src/bin/tafl/`, one file per subcommand) parses its arguments and
+//! calls here; nothing here knows about the service.
 
 pub mod matches;
 pub mod protocol;

@@ -1,4 +1,4 @@
-//! Our engine driven through a pair of pipes, as OpenTafl drives `taflbot engine` through its
+//! Our engine driven through a pair of pipes, as OpenTafl drives `tafl engine` through its
 //! standard input and output.
 
 use std::io::{BufRead, BufReader, Write};

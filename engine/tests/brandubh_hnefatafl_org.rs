@@ -1,6 +1,6 @@
 //! The `brandubh-hnefatafl-org` preset: 7x7 Brandubh as hnefatafl.org's engine
 //! (hnefatafl-copenhagen 6.4) plays it. Each test names the behaviour of that engine it
-//! mirrors; `taflbot match` against it compares boards after every ply.
+//! mirrors; `tafl match` against it compares boards after every ply.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

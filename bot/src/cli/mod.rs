@@ -1,30 +1,20 @@
-//! The `taflbot` command line: one file per subcommand.
+//! The `taflbot` command line: what operators and players use, one file per subcommand. The
+//! engine lab is the `tafl` binary (crate tafl-tools) and the load tests `taflbot-bench`; the
+//! rules options, the `rules` and `variants` commands and the one-line errors are tafl-cli's,
+//! shared with `tafl`.
 
 mod analyze;
-pub mod bench;
-mod bestmove;
-mod calibrate;
 mod discord;
-mod engine;
-mod game_source;
-mod legal;
 mod login_link;
-mod match_runner;
-mod output;
-mod perft;
 mod render;
-mod replay;
-mod rules;
 pub mod serve;
-mod tune;
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use tafl_cli::rules::RulesCommand;
 
-pub use game_source::{GameSource, PositionArgs, RulesSource};
-pub use output::is_broken_pipe;
-pub(crate) use output::outln;
+pub(crate) use tafl_cli::{GameSource, outln};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -39,34 +29,15 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List the named variants.
-    Variants,
-    /// Print a readable summary of a variant's rules (and its OpenTafl rules string).
-    Rules(rules::RulesArgs),
-    /// List legal moves of a position.
-    Legal(legal::LegalArgs),
-    /// Replay moves and print the referee's answer to each as a JSON line.
-    Replay(replay::ReplayArgs),
-    /// Count move sequences of a given depth (perft).
-    Perft(perft::PerftArgs),
-    /// The AI's best move for a position, as JSON (move, score, depth, nodes, time, pv).
-    Bestmove(bestmove::BestmoveArgs),
+    // `variants` and `rules`, the same as tafl's.
+    #[command(flatten)]
+    Rules(RulesCommand),
     /// Judge every ply of a game: winning chance, better moves, marks, accuracy (JSON lines).
     Analyze(analyze::AnalyzeArgs),
-    /// Check the analysis's winning chance against self-play results, per decile.
-    Calibrate(calibrate::CalibrateArgs),
-    /// Speak the OpenTafl Engine Protocol on stdin/stdout (for OpenTafl and other hosts).
-    Engine(engine::EngineArgs),
-    /// Paired games between two players (levels or external engines), refereed by us.
-    Match(match_runner::MatchArgs),
-    /// Fit the AI's evaluation weights to self-play results (Texel's method).
-    Tune(tune::TuneArgs),
     /// Draw a position as a PNG board image.
     Render(render::RenderArgs),
     /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
     Serve(serve::ServeArgs),
-    /// Load tests of the service (`bench http`).
-    Bench(bench::BenchArgs),
     /// Helpers for running the bot on a real Discord server (`discord invite-url`).
     Discord(discord::DiscordArgs),
     /// Print a one-time link that signs a player in to the web client.
@@ -76,20 +47,10 @@ pub enum Command {
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
 pub fn run(command: Command) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Variants => rules::list_variants(),
-        Command::Rules(args) => rules::run(args),
-        Command::Legal(args) => legal::run(args),
-        Command::Replay(args) => replay::run(args),
-        Command::Perft(args) => perft::run(args),
-        Command::Bestmove(args) => bestmove::run(args),
+        Command::Rules(command) => command.run(),
         Command::Analyze(args) => analyze::run(args),
-        Command::Calibrate(args) => calibrate::run(args),
-        Command::Engine(args) => engine::run(args),
-        Command::Match(args) => match_runner::run(args),
-        Command::Tune(args) => tune::run(args),
         Command::Render(args) => render::run(args),
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
-        Command::Bench(args) => bench::run(args),
         Command::Discord(args) => discord::run(args),
         Command::LoginLink(args) => login_link::run(&args),
     }

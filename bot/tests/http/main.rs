@@ -10,7 +10,6 @@ mod pg_server;
 
 mod analysis;
 mod auth;
-mod bench;
 mod boards;
 mod challenge_checks;
 mod clocks;

@@ -1,7 +1,7 @@
 //! The HTTP suite again, on a PostgreSQL database (one per test, on a server the tests start:
 //! `tests/support/pg_server.rs`): the same answers, races, restarts and outboxes as on SQLite.
-//! Left out: what only concerns an SQLite file (`storage`), the load run (`bench`) and the
-//! OpenAPI document (no database in it).
+//! Left out: what only concerns an SQLite file (`storage`) and the OpenAPI document (no
+//! database in it). The load run's tests are taflbot-bench's (`bench/tests/`).
 // Test helpers outside #[test] functions may unwrap too: a failure is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

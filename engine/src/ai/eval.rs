@@ -1,6 +1,6 @@
 //! The evaluation: a weighted sum of tafl features, each counted from the defenders' side.
 //!
-//! Being linear, it can be fitted to game results (Texel's method, see `taflbot tune`): the
+//! Being linear, it can be fitted to game results (Texel's method, see `tafl tune`): the
 //! features of a position are a plain vector and the weights another.
 
 use crate::bitboard::{BitIter, Bitboard, row_mask};
@@ -57,7 +57,7 @@ pub struct Weights(pub [i32; FEATURES]);
 
 impl Weights {
     /// Corner-escape games on boards of 9x9 and up (Copenhagen, Fetlar, Slavic 9x9...).
-    /// Fitted by `taflbot tune` on self-play records (the last, decisive routes, set by
+    /// Fitted by `tafl tune` on self-play records (the last, decisive routes, set by
     /// hand: see docs/ai.md, "Corner threats").
     pub const CORNER_LARGE: Weights =
         Weights([130, -90, 500, 60, 4, -45, 8, -22, 3, -10, -3, 12, 150]);

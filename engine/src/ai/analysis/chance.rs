@@ -7,7 +7,7 @@ use crate::side::Side;
 
 /// Score difference (100 = about one soldier) that moves the chance from 50% to about 60%:
 /// the logistic curve's scale. Provisional until calibrated against self-play results
-/// (`taflbot calibrate`, docs/ai.md, "Analysis").
+/// (`tafl calibrate`, docs/ai.md, "Analysis").
 pub const SCORE_SCALE: f64 = 250.0;
 
 /// The defenders' chance of winning, 0 to 100 (percent). The attackers' is 100 minus it.

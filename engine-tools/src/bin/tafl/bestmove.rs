@@ -1,4 +1,4 @@
-//! `taflbot bestmove`: the AI's move for a position, as one JSON line.
+//! `tafl bestmove`: the AI's move for a position, as one JSON line.
 
 use std::process::ExitCode;
 use std::time::Duration;

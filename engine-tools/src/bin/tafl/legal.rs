@@ -1,4 +1,4 @@
-//! `taflbot legal`: the legal moves of a position, one per line.
+//! `tafl legal`: the legal moves of a position, one per line.
 
 use std::process::ExitCode;
 

@@ -1,4 +1,5 @@
-//! `taflbot bench http`: load test of the HTTP service.
+//! `taflbot-bench http`: load test of the HTTP service (apart from the `taflbot` binary: the
+//! server ships no load generator).
 //!
 //! Moves: `--games` games (two registered players each) receive moves at a fixed total
 //! `--rate` (open loop: each game's next move is due every games/rate seconds, and latency
@@ -33,7 +34,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde_json::{Value, json};
 use tafl_engine::{Game, Move};
 use tokio::sync::Semaphore;
@@ -41,11 +42,16 @@ use tokio::task::JoinSet;
 
 pub use hold::{HalfOpen, Held, HeldCounts, HeldReport, Streams};
 
-use crate::app::{AppOptions, RunningApp};
-use crate::config::Config;
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::config::Config;
 
-#[derive(Debug, Args)]
-pub struct BenchArgs {
+#[derive(Debug, Parser)]
+#[command(
+    name = "taflbot-bench",
+    version,
+    about = "Load tests of the taflbot service (`http`)"
+)]
+pub struct Cli {
     #[command(subcommand)]
     pub what: BenchCommand,
 }
@@ -128,8 +134,8 @@ const POOL_IDLE: Duration = Duration::from_secs(1);
 /// Registrations in flight at once (the server commits them in groups).
 const REGISTERING_AT_ONCE: usize = 16;
 
-pub fn run(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    match args.what {
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.what {
         BenchCommand::Http(a) => http(a),
     }
 }
@@ -166,6 +172,20 @@ fn fit_descriptors(args: &HttpBenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The in-process server's settings but its database: on port 0, rate limits out of the load's
+/// way, and the streams the run holds allowed.
+pub fn server_config(args: &HttpBenchArgs) -> Config {
+    let mut config = Config::default();
+    config.http.listen = "127.0.0.1:0".into();
+    config.http.rate_limit_per_second = 1e9;
+    config.http.rate_limit_burst = u32::MAX;
+    config.http.registration_per_minute = 1e9;
+    config.http.registration_burst = u32::MAX;
+    config.http.max_streams_per_player = args.streams_per_player;
+    config.http.max_streams = config.http.max_streams.max(args.idle_streams);
+    config
+}
+
 fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -187,7 +207,7 @@ fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
     let tmp = std::env::temp_dir().join(format!("taflbot-bench-{}.db", std::process::id()));
     let mut apps = Vec::new();
     let bases: Vec<String> = if args.url.is_empty() {
-        let mut config = Config::default();
+        let mut config = server_config(&args);
         match &args.database_url {
             Some(url) => config.database.url = url.clone(),
             None => {
@@ -198,13 +218,6 @@ fn http(args: HttpBenchArgs) -> anyhow::Result<ExitCode> {
                 }
             }
         }
-        config.http.listen = "127.0.0.1:0".into();
-        config.http.rate_limit_per_second = 1e9;
-        config.http.rate_limit_burst = u32::MAX;
-        config.http.registration_per_minute = 1e9;
-        config.http.registration_burst = u32::MAX;
-        config.http.max_streams_per_player = args.streams_per_player;
-        config.http.max_streams = config.http.max_streams.max(args.idle_streams);
         let mut bases = Vec::new();
         for _ in 0..args.instances {
             let app =
@@ -766,4 +779,14 @@ async fn boards(
         percentile(&lat, 99.0)
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
 }

@@ -1,11 +1,11 @@
-//! `taflbot bestmove`: one JSON line with a legal move, or a clear error.
+//! `tafl bestmove`: one JSON line with a legal move, or a clear error.
 
 use std::process::Command;
 
 // A test helper: a failure to start the binary should fail the test at once.
 #[allow(clippy::unwrap_used)]
-fn taflbot(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_taflbot"))
+fn tafl(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tafl"))
         .args(args)
         .output()
         .unwrap()
@@ -13,7 +13,7 @@ fn taflbot(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn prints_a_legal_move_with_its_search_figures() {
-    let output = taflbot(&[
+    let output = tafl(&[
         "bestmove",
         "--variant",
         "brandubh",
@@ -35,7 +35,7 @@ fn prints_a_legal_move_with_its_search_figures() {
 
 #[test]
 fn takes_an_immediate_escape_and_refuses_a_finished_game() {
-    let win = taflbot(&[
+    let win = tafl(&[
         "bestmove",
         "--variant",
         "brandubh",
@@ -49,7 +49,7 @@ fn takes_an_immediate_escape_and_refuses_a_finished_game() {
     let line: serde_json::Value = serde_json::from_slice(&win.stdout).unwrap();
     assert!(["c1-a1", "c1-g1"].contains(&line["move"].as_str().unwrap()));
     assert_eq!(line["mate_in"].as_i64(), Some(1));
-    let over = taflbot(&[
+    let over = tafl(&[
         "bestmove",
         "--variant",
         "brandubh",

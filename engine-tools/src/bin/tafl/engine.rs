@@ -1,4 +1,4 @@
-//! `taflbot engine`: our AI behind the OpenTafl Engine Protocol on standard input and output.
+//! `tafl engine`: our AI behind the OpenTafl Engine Protocol on standard input and output.
 
 use std::process::ExitCode;
 use std::time::Duration;

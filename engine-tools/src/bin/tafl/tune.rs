@@ -1,4 +1,4 @@
-//! `taflbot tune`: fits the evaluation weights of a variant to self-play results (Texel's
+//! `tafl tune`: fits the evaluation weights of a variant to self-play results (Texel's
 //! method), then checks the fitted weights against the defaults in a paired match
 //! (`tafl_tools::tune`).
 

@@ -1,29 +1,66 @@
-//! `taflbot bench http` holds what it is asked to through the move load (event streams and
+//! `taflbot-bench http` holds what it is asked to through the move load (event streams and
 //! half-open connections, opened again whenever the server closes one), and a stream the
 //! server refuses fails the run instead of being quietly left out.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
-use taflbot::cli::bench::{self, BenchCommand, HalfOpen, HttpBenchArgs};
-use taflbot::cli::{Cli, Command};
-
+use taflbot::app::{AppOptions, RunningApp};
+use taflbot::config::Config;
+use taflbot::service::ManualClock;
 use taflbot::store::params;
-
-use crate::common::TestApp;
+use taflbot_bench::{self as bench, BenchCommand, Cli, HalfOpen, HttpBenchArgs};
 
 /// How long a test waits for what it expects before failing loudly.
 const WAIT: Duration = Duration::from_secs(10);
 /// A whole (short) bench run, setup included.
 const RUN: Duration = Duration::from_secs(60);
 
+/// The real app as the bench runs it in-process by default (`server_config`), on a temporary
+/// database file, with a stopped clock and no scheduler.
+struct TestApp {
+    app: RunningApp,
+    base: String,
+    _dir: tempfile::TempDir,
+}
+
+impl TestApp {
+    async fn start() -> TestApp {
+        TestApp::start_with(|_| {}).await
+    }
+
+    async fn start_with(tweak: impl FnOnce(&mut Config)) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = bench::server_config(&bench_args(&[]));
+        config.database.path = dir.path().join("taflbot.db");
+        // Keep-alive lines on the held streams during the run too.
+        config.http.stream_keepalive_secs = 1;
+        tweak(&mut config);
+        let options = AppOptions {
+            clock: Arc::new(ManualClock::new(1_700_000_000_000)),
+            picker: None,
+            scheduler: false,
+        };
+        let app = RunningApp::start(config, options).await.unwrap();
+        TestApp {
+            base: app.base_url().unwrap(),
+            app,
+            _dir: dir,
+        }
+    }
+
+    fn service(&self) -> &taflbot::service::GamesService {
+        &self.app.service
+    }
+}
+
 fn bench_args(words: &[&str]) -> HttpBenchArgs {
-    let line = ["taflbot", "bench", "http"].iter().chain(words);
-    match Cli::try_parse_from(line).unwrap().command {
-        Some(Command::Bench(b)) => match b.what {
-            BenchCommand::Http(args) => args,
-        },
-        other => panic!("not bench http: {other:?}"),
+    let line = ["taflbot-bench", "http"].iter().chain(words);
+    match Cli::try_parse_from(line).unwrap().what {
+        BenchCommand::Http(args) => args,
     }
 }
 

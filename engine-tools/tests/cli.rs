@@ -1,44 +1,28 @@
-//! The engine subcommands of the `taflbot` binary: variants, rules, legal, replay, perft, and
-//! the wiring of the engine tooling's (`engine`, `match`; their behaviour is tested in tafl-tools).
+//! The `tafl` binary's subcommands: variants, rules, legal, replay, perft, calibrate, and the
+//! wiring of the engine tooling's (`engine`, `match`; their behaviour is tested beside them).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::process::{Command, Output};
 
 use serde_json::Value;
+use tafl_cli::testing::{Binary, stderr, stdout};
 use tafl_engine::{Rules, variant, variants};
 
-fn taflbot(args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
-        .args(args)
-        .env("RUST_LOG", "off")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    output
-}
+const TAFL: Binary = Binary::new(env!("CARGO_BIN_EXE_tafl"));
 
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
+fn tafl(args: &[&str]) -> Output {
+    TAFL.run(args)
 }
 
 /// An input error: a non-zero exit and a single line on standard error.
 fn assert_input_error(args: &[&str], expected: &str) {
-    let output = taflbot(args);
-    assert!(!output.status.success(), "{args:?} succeeded");
-    let err = stderr(&output);
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(err.contains(expected), "{args:?}: {err}");
+    TAFL.assert_input_error(args, expected);
 }
 
 #[test]
 fn variants_lists_every_preset() {
-    let output = taflbot(&["variants"]);
+    let output = tafl(&["variants"]);
     assert!(output.status.success());
     let text = stdout(&output);
     for v in variants() {
@@ -52,7 +36,7 @@ fn variants_lists_every_preset() {
 
 #[test]
 fn rules_prints_a_summary_and_a_rules_string_that_reads_back() {
-    let output = taflbot(&["rules", "copenhagen"]);
+    let output = tafl(&["rules", "copenhagen"]);
     assert!(output.status.success());
     let text = stdout(&output);
     let line = text
@@ -69,17 +53,17 @@ fn rules_prints_a_summary_and_a_rules_string_that_reads_back() {
 
 #[test]
 fn legal_lists_moves_of_a_position_or_a_square() {
-    let output = taflbot(&["legal", "--variant", "brandubh"]);
+    let output = tafl(&["legal", "--variant", "brandubh"]);
     assert!(output.status.success());
     assert_eq!(stdout(&output).lines().count(), 40);
-    let output = taflbot(&["legal", "--variant", "copenhagen"]);
+    let output = tafl(&["legal", "--variant", "copenhagen"]);
     assert_eq!(stdout(&output).lines().count(), 116);
-    let output = taflbot(&["legal", "--variant", "brandubh", "--from", "d2"]);
+    let output = tafl(&["legal", "--variant", "brandubh", "--from", "d2"]);
     let text = stdout(&output);
     assert!(text.lines().all(|l| l.starts_with("d2-")), "{text}");
     assert_eq!(text.lines().count(), 6, "{text}");
     // A position and a side to move.
-    let output = taflbot(&[
+    let output = tafl(&[
         "legal",
         "--variant",
         "slavic-9",
@@ -125,7 +109,7 @@ fn legal_lists_moves_of_a_position_or_a_square() {
 #[test]
 fn replay_prints_one_json_line_per_move() {
     let rules = "dim:7 surf:n atkf:y ks:c cenh: cenhe: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
-    let output = taflbot(&[
+    let output = tafl(&[
         "replay", "--rules", rules, "d2-e2", "c4-c5", "F4-F5", "c5 a5", "d6a6", "d5–a5",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -146,7 +130,7 @@ fn replay_prints_one_json_line_per_move() {
 
 #[test]
 fn replay_reports_the_winner_and_warnings() {
-    let output = taflbot(&[
+    let output = tafl(&[
         "replay",
         "--variant",
         "tablut",
@@ -171,7 +155,7 @@ fn replay_reports_the_winner_and_warnings() {
 
 #[test]
 fn replay_stops_at_an_illegal_move_with_exit_status_2() {
-    let output = taflbot(&["replay", "--variant", "brandubh", "d2-e2", "d4-d1", "c4-c5"]);
+    let output = tafl(&["replay", "--variant", "brandubh", "d2-e2", "d4-d1", "c4-c5"]);
     assert_eq!(output.status.code(), Some(2));
     let text = stdout(&output);
     let lines: Vec<&str> = text.lines().collect();
@@ -187,7 +171,7 @@ fn replay_stops_at_an_illegal_move_with_exit_status_2() {
         "{error}"
     );
     // Unreadable notation is reported the same way.
-    let output = taflbot(&["replay", "--variant", "brandubh", "hello"]);
+    let output = tafl(&["replay", "--variant", "brandubh", "hello"]);
     assert_eq!(output.status.code(), Some(2));
     let error: Value = serde_json::from_str(stdout(&output).trim()).unwrap();
     assert_eq!(error["error"]["index"], 0);
@@ -199,7 +183,7 @@ fn replay_stops_at_an_illegal_move_with_exit_status_2() {
         "{error}"
     );
     // A move after the end of the game.
-    let output = taflbot(&[
+    let output = tafl(&[
         "replay",
         "--variant",
         "brandubh",
@@ -223,11 +207,11 @@ fn replay_stops_at_an_illegal_move_with_exit_status_2() {
 
 #[test]
 fn perft_counts_and_times() {
-    let output = taflbot(&["perft", "--variant", "copenhagen", "--depth", "2"]);
+    let output = tafl(&["perft", "--variant", "copenhagen", "--depth", "2"]);
     assert!(output.status.success());
     assert_eq!(stdout(&output).trim(), "perft(2) = 6788");
     assert!(stderr(&output).contains("leaves/s"), "{}", stderr(&output));
-    let output = taflbot(&["perft", "--variant", "brandubh", "--depth", "2", "--divide"]);
+    let output = tafl(&["perft", "--variant", "brandubh", "--depth", "2", "--divide"]);
     let text = stdout(&output);
     assert_eq!(text.lines().count(), 41, "{text}");
     let split: u64 = text
@@ -237,7 +221,7 @@ fn perft_counts_and_times() {
         .sum();
     assert_eq!(split, 960, "{text}");
     assert!(text.ends_with("perft(2) = 960\n"), "{text}");
-    let output = taflbot(&[
+    let output = tafl(&[
         "perft",
         "--rules",
         "dim:9 esc:e atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
@@ -245,7 +229,7 @@ fn perft_counts_and_times() {
         "3",
     ]);
     assert_eq!(stdout(&output).trim(), "perft(3) = 353200");
-    let output = taflbot(&["perft", "--variant", "copenhagen", "--depth", "9"]);
+    let output = tafl(&["perft", "--variant", "copenhagen", "--depth", "9"]);
     assert!(!output.status.success());
     assert_input_error(
         &["perft", "--variant", "nope", "--depth", "1"],
@@ -267,7 +251,7 @@ fn replay_reads_an_opentafl_game_record_then_more_moves() {
     )
     .unwrap();
     let path = path.to_str().unwrap();
-    let output = taflbot(&["replay", "--otg", path, "d5-a5"]);
+    let output = tafl(&["replay", "--otg", path, "d5-a5"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let lines: Vec<Value> = stdout(&output)
         .lines()
@@ -278,7 +262,7 @@ fn replay_reads_an_opentafl_game_record_then_more_moves() {
     assert_eq!(lines[5]["index"], 5);
     assert_eq!(lines[5]["move"], "d5-a5xa6");
     // An illegal extra move is numbered after the record's moves.
-    let output = taflbot(&["replay", "--otg", path, "d5-d1"]);
+    let output = tafl(&["replay", "--otg", path, "d5-d1"]);
     assert_eq!(output.status.code(), Some(2));
     let last: Value = serde_json::from_str(stdout(&output).lines().last().unwrap()).unwrap();
     assert_eq!(last["error"]["index"], 5);
@@ -294,7 +278,7 @@ fn replay_reads_an_opentafl_game_record_then_more_moves() {
         "bad game record",
     );
     assert_input_error(&["replay", "--otg", "/nonexistent/game.otg"], "cannot read");
-    let output = taflbot(&["replay", "--otg", path, "--variant", "brandubh"]);
+    let output = tafl(&["replay", "--otg", path, "--variant", "brandubh"]);
     assert!(!output.status.success());
 }
 
@@ -302,17 +286,20 @@ fn replay_reads_an_opentafl_game_record_then_more_moves() {
 fn commands_refuse_rules_whose_start_cannot_be_played() {
     let no_attackers = "dim:7 start:/7/7/7/3K3/7/7/7/";
     let king_on_corner = "dim:7 start:/K6/7/7/7/7/7/3t3/";
-    assert_input_error(
-        &["perft", "--depth", "1", "--rules", no_attackers],
-        "cannot start a game: the attackers, who move first, have no legal move",
-    );
-    for command in ["legal", "replay", "bestmove"] {
+    // Each command with what else it requires (perft its --depth).
+    let commands: [&[&str]; 4] = [
+        &["legal"],
+        &["replay"],
+        &["bestmove"],
+        &["perft", "--depth", "1"],
+    ];
+    for command in commands {
         assert_input_error(
-            &[command, "--rules", no_attackers],
+            &[command, &["--rules", no_attackers]].concat(),
             "cannot start a game: the attackers, who move first, have no legal move",
         );
         assert_input_error(
-            &[command, "--rules", king_on_corner],
+            &[command, &["--rules", king_on_corner]].concat(),
             "cannot start a game: the king starts on a1, a winning square",
         );
     }
@@ -343,15 +330,15 @@ fn commands_play_from_a_king_already_between_two_attackers() {
     let rules =
         "dim:7 esc:e atkf:y ka:y ks:w cor: cen: surf:n start:/1t1tt2/1t5/3tT2/6t/2t1tKt/2t4/tt2t2/";
     for (depth, count) in [("1", "70"), ("2", "723"), ("3", "41357")] {
-        let output = taflbot(&["perft", "--rules", rules, "--depth", depth]);
+        let output = tafl(&["perft", "--rules", rules, "--depth", depth]);
         assert!(output.status.success(), "{}", stderr(&output));
         assert_eq!(stdout(&output).trim(), format!("perft({depth}) = {count}"));
     }
-    let output = taflbot(&["legal", "--rules", rules]);
+    let output = tafl(&["legal", "--rules", rules]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(stdout(&output).lines().count(), 70, "{}", stdout(&output));
     // The same king in Copenhagen, surrounded on four sides beside a mid-game position.
-    let output = taflbot(&[
+    let output = tafl(&[
         "legal",
         "--variant",
         "copenhagen",
@@ -368,7 +355,7 @@ fn engine_greets_and_leaves_on_goodbye() {
     use std::io::Write;
     use std::process::Stdio;
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tafl"))
         .args(["engine", "--move-time-ms", "100", "--hash-mib", "4"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -382,59 +369,14 @@ fn engine_greets_and_leaves_on_goodbye() {
 
 #[test]
 fn match_refuses_a_bad_player_clearly() {
-    let output = taflbot(&["match", "--variant", "brandubh", "--a", "7", "--b", "1"]);
+    let output = tafl(&["match", "--variant", "brandubh", "--a", "7", "--b", "1"]);
     assert!(!output.status.success());
     assert!(stderr(&output).contains("level"));
 }
 
 #[test]
-fn analyze_marks_a_planted_blunder_and_a_missed_win() {
-    // Brandubh: the attackers' a2-b2 frees the king's road to a1 (a blunder); the king then
-    // walks to b3 instead of escaping (a missed win), into a capture.
-    let dir = tempfile::tempdir().unwrap();
-    let chart = dir.path().join("chart.png");
-    let output = taflbot(&[
-        "analyze",
-        "--variant",
-        "brandubh",
-        "--position",
-        "/7/t4t1/K2t3/7/T6/1t2t2/7/",
-        "--to-move",
-        "attackers",
-        "--moves",
-        "a2-b2 a3-b3",
-        "--ms-per-ply",
-        "50",
-        "--threads",
-        "1",
-        "--chart",
-        chart.to_str().unwrap(),
-        "--theme",
-        "dark",
-    ]);
-    assert!(output.status.success(), "{}", stderr(&output));
-    let png = std::fs::read(&chart).unwrap();
-    assert!(png.starts_with(b"\x89PNG"), "the chart is a PNG");
-    let lines: Vec<serde_json::Value> = stdout(&output)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(lines.len(), 3, "two plies and a summary: {lines:?}");
-    assert_eq!(lines[0]["mark"], "blunder");
-    assert_eq!(lines[1]["mark"], "missed_win");
-    assert_eq!(lines[1]["forced"], "escape in 1");
-    assert_eq!(lines[1]["best"], "a3-a1");
-    assert_eq!(lines[2]["summary"]["defenders"]["missed_wins"], 1);
-    assert_eq!(lines[2]["summary"]["worst"][0]["ply"], 2);
-    assert_input_error(
-        &["analyze", "--variant", "brandubh", "--moves", "a4-a9"],
-        "--moves: move 1",
-    );
-}
-
-#[test]
 fn calibrate_prints_ten_deciles_of_self_play_positions() {
-    let output = taflbot(&[
+    let output = tafl(&[
         "calibrate",
         "--variant",
         "brandubh",

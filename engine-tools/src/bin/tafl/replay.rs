@@ -1,4 +1,4 @@
-//! `taflbot replay`: plays moves and prints the referee's answer to each as one JSON line.
+//! `tafl replay`: plays moves and prints the referee's answer to each as one JSON line.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,4 +1,4 @@
-//! The options every engine subcommand shares: which rules, and which position.
+//! The options the commands that play from a position share: which rules, and which position.
 
 use anyhow::{Context, anyhow, bail};
 use clap::Args;
@@ -6,7 +6,7 @@ use tafl_engine::{Position, Rules, Side, check_start, variant, variants};
 
 #[derive(Debug, Clone, Args)]
 pub struct RulesSource {
-    /// A named variant (see `taflbot variants`).
+    /// A named variant (see the `variants` command).
     #[arg(long, conflicts_with = "rules")]
     pub variant: Option<String>,
     /// An OpenTafl rules string, e.g. "dim:7 ks:w start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/".

@@ -1,4 +1,4 @@
-//! `taflbot calibrate`: self-play games at a level from a seeded book, then their positions
+//! `tafl calibrate`: self-play games at a level from a seeded book, then their positions
 //! searched as an analysis would and binned by the defenders' predicted winning chance, against
 //! the defenders' actual score in those games (docs/ai.md, "Analysis").
 

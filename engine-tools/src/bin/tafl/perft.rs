@@ -1,4 +1,4 @@
-//! `taflbot perft`: counts move sequences, optionally split by first move.
+//! `tafl perft`: counts move sequences, optionally split by first move.
 
 use std::process::ExitCode;
 use std::time::Instant;

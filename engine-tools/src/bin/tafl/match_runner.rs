@@ -1,4 +1,4 @@
-//! `taflbot match`: paired games between two players (our levels or external engines), our
+//! `tafl match`: paired games between two players (our levels or external engines), our
 //! engine refereeing (`tafl_tools::matches`); prints W/L/D and the score with a 95% interval,
 //! writes every game as .otg.
 
