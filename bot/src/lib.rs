@@ -2,6 +2,7 @@
 
 pub mod ai_picker;
 pub mod app;
+pub mod backoff;
 pub mod cli;
 pub mod config;
 pub mod discord;

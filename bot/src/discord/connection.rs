@@ -11,6 +11,8 @@ use serenity::http::HttpError;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
+use crate::backoff::Backoff;
+
 use super::{Data, DiscordError, DiscordState, commands, components, error, mentions, outbox};
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
@@ -187,7 +189,7 @@ async fn supervise(
             Ok(()) => "the gateway connection ended".to_owned(),
             Err(e) => format!("the gateway connection failed: {e}"),
         };
-        let wait = outbox::backoff(settings.retry_base, ends.min(16)).min(MAX_RECONNECT_WAIT);
+        let wait = Backoff::new(settings.retry_base, MAX_RECONNECT_WAIT).wait(ends.min(16));
         tracing::warn!(?wait, "{error}; connecting again");
         status.set(DiscordState::Reconnecting { error });
         let mut stop = stop.clone();
@@ -294,7 +296,7 @@ async fn register(
                 ));
             }
             Err(e) => {
-                let wait = outbox::backoff(retry_base, tries - 1);
+                let wait = Backoff::new(retry_base, MAX_RECONNECT_WAIT).wait(tries - 1);
                 tracing::warn!(
                     tries,
                     ?wait,

@@ -25,6 +25,7 @@ use super::challenge_posts;
 use super::posts::Post;
 use super::threads;
 use super::{BotError, Data};
+use crate::backoff::Backoff;
 use crate::service::{ChannelPost, Clock, Event, EventPayload, GameOffDiscord, SystemClock};
 use crate::telemetry;
 
@@ -91,9 +92,9 @@ fn wall_ms() -> i64 {
     SystemClock.now_ms()
 }
 
-/// The wait before try number `tries + 1`: `base`, doubled each time, at most [`MAX_BACKOFF`].
-pub fn backoff(base: Duration, tries: u32) -> Duration {
-    base.saturating_mul(1u32 << tries.min(20)).min(MAX_BACKOFF)
+/// The back-off between tries of a post: from `base`, at most [`MAX_BACKOFF`].
+fn retry_policy(base: Duration) -> Backoff {
+    Backoff::new(base, MAX_BACKOFF)
 }
 
 /// Delivers until `shutdown` turns true.
@@ -158,8 +159,9 @@ async fn attempt(
     let failure = Failure::of(&error);
     metrics::counter!(telemetry::DISCORD_POST_FAILURES, "failure" => failure.label()).increment(1);
     let tries = head.attempts + 1;
-    let retry_at = (tries < failure.tries())
-        .then(|| wall_ms().saturating_add(backoff(base, head.attempts).as_millis() as i64));
+    let retry_at = (tries < failure.tries()).then(|| {
+        wall_ms().saturating_add(retry_policy(base).wait(head.attempts).as_millis() as i64)
+    });
     match retry_at {
         Some(_) => tracing::debug!(
             post = %head.id,
@@ -341,11 +343,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn back_off_doubles_up_to_its_cap() {
-        let base = Duration::from_secs(1);
-        assert_eq!(backoff(base, 0), Duration::from_secs(1));
-        assert_eq!(backoff(base, 3), Duration::from_secs(8));
-        assert_eq!(backoff(base, 30), MAX_BACKOFF);
+    fn posts_back_off_up_to_ten_minutes() {
+        let policy = retry_policy(Duration::from_secs(1));
+        assert_eq!(policy.ceiling(3), Duration::from_secs(8));
+        assert_eq!(policy.ceiling(30), MAX_BACKOFF);
     }
 
     #[test]

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
+use crate::backoff::Backoff;
 use crate::config::WebhooksConfig;
 use crate::service::{GamesService, ServiceError, WebhookDelivery};
 
@@ -83,13 +84,17 @@ impl DeliveryWorker {
     }
 }
 
+fn retry_policy(config: &WebhooksConfig) -> Backoff {
+    Backoff::new(
+        Duration::from_millis(config.initial_backoff_ms),
+        Duration::from_millis(config.max_backoff_ms),
+    )
+}
+
+/// Milliseconds until the retry after `attempts_done` failed tries.
 fn backoff_ms(config: &WebhooksConfig, attempts_done: u32) -> i64 {
-    let factor = 1u64 << attempts_done.min(30);
-    let ms = config
-        .initial_backoff_ms
-        .saturating_mul(factor)
-        .min(config.max_backoff_ms);
-    i64::try_from(ms).unwrap_or(i64::MAX / 2)
+    let wait = retry_policy(config).wait(attempts_done);
+    i64::try_from(wait.as_millis()).unwrap_or(i64::MAX / 2)
 }
 
 async fn deliver(
@@ -222,16 +227,21 @@ mod tests {
     }
 
     #[test]
-    fn backoff_doubles_up_to_the_cap() {
+    fn backoff_follows_the_configured_policy() {
         let config = WebhooksConfig {
             initial_backoff_ms: 100,
             max_backoff_ms: 1000,
             ..WebhooksConfig::default()
         };
-        assert_eq!(backoff_ms(&config, 0), 100);
-        assert_eq!(backoff_ms(&config, 1), 200);
-        assert_eq!(backoff_ms(&config, 3), 800);
-        assert_eq!(backoff_ms(&config, 4), 1000);
-        assert_eq!(backoff_ms(&config, 40), 1000);
+        let policy = retry_policy(&config);
+        assert_eq!(policy.ceiling(1), Duration::from_millis(200));
+        assert_eq!(policy.ceiling(40), Duration::from_millis(1000));
+        for tries in [0, 1, 3, 40] {
+            let ms = backoff_ms(&config, tries);
+            assert!(
+                (0..=policy.ceiling(tries).as_millis() as i64).contains(&ms),
+                "{ms}"
+            );
+        }
     }
 }
