@@ -17,5 +17,4 @@ pub mod web;
 
 /// The PostgreSQL server the tests start (shared with the integration tests).
 #[cfg(test)]
-#[path = "../tests/support/pg_server.rs"]
-pub(crate) mod pg_test_server;
+pub(crate) use taflbot_test_support::pg_server as pg_test_server;

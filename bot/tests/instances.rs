@@ -4,8 +4,7 @@
 //! losing no acknowledged move, its pending AI turn played by the other.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "support/pg_server.rs"]
-mod pg_server;
+use taflbot_test_support::pg_server;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

@@ -8,7 +8,6 @@ pub mod bot;
 pub mod fake_discord;
 /// The PostgreSQL server the PostgreSQL runs of the Discord tests use (shared with the bot's
 /// own tests).
-#[path = "../../bot/tests/support/pg_server.rs"]
-pub mod pg_server;
+pub use taflbot_test_support::pg_server;
 pub mod web;
 pub mod world;

@@ -68,19 +68,18 @@ pub struct World {
     pub http: reqwest::Client,
 }
 
-/// The test binaries whose name starts with this run on PostgreSQL
-/// (`tests/tests/discord_postgres/`: Discord tests included again from their own files).
-const POSTGRES_BINARIES: &str = "discord_postgres";
+/// The tests in this module of the e2e binary run on PostgreSQL (`tests/tests/e2e/discord_postgres.rs`:
+/// Discord tests included again from their own files).
+const POSTGRES_MODULE: &str = "discord_postgres::";
 
 /// On a PostgreSQL run, the database of the test running on this thread (libtest names each
-/// test's thread after it): made on first use, the same one after a restart.
+/// test's thread after its path): made on first use, the same one after a restart.
 fn postgres_database_of_this_test() -> Option<String> {
-    let exe = std::env::current_exe().ok()?;
-    if !exe.file_name()?.to_str()?.starts_with(POSTGRES_BINARIES) {
+    let test = std::thread::current().name()?.to_owned();
+    if !test.starts_with(POSTGRES_MODULE) {
         return None;
     }
     static DATABASES: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
-    let test = std::thread::current().name().unwrap_or("main").to_owned();
     let mut databases = DATABASES.lock().unwrap_or_else(|p| p.into_inner());
     Some(
         databases

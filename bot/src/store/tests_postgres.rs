@@ -1,5 +1,5 @@
 //! The store on a real PostgreSQL server (started by the tests, see
-//! `tests/support/pg_server.rs`): the same guarantees as SQLite's, and what only a database
+//! `test-support/src/pg_server.rs`): the same guarantees as SQLite's, and what only a database
 //! shared by several instances needs.
 
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! Computer analysis over HTTP: asked for, queued, searched, stored, announced, resumed.
 
 use std::time::Duration;
+use taflbot_test_support::eventually;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -268,8 +269,8 @@ async fn an_analysis_cut_short_by_a_restart_resumes() {
 /// Waits (at most 30 s, failing loudly) until `analysis` has at least `least` positions
 /// stored; answers how many it has.
 async fn wait_for_stored_positions(app: &TestApp, analysis: i64, least: i64) -> i64 {
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    loop {
+    let what = format!("analysis {analysis} to store {least} positions");
+    eventually(Duration::from_secs(30), &what, || async {
         let stored: i64 = app
             .service()
             .store()
@@ -282,13 +283,7 @@ async fn wait_for_stored_positions(app: &TestApp, analysis: i64, least: i64) -> 
             })
             .await
             .unwrap();
-        if stored >= least {
-            return stored;
-        }
-        assert!(
-            std::time::Instant::now() < deadline,
-            "analysis {analysis} stored {stored} positions in 30 s, not {least}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        (stored >= least).then_some(stored)
+    })
+    .await
 }

@@ -1,5 +1,6 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use taflbot_test_support::eventually;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, StatusCode as AxStatus};
@@ -64,15 +65,12 @@ pub(crate) async fn start_receiver(state: Arc<Mutex<Receiver>>) -> String {
 }
 
 /// Waits for `done`, failing after 30 s (generous: the suites run in parallel on 2 cores).
-async fn wait_until(mut done: impl FnMut() -> bool) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while !done() {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "timed out waiting (30 s)"
-        );
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+async fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    eventually(Duration::from_secs(30), what, || {
+        let found = done().then_some(());
+        async move { found }
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -105,10 +103,19 @@ async fn webhooks_get_signed_events_and_failures_are_retried() {
     app.play_line(game, &a, &b, &["d1-a1"]).await;
     // challenge_created, challenge_accepted, game_started, move_played: the first two
     // deliveries are refused and retried after the backoff (fake clock).
-    wait_until(|| state.lock().unwrap().refused == 2).await;
-    wait_until(|| state.lock().unwrap().accepted.len() == 2).await;
+    wait_until("two refused deliveries", || {
+        state.lock().unwrap().refused == 2
+    })
+    .await;
+    wait_until("two accepted deliveries", || {
+        state.lock().unwrap().accepted.len() == 2
+    })
+    .await;
     app.clock.advance_ms(2_000);
-    wait_until(|| state.lock().unwrap().accepted.len() == 4).await;
+    wait_until("four accepted deliveries", || {
+        state.lock().unwrap().accepted.len() == 4
+    })
+    .await;
     let s = state.lock().unwrap();
     assert_eq!(s.bad_signatures, 0);
     let mut kinds: Vec<(i64, String)> = s
@@ -303,12 +310,18 @@ async fn a_delivery_is_given_up_after_max_attempts() {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     };
-    wait_until(|| state.lock().unwrap().refused == 1).await;
+    wait_until("the first refused delivery", || {
+        state.lock().unwrap().refused == 1
+    })
+    .await;
     // The failure is written after the receiver answered: only then does the retry's time
     // count from this clock.
     settled(|row| row.1 == 1, "the first failure recorded").await;
     app.clock.advance_ms(100);
-    wait_until(|| state.lock().unwrap().refused == 2).await;
+    wait_until("two refused deliveries", || {
+        state.lock().unwrap().refused == 2
+    })
+    .await;
     // The second failure gives the delivery up: it is never due again, however long we wait.
     let (status, attempts, error) =
         settled(|row| row.0 != "pending", "the delivery given up").await;

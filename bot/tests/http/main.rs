@@ -5,8 +5,7 @@
 /// These tests run on an SQLite file; `http_postgres` runs most of them again on PostgreSQL.
 const POSTGRES: bool = false;
 
-#[path = "../support/pg_server.rs"]
-mod pg_server;
+use taflbot_test_support::pg_server;
 
 mod analysis;
 mod auth;

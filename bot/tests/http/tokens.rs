@@ -1,6 +1,7 @@
 //! A player's API tokens: listed without the secret, named, created, revoked at once.
 
 use std::time::Duration;
+use taflbot_test_support::eventually;
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -20,8 +21,8 @@ async fn create(app: &TestApp, owner: &Player, name: &str) -> Value {
 
 /// Waits until the token named `name` shows `last_used_at == at`; fails after 5 s.
 async fn wait_for_last_used(app: &TestApp, owner: &Player, name: &str, at: i64) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
-    loop {
+    let what = format!("last_used_at of {name} to become {at}");
+    eventually(Duration::from_secs(5), &what, || async {
         let list = app.get("/tokens", &owner.token).await;
         let token = list
             .as_array()
@@ -30,15 +31,9 @@ async fn wait_for_last_used(app: &TestApp, owner: &Player, name: &str, at: i64) 
             .find(|t| t["name"] == name)
             .cloned()
             .unwrap();
-        if token["last_used_at"] == at {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "last_used_at of {name} never became {at}: {token}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        (token["last_used_at"] == at).then_some(())
+    })
+    .await;
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! A game's computer analysis on the web page, without a browser: the "Request analysis" form
 //! (CSRF, who sees it, refusals in words), the panel, the marks and the chart only once the
 //! analysis is done, the page size with an analysis. The browser side is
-//! tests/tests/web_analysis.rs.
+//! tests/tests/e2e/web_analysis.rs.
 
 use reqwest::header::{COOKIE, LOCATION};
 use reqwest::{Method, StatusCode};

@@ -1,6 +1,6 @@
 //! The web client's sign-in without a browser: sign-in links (the API's `POST /login-links`,
 //! checked against the OpenAPI document), the session cookie's flags, the CSRF token every
-//! state-changing request needs, signing out. The browser suite is tests/tests/web_browser.rs.
+//! state-changing request needs, signing out. The browser suite is tests/tests/e2e/web_browser.rs.
 
 use reqwest::header::{COOKIE, LOCATION, SET_COOKIE};
 use reqwest::{Method, StatusCode};

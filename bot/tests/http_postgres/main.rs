@@ -1,5 +1,5 @@
 //! The HTTP suite again, on a PostgreSQL database (one per test, on a server the tests start:
-//! `tests/support/pg_server.rs`): the same answers, races, restarts and outboxes as on SQLite.
+//! `test-support/src/pg_server.rs`): the same answers, races, restarts and outboxes as on SQLite.
 //! Left out: what only concerns an SQLite file (`storage`) and the OpenAPI document (no
 //! database in it). The load run's tests are taflbot-bench's (`bench/tests/`).
 // Test helpers outside #[test] functions may unwrap too: a failure is a failed test.
@@ -7,8 +7,7 @@
 
 const POSTGRES: bool = true;
 
-#[path = "../support/pg_server.rs"]
-mod pg_server;
+use taflbot_test_support::pg_server;
 
 #[path = "../http/analysis.rs"]
 mod analysis;

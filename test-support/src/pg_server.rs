@@ -4,7 +4,7 @@
 //! it the tests that use it fail, they never skip. As root, the server runs as the `postgres`
 //! user, since `initdb` refuses root. The server stops, and its directory goes, when the test
 //! process ends (a watcher beside it waits for that).
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -17,7 +17,6 @@ const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 struct Server {
     port: u16,
-    dir: PathBuf,
 }
 
 static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
@@ -172,7 +171,7 @@ fn start() -> Result<Server, String> {
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start postgres: {e}"))?;
-    let server = Server { port, dir };
+    let server = Server { port };
     let began = Instant::now();
     loop {
         match postgres::Client::connect(&server.url("postgres"), postgres::NoTls) {

@@ -1,0 +1,28 @@
+//! The end-to-end tests, one binary: the real app against the fake Discord, a real HTTP client
+//! and headless Chromium. One module per area; `discord_postgres` runs a set of the Discord
+//! modules again on PostgreSQL (`World` picks the database by the test's module path).
+
+mod discord_analysis;
+mod discord_buttons;
+mod discord_challenges;
+mod discord_flows;
+mod discord_games;
+mod discord_gateway;
+mod discord_help;
+mod discord_lifecycle;
+mod discord_notifications;
+#[allow(
+    clippy::duplicate_mod,
+    reason = "the same Discord tests, compiled again to run on PostgreSQL"
+)]
+mod discord_postgres;
+mod discord_real_world;
+mod discord_resilience;
+mod discord_settings;
+mod discord_shards;
+mod discord_standings;
+mod discord_threads;
+mod discord_web;
+mod fake_discord_contract;
+mod web_analysis;
+mod web_browser;
