@@ -27,6 +27,7 @@ use super::threads;
 use super::{BotError, Data};
 use crate::service::{ChannelPost, Clock, Event, EventPayload, GameOffDiscord, SystemClock};
 use crate::telemetry;
+use crate::logging::ErrorChain;
 
 /// Tries of a post Discord refuses for good reasons (gone channel, missing permission) before
 /// it is given up: a permission can be granted back in the meantime.
@@ -106,7 +107,7 @@ pub async fn run(http: Arc<Http>, data: Data, base: Duration, mut shutdown: watc
             }
             Ok(None) => IDLE_CHECK,
             Err(e) => {
-                tracing::warn!(error = %e, "cannot read the Discord outbox");
+                tracing::warn!(error = %ErrorChain(&e), "cannot read the Discord outbox");
                 base.max(Duration::from_secs(1))
             }
         };

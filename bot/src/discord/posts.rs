@@ -12,6 +12,7 @@ use tafl_engine::WarningKind;
 
 use crate::domain::{GameId, GameStatus, ResultReason, Side};
 use crate::service::{
+    variant_label,
     GameRatings, GameView, MovePlayed, MovePlayedEvent, RatingChange, SeatView, render_board,
 };
 
@@ -371,10 +372,7 @@ pub async fn move_post(data: &Data, game: &GameView, facts: &MoveFacts) -> Post 
 
 /// The post that opens a game: who plays which side, who moves first, the start board.
 pub async fn start_post(data: &Data, game: &GameView) -> Post {
-    let name = game
-        .variant
-        .clone()
-        .unwrap_or_else(|| "custom rules".to_owned());
+    let name = variant_label(game.variant.as_deref());
     let mut lines = vec![format!(
         "**Game #{}** ({name}) begins: Attackers {} vs Defenders {}",
         game.id,

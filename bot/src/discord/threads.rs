@@ -10,7 +10,7 @@ use serenity::all::{
 use super::Data;
 use super::posts::seat_of;
 use crate::domain::Side;
-use crate::service::GameView;
+use crate::service::{GameView, variant_label};
 
 /// Discord's longest thread name.
 const MAX_THREAD_NAME_CHARS: usize = 100;
@@ -22,12 +22,11 @@ pub fn thread_permissions() -> Permissions {
 
 /// "Astrid vs Ragnar · Copenhagen", cut to Discord's 100 characters, on one line.
 pub fn thread_name(data: &Data, game: &GameView) -> String {
-    let variant = game
-        .variant
-        .as_deref()
-        .and_then(|id| data.service.variants().into_iter().find(|v| v.id == id))
-        .map(|v| v.name)
-        .unwrap_or_else(|| "custom rules".to_owned());
+    let label = variant_label(game.variant.as_deref());
+    let variant = data
+        .service
+        .variant(label)
+        .map_or_else(|_| label.to_owned(), |v| v.view.name);
     named(
         &seat_of(game, Side::Attackers).name,
         &seat_of(game, Side::Defenders).name,

@@ -16,6 +16,7 @@ use crate::service::{GamesService, ServiceError, WebhookDelivery};
 
 use super::signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
 use super::target::{CheckedTarget, TargetPolicy};
+use crate::logging::ErrorChain;
 
 pub const EVENT_ID_HEADER: &str = "x-taflbot-event-id";
 
@@ -35,7 +36,7 @@ impl DeliveryWorker {
     ) -> Result<DeliveryWorker, ServiceError> {
         let policy = config
             .target_policy()
-            .map_err(|e| ServiceError::Internal(e.to_string()))?;
+            .map_err(ServiceError::internal)?;
         Ok(DeliveryWorker {
             service,
             config,
@@ -51,7 +52,7 @@ impl DeliveryWorker {
             match self.pass().await {
                 Ok(n) if n == BATCH as usize => continue,
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "webhook delivery pass failed"),
+                Err(e) => tracing::warn!(error = %ErrorChain(&e), "webhook delivery pass failed"),
             }
             tokio::select! {
                 _ = signal.notified() => {}
@@ -74,7 +75,7 @@ impl DeliveryWorker {
         }
         while let Some(done) = tasks.join_next().await {
             match done {
-                Ok(Err(e)) => tracing::warn!(error = %e, "recording a delivery failed"),
+                Ok(Err(e)) => tracing::warn!(error = %ErrorChain(&e), "recording a delivery failed"),
                 Err(e) => tracing::warn!(error = %e, "a delivery task failed"),
                 Ok(Ok(())) => {}
             }
@@ -103,7 +104,7 @@ async fn deliver(
             .webhook_attempted(d.id, Err("event missing".into()), None)
             .await;
     };
-    let body = serde_json::to_vec(&event).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    let body = serde_json::to_vec(&event).map_err(ServiceError::internal)?;
     let timestamp = service.now_ms() / 1000;
     let result = match checked_client(policy, config, &d.url).await {
         Ok((url, client)) => {

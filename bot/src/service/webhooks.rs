@@ -5,7 +5,7 @@ use crate::domain::{DeliveryId, PlayerId, WebhookId};
 use crate::store::rows;
 
 use super::views::WebhookView;
-use super::{Event, GamesService, Result, ServiceError, events};
+use super::{Event, GamesService, Missing, Result, ServiceError, events};
 
 const MAX_WEBHOOKS_PER_PLAYER: usize = 10;
 /// A secret's length in characters.
@@ -132,7 +132,7 @@ impl GamesService {
             if rows::deactivate_webhook(c, player, id)? {
                 Ok(())
             } else {
-                Err(ServiceError::not_found(format!("webhook {id}")))
+                Err(ServiceError::NotFound(Missing::Webhook(id)))
             }
         })
         .await

@@ -56,7 +56,7 @@ fn game_line(g: &crate::service::GameSummary) -> String {
     format!(
         "#{} {}: {} vs {} in {place}, {turn}{deadline}",
         g.id,
-        g.variant.as_deref().unwrap_or("custom rules"),
+        variant_label(g.variant.as_deref()),
         seat_label(&g.attackers),
         seat_label(&g.defenders)
     )

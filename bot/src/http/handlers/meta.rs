@@ -11,6 +11,7 @@ use crate::discord::DiscordState;
 use crate::http::AppState;
 use crate::service::{Clock, VariantView};
 use axum::http::StatusCode;
+use crate::logging::ErrorChain;
 
 /// Whether the service is alive, and the Discord front end's state.
 #[derive(Serialize, ToSchema)]
@@ -180,7 +181,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
             metrics::gauge!(crate::telemetry::OUTBOX_PENDING, "outbox" => "webhooks")
                 .set(webhooks as f64);
         }
-        Err(e) => tracing::warn!("outbox depths not read: {e}"),
+        Err(e) => tracing::warn!(error = %ErrorChain(&e), "outbox depths not read"),
     }
     metrics::counter!(crate::telemetry::LOG_LINES_DROPPED)
         .absolute(crate::logging::dropped_lines() as u64);
