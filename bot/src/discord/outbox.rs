@@ -25,9 +25,9 @@ use super::challenge_posts;
 use super::posts::Post;
 use super::threads;
 use super::{BotError, Data};
+use crate::logging::ErrorChain;
 use crate::service::{ChannelPost, Clock, Event, EventPayload, GameOffDiscord, SystemClock};
 use crate::telemetry;
-use crate::logging::ErrorChain;
 
 /// Tries of a post Discord refuses for good reasons (gone channel, missing permission) before
 /// it is given up: a permission can be granted back in the meantime.

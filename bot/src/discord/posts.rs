@@ -12,8 +12,8 @@ use tafl_engine::WarningKind;
 
 use crate::domain::{GameId, GameStatus, ResultReason, Side};
 use crate::service::{
-    variant_label,
     GameRatings, GameView, MovePlayed, MovePlayedEvent, RatingChange, SeatView, render_board,
+    variant_label,
 };
 
 use super::Data;

@@ -34,9 +34,7 @@ impl DeliveryWorker {
         service: GamesService,
         config: WebhooksConfig,
     ) -> Result<DeliveryWorker, ServiceError> {
-        let policy = config
-            .target_policy()
-            .map_err(ServiceError::internal)?;
+        let policy = config.target_policy().map_err(ServiceError::internal)?;
         Ok(DeliveryWorker {
             service,
             config,
@@ -75,7 +73,9 @@ impl DeliveryWorker {
         }
         while let Some(done) = tasks.join_next().await {
             match done {
-                Ok(Err(e)) => tracing::warn!(error = %ErrorChain(&e), "recording a delivery failed"),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %ErrorChain(&e), "recording a delivery failed")
+                }
                 Err(e) => tracing::warn!(error = %e, "a delivery task failed"),
                 Ok(Ok(())) => {}
             }

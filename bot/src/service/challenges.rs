@@ -10,7 +10,8 @@ use super::event::{ChallengeAnswer, EventPayload, GameStarted};
 use super::game_state::{self, parse_rules};
 use super::views::{ChallengeCreated, ChallengeLists, ChallengeView, GameView};
 use super::{
-    ClockSpec, Emitter, GamesService, Missing, NewChallenge, Opponent, Result, RulesChoice, ServiceError,
+    ClockSpec, Emitter, GamesService, Missing, NewChallenge, Opponent, Result, RulesChoice,
+    ServiceError,
 };
 
 /// The rules of a challenge: (variant id, rules string), refused when their start cannot be
@@ -312,8 +313,7 @@ impl GamesService {
                     variant,
                     rules: rules_text,
                     challenger_side: side,
-                    clock: serde_json::to_string(&clock)
-                        .map_err(ServiceError::internal)?,
+                    clock: serde_json::to_string(&clock).map_err(ServiceError::internal)?,
                     status: ChallengeStatus::Pending,
                     game_id: None,
                     context,

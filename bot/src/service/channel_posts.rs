@@ -47,8 +47,8 @@ impl GamesService {
     /// The event a post announces.
     pub async fn event(&self, id: EventId) -> Result<Event> {
         self.read(move |c| {
-            let row = rows::event(c, id)?
-                .ok_or_else(|| ServiceError::NotFound(Missing::Event(id)))?;
+            let row =
+                rows::event(c, id)?.ok_or_else(|| ServiceError::NotFound(Missing::Event(id)))?;
             Ok(super::events::event_of_row(row)?)
         })
         .await

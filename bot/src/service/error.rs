@@ -16,7 +16,11 @@ pub enum Missing {
     Game(GameId),
     /// The game is there, but it has fewer plies than asked for.
     #[error("game {game} has only {plies} moves, not {asked}")]
-    Ply { game: GameId, plies: u32, asked: u32 },
+    Ply {
+        game: GameId,
+        plies: u32,
+        asked: u32,
+    },
     /// The game is there, but not in the channel the command came from.
     #[error("game {0} is not played in this channel")]
     GameElsewhere(GameId),

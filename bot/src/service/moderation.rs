@@ -6,7 +6,7 @@ use crate::store::rows;
 
 use super::moves::{end_if_out_of_time, finish};
 use super::server_settings::{ServerMember, ServerSettings};
-use super::{GameView, GamesService, Place, Missing, Result, ServiceError, game_state};
+use super::{GameView, GamesService, Missing, Place, Result, ServiceError, game_state};
 
 impl GamesService {
     /// `member` aborts game `id` from `place` (where the command was used): the game must be

@@ -14,7 +14,7 @@ use super::game_state::{self, EngineCache};
 use super::kept_games::KeptGames;
 use super::move_check::{Refusal, may_move};
 use super::views::{MovePlayed, WarningView};
-use super::{ClockSpec, Emitter, GamesService, MoveRequest, Missing, Result, ServiceError};
+use super::{ClockSpec, Emitter, GamesService, Missing, MoveRequest, Result, ServiceError};
 
 /// Who is moving.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

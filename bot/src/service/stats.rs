@@ -143,8 +143,8 @@ impl GamesService {
     ) -> Result<PlayerProfile> {
         let now = self.now_ms();
         self.read(move |c| {
-            let player = rows::player(c, id)?
-                .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
+            let player =
+                rows::player(c, id)?.ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
             profile(c, player, viewer, now)
         })
         .await

@@ -355,7 +355,11 @@ async fn a_stored_ai_level_out_of_range_is_read_as_corrupt_data() {
         })
         .await
         .unwrap();
-    for (what, outcome) in [("guild settings", read.0), ("game", read.1), ("challenge", read.2)] {
+    for (what, outcome) in [
+        ("guild settings", read.0),
+        ("game", read.1),
+        ("challenge", read.2),
+    ] {
         match outcome {
             Err(StoreError::Corrupt(message)) => {
                 assert!(message.contains("300"), "{what}: {message}")

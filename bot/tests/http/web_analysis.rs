@@ -267,7 +267,10 @@ async fn a_missing_analysis_is_told_apart_from_a_missing_game() {
         api(game).await,
         format!("game {game} has no analysis yet: ask for one with POST /games/{game}/analysis")
     );
-    assert_eq!(api(missing_game).await, format!("game {missing_game} not found"));
+    assert_eq!(
+        api(missing_game).await,
+        format!("game {missing_game} not found")
+    );
 
     // The panel: empty (no analysis yet) for the game, "not found" in words for no game.
     let panel = page(&app, &format!("/games/{game}/analysis"), None).await;

@@ -13,9 +13,8 @@ use crate::discord::posts::{self, discord_time};
 use crate::discord::{BotError, Context};
 use crate::discord::{server, threads};
 use crate::service::{
-    variant_label,
     ChallengeView, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent,
-    PLAY_DEFAULT_VARIANT, RulesChoice, ServerSettings, ServiceError, SideChoice,
+    PLAY_DEFAULT_VARIANT, RulesChoice, ServerSettings, ServiceError, SideChoice, variant_label,
 };
 
 // Both start a game whose later moves (over HTTP, by the AI) the bot posts in this channel, so

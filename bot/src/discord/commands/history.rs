@@ -3,11 +3,11 @@
 use serenity::all::User;
 
 use super::common::fitted;
+use crate::discord::error::capitalized;
 use crate::discord::mentions;
 use crate::discord::posts::{discord_time, seat_label};
 use crate::discord::{BotError, Context};
-use crate::domain::{GameStatus, Side};
-use crate::discord::error::capitalized;
+use crate::domain::GameStatus;
 use crate::service::{GameSummary, HistoryQuery, variant_label};
 
 /// Games on one page: what fits a message (2,000 characters) even when every name shown is as

@@ -16,8 +16,8 @@ use crate::http::AppState;
 use crate::http::auth::Viewer;
 use crate::http::error::ErrorBody;
 use crate::http::extract::{ApiPath, ApiQuery};
-use crate::service::{GAMES_PAGE_SIZE, GameSummary, HistoryQuery, Page};
 use crate::logging::ErrorChain;
+use crate::service::{GAMES_PAGE_SIZE, GameSummary, HistoryQuery, Page};
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]

@@ -9,9 +9,9 @@ use utoipa::ToSchema;
 use super::ApiResult;
 use crate::discord::DiscordState;
 use crate::http::AppState;
+use crate::logging::ErrorChain;
 use crate::service::{Clock, VariantView};
 use axum::http::StatusCode;
-use crate::logging::ErrorChain;
 
 /// Whether the service is alive, and the Discord front end's state.
 #[derive(Serialize, ToSchema)]
