@@ -11,6 +11,7 @@ use serenity::all::{
 use tafl_engine::WarningKind;
 
 use crate::domain::{GameId, GameStatus, ResultReason, Side};
+use crate::logging::ErrorChain;
 use crate::service::{
     GameRatings, GameView, MovePlayed, MovePlayedEvent, RatingChange, SeatView, render_board,
     variant_label,
@@ -286,7 +287,7 @@ pub async fn board_image(
     let snapshot = match data.service.board_snapshot(game, ply).await {
         Ok(snapshot) => snapshot,
         Err(e) => {
-            tracing::warn!(%game, "no board snapshot: {e}");
+            tracing::warn!(%game, error = %ErrorChain(&e), "no board snapshot");
             return None;
         }
     };
@@ -296,7 +297,7 @@ pub async fn board_image(
             alt: alt_text::describe(&snapshot, flip),
         }),
         Err(e) => {
-            tracing::warn!(%game, "board not drawn: {e}");
+            tracing::warn!(%game, error = %ErrorChain(&e), "board not drawn");
             None
         }
     }

@@ -10,6 +10,7 @@ use serenity::all::{
 use super::Data;
 use super::posts::seat_of;
 use crate::domain::Side;
+use crate::logging::ErrorChain;
 use crate::service::{GameView, variant_label};
 
 /// Discord's longest thread name.
@@ -85,7 +86,7 @@ pub async fn open_game_thread(
     let wanted = match data.service.server_settings(guild.get()).await {
         Ok(settings) => settings.threads,
         Err(e) => {
-            tracing::warn!(error = %e, "cannot read the server's settings; no thread");
+            tracing::warn!(error = %ErrorChain(&e), "cannot read the server's settings; no thread");
             false
         }
     };
@@ -98,7 +99,7 @@ pub async fn open_game_thread(
     let thread = match channel.create_thread(http, builder).await {
         Ok(thread) => thread.id,
         Err(e) => {
-            tracing::info!(game = %game.id, %channel, "no thread for the game ({e}); it stays in the channel");
+            tracing::info!(game = %game.id, %channel, error = %ErrorChain(&e), "no thread for the game; it stays in the channel");
             return None;
         }
     };
@@ -109,7 +110,7 @@ pub async fn open_game_thread(
     {
         Ok(()) => Some(thread),
         Err(e) => {
-            tracing::warn!(game = %game.id, %thread, error = %e, "cannot move the game into its thread");
+            tracing::warn!(game = %game.id, %thread, error = %ErrorChain(&e), "cannot move the game into its thread");
             None
         }
     }

@@ -2,6 +2,7 @@
 //! server may call (`notify::TargetPolicy`).
 
 use crate::domain::{DeliveryId, PlayerId, WebhookId};
+use crate::logging::ErrorChain;
 use crate::store::rows;
 
 use super::views::WebhookView;
@@ -92,7 +93,7 @@ impl GamesService {
                             .map(events::event_of_row)
                             .transpose()
                             .unwrap_or_else(|e| {
-                                tracing::warn!(delivery = %d.id, "its event does not read: {e}");
+                                tracing::warn!(delivery = %d.id, error = %ErrorChain(&e), "its event does not read");
                                 None
                             });
                         Ok(WebhookDelivery {

@@ -4,6 +4,7 @@
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, User};
 
 use crate::discord::challenge_posts;
+use crate::logging::ErrorChain;
 
 use super::common::{SideParam, answer, autocomplete_variant, parse_clock};
 use crate::discord::components::ButtonAction;
@@ -155,7 +156,7 @@ pub async fn challenge(
     match sent.message().await {
         Ok(message) => challenge_posts::note(data, created.challenge.id, &message).await,
         Err(e) => {
-            tracing::info!(challenge = %created.challenge.id, "challenge message not read back: {e}")
+            tracing::info!(challenge = %created.challenge.id, error = %ErrorChain(&e), "challenge message not read back")
         }
     }
     Ok(())
