@@ -159,4 +159,15 @@ async fn a_store_failure_tells_the_client_only_internal_error() {
         .collect();
     fields.sort_unstable();
     assert_eq!(fields, ["code", "message", "request_id"], "{body}");
+
+    // The web page of the game says the same, and no more.
+    let page = reqwest::get(format!("{}/games/{game}", app.base))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    let page = page.text().await.unwrap();
+    assert!(page.contains("internal error"), "{page}");
+    for cause in ["out of range", "corrupt", "column"] {
+        assert!(!page.contains(cause), "the cause ({cause}) leaked: {page}");
+    }
 }
