@@ -43,3 +43,35 @@ pub fn init(config: &LogConfig) -> LogGuard {
 pub fn dropped_lines() -> usize {
     DROPPED.get().map_or(0, ErrorCounter::dropped_lines)
 }
+
+/// An error and its causes on one line (`outer: inner: root`), for a log line. An error's own
+/// `Display` names only itself (its causes are its `source()` chain, and a client must never
+/// see them), so the one place that logs a failure logs it through this.
+pub struct ErrorChain<'a>(pub &'a (dyn std::error::Error + 'static));
+
+impl std::fmt::Display for ErrorChain<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)?;
+        let mut cause = self.0.source();
+        while let Some(error) = cause {
+            write!(f, ": {error}")?;
+            cause = error.source();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("outer")]
+    struct Outer(#[source] std::io::Error);
+
+    #[test]
+    fn a_chain_names_each_cause_once_in_order() {
+        let error = Outer(std::io::Error::other("root"));
+        assert_eq!(ErrorChain(&error).to_string(), "outer: root");
+    }
+}

@@ -7,6 +7,7 @@ use serenity::all::{ChannelId, EditMessage, Http, Message, MessageId};
 use super::commands::challenge::challenge_text;
 use super::{BotError, Data, mentions};
 use crate::domain::ChallengeId;
+use crate::logging::ErrorChain;
 use crate::service::{ChallengePost, Place};
 
 /// Remembers that `message` shows `challenge` (logged, never fatal: the buttons still work).
@@ -20,7 +21,7 @@ pub async fn note(data: &Data, challenge: ChallengeId, message: &Message) {
         .note_discord_challenge_post(challenge, post)
         .await
     {
-        tracing::warn!(%challenge, "challenge message not remembered: {e}");
+        tracing::warn!(%challenge, error = %ErrorChain(&e), "challenge message not remembered");
     }
 }
 

@@ -94,9 +94,7 @@ async fn on_button(ctx: &SerenityContext, press: &ComponentInteraction, data: &D
         Err(e) => Err(e),
     };
     if let Err(error) = outcome {
-        if !error.is_user_error() {
-            tracing::warn!(custom_id = %press.data.custom_id, "button failed: {error}");
-        }
+        error.log(&format!("button {}", press.data.custom_id));
         let reply = CreateInteractionResponseMessage::new()
             .content(error.user_message())
             .allowed_mentions(mentions::nobody())

@@ -1,5 +1,6 @@
 //! Building the serenity client (real Discord or a local fake) and running it.
 
+use crate::logging::ErrorChain;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -241,7 +242,7 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
                 if let Some(guild) = ctx.guild_id()
                     && let Err(e) = ctx.data().seen_in_guild(guild.get(), ctx.author()).await
                 {
-                    tracing::warn!(%guild, "could not note a player seen in a guild: {e}");
+                    tracing::warn!(%guild, error = %ErrorChain(&e), "could not note a player seen in a guild");
                 }
             })
         },

@@ -3,6 +3,7 @@
 use poise::CreateReply;
 
 use crate::domain::GameId;
+use crate::logging::ErrorChain;
 use crate::service::ServiceError;
 
 use super::Data;
@@ -44,7 +45,7 @@ pub enum BotError {
     #[error("{0}")]
     BadOption(String),
     /// The games service refused (illegal move, not your turn...) or failed.
-    #[error("{0}")]
+    #[error(transparent)]
     Service(#[from] ServiceError),
     /// Discord refused or failed a request.
     #[error("Discord error: {0}")]
@@ -80,6 +81,16 @@ impl BotError {
         }
     }
 
+    /// Logs the error once, where the user is answered (`during` names the command or the
+    /// button): a failure of ours with its causes, a user's mistake only at debug.
+    pub fn log(&self, during: &str) {
+        match self {
+            BotError::Service(e) if e.is_failure() => e.log_failure(during),
+            _ if self.is_user_error() => tracing::debug!("{during}: user error: {self}"),
+            _ => tracing::warn!(error = %ErrorChain(self), "{during} failed"),
+        }
+    }
+
     /// Whether the error is the user's to fix (not worth a warning in the log).
     pub fn is_user_error(&self) -> bool {
         !matches!(
@@ -91,7 +102,8 @@ impl BotError {
     }
 }
 
-fn capitalized(text: &str) -> String {
+/// `text` with its first letter in capitals, for a reply that starts with it.
+pub(crate) fn capitalized(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
@@ -103,11 +115,7 @@ fn capitalized(text: &str) -> String {
 pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
     match error {
         poise::FrameworkError::Command { error, ctx, .. } => {
-            if error.is_user_error() {
-                tracing::debug!(command = %ctx.command().qualified_name, "user error: {error}");
-            } else {
-                tracing::warn!(command = %ctx.command().qualified_name, "command failed: {error}");
-            }
+            error.log(&format!("command /{}", ctx.command().qualified_name));
             let reply = CreateReply::default()
                 .content(error.user_message())
                 .ephemeral(true);

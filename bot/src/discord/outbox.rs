@@ -26,6 +26,7 @@ use super::posts::Post;
 use super::threads;
 use super::{BotError, Data};
 use crate::backoff::Backoff;
+use crate::logging::ErrorChain;
 use crate::service::{ChannelPost, Clock, Event, EventPayload, GameOffDiscord, SystemClock};
 use crate::telemetry;
 
@@ -107,7 +108,7 @@ pub async fn run(http: Arc<Http>, data: Data, base: Duration, mut shutdown: watc
             }
             Ok(None) => IDLE_CHECK,
             Err(e) => {
-                tracing::warn!(error = %e, "cannot read the Discord outbox");
+                tracing::warn!(error = %ErrorChain(&e), "cannot read the Discord outbox");
                 base.max(Duration::from_secs(1))
             }
         };

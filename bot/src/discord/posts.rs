@@ -11,8 +11,10 @@ use serenity::all::{
 use tafl_engine::WarningKind;
 
 use crate::domain::{GameId, GameStatus, ResultReason, Side};
+use crate::logging::ErrorChain;
 use crate::service::{
     GameRatings, GameView, MovePlayed, MovePlayedEvent, RatingChange, SeatView, render_board,
+    variant_label,
 };
 
 use super::Data;
@@ -285,7 +287,7 @@ pub async fn board_image(
     let snapshot = match data.service.board_snapshot(game, ply).await {
         Ok(snapshot) => snapshot,
         Err(e) => {
-            tracing::warn!(%game, "no board snapshot: {e}");
+            tracing::warn!(%game, error = %ErrorChain(&e), "no board snapshot");
             return None;
         }
     };
@@ -295,7 +297,7 @@ pub async fn board_image(
             alt: alt_text::describe(&snapshot, flip),
         }),
         Err(e) => {
-            tracing::warn!(%game, "board not drawn: {e}");
+            tracing::warn!(%game, error = %ErrorChain(&e), "board not drawn");
             None
         }
     }
@@ -371,10 +373,7 @@ pub async fn move_post(data: &Data, game: &GameView, facts: &MoveFacts) -> Post 
 
 /// The post that opens a game: who plays which side, who moves first, the start board.
 pub async fn start_post(data: &Data, game: &GameView) -> Post {
-    let name = game
-        .variant
-        .clone()
-        .unwrap_or_else(|| "custom rules".to_owned());
+    let name = variant_label(game.variant.as_deref());
     let mut lines = vec![format!(
         "**Game #{}** ({name}) begins: Attackers {} vs Defenders {}",
         game.id,

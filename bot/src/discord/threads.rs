@@ -10,7 +10,8 @@ use serenity::all::{
 use super::Data;
 use super::posts::seat_of;
 use crate::domain::Side;
-use crate::service::GameView;
+use crate::logging::ErrorChain;
+use crate::service::{GameView, variant_label};
 
 /// Discord's longest thread name.
 const MAX_THREAD_NAME_CHARS: usize = 100;
@@ -22,12 +23,11 @@ pub fn thread_permissions() -> Permissions {
 
 /// "Astrid vs Ragnar · Copenhagen", cut to Discord's 100 characters, on one line.
 pub fn thread_name(data: &Data, game: &GameView) -> String {
-    let variant = game
-        .variant
-        .as_deref()
-        .and_then(|id| data.service.variants().into_iter().find(|v| v.id == id))
-        .map(|v| v.name)
-        .unwrap_or_else(|| "custom rules".to_owned());
+    let label = variant_label(game.variant.as_deref());
+    let variant = data
+        .service
+        .variant(label)
+        .map_or_else(|_| label.to_owned(), |v| v.view.name);
     named(
         &seat_of(game, Side::Attackers).name,
         &seat_of(game, Side::Defenders).name,
@@ -86,7 +86,7 @@ pub async fn open_game_thread(
     let wanted = match data.service.server_settings(guild.get()).await {
         Ok(settings) => settings.threads,
         Err(e) => {
-            tracing::warn!(error = %e, "cannot read the server's settings; no thread");
+            tracing::warn!(error = %ErrorChain(&e), "cannot read the server's settings; no thread");
             false
         }
     };
@@ -99,7 +99,7 @@ pub async fn open_game_thread(
     let thread = match channel.create_thread(http, builder).await {
         Ok(thread) => thread.id,
         Err(e) => {
-            tracing::info!(game = %game.id, %channel, "no thread for the game ({e}); it stays in the channel");
+            tracing::info!(game = %game.id, %channel, error = %ErrorChain(&e), "no thread for the game; it stays in the channel");
             return None;
         }
     };
@@ -110,7 +110,7 @@ pub async fn open_game_thread(
     {
         Ok(()) => Some(thread),
         Err(e) => {
-            tracing::warn!(game = %game.id, %thread, error = %e, "cannot move the game into its thread");
+            tracing::warn!(game = %game.id, %thread, error = %ErrorChain(&e), "cannot move the game into its thread");
             None
         }
     }

@@ -18,6 +18,8 @@ pub struct ApiError {
     pub retry_after_secs: Option<u64>,
     /// The game as it is now, on a conflict, so the client can retry against it.
     pub game: Option<Box<GameView>>,
+    /// On an internal error: the request's id, which names its line in the server's log.
+    pub request_id: Option<String>,
 }
 
 /// Every error answer of the API.
@@ -37,6 +39,10 @@ pub struct ErrorDetail {
     /// On a `409 conflict` about a game: the game as it is now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub game: Option<Box<GameView>>,
+    /// On a `500 internal` error: the request's id (also in `x-request-id`), which names the
+    /// cause's line in the server's log; the cause itself is never told.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
 }
 
 impl ApiError {
@@ -47,6 +53,7 @@ impl ApiError {
             message: message.into(),
             retry_after_secs: None,
             game: None,
+            request_id: None,
         }
     }
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -71,12 +78,18 @@ pub fn status_of(e: &ServiceError) -> StatusCode {
     }
 }
 
+/// The one place a service error becomes an answer of the API, so its cause is logged here,
+/// once; the client gets only the error's own words ("internal error" for a failure of ours).
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> Self {
+        e.log_failure("API request");
         let mut api = ApiError::new(status_of(&e), e.code(), e.to_string());
-        if let ServiceError::StoreUnavailable(_) = e {
+        if let ServiceError::StoreUnavailable(_) = &e {
             // Busy or I/O trouble usually passes; a client should not hammer, nor give up.
             api.retry_after_secs = Some(STORE_RETRY_AFTER_SECS);
+        }
+        if let ServiceError::Internal(_) = &e {
+            api.request_id = super::observe::current_request_id();
         }
         if let ServiceError::Conflict { game, .. } = e {
             api.game = game;
@@ -92,6 +105,7 @@ impl IntoResponse for ApiError {
                 code: self.code,
                 message: self.message,
                 game: self.game,
+                request_id: self.request_id,
             },
         };
         let mut response = (self.status, axum::Json(body)).into_response();

@@ -136,6 +136,8 @@ pub fn router(
         })
         .layer(DefaultBodyLimit::max(state.config.body_limit_bytes))
         .layer(axum::middleware::from_fn(observe::count_request))
+        // Inside `set_request_id`, so the id is there to remember.
+        .layer(axum::middleware::from_fn(observe::remember_request_id))
         // A span per request; answers at debug (server errors are logged by their handlers).
         .layer(
             TraceLayer::new_for_http()

@@ -45,6 +45,30 @@ pub fn propagate_request_id() -> PropagateRequestIdLayer {
     PropagateRequestIdLayer::new(REQUEST_ID)
 }
 
+tokio::task_local! {
+    /// The id of the request being answered, for an answer built without the request at
+    /// hand (an internal error names it, so its log line can be found).
+    static CURRENT_REQUEST_ID: String;
+}
+
+/// Runs the rest of the request with its id known to `current_request_id`.
+pub async fn remember_request_id(request: Request, next: Next) -> Response {
+    let id = request
+        .headers()
+        .get(&REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    match id {
+        Some(id) => CURRENT_REQUEST_ID.scope(id, next.run(request)).await,
+        None => next.run(request).await,
+    }
+}
+
+/// The id of the request being answered, inside `remember_request_id`.
+pub fn current_request_id() -> Option<String> {
+    CURRENT_REQUEST_ID.try_with(String::clone).ok()
+}
+
 /// The span of a request: method, route and request id.
 pub fn request_span(request: &Request) -> tracing::Span {
     let id = request

@@ -27,6 +27,13 @@ const UNKNOWN_QUERY: Refusal = refusal(
     "A query parameter this route does not list (`bad_query`)",
 );
 
+/// `ApiError` for a failure of the server's own, on every route: the cause stays in the log.
+const INTERNAL: Refusal = refusal(
+    "500",
+    "A failure of the server's own (`internal`): the message says only \"internal error\"; \
+     `request_id` names the failure's line in the server's log",
+);
+
 /// `auth::Authed`: the token, its rate limit, and the store it is looked up in.
 const AUTHED: [Refusal; 3] = [
     refusal(
@@ -128,7 +135,7 @@ pub fn add(path: &str, operation: &mut Value) {
         parameter_in("query"),
     );
     let has_body = operation.get("requestBody").is_some();
-    let mut refusals: Vec<&Refusal> = vec![&UNKNOWN_QUERY];
+    let mut refusals: Vec<&Refusal> = vec![&UNKNOWN_QUERY, &INTERNAL];
     if declares_token {
         refusals.extend(&AUTHED);
     } else if token_optional {

@@ -17,6 +17,7 @@ use crate::service::{GamesService, ServiceError, WebhookDelivery};
 
 use super::signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
 use super::target::{CheckedTarget, TargetPolicy};
+use crate::logging::ErrorChain;
 
 pub const EVENT_ID_HEADER: &str = "x-taflbot-event-id";
 
@@ -34,9 +35,7 @@ impl DeliveryWorker {
         service: GamesService,
         config: WebhooksConfig,
     ) -> Result<DeliveryWorker, ServiceError> {
-        let policy = config
-            .target_policy()
-            .map_err(|e| ServiceError::Internal(e.to_string()))?;
+        let policy = config.target_policy().map_err(ServiceError::internal)?;
         Ok(DeliveryWorker {
             service,
             config,
@@ -52,7 +51,7 @@ impl DeliveryWorker {
             match self.pass().await {
                 Ok(n) if n == BATCH as usize => continue,
                 Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "webhook delivery pass failed"),
+                Err(e) => tracing::warn!(error = %ErrorChain(&e), "webhook delivery pass failed"),
             }
             tokio::select! {
                 _ = signal.notified() => {}
@@ -75,7 +74,9 @@ impl DeliveryWorker {
         }
         while let Some(done) = tasks.join_next().await {
             match done {
-                Ok(Err(e)) => tracing::warn!(error = %e, "recording a delivery failed"),
+                Ok(Err(e)) => {
+                    tracing::warn!(error = %ErrorChain(&e), "recording a delivery failed")
+                }
                 Err(e) => tracing::warn!(error = %e, "a delivery task failed"),
                 Ok(Ok(())) => {}
             }
@@ -108,7 +109,7 @@ async fn deliver(
             .webhook_attempted(d.id, Err("event missing".into()), None)
             .await;
     };
-    let body = serde_json::to_vec(&event).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    let body = serde_json::to_vec(&event).map_err(ServiceError::internal)?;
     let timestamp = service.now_ms() / 1000;
     let result = match checked_client(policy, config, &d.url).await {
         Ok((url, client)) => {

@@ -6,7 +6,7 @@ use crate::store::rows;
 
 use super::handles;
 use super::views::{AccountView, PlayerView};
-use super::{GamesService, Result, ServiceError};
+use super::{GamesService, Missing, Result, ServiceError};
 
 /// What to change about an account; what is `None` stays as it is.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -22,7 +22,7 @@ impl GamesService {
     pub async fn account(&self, player: PlayerId) -> Result<AccountView> {
         self.read(move |c| {
             let p = rows::player(c, player)?
-                .ok_or_else(|| ServiceError::not_found(format!("player {player}")))?;
+                .ok_or_else(|| ServiceError::NotFound(Missing::Player(player)))?;
             let board_flipped = rows::board_flipped(c, player)?;
             Ok(AccountView::new(PlayerView::from(p), board_flipped))
         })
@@ -42,7 +42,7 @@ impl GamesService {
             .transpose()?;
         self.commit(move |c, _| {
             let mut p = rows::player(c, player)?
-                .ok_or_else(|| ServiceError::not_found(format!("player {player}")))?;
+                .ok_or_else(|| ServiceError::NotFound(Missing::Player(player)))?;
             if let Some(handle) = handle
                 && p.handle != handle
             {

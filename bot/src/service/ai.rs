@@ -12,6 +12,7 @@ use crate::store::rows;
 use super::game_state;
 use super::moves::{Actor, finish};
 use super::{GamesService, MoveRequest, Result, ServiceError};
+use crate::logging::ErrorChain;
 
 /// Chooses the AI's move. `level` is the seat's level (1 = beginner).
 /// Returns `None` only when the game is over or has no legal move.
@@ -51,7 +52,7 @@ impl GamesService {
     pub(super) async fn ai_task(&self, game_id: GameId, picker: Arc<dyn MovePicker>) {
         loop {
             if let Err(e) = self.ai_turns(game_id, picker.clone()).await {
-                tracing::warn!(%game_id, error = %e, "AI turn failed");
+                tracing::warn!(%game_id, error = %ErrorChain(&e), "AI turn failed");
             }
             if self.ai_task_ends(game_id) {
                 break;
@@ -123,7 +124,7 @@ impl GamesService {
                     }
                 }
             }
-            .map_err(|e| ServiceError::Internal(format!("the AI crashed: {e}")))?;
+            .map_err(|e| ServiceError::internal(format!("the AI crashed: {e}")))?;
             metrics::histogram!(crate::telemetry::AI_THINK, "level" => level.to_string())
                 .record(thinking.elapsed().as_secs_f64());
             let Some(mv) = picked else {
@@ -184,7 +185,7 @@ impl GamesService {
             }
             let game = game_state::engine_game(c, &cache, &row)?;
             let Some(outcome) = rules_outcome(&game) else {
-                return Err(ServiceError::Internal(format!(
+                return Err(ServiceError::internal(format!(
                     "the AI found no move in game {game_id} at ply {ply}"
                 )));
             };

@@ -17,7 +17,9 @@ use crate::store::rows::{self, AnalysisRow, GameRow};
 
 use super::analysis_view::AnalysisView;
 use super::event::{AnalysisDone, EventPayload};
-use super::{GamesService, Result, ServiceError, game_state};
+use crate::logging::ErrorChain;
+
+use super::{GamesService, Missing, Result, ServiceError, game_state};
 
 /// Transposition table of the analysis search, in MiB.
 const TABLE_MIB: usize = 64;
@@ -109,14 +111,14 @@ impl GamesService {
             let next = match self.read(|c| Ok(rows::pending_analyses(c)?)).await {
                 Ok(pending) => pending.into_iter().next(),
                 Err(e) => {
-                    tracing::warn!(error = %e, "cannot read the analysis queue");
+                    tracing::warn!(error = %ErrorChain(&e), "cannot read the analysis queue");
                     None
                 }
             };
             match next {
                 Some(analysis) => {
                     if let Err(e) = self.run_analysis(&analysis, &mut shutdown).await {
-                        tracing::warn!(analysis = %analysis.id, error = %e, "analysis failed");
+                        tracing::warn!(analysis = %analysis.id, error = %ErrorChain(&e), "analysis failed");
                         // Not retried at once: a failure here is a bug or a store outage.
                         tokio::select! {
                             _ = tokio::time::sleep(Duration::from_secs(5)) => {}
@@ -168,13 +170,13 @@ impl GamesService {
         for report in game.history().iter().take(done.saturating_sub(1)) {
             replay
                 .play(report.mv)
-                .map_err(|e| ServiceError::Internal(format!("replaying game {game_id}: {e}")))?;
+                .map_err(|e| ServiceError::internal(format!("replaying game {game_id}: {e}")))?;
         }
         for position in done..=plies as usize {
             if position > 0 {
                 let mv = game.history()[position - 1].mv;
                 replay.play(mv).map_err(|e| {
-                    ServiceError::Internal(format!("replaying game {game_id}: {e}"))
+                    ServiceError::internal(format!("replaying game {game_id}: {e}"))
                 })?;
             }
             self.wait_for_ai_turns(shutdown).await;
@@ -189,10 +191,10 @@ impl GamesService {
                 (search, eval)
             })
             .await
-            .map_err(|e| ServiceError::Internal(format!("the analysis search crashed: {e}")))?;
+            .map_err(|e| ServiceError::internal(format!("the analysis search crashed: {e}")))?;
             searcher = Some(search);
             let text = serde_json::to_string(&eval)
-                .map_err(|e| ServiceError::Internal(format!("storing an evaluation: {e}")))?;
+                .map_err(|e| ServiceError::internal(format!("storing an evaluation: {e}")))?;
             let index = u32::try_from(position).unwrap_or(u32::MAX);
             self.commit(move |c, _| Ok(rows::put_analysis_position(c, id, index, &text)?))
                 .await?;
@@ -245,9 +247,7 @@ impl GamesService {
 }
 
 fn not_analysed(id: GameId) -> ServiceError {
-    ServiceError::NotFound(format!(
-        "game {id} has no analysis yet: ask for one with POST /games/{id}/analysis"
-    ))
+    ServiceError::NotFound(Missing::Analysis(id))
 }
 
 /// A finished game: anyone who sees it. A game still going: its player, against the AI only.
@@ -279,7 +279,7 @@ fn first_plies(game: &Game, plies: u32) -> Result<Game> {
         .map(|r| r.mv)
         .collect();
     Game::replay(game.rules().clone(), *game.start_position(), &moves)
-        .map_err(|(i, e)| ServiceError::Internal(format!("replaying move {}: {e}", i + 1)))
+        .map_err(|(i, e)| ServiceError::internal(format!("replaying move {}: {e}", i + 1)))
 }
 
 /// The view of `analysis`: its place in the queue, or its plies judged.
@@ -303,7 +303,7 @@ fn analysis_view(
             .into_iter()
             .map(|(_, text)| serde_json::from_str::<PositionEval>(&text))
             .collect::<std::result::Result<Vec<_>, _>>()
-            .map_err(|e| ServiceError::Internal(format!("a stored evaluation: {e}")))?;
+            .map_err(|e| ServiceError::internal(format!("a stored evaluation: {e}")))?;
         plies = judge_all(&game, &analysis::rebased(evals));
     }
     Ok(AnalysisView::new(analysis, queue_position, &plies))
@@ -356,7 +356,7 @@ impl GamesService {
             .await?;
         let picked = tokio::task::spawn_blocking(move || picker.pick(&game, level))
             .await
-            .map_err(|e| ServiceError::Internal(format!("the AI crashed: {e}")))?;
+            .map_err(|e| ServiceError::internal(format!("the AI crashed: {e}")))?;
         picked
             .map(|mv| mv.to_string())
             .ok_or(ServiceError::GameOver)

@@ -25,7 +25,7 @@ pub fn analysis_chart(plies: &[PlyView], title: &str, theme: Theme) -> Result<Ve
         marks,
     };
     render_chart(&chart, theme, CHART_WIDTH)
-        .map_err(|e| ServiceError::Internal(format!("drawing the analysis chart: {e}")))
+        .map_err(|e| ServiceError::internal(format!("drawing the analysis chart: {e}")))
 }
 
 /// The marks the chart shows: mistakes, blunders and missed wins (the web's SVG chart too).

@@ -10,7 +10,8 @@ use super::event::{ChallengeAnswer, EventPayload, GameStarted};
 use super::game_state::{self, parse_rules};
 use super::views::{ChallengeCreated, ChallengeLists, ChallengeView, GameView};
 use super::{
-    ClockSpec, Emitter, GamesService, NewChallenge, Opponent, Result, RulesChoice, ServiceError,
+    ClockSpec, Emitter, GamesService, Missing, NewChallenge, Opponent, Result, RulesChoice,
+    ServiceError,
 };
 
 /// The rules of a challenge: (variant id, rules string), refused when their start cannot be
@@ -50,7 +51,7 @@ fn named_or_custom_rules(choice: &RulesChoice) -> Result<(Option<String>, String
 fn random_bit() -> Result<bool> {
     let mut b = [0u8; 1];
     getrandom::fill(&mut b)
-        .map_err(|e| ServiceError::Internal(format!("no randomness for the sides: {e}")))?;
+        .map_err(|e| ServiceError::internal(format!("no randomness for the sides: {e}")))?;
     Ok(b[0] & 1 == 1)
 }
 
@@ -67,7 +68,7 @@ fn decide_side(choice: SideChoice) -> Result<Side> {
 /// The clock a challenge was made with; an unreadable one is an error, never "unlimited".
 fn stored_clock(ch: &ChallengeRow) -> Result<ClockSpec> {
     serde_json::from_str(&ch.clock).map_err(|e| {
-        ServiceError::Internal(format!("challenge {}: stored clock unreadable: {e}", ch.id))
+        ServiceError::internal(format!("challenge {}: stored clock unreadable: {e}", ch.id))
     })
 }
 
@@ -160,7 +161,7 @@ fn start_game(c: &Conn<'_>, e: &mut Emitter, ch: &ChallengeRow, opponent: Seat) 
 }
 
 fn load_challenge(c: &Conn<'_>, id: ChallengeId) -> Result<ChallengeRow> {
-    rows::challenge(c, id)?.ok_or_else(|| ServiceError::not_found(format!("challenge {id}")))
+    rows::challenge(c, id)?.ok_or_else(|| ServiceError::NotFound(Missing::Challenge(id)))
 }
 
 fn require_pending(ch: &ChallengeRow, now: i64) -> Result<()> {
@@ -296,7 +297,7 @@ impl GamesService {
             .commit(move |c, e| {
                 if let Opponent::Player(id) = opponent {
                     rows::player(c, id)?
-                        .ok_or_else(|| ServiceError::not_found(format!("player {id}")))?;
+                        .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
                 }
                 let mut ch = ChallengeRow {
                     id: ChallengeId(0),
@@ -312,8 +313,7 @@ impl GamesService {
                     variant,
                     rules: rules_text,
                     challenger_side: side,
-                    clock: serde_json::to_string(&clock)
-                        .map_err(|e| ServiceError::Internal(e.to_string()))?,
+                    clock: serde_json::to_string(&clock).map_err(ServiceError::internal)?,
                     status: ChallengeStatus::Pending,
                     game_id: None,
                     context,

@@ -4,7 +4,7 @@
 use crate::domain::{EventId, OutboxId};
 use crate::store::rows::{self, OutboxHead, OutboxStatus};
 
-use super::{Clock, Event, GamesService, Result, ServiceError, SystemClock};
+use super::{Clock, Event, GamesService, Missing, Result, ServiceError, SystemClock};
 
 impl GamesService {
     /// The oldest pending post of every channel (each channel's posts go out in order).
@@ -47,8 +47,8 @@ impl GamesService {
     /// The event a post announces.
     pub async fn event(&self, id: EventId) -> Result<Event> {
         self.read(move |c| {
-            let row = rows::event(c, id)?
-                .ok_or_else(|| ServiceError::not_found(format!("event {id}")))?;
+            let row =
+                rows::event(c, id)?.ok_or_else(|| ServiceError::NotFound(Missing::Event(id)))?;
             Ok(super::events::event_of_row(row)?)
         })
         .await

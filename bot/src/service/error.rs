@@ -1,13 +1,57 @@
+use crate::domain::{ChallengeId, EventId, GameId, PlayerId, TokenId, WebhookId};
+use crate::logging::ErrorChain;
 use crate::store::StoreError;
 
 use super::views::GameView;
+
+/// The cause of an internal error: any error, or a sentence naming what broke.
+pub type InternalCause = Box<dyn std::error::Error + Send + Sync>;
+
+/// What a caller asked for that is not there (or not for their eyes: a private game is not
+/// found by anyone else). Typed, so a front end can tell a missing game from a missing
+/// analysis; `Display` is the sentence shown to users.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Missing {
+    #[error("game {0} not found")]
+    Game(GameId),
+    /// The game is there, but it has fewer plies than asked for.
+    #[error("game {game} has only {plies} moves, not {asked}")]
+    Ply {
+        game: GameId,
+        plies: u32,
+        asked: u32,
+    },
+    /// The game is there, but not in the channel the command came from.
+    #[error("game {0} is not played in this channel")]
+    GameElsewhere(GameId),
+    /// The game is there, but nobody asked for its analysis yet.
+    #[error("game {0} has no analysis yet: ask for one with POST /games/{0}/analysis")]
+    Analysis(GameId),
+    #[error("player {0} not found")]
+    Player(PlayerId),
+    #[error("no player has the handle {0:?}")]
+    Handle(String),
+    #[error("challenge {0} not found")]
+    Challenge(ChallengeId),
+    #[error("event {0} not found")]
+    Event(EventId),
+    #[error("webhook {0} not found")]
+    Webhook(WebhookId),
+    #[error("token {0} not found")]
+    Token(TokenId),
+    #[error("no variant is called {0:?}")]
+    Variant(String),
+    /// A leaderboard is kept per preset variant; `known` lists them.
+    #[error("no variant {variant:?} (each preset has a leaderboard; known: {known})")]
+    Leaderboard { variant: String, known: String },
+}
 
 /// Everything a caller of the games service can be told. Front ends map `code()` to their
 /// own form (an HTTP status, a private Discord reply); `Display` is a readable sentence.
 #[derive(Debug, thiserror::Error)]
 pub enum ServiceError {
     #[error("{0}")]
-    NotFound(String),
+    NotFound(Missing),
     #[error("{0}")]
     Forbidden(String),
     #[error("it is not your turn: {0} to move")]
@@ -27,10 +71,13 @@ pub enum ServiceError {
     #[error("{0}")]
     Unavailable(String),
     /// The database is out of reach for now (locked, I/O, file gone): worth retrying soon.
-    #[error("{0}")]
-    StoreUnavailable(String),
-    #[error("{0}")]
-    Internal(String),
+    /// The cause (a path, SQLite's words) is for the log, not for the client.
+    #[error("the database is unavailable for now; try again shortly")]
+    StoreUnavailable(#[source] StoreError),
+    /// A failure of ours (a bug, corrupt data, a crashed task): a client is told only these
+    /// words; the cause is kept for the one log line of the boundary that answers.
+    #[error("internal error")]
+    Internal(#[source] InternalCause),
 }
 
 impl ServiceError {
@@ -49,21 +96,44 @@ impl ServiceError {
         }
     }
 
-    pub(crate) fn not_found(what: impl std::fmt::Display) -> ServiceError {
-        ServiceError::NotFound(format!("{what} not found"))
+    /// An internal error caused by `cause`: an error, or a sentence naming what broke.
+    pub(crate) fn internal(cause: impl Into<InternalCause>) -> ServiceError {
+        ServiceError::Internal(cause.into())
+    }
+
+    /// Whether this is a failure of ours (logged by the boundary that answers), not a refusal
+    /// of what the caller asked (answered, not logged).
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            ServiceError::Internal(_) | ServiceError::StoreUnavailable(_)
+        )
+    }
+
+    /// Logs a failure of ours with its causes; a refusal is not logged. Called once, by the
+    /// boundary that answers for it (an HTTP or web responder, a background worker), which
+    /// names itself in `during`.
+    pub fn log_failure(&self, during: &str) {
+        match self {
+            ServiceError::Internal(_) => {
+                tracing::error!(error = %ErrorChain(self), "{during} failed");
+            }
+            // The database out of reach passes; worth a warning, not an alarm.
+            ServiceError::StoreUnavailable(_) => {
+                tracing::warn!(error = %ErrorChain(self), "{during} failed");
+            }
+            _ => {}
+        }
     }
 }
 
+/// No logging here: the boundary that answers logs the failure once (`log_failure`).
 impl From<StoreError> for ServiceError {
     fn from(e: StoreError) -> Self {
-        tracing::error!(error = %e, "store failure");
         if e.is_unavailable() {
-            // The detail (a path, SQLite's words) is in the log, not for the client.
-            ServiceError::StoreUnavailable(
-                "the database is unavailable for now; try again shortly".into(),
-            )
+            ServiceError::StoreUnavailable(e)
         } else {
-            ServiceError::Internal(format!("storage failure: {e}"))
+            ServiceError::internal(e)
         }
     }
 }

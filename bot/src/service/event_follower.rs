@@ -13,6 +13,7 @@ use crate::domain::EventId;
 use crate::store::rows;
 
 use super::{GamesService, Inner, events};
+use crate::logging::ErrorChain;
 
 /// Events read per query; a full page is followed at once by the next.
 const PAGE: u32 = 500;
@@ -54,7 +55,9 @@ impl GamesService {
                             continue;
                         }
                     }
-                    Err(e) => tracing::warn!(error = %e, "cannot read new events; trying again"),
+                    Err(e) => {
+                        tracing::warn!(error = %ErrorChain(&e), "cannot read new events; trying again")
+                    }
                 }
                 drop(service);
                 tokio::select! {

@@ -9,6 +9,7 @@ use tokio::sync::broadcast;
 use serde_json::{Map, Value};
 
 use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
+use crate::logging::ErrorChain;
 use crate::store::Conn;
 use crate::store::StoreError;
 use crate::store::rows::{self, EventRow};
@@ -243,7 +244,7 @@ pub(crate) fn events_of_rows(rows: Vec<EventRow>) -> Vec<Event> {
     rows.into_iter()
         .filter_map(|row| {
             event_of_row(row)
-                .map_err(|e| tracing::warn!("skipping a stored event: {e}"))
+                .map_err(|e| tracing::warn!(error = %ErrorChain(&e), "skipping a stored event"))
                 .ok()
         })
         .collect()

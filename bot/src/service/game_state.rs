@@ -11,7 +11,7 @@ use crate::store::Conn;
 use crate::store::rows::{self, GameRow, MoveRow};
 
 use super::views::{CapturedView, GameSummary, GameView, ResultView, SeatView, WarningView};
-use super::{ClockSpec, Result, ServiceError};
+use super::{ClockSpec, Missing, Result, ServiceError};
 
 /// Engine games by id, each valid only for the ply it was stored with.
 pub(crate) struct EngineCache {
@@ -88,13 +88,13 @@ pub(crate) fn replay(row: &GameRow, moves: &[MoveRow], upto: Option<u32>) -> Res
     let mut game = Game::new(rules);
     for m in moves.iter().take(upto.map_or(usize::MAX, |n| n as usize)) {
         let mv = Move::parse(&m.mv, dim).map_err(|e| {
-            ServiceError::Internal(format!(
+            ServiceError::internal(format!(
                 "game {} ply {}: stored move unreadable: {e}",
                 row.id, m.ply
             ))
         })?;
         game.play(mv).map_err(|e| {
-            ServiceError::Internal(format!(
+            ServiceError::internal(format!(
                 "game {} ply {}: stored move refused: {e}",
                 row.id, m.ply
             ))
@@ -283,11 +283,11 @@ pub(crate) fn load_visible(c: &Conn<'_>, id: GameId, viewer: Option<PlayerId>) -
     if visible_to(&row, viewer) {
         Ok(row)
     } else {
-        Err(ServiceError::not_found(format!("game {id}")))
+        Err(ServiceError::NotFound(Missing::Game(id)))
     }
 }
 
 /// Loads a game row or says it does not exist.
 pub(crate) fn load(c: &Conn<'_>, id: GameId) -> Result<GameRow> {
-    rows::game(c, id)?.ok_or_else(|| ServiceError::not_found(format!("game {id}")))
+    rows::game(c, id)?.ok_or_else(|| ServiceError::NotFound(Missing::Game(id)))
 }

@@ -67,7 +67,7 @@ pub(crate) fn insert_with_derived_handle(
             Err(e) => return Err(e.into()),
         }
     }
-    Err(ServiceError::Internal(format!(
+    Err(ServiceError::internal(format!(
         "no free handle made from {base:?}"
     )))
 }

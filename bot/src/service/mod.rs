@@ -71,7 +71,7 @@ pub use analysis_view::{AnalysisSummaryView, AnalysisView, MarkView, PlyView, Si
 pub use challenge_posts::ChallengePost;
 pub use channel_posts::ChannelPost;
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use error::ServiceError;
+pub use error::{Missing, ServiceError};
 pub use event::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
     GameStarted, InactivityReminder, MovePlayedEvent,
@@ -83,7 +83,7 @@ pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
 pub use place::Place;
 pub use place::context_schema;
 pub use players::PLAYERS_PAGE_SIZE;
-pub use queries::{BoardResult, BoardSnapshot, render_board};
+pub use queries::{BoardResult, BoardSnapshot, VariantStart, render_board};
 pub use reply::{InReply, REPLY_HOLD_MS};
 pub use requests::{
     DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice,

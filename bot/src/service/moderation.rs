@@ -6,7 +6,7 @@ use crate::store::rows;
 
 use super::moves::{end_if_out_of_time, finish};
 use super::server_settings::{ServerMember, ServerSettings};
-use super::{GameView, GamesService, Place, Result, ServiceError, game_state};
+use super::{GameView, GamesService, Missing, Place, Result, ServiceError, game_state};
 
 impl GamesService {
     /// `member` aborts game `id` from `place` (where the command was used): the game must be
@@ -35,9 +35,7 @@ impl GamesService {
             let in_thread_here =
                 rows::thread_of_game(c, id)?.is_some_and(|home| Some(home.parent_id) == here);
             if row.context.as_deref() != Some(place.to_context().as_str()) && !in_thread_here {
-                return Err(ServiceError::NotFound(format!(
-                    "game {id} is not played in this channel"
-                )));
+                return Err(ServiceError::NotFound(Missing::GameElsewhere(id)));
             }
             if !row.status.is_active() || end_if_out_of_time(c, e, &mut row)? {
                 return Err(ServiceError::GameOver);

@@ -14,7 +14,7 @@ use super::game_state::{self, EngineCache};
 use super::kept_games::KeptGames;
 use super::move_check::{Refusal, may_move};
 use super::views::{MovePlayed, WarningView};
-use super::{ClockSpec, Emitter, GamesService, MoveRequest, Result, ServiceError};
+use super::{ClockSpec, Emitter, GamesService, Missing, MoveRequest, Result, ServiceError};
 
 /// Who is moving.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,7 +163,7 @@ pub(crate) fn decide_move(
         _ => None,
     };
     let read = rows::game_for_move(c, game_id, key)?
-        .ok_or_else(|| ServiceError::not_found(format!("game {game_id}")))?;
+        .ok_or_else(|| ServiceError::NotFound(Missing::Game(game_id)))?;
     if let Some((stored_hash, answer)) = read.stored_answer {
         if stored_hash != hash {
             return Err(ServiceError::Invalid(
@@ -172,7 +172,7 @@ pub(crate) fn decide_move(
         }
         return serde_json::from_str(&answer)
             .map(Ok)
-            .map_err(|err| ServiceError::Internal(format!("stored answer unreadable: {err}")));
+            .map_err(|err| ServiceError::internal(format!("stored answer unreadable: {err}")));
     }
     let mut row = read.game;
     e.know_dm_users(game_id, read.dm_users);
@@ -332,7 +332,7 @@ fn play_on_kept_row(
 
 /// A move's answer as kept under its idempotency key.
 fn stored_answer(played: &MovePlayed) -> Result<String> {
-    serde_json::to_string(played).map_err(|err| ServiceError::Internal(err.to_string()))
+    serde_json::to_string(played).map_err(ServiceError::internal)
 }
 
 /// Why a move's `ply` does not match the game: sent before a move that came in between,

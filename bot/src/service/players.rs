@@ -7,7 +7,7 @@ use crate::store::rows::{self, PlayerId};
 
 use super::handles;
 use super::views::{Page, PlayerView};
-use super::{AccountChange, GamesService, IssuedToken, Result, ServiceError};
+use super::{AccountChange, GamesService, IssuedToken, Missing, Result, ServiceError};
 
 const MAX_NAME_CHARS: usize = 64;
 
@@ -22,7 +22,7 @@ pub fn token_hash(token: &str) -> [u8; 32] {
 pub(super) fn new_token() -> Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)
-        .map_err(|e| ServiceError::Internal(format!("no randomness for a token: {e}")))?;
+        .map_err(|e| ServiceError::internal(format!("no randomness for a token: {e}")))?;
     Ok(format!("tfl_{}", hex::encode(bytes)))
 }
 
@@ -165,7 +165,7 @@ impl GamesService {
         let player = self
             .commit(move |c, e| {
                 let p = rows::player(c, player)?
-                    .ok_or_else(|| ServiceError::not_found(format!("player {player}")))?;
+                    .ok_or_else(|| ServiceError::NotFound(Missing::Player(player)))?;
                 rows::insert_token(c, p.id, &hash, &label, e.now())?;
                 Ok(p)
             })
@@ -180,14 +180,14 @@ impl GamesService {
         self.read(move |c| {
             rows::player(c, id)?
                 .map(PlayerView::from)
-                .ok_or_else(|| ServiceError::not_found(format!("player {id}")))
+                .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))
         })
         .await
     }
 
     /// The player with `handle` (as typed: any case, a leading `@`).
     pub async fn player_by_handle(&self, handle: &str) -> Result<PlayerView> {
-        let missing = || ServiceError::NotFound(format!("no player has the handle {handle:?}"));
+        let missing = || ServiceError::NotFound(Missing::Handle(handle.to_owned()));
         // A text that breaks the rule is nobody's handle.
         let parsed = Handle::parse(handle).map_err(|_| missing())?;
         let found = self

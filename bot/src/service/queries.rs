@@ -7,10 +7,37 @@ use crate::store::rows;
 
 use super::game_state::{self, board_rows};
 use super::views::{GameSummary, GameView, LegalMovesView, VariantView};
-use super::{GamesService, Result, ServiceError};
+use super::{GamesService, Missing, Result, ServiceError};
 
 /// Finished games listed after the active ones.
 const RECENT_FINISHED: u32 = 20;
+
+/// A preset variant as a page shows it: its view, and the rules and start to draw.
+#[derive(Debug, Clone)]
+pub struct VariantStart {
+    pub view: VariantView,
+    pub rules: Rules,
+    pub start: Position,
+}
+
+fn variant_start(variant: &tafl_engine::Variant) -> VariantStart {
+    let rules = variant.rules();
+    let start = rules.start_position();
+    VariantStart {
+        view: VariantView {
+            id: variant.id.to_owned(),
+            name: variant.name.to_owned(),
+            dim: rules.dim(),
+            first_to_move: rules.first_to_move(),
+            rules: rules.to_opentafl(),
+            summary: rules.summary(),
+            start_position: start.to_opentafl(),
+            board: board_rows(&start),
+        },
+        rules,
+        start,
+    }
+}
 
 /// What a board image shows: the position after `ply` moves.
 #[derive(Debug, Clone)]
@@ -72,21 +99,17 @@ impl GamesService {
     pub fn variants(&self) -> Vec<VariantView> {
         tafl_engine::variants()
             .iter()
-            .map(|v| {
-                let rules = v.rules();
-                let start = rules.start_position();
-                VariantView {
-                    id: v.id.to_owned(),
-                    name: v.name.to_owned(),
-                    dim: rules.dim(),
-                    first_to_move: rules.first_to_move(),
-                    rules: rules.to_opentafl(),
-                    summary: rules.summary(),
-                    start_position: start.to_opentafl(),
-                    board: board_rows(&start),
-                }
-            })
+            .map(|v| variant_start(v).view)
             .collect()
+    }
+
+    /// The preset `id`: its view, and its rules and start for drawing.
+    pub fn variant(&self, id: &str) -> Result<VariantStart> {
+        tafl_engine::variants()
+            .iter()
+            .find(|v| v.id == id)
+            .map(variant_start)
+            .ok_or_else(|| ServiceError::NotFound(Missing::Variant(id.to_owned())))
     }
 
     /// `player`'s games: active ones with their turn first, then by most urgent deadline;
@@ -230,10 +253,11 @@ impl GamesService {
             let row = game_state::load(c, id)?;
             let ply = ply.unwrap_or(row.ply);
             if ply > row.ply {
-                return Err(ServiceError::NotFound(format!(
-                    "game {id} has only {} moves, not {ply}",
-                    row.ply
-                )));
+                return Err(ServiceError::NotFound(Missing::Ply {
+                    game: id,
+                    plies: row.ply,
+                    asked: ply,
+                }));
             }
             let moves = rows::moves(c, id)?;
             let game = game_state::replay(&row, &moves, Some(ply))?;
@@ -327,8 +351,8 @@ pub async fn render_board(snapshot: &BoardSnapshot, flip: bool, theme: &str) -> 
     };
     tokio::task::spawn_blocking(move || tafl_render::render(&s.position, &s.rules, &options))
         .await
-        .map_err(|e| ServiceError::Internal(format!("the renderer crashed: {e}")))?
-        .map_err(|e| ServiceError::Internal(format!("cannot draw game {}: {e}", s.game_id)))
+        .map_err(|e| ServiceError::internal(format!("the renderer crashed: {e}")))?
+        .map_err(|e| ServiceError::internal(format!("cannot draw game {}: {e}", s.game_id)))
 }
 
 #[cfg(test)]

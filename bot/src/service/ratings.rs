@@ -410,7 +410,7 @@ mod in_the_games_transaction {
                         .get::<i64>(0))?,
                     2
                 );
-                Err::<(), _>(ServiceError::Internal("a later step failed".into()))
+                Err::<(), _>(ServiceError::internal("a later step failed"))
             })
             .await;
         assert!(failed.is_err());

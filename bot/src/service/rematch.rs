@@ -13,8 +13,8 @@ fn opponent_of(seat: &SeatView) -> Result<Opponent> {
     match (seat.player_id, seat.ai_level) {
         (Some(player), _) => Ok(Opponent::Player(player)),
         (None, Some(level)) => Ok(Opponent::Ai { level }),
-        (None, None) => Err(ServiceError::Internal(
-            "a seat with neither a player nor the AI".into(),
+        (None, None) => Err(ServiceError::internal(
+            "a seat with neither a player nor the AI",
         )),
     }
 }

@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::logging::ErrorChain;
 use crate::store::rows::{self, OutboxId};
 
 use super::{Clock, GamesService};
@@ -81,7 +82,7 @@ impl GamesService {
         let settled: std::result::Result<(), crate::store::StoreError> = settled;
         if let Err(e) = settled {
             // The hold still ends by itself: the posts go out then.
-            tracing::warn!(error = %e, "could not settle held Discord posts");
+            tracing::warn!(error = %ErrorChain(&e), "could not settle held Discord posts");
         }
         signal.notify_one();
     }

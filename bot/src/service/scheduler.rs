@@ -14,6 +14,7 @@ use super::event::{DeadlineReminder, EventPayload, InactivityReminder};
 use super::game_state;
 use super::moves::end_if_out_of_time;
 use super::{Clock, GamesService, Result};
+use crate::logging::ErrorChain;
 
 /// What one scheduler pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -34,7 +35,7 @@ impl SchedulerPass {
         error: &super::ServiceError,
     ) {
         self.failed += 1;
-        tracing::warn!(work, what, %id, %error, "scheduled work failed; the others go on");
+        tracing::warn!(work, what, %id, error = %ErrorChain(error), "scheduled work failed; the others go on");
     }
 }
 
@@ -280,7 +281,7 @@ impl GamesService {
             tokio::select! {
                 _ = ticker.tick() => {
                     if let Err(e) = self.run_due().await {
-                        tracing::warn!(error = %e, "scheduler pass failed");
+                        tracing::warn!(error = %ErrorChain(&e), "scheduler pass failed");
                     }
                 }
                 _ = shutdown.changed() => return,

@@ -8,7 +8,7 @@ use crate::store::rows;
 
 use super::players::token_hash;
 use super::views::{LoginLink, PlayerView};
-use super::{GamesService, Result, ServiceError};
+use super::{GamesService, Missing, Result, ServiceError};
 
 /// Where a sign-in link points, under the server's address.
 pub const LOGIN_PATH: &str = "/login/";
@@ -34,7 +34,7 @@ pub struct WebSession {
 fn random_secret(prefix: &str) -> Result<String> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)
-        .map_err(|e| ServiceError::Internal(format!("no randomness for a secret: {e}")))?;
+        .map_err(|e| ServiceError::internal(format!("no randomness for a secret: {e}")))?;
     Ok(format!("{prefix}{}", hex::encode(bytes)))
 }
 
@@ -53,7 +53,7 @@ impl GamesService {
         let expires_at = self
             .commit(move |c, e| {
                 rows::player(c, player)?
-                    .ok_or_else(|| ServiceError::not_found(format!("player {player}")))?;
+                    .ok_or_else(|| ServiceError::NotFound(Missing::Player(player)))?;
                 rows::delete_expired_login_links(c, e.now())?;
                 let expires_at = e.now().saturating_add(ttl_ms);
                 rows::insert_login_link(c, player, &hash, e.now(), expires_at)?;

@@ -13,7 +13,7 @@ use super::views::{
     LeaderboardEntry, Page, PlayerProfile, PlayerView, PoolRating, RatingHistoryEntry,
     VariantResults,
 };
-use super::{GamesService, Result, ServiceError};
+use super::{GamesService, Missing, Result, ServiceError};
 
 /// Lines on one page of a leaderboard.
 pub const LEADERBOARD_PAGE_SIZE: u32 = 50;
@@ -23,14 +23,14 @@ pub(crate) fn preset(variant: &str) -> Result<&'static str> {
     tafl_engine::variant(variant.trim())
         .map(|v| v.id)
         .ok_or_else(|| {
-            ServiceError::NotFound(format!(
-                "no variant {variant:?} (each preset has a leaderboard; known: {})",
-                tafl_engine::variants()
+            ServiceError::NotFound(Missing::Leaderboard {
+                variant: variant.to_owned(),
+                known: tafl_engine::variants()
                     .iter()
                     .map(|v| v.id)
                     .collect::<Vec<_>>()
-                    .join(", ")
-            ))
+                    .join(", "),
+            })
         })
 }
 
@@ -143,8 +143,8 @@ impl GamesService {
     ) -> Result<PlayerProfile> {
         let now = self.now_ms();
         self.read(move |c| {
-            let player = rows::player(c, id)?
-                .ok_or_else(|| ServiceError::not_found(format!("player {id}")))?;
+            let player =
+                rows::player(c, id)?.ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
             profile(c, player, viewer, now)
         })
         .await

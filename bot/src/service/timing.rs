@@ -57,6 +57,45 @@ impl Default for ClockSpec {
     }
 }
 
+/// A clock in words, the same on every front end: "no clock", "30 minutes per move",
+/// "7 days bank + 12 hours per move".
+impl std::fmt::Display for ClockSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            ClockSpec::Unlimited {} => f.write_str("no clock"),
+            ClockSpec::PerMove { seconds } => write!(f, "{} per move", Span(seconds)),
+            ClockSpec::Bank {
+                bank_seconds,
+                increment_seconds: 0,
+            } => write!(f, "{} bank", Span(bank_seconds)),
+            ClockSpec::Bank {
+                bank_seconds,
+                increment_seconds,
+            } => write!(
+                f,
+                "{} bank + {} per move",
+                Span(bank_seconds),
+                Span(increment_seconds)
+            ),
+        }
+    }
+}
+
+/// A number of seconds in the largest unit that counts it exactly ("90 minutes", "1 day"),
+/// so a clock is never shown shorter or longer than it is.
+struct Span(u64);
+
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (n, unit) = [(86_400, "day"), (3_600, "hour"), (60, "minute")]
+            .into_iter()
+            .find(|(size, _)| self.0.is_multiple_of(*size))
+            .map_or((self.0, "second"), |(size, unit)| (self.0 / size, unit));
+        let plural = if n == 1 { "" } else { "s" };
+        write!(f, "{n} {unit}{plural}")
+    }
+}
+
 /// Longest clock accepted (a year), so deadlines never overflow.
 const MAX_SECONDS: u64 = 366 * 24 * 3600;
 
@@ -181,6 +220,33 @@ fn secs(ms: Option<i64>) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn per_move(seconds: u64) -> String {
+        ClockSpec::PerMove { seconds }.to_string()
+    }
+
+    /// Discord once showed 30 minutes as "0h per move" and 90 minutes as "1h".
+    #[test]
+    fn a_clock_reads_in_the_largest_unit_that_counts_it_exactly() {
+        assert_eq!(ClockSpec::Unlimited {}.to_string(), "no clock");
+        assert_eq!(per_move(30 * 60), "30 minutes per move");
+        assert_eq!(per_move(90 * 60), "90 minutes per move");
+        assert_eq!(per_move(3_600), "1 hour per move");
+        assert_eq!(per_move(12 * 3_600), "12 hours per move");
+        assert_eq!(ClockSpec::days_per_move(1).to_string(), "1 day per move");
+        assert_eq!(ClockSpec::days_per_move(3).to_string(), "3 days per move");
+        assert_eq!(per_move(90), "90 seconds per move");
+        let bank = ClockSpec::Bank {
+            bank_seconds: 7 * 86_400,
+            increment_seconds: 12 * 3_600,
+        };
+        assert_eq!(bank.to_string(), "7 days bank + 12 hours per move");
+        let no_increment = ClockSpec::Bank {
+            bank_seconds: 2 * 3_600,
+            increment_seconds: 0,
+        };
+        assert_eq!(no_increment.to_string(), "2 hours bank");
+    }
 
     #[test]
     fn rows_round_trip() {

@@ -8,7 +8,7 @@ use std::sync::{PoisonError, RwLock};
 use crate::store::rows::{self, PlayerId, TokenId};
 
 use super::players::{new_token, token_hash};
-use super::{CreatedToken, GamesService, Result, ServiceError, TokenView};
+use super::{CreatedToken, GamesService, Missing, Result, ServiceError, TokenView};
 
 const MAX_TOKEN_NAME_CHARS: usize = 64;
 /// Tokens one player may hold at once.
@@ -157,7 +157,7 @@ impl GamesService {
             if rows::delete_token(c, player, id)? {
                 Ok(())
             } else {
-                Err(ServiceError::not_found(format!("token {id}")))
+                Err(ServiceError::NotFound(Missing::Token(id)))
             }
         })
         .await?;

@@ -147,6 +147,12 @@ pub struct SeatView {
     pub ai_level: Option<u8>,
 }
 
+/// What a game's or a challenge's variant is called on every front end: its preset's id, or
+/// "custom rules" for rules given in full.
+pub fn variant_label(variant: Option<&str>) -> &str {
+    variant.unwrap_or("custom rules")
+}
+
 /// How a game ended.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ResultView {
@@ -156,6 +162,19 @@ pub struct ResultView {
     /// e.g. king_escaped, king_captured, resignation, timeout, draw_agreed, aborted,
     /// no_first_move (aborted: the side to move never made its first move in time).
     pub reason: ResultReason,
+}
+
+/// A result in a few words, the same on every front end: "defenders won (resignation)",
+/// "draw (threefold repetition)"; another game nobody won, its reason alone ("a draw was
+/// agreed", "the game was aborted").
+impl std::fmt::Display for ResultView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.winner, self.reason) {
+            (Some(winner), reason) => write!(f, "{winner} won ({})", reason.describe()),
+            (None, ResultReason::Draw(reason)) => write!(f, "draw ({})", reason.describe()),
+            (None, reason) => f.write_str(reason.describe()),
+        }
+    }
 }
 
 /// The king's open paths to a winning square, when he has any.
@@ -522,4 +541,37 @@ pub struct RatingHistoryEntry {
     pub deviation: f64,
     /// When the game ended (ms since the epoch).
     pub at: i64,
+}
+
+#[cfg(test)]
+mod tests {
+    use tafl_engine::{DrawReason, WinReason};
+
+    use super::*;
+
+    fn result(winner: Option<Side>, reason: ResultReason) -> String {
+        ResultView { winner, reason }.to_string()
+    }
+
+    #[test]
+    fn a_result_reads_the_same_on_every_front_end() {
+        assert_eq!(
+            result(Some(Side::Defenders), ResultReason::Resignation),
+            "defenders won (resignation)"
+        );
+        assert_eq!(
+            result(
+                Some(Side::Attackers),
+                ResultReason::Rules(WinReason::KingCaptured)
+            ),
+            "attackers won (the king was captured)"
+        );
+        assert_eq!(
+            result(None, ResultReason::Draw(DrawReason::Repetition)),
+            "draw (threefold repetition)"
+        );
+        assert_eq!(result(None, ResultReason::Aborted), "the game was aborted");
+        assert_eq!(variant_label(None), "custom rules");
+        assert_eq!(variant_label(Some("brandubh")), "brandubh");
+    }
 }

@@ -2,10 +2,11 @@
 //! server may call (`notify::TargetPolicy`).
 
 use crate::domain::{DeliveryId, PlayerId, WebhookId};
+use crate::logging::ErrorChain;
 use crate::store::rows;
 
 use super::views::WebhookView;
-use super::{Event, GamesService, Result, ServiceError, events};
+use super::{Event, GamesService, Missing, Result, ServiceError, events};
 
 const MAX_WEBHOOKS_PER_PLAYER: usize = 10;
 /// A secret's length in characters.
@@ -92,7 +93,7 @@ impl GamesService {
                             .map(events::event_of_row)
                             .transpose()
                             .unwrap_or_else(|e| {
-                                tracing::warn!(delivery = %d.id, "its event does not read: {e}");
+                                tracing::warn!(delivery = %d.id, error = %ErrorChain(&e), "its event does not read");
                                 None
                             });
                         Ok(WebhookDelivery {
@@ -132,7 +133,7 @@ impl GamesService {
             if rows::deactivate_webhook(c, player, id)? {
                 Ok(())
             } else {
-                Err(ServiceError::not_found(format!("webhook {id}")))
+                Err(ServiceError::NotFound(Missing::Webhook(id)))
             }
         })
         .await

@@ -1,8 +1,9 @@
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("database error: {0}")]
+    // The driver's words are the source's, said by the chain: not repeated here.
+    #[error("database error")]
     Database(#[source] BackendError),
-    #[error("database migration failed: {0}")]
+    #[error("database migration failed")]
     Migration(#[source] BackendError),
     /// A query that always answers a row (an aggregate, a `RETURNING`) answered none.
     #[error("the query {0:?} returned no row")]
@@ -67,24 +68,37 @@ impl StoreError {
 }
 
 /// The database driver's own error, kept opaque so no driver type leaves the store: its
-/// message, and whether it means "not now" rather than "wrong".
-#[derive(Debug, thiserror::Error)]
-#[error("{source}")]
+/// message, and whether it means "not now" rather than "wrong". It stands for the driver's
+/// error in a chain: its words are the driver's, its source the driver's source, so the
+/// driver's words are said once.
+#[derive(Debug)]
 pub struct BackendError {
-    source: Box<dyn std::error::Error + Send + Sync>,
+    driver: Box<dyn std::error::Error + Send + Sync>,
     unavailable: bool,
     /// Set for a write refused by a unique constraint: the database's words naming it.
     unique_violation: Option<String>,
 }
 
+impl std::fmt::Display for BackendError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.driver.fmt(f)
+    }
+}
+
+impl std::error::Error for BackendError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.driver.source()
+    }
+}
+
 impl BackendError {
     pub(super) fn new(
-        source: Box<dyn std::error::Error + Send + Sync>,
+        driver: Box<dyn std::error::Error + Send + Sync>,
         unavailable: bool,
         unique_violation: Option<String>,
     ) -> BackendError {
         BackendError {
-            source,
+            driver,
             unavailable,
             unique_violation,
         }
@@ -103,7 +117,7 @@ impl From<rusqlite::Error> for StoreError {
             _ => None,
         };
         StoreError::Database(BackendError {
-            source: Box::new(e),
+            driver: Box::new(e),
             unavailable,
             unique_violation,
         })
@@ -113,7 +127,7 @@ impl From<rusqlite::Error> for StoreError {
 impl From<rusqlite_migration::Error> for StoreError {
     fn from(e: rusqlite_migration::Error) -> Self {
         StoreError::Migration(BackendError {
-            source: Box::new(e),
+            driver: Box::new(e),
             unavailable: false,
             unique_violation: None,
         })
@@ -136,4 +150,24 @@ fn sqlite_unavailable(e: &rusqlite::Error) -> bool {
                 | FileLockingProtocolFailed
         )
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logging::ErrorChain;
+
+    #[test]
+    fn a_database_error_says_the_drivers_words_once() {
+        let driver = rusqlite::Error::InvalidColumnName("no_such_column".into());
+        let driver_words = driver.to_string();
+        let error = StoreError::from(driver);
+        assert!(
+            !error.to_string().contains(&driver_words),
+            "Display repeats its source: {error}"
+        );
+        let chain = ErrorChain(&error).to_string();
+        assert_eq!(chain.matches(&driver_words).count(), 1, "{chain}");
+        assert!(chain.starts_with("database error: "), "{chain}");
+    }
 }

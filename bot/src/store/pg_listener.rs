@@ -3,6 +3,7 @@
 //! from the table. A lost connection is opened again, and each (re)connection bumps the counter
 //! too, so notifications missed meanwhile are caught up from the table.
 
+use crate::logging::ErrorChain;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -30,7 +31,7 @@ pub(super) fn start(
                 match listen(&url, &own, &changes, &stop) {
                     Ok(()) => {}
                     Err(e) => {
-                        tracing::warn!(error = %e, "the database listener lost its connection; reconnecting");
+                        tracing::warn!(error = %ErrorChain(&e), "the database listener lost its connection; reconnecting");
                         std::thread::sleep(TICK);
                     }
                 }

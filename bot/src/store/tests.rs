@@ -313,3 +313,58 @@ async fn parameters_that_do_not_fit_their_statement_are_refused_before_it_runs()
     ));
     assert_eq!(outcome("SELECT ?1", Some(7)).await.unwrap(), 7);
 }
+
+/// An AI level beyond what a seat holds is corrupt data: every reader of one refuses it
+/// rather than reading the strongest AI.
+#[tokio::test]
+async fn a_stored_ai_level_out_of_range_is_read_as_corrupt_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open(&dir);
+    let (game, challenge) = store
+        .write(|c| {
+            let p = rows::insert_player(c, "p", &handle("pp"), None, 0)?.id;
+            c.execute(
+                "INSERT INTO discord_guild_settings (guild_id, ai_level, updated_at) \
+                 VALUES (1, 300, 0)",
+                params![],
+            )?;
+            let game = c.insert_returning_id(
+                "INSERT INTO games (rules, attackers_player, defenders_ai_level, status, \
+                     side_to_move, position, clock_kind, turn_started_at, created_at, updated_at) \
+                 VALUES ('rules', ?1, 300, 'active', 'attackers', 'position', 'unlimited', 0, 0, 0) \
+                 RETURNING id",
+                params![p],
+            )?;
+            let challenge = c.insert_returning_id(
+                "INSERT INTO challenges (challenger, opponent_ai_level, rules, challenger_side, \
+                     clock, status, created_at, expires_at) \
+                 VALUES (?1, 300, 'rules', 'attackers', '{}', 'pending', 0, 0) RETURNING id",
+                params![p],
+            )?;
+            Ok::<_, StoreError>((rows::GameId(game), rows::ChallengeId(challenge)))
+        })
+        .await
+        .unwrap();
+    let read = store
+        .read(move |c| {
+            Ok::<_, StoreError>((
+                rows::guild_settings(c, 1).map(|_| ()),
+                rows::game(c, game).map(|_| ()),
+                rows::challenge(c, challenge).map(|_| ()),
+            ))
+        })
+        .await
+        .unwrap();
+    for (what, outcome) in [
+        ("guild settings", read.0),
+        ("game", read.1),
+        ("challenge", read.2),
+    ] {
+        match outcome {
+            Err(StoreError::Corrupt(message)) => {
+                assert!(message.contains("300"), "{what}: {message}")
+            }
+            other => panic!("{what}: a level of 300 read as {other:?}"),
+        }
+    }
+}

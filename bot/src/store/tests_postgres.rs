@@ -200,7 +200,9 @@ async fn a_job_ending_with_a_failed_write_sent_ahead_is_refused_alone() {
     let mut refused = 0;
     for job in jobs {
         if let Err(e) = job.await.unwrap() {
-            assert!(e.to_string().contains("players"), "{e}");
+            // The driver's words are the error's source, said by the chain.
+            let words = crate::logging::ErrorChain(&e).to_string();
+            assert!(words.contains("players"), "{words}");
             refused += 1;
         }
     }

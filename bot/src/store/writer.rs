@@ -257,7 +257,7 @@ fn for_each_caller(e: &StoreError) -> StoreError {
     match e {
         StoreError::FileGone(path) => StoreError::FileGone(path.clone()),
         other => StoreError::Commit {
-            message: other.to_string(),
+            message: crate::logging::ErrorChain(other).to_string(),
             unavailable: other.is_unavailable(),
         },
     }

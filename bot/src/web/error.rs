@@ -20,7 +20,7 @@ pub enum WebError {
     BadInput(String),
     #[error("too many requests from your address; retry in {0} s")]
     RateLimited(u64),
-    #[error("{0}")]
+    #[error(transparent)]
     Service(#[from] ServiceError),
 }
 
@@ -35,6 +35,14 @@ impl WebError {
             WebError::Service(e) => status_of(e),
         }
     }
+
+    /// Logs a failure of ours with its cause, once, as it is answered: the visitor sees only
+    /// "internal error" (or "try again shortly").
+    fn log_failure(&self, during: &str) {
+        if let WebError::Service(e) = self {
+            e.log_failure(during);
+        }
+    }
 }
 
 /// A page: the sign-in page for a visitor who must sign in, else the message on a page.
@@ -43,9 +51,7 @@ impl IntoResponse for WebError {
         if let WebError::SignInNeeded = self {
             return Redirect::to("/?signin=needed").into_response();
         }
-        if let WebError::Service(ServiceError::Internal(m)) = &self {
-            tracing::error!("web page failed: {m}");
-        }
+        self.log_failure("web page");
         let status = self.status();
         let message = self.to_string();
         let page = super::layout::page(
@@ -79,6 +85,7 @@ impl From<ServiceError> for Plain {
 
 impl IntoResponse for Plain {
     fn into_response(self) -> Response {
+        self.0.log_failure("web request");
         (
             self.0.status(),
             [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],

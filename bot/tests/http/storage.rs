@@ -126,3 +126,48 @@ async fn an_unreachable_postgres_url_fails_the_start_without_showing_its_passwor
     );
     assert!(!config.database.path.exists(), "a file was created instead");
 }
+
+/// Corrupt stored data (an AI level no seat holds) is an internal error: the client is told
+/// "internal error" and the request's id, never the store's or the driver's words.
+#[tokio::test]
+async fn a_store_failure_tells_the_client_only_internal_error() {
+    let app = TestApp::start().await;
+    let (a, _b, game) = app.game_between_a_and_b("brandubh").await;
+    let other = rusqlite::Connection::open(&app.config.database.path).unwrap();
+    other
+        .execute(
+            "UPDATE games SET attackers_player = NULL, attackers_ai_level = 300 WHERE id = ?1",
+            [game],
+        )
+        .unwrap();
+
+    let r = app
+        .send(Method::GET, &format!("/games/{game}"), Some(&a.token), None)
+        .await;
+    assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    let request_id = r.headers()["x-request-id"].to_str().unwrap().to_owned();
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["error"]["code"], "internal", "{body}");
+    assert_eq!(body["error"]["message"], "internal error", "{body}");
+    assert_eq!(body["error"]["request_id"], request_id.as_str(), "{body}");
+    // Nothing else is said: the cause (SQL, the driver's words) stays in the log.
+    let mut fields: Vec<&str> = body["error"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    fields.sort_unstable();
+    assert_eq!(fields, ["code", "message", "request_id"], "{body}");
+
+    // The web page of the game says the same, and no more.
+    let page = reqwest::get(format!("{}/games/{game}", app.base))
+        .await
+        .unwrap();
+    assert_eq!(page.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    let page = page.text().await.unwrap();
+    assert!(page.contains("internal error"), "{page}");
+    for cause in ["out of range", "corrupt", "column"] {
+        assert!(!page.contains(cause), "the cause ({cause}) leaked: {page}");
+    }
+}

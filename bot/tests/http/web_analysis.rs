@@ -6,6 +6,8 @@
 use reqwest::header::{COOKIE, LOCATION};
 use reqwest::{Method, StatusCode};
 use serde_json::json;
+use taflbot::domain::GameId;
+use taflbot::service::{Missing, ServiceError};
 
 use super::analysis::{done_event, quick_app, scripted_game};
 use super::common::TestApp;
@@ -227,4 +229,61 @@ async fn a_finished_game_page_with_its_analysis_stays_under_100_kb() {
         html.len()
     );
     assert!(total < 100_000, "{total} bytes");
+}
+
+/// A game nobody asked to analyse and a game that does not exist are told apart: by the
+/// service (typed), by the API and by the web panel (in words).
+#[tokio::test]
+async fn a_missing_analysis_is_told_apart_from_a_missing_game() {
+    let app = quick_app(20).await;
+    let (_, _, game) = scripted_game(&app, false).await;
+    let missing_game = game + 1000;
+    let service = app.service();
+    assert!(matches!(
+        service.analysis(None, GameId(game)).await,
+        Err(ServiceError::NotFound(Missing::Analysis(g))) if g == GameId(game)
+    ));
+    assert!(matches!(
+        service.analysis(None, GameId(missing_game)).await,
+        Err(ServiceError::NotFound(Missing::Game(g))) if g == GameId(missing_game)
+    ));
+
+    let api = |id: i64| {
+        let app = &app;
+        async move {
+            let body = app
+                .call(
+                    Method::GET,
+                    &format!("/games/{id}/analysis"),
+                    None,
+                    None,
+                    StatusCode::NOT_FOUND,
+                )
+                .await;
+            body["error"]["message"].as_str().unwrap().to_owned()
+        }
+    };
+    assert_eq!(
+        api(game).await,
+        format!("game {game} has no analysis yet: ask for one with POST /games/{game}/analysis")
+    );
+    assert_eq!(
+        api(missing_game).await,
+        format!("game {missing_game} not found")
+    );
+
+    // The panel: empty (no analysis yet) for the game, "not found" in words for no game.
+    let panel = page(&app, &format!("/games/{game}/analysis"), None).await;
+    assert!(panel.contains("id=\"analysis\""), "{panel}");
+    assert!(!panel.contains("analysis-chart"), "{panel}");
+    let answer = browserless()
+        .get(format!("{}/games/{missing_game}/analysis", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        answer.text().await.unwrap(),
+        format!("game {missing_game} not found")
+    );
 }

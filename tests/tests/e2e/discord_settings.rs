@@ -281,7 +281,7 @@ async fn a_challenge_takes_the_servers_default_variant_and_clock() {
         challenge.text()
     );
     assert!(
-        challenge.text().contains("12h per move"),
+        challenge.text().contains("12 hours per move"),
         "{}",
         challenge.text()
     );

@@ -4,6 +4,7 @@
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, User};
 
 use crate::discord::challenge_posts;
+use crate::logging::ErrorChain;
 
 use super::common::{SideParam, answer, autocomplete_variant, parse_clock};
 use crate::discord::components::ButtonAction;
@@ -14,38 +15,16 @@ use crate::discord::{BotError, Context};
 use crate::discord::{server, threads};
 use crate::service::{
     ChallengeView, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent,
-    PLAY_DEFAULT_VARIANT, RulesChoice, ServerSettings, ServiceError, SideChoice,
+    PLAY_DEFAULT_VARIANT, RulesChoice, ServerSettings, ServiceError, SideChoice, variant_label,
 };
 
 // Both start a game whose later moves (over HTTP, by the AI) the bot posts in this channel, so
 // it must be allowed to post there, with the board image.
 
 /// The clock of a challenge when none is given: three days per move.
-pub const DEFAULT_CLOCK: &str = "3d";
-
-pub(crate) fn clock_text(clock: &ClockSpec) -> String {
-    let days_or_hours = |s: u64| {
-        if s.is_multiple_of(86_400) {
-            format!("{}d", s / 86_400)
-        } else {
-            format!("{}h", s / 3_600)
-        }
-    };
-    match clock {
-        ClockSpec::Unlimited {} => "no clock".to_owned(),
-        ClockSpec::PerMove { seconds } => format!("{} per move", days_or_hours(*seconds)),
-        ClockSpec::Bank {
-            bank_seconds,
-            increment_seconds,
-        } => {
-            format!(
-                "{} bank + {} per move",
-                days_or_hours(*bank_seconds),
-                days_or_hours(*increment_seconds)
-            )
-        }
-    }
-}
+pub const DEFAULT_CLOCK: ClockSpec = ClockSpec::PerMove {
+    seconds: 3 * 86_400,
+};
 
 /// The buttons of a challenge: Accept, Decline (not on an open challenge: anyone may accept,
 /// nobody declines for all), and Cancel for its challenger. Their ids carry the challenge id, so
@@ -80,10 +59,7 @@ pub fn challenge_text(challenge: &ChallengeView) -> String {
         .as_ref()
         .map(posts::seat_label)
         .unwrap_or_else(|| "Anyone here".to_owned());
-    let variant = challenge
-        .variant
-        .clone()
-        .unwrap_or_else(|| "custom rules".to_owned());
+    let variant = variant_label(challenge.variant.as_deref());
     let side = match challenge.challenger_side.as_str() {
         "attackers" => format!("{challenger} takes the attackers"),
         "defenders" => format!("{challenger} takes the defenders"),
@@ -92,7 +68,7 @@ pub fn challenge_text(challenge: &ChallengeView) -> String {
     let kind = if challenge.rated { "rated" } else { "casual" };
     format!(
         "{opponent}, {challenger} challenges you to **{variant}** ({kind}, {side}, {}). Challenge #{} expires {}.",
-        clock_text(&challenge.clock),
+        challenge.clock,
         challenge.id,
         discord_time(challenge.expires_at)
     )
@@ -146,7 +122,7 @@ pub async fn challenge(
     let clock = match (clock, settings.as_ref().and_then(|s| s.default_clock)) {
         (Some(typed), _) => parse_clock(&typed)?,
         (None, Some(server_clock)) => server_clock,
-        (None, None) => parse_clock(DEFAULT_CLOCK)?,
+        (None, None) => DEFAULT_CLOCK,
     };
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
@@ -180,7 +156,7 @@ pub async fn challenge(
     match sent.message().await {
         Ok(message) => challenge_posts::note(data, created.challenge.id, &message).await,
         Err(e) => {
-            tracing::info!(challenge = %created.challenge.id, "challenge message not read back: {e}")
+            tracing::info!(challenge = %created.challenge.id, error = %ErrorChain(&e), "challenge message not read back")
         }
     }
     Ok(())
@@ -244,7 +220,7 @@ async fn start_ai_game(
     let created = scope.service().create_challenge(me, request).await?;
     let game = created
         .game
-        .ok_or_else(|| ServiceError::Internal("the AI challenge started no game".into()))?;
+        .ok_or_else(|| ServiceError::internal("the AI challenge started no game"))?;
     let thread =
         threads::open_game_thread(ctx.http(), data, &game, server::start_place(&ctx)).await;
     if let Some(thread) = thread {
@@ -270,27 +246,4 @@ fn play_variant(settings: Option<&ServerSettings>) -> String {
         || PLAY_DEFAULT_VARIANT.to_owned(),
         ServerSettings::play_variant,
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn clocks_are_described_for_people() {
-        assert_eq!(clock_text(&ClockSpec::Unlimited {}), "no clock");
-        assert_eq!(
-            clock_text(&ClockSpec::PerMove {
-                seconds: 3 * 86_400
-            }),
-            "3d per move"
-        );
-        assert_eq!(
-            clock_text(&ClockSpec::Bank {
-                bank_seconds: 7 * 86_400,
-                increment_seconds: 12 * 3_600
-            }),
-            "7d bank + 12h per move"
-        );
-    }
 }

@@ -3,13 +3,12 @@
 
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
-use super::challenge::clock_text;
 use super::common::fitted;
 use crate::discord::challenge_posts::where_shown;
 use crate::discord::components::ButtonAction;
 use crate::discord::posts::{discord_time, seat_label};
 use crate::discord::{BotError, Context, mentions};
-use crate::service::ChallengeView;
+use crate::service::{ChallengeView, variant_label};
 
 /// Discord takes at most five rows of buttons under a message: one per challenge.
 const MAX_ROWS: usize = 5;
@@ -23,13 +22,13 @@ fn line(challenge: &ChallengeView, received: bool) -> String {
             None => "open to anyone".to_owned(),
         }
     };
-    let variant = challenge.variant.as_deref().unwrap_or("custom rules");
+    let variant = variant_label(challenge.variant.as_deref());
     let kind = if challenge.rated { "rated" } else { "casual" };
     format!(
         "#{} {who}: **{}** ({kind}, {}){}, expires {}",
         challenge.id,
         mentions::literal(variant),
-        clock_text(&challenge.clock),
+        challenge.clock,
         where_shown(challenge.context.as_deref()),
         discord_time(challenge.expires_at)
     )

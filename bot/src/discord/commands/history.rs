@@ -3,11 +3,12 @@
 use serenity::all::User;
 
 use super::common::fitted;
+use crate::discord::error::capitalized;
 use crate::discord::mentions;
 use crate::discord::posts::{discord_time, seat_label};
 use crate::discord::{BotError, Context};
-use crate::domain::{GameStatus, Side};
-use crate::service::{GameSummary, HistoryQuery};
+use crate::domain::GameStatus;
+use crate::service::{GameSummary, HistoryQuery, variant_label};
 
 /// Games on one page: what fits a message (2,000 characters) even when every name shown is as
 /// long as names are shown (see `mentions::literal`).
@@ -73,23 +74,14 @@ pub async fn history(
 
 /// "#12 brandubh: <@1> vs bob · Defenders won (resignation), 3 days ago · rated"
 fn game_line(g: &GameSummary) -> String {
-    let result = match &g.result {
-        Some(r) => {
-            let reason = r.reason.as_str().replace('_', " ");
-            match r.winner {
-                Some(Side::Attackers) => format!("Attackers won ({reason})"),
-                Some(Side::Defenders) => format!("Defenders won ({reason})"),
-                None => format!("Draw ({reason})"),
-            }
-        }
-        None => "over".to_owned(),
-    };
+    let result = g
+        .result
+        .as_ref()
+        .map_or_else(|| "over".to_owned(), |r| capitalized(&r.to_string()));
     format!(
         "#{} {}: {} vs {} · {result}, {}{}",
         g.id,
-        g.variant
-            .as_deref()
-            .map_or_else(|| "custom rules".to_owned(), mentions::literal),
+        mentions::literal(variant_label(g.variant.as_deref())),
         seat_label(&g.attackers),
         seat_label(&g.defenders),
         discord_time(g.updated_at),

@@ -7,6 +7,7 @@ use super::help::EMBED_COLOUR;
 use crate::discord::places::channel_of;
 use crate::discord::posts::{self, discord_time, seat_label};
 use crate::discord::{BotError, Context};
+use crate::service::variant_label;
 
 /// What a Discord message may hold, less room for the page line.
 pub const MAX_LISTING: usize = 1_900;
@@ -56,7 +57,7 @@ fn game_line(g: &crate::service::GameSummary) -> String {
     format!(
         "#{} {}: {} vs {} in {place}, {turn}{deadline}",
         g.id,
-        g.variant.as_deref().unwrap_or("custom rules"),
+        variant_label(g.variant.as_deref()),
         seat_label(&g.attackers),
         seat_label(&g.defenders)
     )

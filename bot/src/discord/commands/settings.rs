@@ -68,10 +68,10 @@ pub async fn settings(
 
 /// The settings as the server's managers read them.
 fn describe(title: &str, settings: &ServerSettings) -> String {
-    let clock = settings
-        .default_clock
-        .map(|c| super::challenge::clock_text(&c))
-        .unwrap_or_else(|| format!("{} per move (default)", super::challenge::DEFAULT_CLOCK));
+    let clock = settings.default_clock.map_or_else(
+        || format!("{} (default)", super::challenge::DEFAULT_CLOCK),
+        |c| c.to_string(),
+    );
     let channels = if settings.game_channels.is_empty() {
         "any channel".to_owned()
     } else {

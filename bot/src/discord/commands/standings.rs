@@ -7,7 +7,7 @@ use super::common::{autocomplete_variant, fitted};
 use super::info::{MAX_LISTING, listing_page};
 use crate::discord::mentions;
 use crate::discord::{BotError, Context};
-use crate::service::PlayerProfile;
+use crate::service::{PlayerProfile, variant_label};
 
 /// A variant's best rated players (provisional ratings are left out)
 #[poise::command(slash_command)]
@@ -124,9 +124,7 @@ fn stats_text(label: &str, p: &PlayerProfile) -> String {
             .map(|r| {
                 format!(
                     "{} {}W {}L {}D",
-                    r.variant
-                        .as_deref()
-                        .map_or_else(|| "custom rules".to_owned(), mentions::literal),
+                    mentions::literal(variant_label(r.variant.as_deref())),
                     r.wins,
                     r.losses,
                     r.draws

@@ -16,6 +16,7 @@ use crate::http::AppState;
 use crate::http::auth::Viewer;
 use crate::http::error::ErrorBody;
 use crate::http::extract::{ApiPath, ApiQuery};
+use crate::logging::ErrorChain;
 use crate::service::{GAMES_PAGE_SIZE, GameSummary, HistoryQuery, Page};
 
 #[derive(Deserialize, IntoParams)]
@@ -103,7 +104,7 @@ pub async fn player_games_otg(
                 Ok(ids) if ids.is_empty() => return,
                 Ok(ids) => ids,
                 Err(e) => {
-                    tracing::warn!(player = %player.id, "export stopped: {e}");
+                    tracing::warn!(player = %player.id, error = %ErrorChain(&e), "export stopped");
                     let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
                     return;
                 }
@@ -113,7 +114,7 @@ pub async fn player_games_otg(
                 let record = match service.export_otg(id).await {
                     Ok(record) => record,
                     Err(e) => {
-                        tracing::warn!(game = %id, "export stopped: {e}");
+                        tracing::warn!(game = %id, error = %ErrorChain(&e), "export stopped");
                         let _ = tx.send(Err(std::io::Error::other(e.to_string()))).await;
                         return;
                     }

@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 use super::ApiResult;
 use crate::discord::DiscordState;
 use crate::http::AppState;
+use crate::logging::ErrorChain;
 use crate::service::{Clock, VariantView};
 use axum::http::StatusCode;
 
@@ -180,7 +181,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
             metrics::gauge!(crate::telemetry::OUTBOX_PENDING, "outbox" => "webhooks")
                 .set(webhooks as f64);
         }
-        Err(e) => tracing::warn!("outbox depths not read: {e}"),
+        Err(e) => tracing::warn!(error = %ErrorChain(&e), "outbox depths not read"),
     }
     metrics::counter!(crate::telemetry::LOG_LINES_DROPPED)
         .absolute(crate::logging::dropped_lines() as u64);

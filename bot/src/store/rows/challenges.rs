@@ -34,9 +34,8 @@ fn challenge_from(r: &Row<'_>) -> Result<ChallengeRow> {
         id: r.get(0)?,
         challenger: r.get(1)?,
         opponent: r.get(2)?,
-        opponent_ai_level: r
-            .get::<Option<i64>>(3)?
-            .map(|l| u8::try_from(l).unwrap_or(u8::MAX)),
+        // A level beyond `u8` is corrupt data: an error, never the strongest AI.
+        opponent_ai_level: r.get::<Option<u8>>(3)?,
         variant: r.get(4)?,
         rules: r.get(5)?,
         challenger_side: r.get(6)?,

@@ -12,10 +12,12 @@ fn seat_columns(seat: Seat) -> (Option<PlayerId>, Option<i64>) {
     }
 }
 
-fn seat_from_columns(player: Option<PlayerId>, ai: Option<i64>) -> Result<Seat> {
+/// The AI's level is read as a `u8`: a stored level beyond it is corrupt data, an error,
+/// never the strongest AI.
+fn seat_from_columns(player: Option<PlayerId>, ai: Option<u8>) -> Result<Seat> {
     match (player, ai) {
         (Some(p), None) => Ok(Seat::Player(p)),
-        (None, Some(level)) => Ok(Seat::Ai(u8::try_from(level).unwrap_or(u8::MAX))),
+        (None, Some(level)) => Ok(Seat::Ai(level)),
         _ => Err(StoreError::Corrupt(
             "a seat is neither one player nor one AI level".into(),
         )),

@@ -37,9 +37,8 @@ pub fn guild_settings(c: &Conn<'_>, guild: u64) -> Result<Option<GuildSettingsRo
                 guild_id: guild,
                 default_variant: r.get(0)?,
                 default_clock: r.get(1)?,
-                ai_level: r
-                    .get::<Option<i64>>(2)?
-                    .map(|l| u8::try_from(l).unwrap_or(u8::MAX)),
+                // A level beyond `u8` is corrupt data: an error, never the strongest AI.
+                ai_level: r.get::<Option<u8>>(2)?,
                 threads: r.get(3)?,
                 moderator_role: r.get::<Option<i64>>(4)?.map(from_snowflake),
                 game_channels: Vec::new(),

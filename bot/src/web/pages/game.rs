@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use crate::domain::{GameId, GameStatus};
 use crate::http::{AppState, ClientKey};
-use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView};
+use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView, variant_label};
 
 use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};
 use super::super::error::{Plain, WebError};
@@ -79,8 +79,8 @@ pub async fn game_page(
                 p {
                     @if let Some(variant) = &v.variant {
                         a href={ "/variants/" (variant) } { (variant) }
-                    } @else { "custom rules" }
-                    " · " (clock_text(&v.clock))
+                    } @else { (variant_label(None)) }
+                    " · " (v.clock)
                     " · " @if v.rated { "rated" } @else { "casual" }
                     @if v.private { " · private" }
                 }
@@ -223,38 +223,6 @@ pub fn seat(s: &SeatView) -> Markup {
     }
 }
 
-pub fn clock_text(clock: &crate::service::ClockSpec) -> String {
-    use crate::service::ClockSpec;
-    let counted = |n: u64, unit: &str| {
-        if n == 1 {
-            format!("1 {unit}")
-        } else {
-            format!("{n} {unit}s")
-        }
-    };
-    let span = |secs: u64| {
-        if secs.is_multiple_of(86_400) {
-            counted(secs / 86_400, "day")
-        } else if secs.is_multiple_of(3600) {
-            counted(secs / 3600, "hour")
-        } else {
-            counted(secs.div_ceil(60), "minute")
-        }
-    };
-    match *clock {
-        ClockSpec::Unlimited {} => "no clock".to_owned(),
-        ClockSpec::PerMove { seconds } => format!("{} per move", span(seconds)),
-        ClockSpec::Bank {
-            bank_seconds,
-            increment_seconds,
-        } => format!(
-            "{} + {} per move",
-            span(bank_seconds),
-            span(increment_seconds)
-        ),
-    }
-}
-
 /// The part of the page that changes: board, status, moves (with their marks once analysed),
 /// the evaluation of the ply shown, the buttons of the moment.
 fn live_part(
@@ -352,22 +320,4 @@ fn capitalized(word: &str) -> String {
         .next()
         .map(|c| c.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::service::ClockSpec;
-
-    #[test]
-    fn clocks_read_in_whole_units() {
-        assert_eq!(clock_text(&ClockSpec::Unlimited {}), "no clock");
-        assert_eq!(clock_text(&ClockSpec::days_per_move(1)), "1 day per move");
-        assert_eq!(clock_text(&ClockSpec::days_per_move(3)), "3 days per move");
-        let bank = ClockSpec::Bank {
-            bank_seconds: 2 * 3600,
-            increment_seconds: 90,
-        };
-        assert_eq!(clock_text(&bank), "2 hours + 2 minutes per move");
-    }
 }

@@ -12,7 +12,7 @@ use maud::{Markup, html};
 
 use crate::domain::{AnalysisStatus, GameId, PlayerId};
 use crate::http::{AppState, ClientKey};
-use crate::service::{AnalysisView, MarkView, PlyView, ServiceError};
+use crate::service::{AnalysisView, MarkView, Missing, PlyView, ServiceError};
 
 use super::super::analysis_svg::analysis_chart_svg;
 use super::super::board_svg::ThemeChoice;
@@ -31,7 +31,8 @@ pub async fn latest_analysis(
     match state.service.analysis(viewer, id).await {
         Ok(view) => Ok(Some(view)),
         // None asked for yet, or not for this viewer's eyes (a game still going): no panel.
-        Err(ServiceError::NotFound(_) | ServiceError::Forbidden(_)) => Ok(None),
+        // A missing game is not a missing analysis: it is said ("game 7 not found").
+        Err(ServiceError::NotFound(Missing::Analysis(_)) | ServiceError::Forbidden(_)) => Ok(None),
         Err(e) => Err(e.into()),
     }
 }

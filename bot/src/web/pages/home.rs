@@ -7,12 +7,12 @@ use serde::Deserialize;
 
 use crate::domain::GameStatus;
 use crate::http::AppState;
-use crate::service::{ChallengeView, GameSummary};
+use crate::service::{ChallengeView, GameSummary, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::{Me, csrf_field, local_time, page};
 use super::super::session::MaybeSignedIn;
-use super::game::{clock_text, seat};
+use super::game::seat;
 use super::me_of;
 
 #[derive(Debug, Default, Deserialize)]
@@ -62,13 +62,13 @@ fn games_table(games: &[GameSummary]) -> Markup {
                                 @if let Some(side) = g.side_to_move { (side) " to move" }
                             } @else {
                                 @match &g.result {
-                                    Some(r) => @match r.winner { Some(w) => { (w) " won" }, None => { (r.reason) } },
+                                    Some(r) => (r),
                                     None => (g.status),
                                 }
                             }
                         }
                         td { @if let Some(d) = g.deadline_at { (local_time(d)) } @else { "—" } }
-                        td { (g.variant.as_deref().unwrap_or("custom")) }
+                        td { (variant_label(g.variant.as_deref())) }
                         td { (g.ply) }
                     }
                 }
@@ -88,8 +88,8 @@ fn challenge_list(me: &Me, list: &[ChallengeView], incoming: bool) -> Markup {
                         @if incoming { (seat(&c.challenger)) } @else {
                             @match &c.opponent { Some(o) => (seat(o)), None => "anyone (open)" }
                         }
-                        ": " (c.variant.as_deref().unwrap_or("custom rules"))
-                        ", " (clock_text(&c.clock))
+                        ": " (variant_label(c.variant.as_deref()))
+                        ", " (c.clock)
                         ", " @if c.rated { "rated" } @else { "casual" }
                         ", challenger plays " (c.challenger_side)
                         ". Expires " (local_time(c.expires_at)) ". "

@@ -6,7 +6,7 @@ use maud::html;
 
 use crate::domain::GameStatus;
 use crate::http::{AppState, ClientKey};
-use crate::service::HistoryQuery;
+use crate::service::{HistoryQuery, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::page;
@@ -66,7 +66,7 @@ pub async fn player_page(
                 tbody {
                     @for r in &profile.results {
                         tr {
-                            td { (r.variant.as_deref().unwrap_or("custom")) }
+                            td { (variant_label(r.variant.as_deref())) }
                             td { (r.played) } td { (r.wins) } td { (r.losses) } td { (r.draws) }
                         }
                     }
@@ -78,7 +78,7 @@ pub async fn player_page(
             ul {
                 @for g in &profile.current_games {
                     li { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) }
-                         " · " (g.variant.as_deref().unwrap_or("custom")) " · move " (g.ply) }
+                         " · " (variant_label(g.variant.as_deref())) " · move " (g.ply) }
                 }
             }
         }
@@ -87,9 +87,9 @@ pub async fn player_page(
             ul {
                 @for g in &finished.items {
                     li { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) }
-                         " · " (g.variant.as_deref().unwrap_or("custom")) " · "
+                         " · " (variant_label(g.variant.as_deref())) " · "
                          @match &g.result {
-                             Some(r) => @match r.winner { Some(w) => { (w) " won (" (r.reason) ")" }, None => { (r.reason) } },
+                             Some(r) => (r),
                              None => (g.status),
                          }
                     }

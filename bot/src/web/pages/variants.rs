@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Response};
 use maud::{PreEscaped, html};
 
 use crate::http::AppState;
-use crate::service::ServiceError;
+use crate::service::VariantStart;
 
 use super::super::board_svg::{BoardLook, board_text, start_svg};
 use super::super::error::WebError;
@@ -31,13 +31,12 @@ pub async fn variant_list(
 }
 
 /// `GET /variants/{id}/start.svg`: the start position alone, as an image.
-pub async fn start_picture(Path(id): Path<String>) -> Result<Response, WebError> {
-    let variant = tafl_engine::variants()
-        .iter()
-        .find(|v| v.id == id)
-        .ok_or_else(|| ServiceError::NotFound(format!("no variant is called {id:?}")))?;
-    let rules = variant.rules();
-    let svg = start_svg(&rules.start_position(), &rules, BoardLook::default());
+pub async fn start_picture(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Response, WebError> {
+    let variant = state.service.variant(&id)?;
+    let svg = start_svg(&variant.start, &variant.rules, BoardLook::default());
     Ok((
         [
             (header::CONTENT_TYPE, "image/svg+xml"),
@@ -54,18 +53,7 @@ pub async fn variant_page(
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
     let me = me_of(&state, session.as_ref()).await?;
-    let view = state
-        .service
-        .variants()
-        .into_iter()
-        .find(|v| v.id == id)
-        .ok_or_else(|| ServiceError::NotFound(format!("no variant is called {id:?}")))?;
-    let variant = tafl_engine::variants()
-        .iter()
-        .find(|v| v.id == id)
-        .ok_or_else(|| ServiceError::NotFound(format!("no variant is called {id:?}")))?;
-    let rules = variant.rules();
-    let start = rules.start_position();
+    let VariantStart { view, rules, start } = state.service.variant(&id)?;
     let body = html! {
         h1 { (view.name) }
         div.cards {
