@@ -1,42 +1,26 @@
-//! How the typed values are written as words: in their columns, and in sentences (`Display`).
-//! The one place that names them in text.
+//! How the typed values are written as words: in sentences (`Display`) and, through the store
+//! (`store/domain_values.rs`), in their columns. The one place that names them in text.
 
 use tafl_engine::Side;
 
-use crate::store::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
-
-use super::{AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, ResultReason, SideChoice};
+use super::{AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, SideChoice};
 
 /// A value kept as one of a fixed set of words.
-trait Word: Sized + Copy + 'static {
+pub trait Word: Sized + Copy + 'static {
     const ALL: &'static [Self];
     fn word(self) -> &'static str;
 }
 
-fn read_word<T: Word>(value: SqlValue<'_>) -> Result<T, ValueError> {
-    let text = String::from_sql_value(value)?;
-    T::ALL
-        .iter()
-        .copied()
-        .find(|v| v.word() == text)
-        .ok_or_else(|| ValueError::Invalid(format!("unexpected stored word {text:?}")))
+/// The value a word names, if any.
+pub fn from_word<T: Word>(text: &str) -> Option<T> {
+    T::ALL.iter().copied().find(|v| v.word() == text)
 }
 
-macro_rules! word_column {
+macro_rules! word_display {
     ($type:ty) => {
         impl std::fmt::Display for $type {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.word())
-            }
-        }
-        impl ToSqlValue for $type {
-            fn to_sql_value(&self) -> Result<SqlValue<'_>, ValueError> {
-                Ok(SqlValue::Text(self.word().into()))
-            }
-        }
-        impl FromSqlValue for $type {
-            fn from_sql_value(value: SqlValue<'_>) -> Result<Self, ValueError> {
-                read_word(value)
             }
         }
     };
@@ -56,7 +40,7 @@ impl Word for GameStatus {
         }
     }
 }
-word_column!(GameStatus);
+word_display!(GameStatus);
 
 impl Word for AnalysisStatus {
     const ALL: &'static [Self] = &[
@@ -72,7 +56,7 @@ impl Word for AnalysisStatus {
         }
     }
 }
-word_column!(AnalysisStatus);
+word_display!(AnalysisStatus);
 
 impl Word for ChallengeStatus {
     const ALL: &'static [Self] = &[
@@ -92,7 +76,7 @@ impl Word for ChallengeStatus {
         }
     }
 }
-word_column!(ChallengeStatus);
+word_display!(ChallengeStatus);
 
 impl Word for SideChoice {
     const ALL: &'static [Self] = &[
@@ -104,7 +88,7 @@ impl Word for SideChoice {
         self.as_str()
     }
 }
-word_column!(SideChoice);
+word_display!(SideChoice);
 
 impl Word for ReminderKind {
     const ALL: &'static [Self] = &[ReminderKind::Deadline, ReminderKind::Inactivity];
@@ -115,21 +99,7 @@ impl Word for ReminderKind {
         }
     }
 }
-word_column!(ReminderKind);
-
-impl ToSqlValue for ResultReason {
-    fn to_sql_value(&self) -> Result<SqlValue<'_>, ValueError> {
-        Ok(SqlValue::Text(self.as_str().into()))
-    }
-}
-
-impl FromSqlValue for ResultReason {
-    fn from_sql_value(value: SqlValue<'_>) -> Result<Self, ValueError> {
-        let text = String::from_sql_value(value)?;
-        ResultReason::parse(&text)
-            .ok_or_else(|| ValueError::Invalid(format!("unexpected result reason {text:?}")))
-    }
-}
+word_display!(ReminderKind);
 
 /// The engine's [`Side`] in a column (a foreign type needs a local wrapper to be stored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,33 +111,4 @@ impl Word for SideColumn {
         self.0.as_str()
     }
 }
-word_column!(SideColumn);
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Written as its column value and read back from it.
-    fn round_trip<T: ToSqlValue + FromSqlValue + PartialEq + std::fmt::Debug>(value: T) {
-        let stored = value.to_sql_value().map(|v| T::from_sql_value(v));
-        assert_eq!(stored, Ok(Ok(value)));
-    }
-
-    #[test]
-    fn every_value_reads_back_as_written() {
-        GameStatus::ALL.iter().for_each(|&s| round_trip(s));
-        AnalysisStatus::ALL.iter().for_each(|&s| round_trip(s));
-        ChallengeStatus::ALL.iter().for_each(|&s| round_trip(s));
-        SideChoice::ALL.iter().for_each(|&s| round_trip(s));
-        SideColumn::ALL.iter().for_each(|&s| round_trip(s));
-        ReminderKind::ALL.iter().for_each(|&s| round_trip(s));
-        round_trip(ResultReason::NoFirstMove);
-        round_trip(ResultReason::Rules(tafl_engine::WinReason::KingEscaped));
-    }
-
-    #[test]
-    fn an_unknown_stored_word_is_an_error_not_a_default() {
-        assert!(GameStatus::from_sql_value(SqlValue::Text("paused".into())).is_err());
-        assert!(GameStatus::from_sql_value(SqlValue::Integer(1)).is_err());
-    }
-}
+word_display!(SideColumn);

@@ -9,8 +9,6 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
-
 pub const MIN_HANDLE_CHARS: usize = 2;
 pub const MAX_HANDLE_CHARS: usize = 24;
 
@@ -174,23 +172,18 @@ impl TryFrom<String> for Handle {
     }
 }
 
+impl Handle {
+    /// A handle as it was stored. Stored handles were checked when written; they are read as
+    /// they are, so a later change of the rule (a new reserved word) never makes a stored row
+    /// unreadable.
+    pub(crate) fn from_stored(text: String) -> Handle {
+        Handle(text)
+    }
+}
+
 impl From<Handle> for String {
     fn from(handle: Handle) -> Self {
         handle.0
-    }
-}
-
-impl ToSqlValue for Handle {
-    fn to_sql_value(&self) -> Result<SqlValue<'_>, ValueError> {
-        self.0.to_sql_value()
-    }
-}
-
-impl FromSqlValue for Handle {
-    fn from_sql_value(value: SqlValue<'_>) -> Result<Self, ValueError> {
-        // Stored handles were checked when written; read them as they are, so a later change of
-        // the rule (a new reserved word) never makes a stored row unreadable.
-        String::from_sql_value(value).map(Handle)
     }
 }
 

@@ -8,8 +8,6 @@ use serde::{Deserialize, Serialize};
 use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, Schema, SchemaFormat, Type};
 
-use crate::store::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
-
 macro_rules! id_type {
     ($(#[$doc:meta])* $name:ident, $described:literal) => {
         $(#[$doc])*
@@ -35,18 +33,6 @@ macro_rules! id_type {
             type Err = std::num::ParseIntError;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
                 s.parse().map($name)
-            }
-        }
-
-        impl ToSqlValue for $name {
-            fn to_sql_value(&self) -> Result<SqlValue<'_>, ValueError> {
-                Ok(SqlValue::Integer(self.0))
-            }
-        }
-
-        impl FromSqlValue for $name {
-            fn from_sql_value(value: SqlValue<'_>) -> Result<Self, ValueError> {
-                i64::from_sql_value(value).map($name)
             }
         }
 

@@ -13,7 +13,7 @@ mod seat;
 mod side_choice;
 mod status;
 
-pub use columns::SideColumn;
+pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{

@@ -5,6 +5,7 @@
 //! (their writers take turns through an advisory lock; [`Store::changes`] hears the others).
 
 mod conn;
+mod domain_values;
 mod error;
 mod later;
 mod migrations;
