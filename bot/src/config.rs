@@ -64,15 +64,18 @@ pub struct HttpConfig {
     pub allow_registration: bool,
     pub body_limit_bytes: usize,
     /// Sustained requests per second allowed per API token.
+    #[serde(deserialize_with = "sources::exact_f64")]
     pub rate_limit_per_second: f64,
     /// Requests a token may make in a burst above the sustained rate.
     pub rate_limit_burst: u32,
     /// Sustained registrations (`POST /api/v1/players`) per minute per client address.
+    #[serde(deserialize_with = "sources::exact_f64")]
     pub registration_per_minute: f64,
     /// Registrations one client address may make at once above that rate.
     pub registration_burst: u32,
     /// Sustained requests per second per client address without a token (public games,
     /// players, leaderboards).
+    #[serde(deserialize_with = "sources::exact_f64")]
     pub anonymous_per_second: f64,
     /// Requests without a token one client address may make at once above that rate.
     pub anonymous_burst: u32,
@@ -122,6 +125,7 @@ pub struct GamesConfig {
     /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
     pub max_ai_level: u8,
     /// A bank clock's increment never raises a bank above this many times its initial bank.
+    #[serde(deserialize_with = "sources::exact_f64")]
     pub max_bank_ratio: f64,
     /// Search time per position of a computer analysis, in milliseconds.
     pub analysis_ms_per_ply: u32,
@@ -432,6 +436,7 @@ mod tests {
                 ("TAFLBOT_DISCORD_TOKEN", "abc"),
                 ("TAFLBOT_DISCORD_GUILD_ID", "1234"),
                 ("TAFLBOT_HTTP_RATE_LIMIT_PER_SECOND", "2.5"),
+                ("TAFLBOT_GAMES_MAX_BANK_RATIO", "1.1"),
                 (
                     "TAFLBOT_WEBHOOKS_ALLOW_PRIVATE",
                     "127.0.0.1, 10.0.0.0/8,hooks.internal:8443",
@@ -446,6 +451,7 @@ mod tests {
         assert_eq!(c.discord.enabled_token(), Some("abc"));
         assert_eq!(c.discord.guild_id, Some(1234));
         assert_eq!(c.http.rate_limit_per_second, 2.5);
+        assert_eq!(c.games.max_bank_ratio, 1.1);
         assert_eq!(
             c.webhooks.allow_private,
             ["127.0.0.1", "10.0.0.0/8", "hooks.internal:8443"]

@@ -24,7 +24,6 @@ impl Config {
 
         let url = http.public_url.trim();
         let web_url = url.is_empty() || url.starts_with("http://") || url.starts_with("https://");
-        // Comparisons written so that NaN fails them.
         ensure(
             (1..=24 * 3600).contains(&games.claim_lease_secs),
             "games.claim_lease_secs must be between 1 and 86400 seconds",
@@ -46,6 +45,7 @@ impl Config {
             database.max_batch >= 1,
             "database.max_batch must be at least 1",
         )?;
+        // Comparisons written so that NaN (TOML's `nan`) fails them.
         ensure(
             http.rate_limit_per_second > 0.0,
             "http.rate_limit_per_second must be above 0",

@@ -115,3 +115,21 @@ where
             .collect(),
     }
 }
+
+/// A fractional setting, read exactly from a variable's text: figment's lossy reading takes
+/// short decimal text as an `f32`, so "0.1" would become 0.10000000149.
+pub(super) fn exact_f64<'de, D: Deserializer<'de>>(de: D) -> Result<f64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum NumberOrText {
+        Number(f64),
+        Text(String),
+    }
+    match NumberOrText::deserialize(de)? {
+        NumberOrText::Number(n) => Ok(n),
+        NumberOrText::Text(text) => text
+            .trim()
+            .parse()
+            .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a number"))),
+    }
+}
