@@ -1,7 +1,7 @@
 //! Settings of the whole application: read from a TOML file (see `config.example.toml`),
-//! then overridden by `TAFLBOT_<SECTION>_<KEY>` environment variables.
+//! then overridden by `TAFLBOT_<SECTION>_<KEY>` environment variables (`config/sources.rs`),
+//! then checked (`config/rules.rs`).
 
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 mod database_location;
 mod discord_shards;
+mod rules;
+mod sources;
 
 pub use database_location::DatabaseLocation;
 pub use discord_shards::ShardPlan;
@@ -18,16 +20,10 @@ pub const ENV_PREFIX: &str = "TAFLBOT_";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read the config file {path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("the config file {path} is not valid TOML: {source}")]
-    Parse {
-        path: PathBuf,
-        source: Box<toml::de::Error>,
-    },
+    /// The file cannot be read or is not TOML, or a setting in it or in a variable is unknown
+    /// or of the wrong type; figment's message names the file or the variable.
+    #[error("cannot load the settings: {0}")]
+    Load(Box<figment::Error>),
     #[error("invalid setting: {0}")]
     Invalid(String),
 }
@@ -68,15 +64,18 @@ pub struct HttpConfig {
     pub allow_registration: bool,
     pub body_limit_bytes: usize,
     /// Sustained requests per second allowed per API token.
+    #[serde(deserialize_with = "sources::exact_f64")]
     pub rate_limit_per_second: f64,
     /// Requests a token may make in a burst above the sustained rate.
     pub rate_limit_burst: u32,
     /// Sustained registrations (`POST /api/v1/players`) per minute per client address.
+    #[serde(deserialize_with = "sources::exact_f64")]
     pub registration_per_minute: f64,
     /// Registrations one client address may make at once above that rate.
     pub registration_burst: u32,
     /// Sustained requests per second per client address without a token (public games,
     /// players, leaderboards).
+    #[serde(deserialize_with = "sources::exact_f64")]
     pub anonymous_per_second: f64,
     /// Requests without a token one client address may make at once above that rate.
     pub anonymous_burst: u32,
@@ -101,6 +100,7 @@ pub struct HttpConfig {
     /// `10.0.0.0/8`): a connection from one of them is counted against the client address it
     /// reports in `X-Forwarded-For`, not its own. Empty (the default): the header is ignored.
     /// In the environment: a comma-separated list.
+    #[serde(deserialize_with = "sources::list_or_text")]
     pub trusted_proxies: Vec<String>,
 }
 
@@ -112,7 +112,10 @@ pub struct GamesConfig {
     /// Reminders are sent this many seconds before a player's deadline, one for each entry
     /// (the longest first; a turn shorter than an entry gets only the shorter ones). The older
     /// single `reminder_before_secs` is read as a list of one.
-    #[serde(alias = "reminder_before_secs", deserialize_with = "one_or_many_secs")]
+    #[serde(
+        alias = "reminder_before_secs",
+        deserialize_with = "sources::list_or_text"
+    )]
     pub reminders_before_secs: Vec<u64>,
     /// A game without a clock reminds the player to move after this many seconds without a
     /// move, and again after each further period; 0: never.
@@ -122,6 +125,7 @@ pub struct GamesConfig {
     /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
     pub max_ai_level: u8,
     /// A bank clock's increment never raises a bank above this many times its initial bank.
+    #[serde(deserialize_with = "sources::exact_f64")]
     pub max_bank_ratio: f64,
     /// Search time per position of a computer analysis, in milliseconds.
     pub analysis_ms_per_ply: u32,
@@ -154,6 +158,7 @@ pub struct WebhooksConfig {
     /// Webhook targets the operator trusts: addresses (`127.0.0.1`), networks (`10.0.0.0/8`)
     /// and hosts (`hooks.internal`, `hooks.internal:8443`). Anything else must be https and
     /// resolve to public addresses only. In the environment: a comma-separated list.
+    #[serde(deserialize_with = "sources::list_or_text")]
     pub allow_private: Vec<String>,
 }
 
@@ -340,194 +345,21 @@ impl HttpConfig {
 impl Config {
     /// Reads `path` (when given; a missing file is an error) and applies the process environment.
     pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
-        let text = match path {
-            Some(path) => std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-                path: path.to_owned(),
-                source,
-            })?,
-            None => String::new(),
-        };
-        let file = path.map(Path::to_owned).unwrap_or_default();
-        Config::from_toml_and_env(&text, &file, std::env::vars())
+        Config::from_sources(path, std::env::vars())
     }
 
-    /// Parses TOML text and applies `TAFLBOT_<SECTION>_<KEY>` overrides from `env`.
-    pub fn from_toml_and_env(
-        text: &str,
-        file: &Path,
+    /// Reads `file` (when given) and applies the `TAFLBOT_<SECTION>_<KEY>` variables in `env`
+    /// over it, then checks the result.
+    pub fn from_sources(
+        file: Option<&Path>,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Config, ConfigError> {
-        let mut table: toml::Table = toml::from_str(text).map_err(|e| ConfigError::Parse {
-            path: file.to_owned(),
-            source: Box::new(e),
-        })?;
-        let defaults = toml::Table::try_from(Config::default())
-            .map_err(|e| ConfigError::Invalid(e.to_string()))?;
-        let overrides: BTreeMap<String, String> = env
-            .into_iter()
-            .filter(|(name, _)| name.starts_with(ENV_PREFIX))
-            .collect();
-        for (name, raw) in &overrides {
-            let rest = name[ENV_PREFIX.len()..].to_ascii_lowercase();
-            let Some((section, key)) = defaults
-                .keys()
-                .find_map(|s| rest.strip_prefix(&format!("{s}_")).map(|k| (s.clone(), k)))
-            else {
-                // Not a setting (e.g. TAFLBOT_CONFIG, read by the command line).
-                continue;
-            };
-            let template = defaults
-                .get(&section)
-                .and_then(|s| s.get(key))
-                .or_else(|| table.get(&section).and_then(|s| s.get(key)));
-            let value = env_value(name, raw, template)?;
-            let entry = table
-                .entry(section.clone())
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-            match entry {
-                toml::Value::Table(t) => {
-                    t.insert(key.to_owned(), value);
-                }
-                _ => {
-                    return Err(ConfigError::Invalid(format!(
-                        "[{section}] in the config file must be a table"
-                    )));
-                }
-            }
-        }
-        let config: Config = toml::Value::Table(table).try_into().map_err(|e| {
-            ConfigError::Invalid(format!(
-                "{e} (in {} or a TAFLBOT_* variable)",
-                file.display()
-            ))
-        })?;
+        let config: Config = sources::figment(file, env)?
+            .extract_lossy()
+            .map_err(|e| ConfigError::Load(Box::new(e)))?;
         config.validate()?;
         Ok(config)
     }
-
-    fn validate(&self) -> Result<(), ConfigError> {
-        self.http.listen_addr()?;
-        self.http.trusted_proxies()?;
-        self.discord.shard_plan()?;
-        if self.games.claim_lease_secs == 0 || self.games.claim_lease_secs > 24 * 3600 {
-            return Err(ConfigError::Invalid(
-                "games.claim_lease_secs must be between 1 and 86400 seconds".into(),
-            ));
-        }
-        let url = self.http.public_url.trim();
-        if !(url.is_empty() || url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(ConfigError::Invalid(format!(
-                "http.public_url {url:?} must start with http:// or https://"
-            )));
-        }
-        if self.games.login_link_minutes == 0 || self.games.web_session_days == 0 {
-            return Err(ConfigError::Invalid(
-                "games.login_link_minutes and games.web_session_days must be at least 1".into(),
-            ));
-        }
-        self.database.location()?;
-        if self.database.readers == 0 {
-            return Err(ConfigError::Invalid(
-                "database.readers must be at least 1".into(),
-            ));
-        }
-        if self.database.max_batch == 0 {
-            return Err(ConfigError::Invalid(
-                "database.max_batch must be at least 1".into(),
-            ));
-        }
-        if self.http.rate_limit_per_second.is_nan() || self.http.rate_limit_per_second <= 0.0 {
-            return Err(ConfigError::Invalid(
-                "http.rate_limit_per_second must be above 0".into(),
-            ));
-        }
-        if self.http.registration_per_minute.is_nan() || self.http.registration_per_minute <= 0.0 {
-            return Err(ConfigError::Invalid(
-                "http.registration_per_minute must be above 0".into(),
-            ));
-        }
-        if self.http.anonymous_per_second.is_nan() || self.http.anonymous_per_second <= 0.0 {
-            return Err(ConfigError::Invalid(
-                "http.anonymous_per_second must be above 0".into(),
-            ));
-        }
-        if !(self.games.max_bank_ratio >= 1.0 && self.games.max_bank_ratio.is_finite()) {
-            return Err(ConfigError::Invalid(
-                "games.max_bank_ratio must be a number of at least 1".into(),
-            ));
-        }
-        if self.webhooks.max_attempts == 0 {
-            return Err(ConfigError::Invalid(
-                "webhooks.max_attempts must be at least 1".into(),
-            ));
-        }
-        self.webhooks.target_policy()?;
-        Ok(())
-    }
-}
-
-/// Turns an environment string into a TOML value of the setting's type.
-/// Reads seconds given as one number, a list of numbers, or (from the environment) a list of
-/// numbers written as text.
-fn one_or_many_secs<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<u64>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Seconds {
-        One(u64),
-        Text(String),
-    }
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(u64),
-        Many(Vec<Seconds>),
-    }
-    let read = |s: Seconds| match s {
-        Seconds::One(n) => Ok(n),
-        Seconds::Text(text) => text
-            .trim()
-            .parse::<u64>()
-            .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a number of seconds"))),
-    };
-    match OneOrMany::deserialize(de)? {
-        OneOrMany::One(n) => Ok(vec![n]),
-        OneOrMany::Many(list) => list.into_iter().map(read).collect(),
-    }
-}
-
-fn env_value(
-    name: &str,
-    raw: &str,
-    template: Option<&toml::Value>,
-) -> Result<toml::Value, ConfigError> {
-    let bad = |what: &str| ConfigError::Invalid(format!("{name}={raw:?} is not {what}"));
-    Ok(match template {
-        Some(toml::Value::Boolean(_)) => match raw.trim().to_ascii_lowercase().as_str() {
-            "1" | "true" | "yes" | "on" => toml::Value::Boolean(true),
-            "0" | "false" | "no" | "off" => toml::Value::Boolean(false),
-            _ => return Err(bad("a boolean (true/false)")),
-        },
-        Some(toml::Value::Integer(_)) => {
-            toml::Value::Integer(raw.trim().parse().map_err(|_| bad("an integer"))?)
-        }
-        Some(toml::Value::Float(_)) => {
-            toml::Value::Float(raw.trim().parse().map_err(|_| bad("a number"))?)
-        }
-        // Lists: comma-separated strings.
-        Some(toml::Value::Array(_)) => toml::Value::Array(
-            raw.split(',')
-                .map(str::trim)
-                .filter(|item| !item.is_empty())
-                .map(|item| toml::Value::String(item.to_owned()))
-                .collect(),
-        ),
-        // Optional settings (absent from the defaults): integers stay integers.
-        None => match raw.trim().parse::<i64>() {
-            Ok(n) => toml::Value::Integer(n),
-            Err(_) => toml::Value::String(raw.to_owned()),
-        },
-        Some(_) => toml::Value::String(raw.to_owned()),
-    })
 }
 
 #[cfg(test)]
@@ -541,37 +373,36 @@ mod tests {
             .collect()
     }
 
+    /// `toml` as the config file, under the variables in `vars`.
+    fn load(toml: &str, vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("taflbot.toml");
+        std::fs::write(&file, toml).unwrap();
+        Config::from_sources(Some(&file), env(vars))
+    }
+
     #[test]
     fn reminders_are_a_list_and_the_older_single_setting_still_reads() {
-        let c = Config::from_toml_and_env("", Path::new(""), env(&[])).unwrap();
+        let c = load("", &[]).unwrap();
         assert_eq!(c.games.reminders_before_secs, vec![86_400, 7_200]);
-        let old = Config::from_toml_and_env(
-            "[games]\nreminder_before_secs = 43200\n",
-            Path::new(""),
-            env(&[]),
-        )
-        .unwrap();
+        let old = load("[games]\nreminder_before_secs = 43200\n", &[]).unwrap();
         assert_eq!(old.games.reminders_before_secs, vec![43_200]);
-        let from_env = Config::from_toml_and_env(
-            "",
-            Path::new(""),
-            env(&[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "3600, 600")]),
-        )
-        .unwrap();
+        let from_env = load("", &[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "3600, 600")]).unwrap();
         assert_eq!(from_env.games.reminders_before_secs, vec![3_600, 600]);
+        let one = load("", &[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "3600")]).unwrap();
+        assert_eq!(one.games.reminders_before_secs, vec![3_600]);
+        let err = load("", &[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "soon")]).unwrap_err();
         assert!(
-            Config::from_toml_and_env(
-                "",
-                Path::new(""),
-                env(&[("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS", "soon")]),
-            )
-            .is_err()
+            err.to_string()
+                .contains("TAFLBOT_GAMES_REMINDERS_BEFORE_SECS"),
+            "{err}"
         );
     }
 
     #[test]
     fn defaults_match_the_documented_ones() {
-        let c = Config::from_toml_and_env("", Path::new(""), env(&[])).unwrap();
+        let c = Config::from_sources(None, env(&[])).unwrap();
+        assert_eq!(c, Config::default());
         assert_eq!(c.database.path, PathBuf::from("./taflbot.db"));
         assert_eq!(c.http.listen, "127.0.0.1:8080");
         assert!(c.discord.enabled_token().is_none());
@@ -580,8 +411,7 @@ mod tests {
     #[test]
     fn the_example_file_sets_every_key_and_parses() {
         let text = include_str!("../../config.example.toml");
-        let c =
-            Config::from_toml_and_env(text, Path::new("config.example.toml"), env(&[])).unwrap();
+        let c = load(text, &[]).unwrap();
         // Every key of the defaults must be documented in the example.
         let defaults = toml::Table::try_from(Config::default()).unwrap();
         let example: toml::Table = toml::from_str(text).unwrap();
@@ -598,21 +428,21 @@ mod tests {
     #[test]
     fn environment_overrides_file_with_typed_values() {
         let text = "[http]\nlisten = \"0.0.0.0:9000\"\nallow_registration = true\n";
-        let c = Config::from_toml_and_env(
+        let c = load(
             text,
-            Path::new("x.toml"),
-            env(&[
+            &[
                 ("TAFLBOT_HTTP_ALLOW_REGISTRATION", "false"),
                 ("TAFLBOT_DATABASE_PATH", "/tmp/other.db"),
                 ("TAFLBOT_DISCORD_TOKEN", "abc"),
                 ("TAFLBOT_DISCORD_GUILD_ID", "1234"),
                 ("TAFLBOT_HTTP_RATE_LIMIT_PER_SECOND", "2.5"),
+                ("TAFLBOT_GAMES_MAX_BANK_RATIO", "1.1"),
                 (
                     "TAFLBOT_WEBHOOKS_ALLOW_PRIVATE",
                     "127.0.0.1, 10.0.0.0/8,hooks.internal:8443",
                 ),
                 ("TAFLBOT_CONFIG", "ignored.toml"),
-            ]),
+            ],
         )
         .unwrap();
         assert_eq!(c.http.listen, "0.0.0.0:9000");
@@ -621,42 +451,84 @@ mod tests {
         assert_eq!(c.discord.enabled_token(), Some("abc"));
         assert_eq!(c.discord.guild_id, Some(1234));
         assert_eq!(c.http.rate_limit_per_second, 2.5);
+        assert_eq!(c.games.max_bank_ratio, 1.1);
         assert_eq!(
             c.webhooks.allow_private,
             ["127.0.0.1", "10.0.0.0/8", "hooks.internal:8443"]
         );
-        let from_url = Config::from_toml_and_env(
+        let from_url = load(
             "[database]\npath = \"./file.db\"\n",
-            Path::new("x.toml"),
-            env(&[("TAFLBOT_DATABASE_URL", "sqlite:///srv/taflbot.db")]),
+            &[("TAFLBOT_DATABASE_URL", "sqlite:///srv/taflbot.db")],
         )
         .unwrap();
         assert_eq!(
             from_url.database.location().ok(),
             Some(DatabaseLocation::Sqlite(PathBuf::from("/srv/taflbot.db")))
         );
-        let err = Config::from_toml_and_env(
-            "",
-            Path::new(""),
-            env(&[("TAFLBOT_DATABASE_URL", "redis://cache")]),
-        )
-        .unwrap_err();
+        let err = load("", &[("TAFLBOT_DATABASE_URL", "redis://cache")]).unwrap_err();
         assert!(err.to_string().contains("database.url"), "{err}");
     }
 
     #[test]
-    fn unreadable_networks_and_bank_ratios_are_refused() {
-        let err = Config::from_toml_and_env(
-            "[webhooks]\nallow_private = [\"10.0.0.0/40\"]\n",
-            Path::new("x.toml"),
-            env(&[]),
+    fn booleans_read_every_usual_spelling() {
+        for (raw, value) in [
+            ("true", true),
+            ("1", true),
+            ("yes", true),
+            ("on", true),
+            ("false", false),
+            ("0", false),
+            ("no", false),
+            ("off", false),
+        ] {
+            let c = load("", &[("TAFLBOT_WEBHOOKS_ENABLED", raw)]).unwrap();
+            assert_eq!(c.webhooks.enabled, value, "{raw}");
+        }
+        assert!(load("", &[("TAFLBOT_WEBHOOKS_ENABLED", "maybe")]).is_err());
+    }
+
+    #[test]
+    fn text_settings_keep_numeric_looking_values_as_written() {
+        let c = load(
+            "[discord]\nshard_count = 8\n",
+            &[
+                ("TAFLBOT_DISCORD_TOKEN", "12345"),
+                ("TAFLBOT_DISCORD_SHARDS", "4"),
+                ("TAFLBOT_DATABASE_PATH", "0123"),
+                ("TAFLBOT_LOG_FILTER", "true"),
+            ],
         )
-        .unwrap_err();
+        .unwrap();
+        assert_eq!(c.discord.token.as_deref(), Some("12345"));
+        assert_eq!(c.discord.shards, "4");
+        assert_eq!(c.database.path, PathBuf::from("0123"));
+        assert_eq!(c.log.filter, "true");
+        let proxy = load("", &[("TAFLBOT_HTTP_TRUSTED_PROXIES", "10.0.0.1")]).unwrap();
+        assert_eq!(proxy.http.trusted_proxies, ["10.0.0.1"]);
+    }
+
+    #[test]
+    fn file_errors_name_the_file() {
+        let missing = Path::new("/nonexistent/taflbot-settings.toml");
+        let err = Config::from_sources(Some(missing), env(&[])).unwrap_err();
+        assert!(
+            matches!(err, ConfigError::Load(_))
+                && err.to_string().contains(&missing.display().to_string()),
+            "{err}"
+        );
+        for broken in ["[http\nlisten = 1", "[http]\nbody_limit_bytes = \"lots\"\n"] {
+            let err = load(broken, &[]).unwrap_err();
+            assert!(err.to_string().contains("taflbot.toml"), "{broken}: {err}");
+        }
+    }
+
+    #[test]
+    fn unreadable_networks_and_bank_ratios_are_refused() {
+        let err = load("[webhooks]\nallow_private = [\"10.0.0.0/40\"]\n", &[]).unwrap_err();
         assert!(err.to_string().contains("10.0.0.0/40"), "{err}");
-        let err = Config::from_toml_and_env(
+        let err = load(
             "",
-            Path::new(""),
-            env(&[("TAFLBOT_HTTP_TRUSTED_PROXIES", "127.0.0.1, proxy.internal")]),
+            &[("TAFLBOT_HTTP_TRUSTED_PROXIES", "127.0.0.1, proxy.internal")],
         )
         .unwrap_err();
         assert!(
@@ -664,39 +536,26 @@ mod tests {
                 .contains("http.trusted_proxies: \"proxy.internal\" is not an address"),
             "{err}"
         );
-        let proxies = Config::from_toml_and_env(
+        let proxies = load(
             "",
-            Path::new(""),
-            env(&[("TAFLBOT_HTTP_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8")]),
+            &[("TAFLBOT_HTTP_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8")],
         )
         .unwrap();
         assert_eq!(proxies.http.trusted_proxies, ["127.0.0.1", "10.0.0.0/8"]);
-        let err = Config::from_toml_and_env(
-            "",
-            Path::new(""),
-            env(&[("TAFLBOT_GAMES_MAX_BANK_RATIO", "0.5")]),
-        )
-        .unwrap_err();
+        let err = load("", &[("TAFLBOT_GAMES_MAX_BANK_RATIO", "0.5")]).unwrap_err();
         assert!(err.to_string().contains("max_bank_ratio"), "{err}");
     }
 
     #[test]
     fn bad_values_name_the_variable() {
-        let err = Config::from_toml_and_env(
-            "",
-            Path::new(""),
-            env(&[("TAFLBOT_HTTP_BODY_LIMIT_BYTES", "lots")]),
-        )
-        .unwrap_err();
+        let err = load("", &[("TAFLBOT_HTTP_BODY_LIMIT_BYTES", "lots")]).unwrap_err();
         assert!(
             err.to_string().contains("TAFLBOT_HTTP_BODY_LIMIT_BYTES"),
             "{err}"
         );
-        let err = Config::from_toml_and_env("", Path::new(""), env(&[("TAFLBOT_HTTP_NOPE", "1")]))
-            .unwrap_err();
+        let err = load("", &[("TAFLBOT_HTTP_NOPE", "1")]).unwrap_err();
         assert!(err.to_string().contains("nope"), "{err}");
-        let err = Config::from_toml_and_env("[http]\nlisten = \"here\"\n", Path::new(""), env(&[]))
-            .unwrap_err();
+        let err = load("[http]\nlisten = \"here\"\n", &[]).unwrap_err();
         assert!(err.to_string().contains("http.listen"), "{err}");
     }
 }

@@ -1,0 +1,176 @@
+//! What a loaded configuration must satisfy before anything starts: each rule one line, its
+//! message saying in the settings' own words what is wrong.
+
+use super::{Config, ConfigError};
+
+/// Refuses with `message` unless `holds`.
+fn ensure(holds: bool, message: impl Into<String>) -> Result<(), ConfigError> {
+    if holds {
+        Ok(())
+    } else {
+        Err(ConfigError::Invalid(message.into()))
+    }
+}
+
+impl Config {
+    pub(super) fn validate(&self) -> Result<(), ConfigError> {
+        let (database, http, games) = (&self.database, &self.http, &self.games);
+        // Settings read by a parser of their own say what is wrong themselves.
+        http.listen_addr()?;
+        http.trusted_proxies()?;
+        self.discord.shard_plan()?;
+        database.location()?;
+        self.webhooks.target_policy()?;
+
+        let url = http.public_url.trim();
+        let web_url = url.is_empty() || url.starts_with("http://") || url.starts_with("https://");
+        ensure(
+            (1..=24 * 3600).contains(&games.claim_lease_secs),
+            "games.claim_lease_secs must be between 1 and 86400 seconds",
+        )?;
+        ensure(
+            web_url,
+            format!("http.public_url {url:?} must start with http:// or https://"),
+        )?;
+        ensure(
+            games.login_link_minutes >= 1,
+            "games.login_link_minutes must be at least 1",
+        )?;
+        ensure(
+            games.web_session_days >= 1,
+            "games.web_session_days must be at least 1",
+        )?;
+        ensure(database.readers >= 1, "database.readers must be at least 1")?;
+        ensure(
+            database.max_batch >= 1,
+            "database.max_batch must be at least 1",
+        )?;
+        // Comparisons written so that NaN (TOML's `nan`) fails them.
+        ensure(
+            http.rate_limit_per_second > 0.0,
+            "http.rate_limit_per_second must be above 0",
+        )?;
+        ensure(
+            http.registration_per_minute > 0.0,
+            "http.registration_per_minute must be above 0",
+        )?;
+        ensure(
+            http.anonymous_per_second > 0.0,
+            "http.anonymous_per_second must be above 0",
+        )?;
+        ensure(
+            games.max_bank_ratio >= 1.0 && games.max_bank_ratio.is_finite(),
+            "games.max_bank_ratio must be a number of at least 1",
+        )?;
+        ensure(
+            self.webhooks.max_attempts >= 1,
+            "webhooks.max_attempts must be at least 1",
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each rule, broken by one variable, refuses the configuration with its own message.
+    #[test]
+    fn each_rule_refuses_a_bad_value_with_its_message() {
+        let cases = [
+            (
+                "TAFLBOT_GAMES_CLAIM_LEASE_SECS",
+                "0",
+                "games.claim_lease_secs must be between 1 and 86400",
+            ),
+            (
+                "TAFLBOT_GAMES_CLAIM_LEASE_SECS",
+                "86401",
+                "games.claim_lease_secs must be between 1 and 86400",
+            ),
+            (
+                "TAFLBOT_HTTP_PUBLIC_URL",
+                "tafl.example.org",
+                "http.public_url \"tafl.example.org\" must start with http:// or https://",
+            ),
+            (
+                "TAFLBOT_GAMES_LOGIN_LINK_MINUTES",
+                "0",
+                "games.login_link_minutes must be at least 1",
+            ),
+            (
+                "TAFLBOT_GAMES_WEB_SESSION_DAYS",
+                "0",
+                "games.web_session_days must be at least 1",
+            ),
+            (
+                "TAFLBOT_DATABASE_READERS",
+                "0",
+                "database.readers must be at least 1",
+            ),
+            (
+                "TAFLBOT_DATABASE_MAX_BATCH",
+                "0",
+                "database.max_batch must be at least 1",
+            ),
+            (
+                "TAFLBOT_HTTP_RATE_LIMIT_PER_SECOND",
+                "0",
+                "http.rate_limit_per_second must be above 0",
+            ),
+            (
+                "TAFLBOT_HTTP_REGISTRATION_PER_MINUTE",
+                "-1",
+                "http.registration_per_minute must be above 0",
+            ),
+            (
+                "TAFLBOT_HTTP_ANONYMOUS_PER_SECOND",
+                "0.0",
+                "http.anonymous_per_second must be above 0",
+            ),
+            (
+                "TAFLBOT_GAMES_MAX_BANK_RATIO",
+                "0.5",
+                "games.max_bank_ratio must be a number of at least 1",
+            ),
+            (
+                "TAFLBOT_WEBHOOKS_MAX_ATTEMPTS",
+                "0",
+                "webhooks.max_attempts must be at least 1",
+            ),
+            (
+                "TAFLBOT_HTTP_LISTEN",
+                "here",
+                "http.listen \"here\" is not an address",
+            ),
+            (
+                "TAFLBOT_HTTP_TRUSTED_PROXIES",
+                "proxy.internal",
+                "http.trusted_proxies: \"proxy.internal\" is not an address",
+            ),
+            ("TAFLBOT_DISCORD_SHARDS", "2", "needs discord.shard_count"),
+            (
+                "TAFLBOT_DATABASE_URL",
+                "redis://cache",
+                "database.url scheme \"redis\" is not supported",
+            ),
+            (
+                "TAFLBOT_WEBHOOKS_ALLOW_PRIVATE",
+                "10.0.0.0/40",
+                "10.0.0.0/40",
+            ),
+        ];
+        for (name, value, message) in cases {
+            let env = [(name.to_owned(), value.to_owned())];
+            match Config::from_sources(None, env) {
+                Err(ConfigError::Invalid(said)) => {
+                    assert!(said.contains(message), "{name}={value}: {said}");
+                }
+                other => panic!("{name}={value} was not refused as invalid: {other:?}"),
+            }
+        }
+        assert!(
+            Config::from_sources(None, []).is_ok(),
+            "the defaults break a rule"
+        );
+    }
+}
