@@ -133,7 +133,6 @@ fn start_game(c: &Conn<'_>, e: &mut Emitter, ch: &ChallengeRow, opponent: Seat) 
         finished_at: None,
         rated: ch.rated,
         private: ch.private,
-        version: 0,
     };
     row.deadline_at = match game_state::seat(&row, to_move) {
         Seat::Player(_) => clock.deadline(e.now(), bank),
@@ -155,8 +154,8 @@ fn start_game(c: &Conn<'_>, e: &mut Emitter, ch: &ChallengeRow, opponent: Seat) 
             context: row.context.clone(),
         }),
     )?;
-    // The instance that starts a game keeps it, so its first move needs no read either.
-    e.keep_after_commit(row.clone(), tafl_engine::Game::new(rules));
+    // Its engine game is cached once committed, so the first move replays no moves.
+    e.cache_after_commit(row.id, tafl_engine::Game::new(rules));
     Ok(row)
 }
 

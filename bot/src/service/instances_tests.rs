@@ -262,6 +262,18 @@ async fn game_between(service: &GamesService, a: PlayerId, b: PlayerId) -> GameI
         .id
 }
 
+/// Two instances on `db` and a game between two players (attackers, defenders) started on
+/// the first.
+async fn a_game_on_two_instances(db: &Db) -> (GamesService, GamesService, [PlayerId; 2], GameId) {
+    let clock = Arc::new(ManualClock::new(1_000));
+    let a = service(db, &clock, Picker::quick());
+    let b = service(db, &clock, Picker::quick());
+    let attacker = a.register_player("att", None).await.unwrap().player.id;
+    let defender = a.register_player("def", None).await.unwrap().player.id;
+    let game = game_between(&a, attacker, defender).await;
+    (a, b, [attacker, defender], game)
+}
+
 /// `game` as stored, replayed by the engine, with its stored position.
 async fn replayed(service: &GamesService, game: GameId) -> (Game, String) {
     let view = service.game(None, game).await.unwrap();
@@ -315,35 +327,40 @@ async fn assert_position_is_its_moves(service: &GamesService, game: GameId) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn on_postgresql_a_game_kept_by_one_instance_and_moved_in_by_another_is_read_again() {
-    let db = Db::postgres();
-    let clock = Arc::new(ManualClock::new(1_000));
-    let a = service(&db, &clock, Picker::quick());
-    let b = service(&db, &clock, Picker::quick());
-    let attacker = a.register_player("att", None).await.unwrap().player.id;
-    let defender = a.register_player("def", None).await.unwrap().player.id;
-    let game = game_between(&a, attacker, defender).await;
+async fn a_move_through_one_instance_after_anothers_is_decided_on_the_stored_game() {
+    moved_in_by_both(Db::sqlite()).await;
+}
 
-    // Instance a keeps the game as its move left it: the defenders to move at ply 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_a_move_through_one_instance_after_anothers_is_decided_on_the_stored_game() {
+    moved_in_by_both(Db::postgres()).await;
+}
+
+/// Each instance caches the engine games it moved in; a move is still decided on the game as
+/// stored, whichever instance moved last.
+async fn moved_in_by_both(db: Db) {
+    let (a, b, [attacker, defender], game) = a_game_on_two_instances(&db).await;
+
+    // Instance a caches the engine game as its move left it: the defenders to move at ply 1.
     assert_eq!(first_legal_move(&a, attacker, game).await.ply, 1);
     let defenders_moves = legal(&a, game).await;
-    // Instance b moves for the defenders: a's kept game is now behind.
+    // Instance b moves for the defenders: what a cached is now behind.
     let played = play(&b, defender, game, &defenders_moves[0]).await.unwrap();
     assert_eq!(played.ply, 2);
-    // On a's kept game the defenders are still to move, and another of their moves is legal
-    // there; the stored game says otherwise. (Were the game a computed for it kept, the next
-    // move would be checked against a position that never was.)
+    // Another defenders' move would be legal on what a saw last; the stored game says
+    // otherwise.
     let refused = play(&a, defender, game, &defenders_moves[1]).await;
     assert!(
         matches!(refused, Err(ServiceError::NotYourTurn(_))),
         "a move on a's stale game was accepted: {refused:?}"
     );
-    // The attackers move through a, on the stored game (not on what a computed before).
+    // The attackers move through a, on the stored game (not on the engine game a cached for
+    // ply 1: were it taken for ply 2, the position written would be one that never was).
     assert_eq!(first_legal_move(&a, attacker, game).await.ply, 3);
     assert_position_is_its_moves(&b, game).await;
     assert_position_is_its_moves(&a, game).await;
 
-    // A game ended through b takes no move through a, whose kept game is still active.
+    // A game ended through b takes no move through a.
     assert_eq!(first_legal_move(&a, defender, game).await.ply, 4);
     let next = first_legal(&a, game).await;
     b.resign(attacker, game).await.unwrap();
@@ -353,4 +370,45 @@ async fn on_postgresql_a_game_kept_by_one_instance_and_moved_in_by_another_is_re
         "a move in an ended game was accepted: {after_end:?}"
     );
     assert_eq!(b.game(None, game).await.unwrap().moves.len(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moves_racing_on_two_instances_are_played_once_per_ply() {
+    racing_moves(Db::sqlite()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgresql_moves_racing_on_two_instances_are_played_once_per_ply() {
+    racing_moves(Db::postgres()).await;
+}
+
+/// The player to move sends two different legal moves for the same ply at once, one through
+/// each instance: exactly one is played, the other is refused as stale, and the stored game is
+/// the one its moves lead to.
+async fn racing_moves(db: Db) {
+    let (a, b, [attacker, defender], game) = a_game_on_two_instances(&db).await;
+    for ply in 0..6u32 {
+        let mover = if ply % 2 == 0 { attacker } else { defender };
+        let moves = legal(&a, game).await;
+        let at_ply = |text: &str| MoveRequest {
+            text: text.into(),
+            expected_ply: Some(ply),
+            idempotency_key: None,
+        };
+        let (through_a, through_b) = tokio::join!(
+            a.play_move(mover, game, at_ply(&moves[0])),
+            b.play_move(mover, game, at_ply(&moves[1])),
+        );
+        let (won, lost) = match (through_a, through_b) {
+            (Ok(won), Err(lost)) | (Err(lost), Ok(won)) => (won, lost),
+            other => panic!("ply {ply}: not exactly one winner: {other:?}"),
+        };
+        assert_eq!(won.ply, ply + 1);
+        assert!(
+            matches!(lost, ServiceError::Conflict { .. }),
+            "ply {ply}: {lost:?}"
+        );
+    }
+    assert_eq!(b.game(None, game).await.unwrap().moves.len(), 6);
+    assert_position_is_its_moves(&a, game).await;
 }

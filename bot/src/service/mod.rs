@@ -26,7 +26,6 @@ mod health;
 mod history;
 #[cfg(test)]
 mod instances_tests;
-mod kept_games;
 mod moderation;
 mod move_check;
 mod moves;
@@ -59,9 +58,9 @@ use tokio::sync::{Notify, broadcast};
 use crate::config::GamesConfig;
 use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
 use crate::notify::TargetPolicy;
+use crate::store::Conn;
 use crate::store::Store;
-use crate::store::rows::{self, GameRow};
-use crate::store::{Conn, Later};
+use crate::store::rows;
 
 pub use account::AccountChange;
 pub use ai::MovePicker;
@@ -126,8 +125,6 @@ struct Inner {
     discord_outbox: Arc<Notify>,
     /// Engine games by id at their last known ply.
     engines: Arc<game_state::EngineCache>,
-    /// Game rows as this instance's last commits left them (see `kept_games.rs`).
-    kept_games: Arc<kept_games::KeptGames>,
     /// The AI; without one, challenges to the AI are refused.
     picker: Option<Arc<dyn MovePicker>>,
     /// Games whose AI turn is being computed, each with whether its turn was asked for again
@@ -159,11 +156,6 @@ impl GamesService {
         webhook_targets: TargetPolicy,
         picker: Option<Arc<dyn MovePicker>>,
     ) -> GamesService {
-        // Only PostgreSQL's guarded statement writes a move without reading its game.
-        let kept_capacity = match store.dialect() {
-            crate::store::Dialect::Postgres => 10_000,
-            crate::store::Dialect::Sqlite => 0,
-        };
         let shared_events = store.changes().map(|_| Arc::new(Notify::new()));
         let (published, follower_published) = match shared_events {
             Some(_) => {
@@ -186,7 +178,6 @@ impl GamesService {
                 outbox: Arc::new(Notify::new()),
                 discord_outbox: Arc::new(Notify::new()),
                 engines: Arc::new(game_state::EngineCache::new(10_000)),
-                kept_games: Arc::new(kept_games::KeptGames::new(kept_capacity)),
                 picker,
                 ai_running: Mutex::new(HashMap::new()),
                 ai_idle: Notify::new(),
@@ -312,7 +303,6 @@ impl GamesService {
         let shared_events = self.inner.shared_events.clone();
         let outbox = self.inner.outbox.clone();
         let discord_outbox = self.inner.discord_outbox.clone();
-        let kept_games = self.inner.kept_games.clone();
         let engines = self.inner.engines.clone();
         let held = self.held.clone();
         let now = self.now_ms();
@@ -334,19 +324,14 @@ impl GamesService {
                         wall_now,
                         now,
                         dm_users: None,
-                        guarded: Vec::new(),
-                        to_keep: Vec::new(),
+                        engines_to_cache: Vec::new(),
                     };
                     let value = job(c, &mut emitter)?;
                     Ok::<_, ServiceError>((value, emitter))
                 },
                 move |(_, emitter): &mut (T, Emitter)| {
-                    for stale in emitter.settle_guarded() {
-                        kept_games.forget(stale);
-                    }
-                    for (row, game) in emitter.to_keep.drain(..) {
-                        kept_games.put(&row);
-                        engines.put(row.id, game);
+                    for (id, game) in emitter.engines_to_cache.drain(..) {
+                        engines.put(id, game);
                     }
                     if !emitter.events.is_empty() {
                         crate::telemetry::record_events(&emitter.events);
@@ -398,19 +383,9 @@ pub(crate) struct Emitter {
     /// A game's seats' Discord users who asked for a direct message on their turn, as read
     /// with the game (attackers, defenders): a move's event needs no query of its own.
     dm_users: Option<(GameId, [Option<u64>; 2])>,
-    /// Moves written by `rows::write_guarded_move`, whose answers come with the commit.
-    guarded: Vec<GuardedMove>,
-    /// Games (row and engine) as this job leaves them, kept once it commits (see
-    /// `kept_games.rs`): a state that was never committed is never taken for the stored one.
-    to_keep: Vec<(GameRow, tafl_engine::Game)>,
-}
-
-/// A move sent by `rows::write_guarded_move`: its event, and the game as it leaves it.
-struct GuardedMove {
-    event: Event,
-    written: Later<Option<rows::GuardedMoveWritten>>,
-    row: GameRow,
-    game: tafl_engine::Game,
+    /// Engine games as this job leaves them, cached once it commits: a state that was
+    /// never committed is never taken for the stored one.
+    engines_to_cache: Vec<(GameId, tafl_engine::Game)>,
 }
 
 impl Emitter {
@@ -423,58 +398,9 @@ impl Emitter {
         self.dm_users = Some((game, users));
     }
 
-    /// Keeps the game (`row` and engine), as this job leaves it, once the job commits.
-    pub(crate) fn keep_after_commit(&mut self, row: GameRow, game: tafl_engine::Game) {
-        self.to_keep.push((row, game));
-    }
-
-    /// Takes in a move sent by `rows::write_guarded_move`, with its event (stored by that
-    /// statement with its deliveries and posts, as [`Emitter::emit`] would have) and the game
-    /// as the move leaves it.
-    pub(crate) fn guarded(
-        &mut self,
-        event: Event,
-        written: Later<Option<rows::GuardedMoveWritten>>,
-        row: GameRow,
-        game: tafl_engine::Game,
-    ) {
-        self.guarded.push(GuardedMove {
-            event,
-            written,
-            row,
-            game,
-        });
-    }
-
-    /// Once committed: the guarded moves that held join this job's events and kept games;
-    /// answers the games of those that did not (their games changed: nothing was written).
-    fn settle_guarded(&mut self) -> Vec<GameId> {
-        let mut stale = Vec::new();
-        for GuardedMove {
-            mut event,
-            written,
-            row,
-            game,
-        } in std::mem::take(&mut self.guarded)
-        {
-            match written.get() {
-                Some(Some(written)) => {
-                    event.id = written.event;
-                    self.deliveries += written.deliveries;
-                    self.posts.extend(written.posts.iter().copied());
-                    self.events.push(event);
-                    self.to_keep.push((row, game));
-                }
-                _ => stale.push(row.id),
-            }
-        }
-        stale
-    }
-
-    /// The wall-clock time of the commit and how long a Discord post is held for the
-    /// caller's reply, as [`Emitter::emit`] writes them.
-    pub(crate) fn outbox_times(&self) -> (i64, Option<i64>) {
-        (self.wall_now, self.held_until)
+    /// Caches `game`'s engine game, as this job leaves it, once the job commits.
+    pub(crate) fn cache_after_commit(&mut self, game: GameId, engine: tafl_engine::Game) {
+        self.engines_to_cache.push((game, engine));
     }
 
     pub(crate) fn emit(

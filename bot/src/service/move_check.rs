@@ -1,6 +1,6 @@
-//! Whether a move may be played on a game as it stands, before its text is read. The stored
-//! game and the game an instance kept are checked by this one function, so the kept path
-//! (which writes without reading) can never accept a move the stored path would refuse.
+//! Whether a move may be played on a game as it stands, before its text is read: seat, game
+//! over, deadline, expected ply, turn, the AI's seat. Every move asks it, on the game as
+//! stored, read in the writer's transaction that writes the move (`moves::decide_move`).
 
 use tafl_engine::Side;
 

@@ -1,17 +1,18 @@
-//! Moves: checked by the engine and committed in one transaction guarded by the ply, so of
-//! two racing moves exactly one wins. The AI's moves go through the same path.
+//! Moves: every move, a player's or the AI's, on either backend, is decided by one function
+//! ([`decide_move`]) inside the writer's transaction: it reads the stored game, asks
+//! [`may_move`] and the engine, and writes. Writes take turns (one writer per instance, and on
+//! PostgreSQL one batch at a time across instances), so the read sees every earlier commit and
+//! of two racing moves exactly one wins.
 
 use sha2::{Digest, Sha256};
 use tafl_engine::{Move, MoveReport, Side};
 
 use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
+use crate::store::Conn;
 use crate::store::rows::{self, GameRow, MoveRow};
-use crate::store::{Conn, Dialect, Later};
 
 use super::event::{EventPayload, GameEnded, MovePlayedEvent};
-use super::events;
 use super::game_state::{self, EngineCache};
-use super::kept_games::KeptGames;
 use super::move_check::{Refusal, may_move};
 use super::views::{MovePlayed, WarningView};
 use super::{ClockSpec, Emitter, GamesService, Missing, MoveRequest, Result, ServiceError};
@@ -110,44 +111,10 @@ fn too_late_message(row: &GameRow) -> String {
     }
 }
 
-/// What a move's job answers.
-pub(crate) enum MoveAnswer {
-    /// Decided on the stored game: played, or refused keeping what was written (a game ended
-    /// on time stays ended).
-    Decided(std::result::Result<MovePlayed, ServiceError>),
-    /// Played on the game this instance kept: the answer stands once the batch commits if the
-    /// guarded write held (`Some(Some(..))`); otherwise the game changed meanwhile and nothing
-    /// was written.
-    Guarded(MovePlayed, Later<Option<rows::GuardedMoveWritten>>),
-}
-
-/// Checks and applies one move inside the writer's transaction: on the game this instance
-/// kept when it can (`kept`; PostgreSQL), else on the stored game. An `Err` rolls back.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the move's transaction, the instance's caches, who moves and what"
-)]
-pub(crate) fn apply_move(
-    c: &Conn<'_>,
-    e: &mut Emitter,
-    cache: &EngineCache,
-    kept: &KeptGames,
-    actor: Actor,
-    game_id: GameId,
-    request: &MoveRequest,
-    max_bank_ratio: f64,
-) -> Result<MoveAnswer> {
-    if c.dialect() == Dialect::Postgres
-        && let Some(row) = kept.get(game_id)
-        && let Some(answer) = play_on_kept_row(c, e, cache, actor, row, request, max_bank_ratio)?
-    {
-        return Ok(answer);
-    }
-    decide_move(c, e, cache, actor, game_id, request, max_bank_ratio).map(MoveAnswer::Decided)
-}
-
-/// Checks and applies one move on the stored game. The outer `Result` rolls back; the inner
-/// one is a refusal that keeps what was written (a game ended on time stays ended).
+/// Decides one move inside the writer's transaction: reads the stored game (with the answer
+/// kept under the request's idempotency key, if any), checks it with [`may_move`] and the
+/// engine, and writes it. The outer `Result` rolls back; the inner one is a refusal that keeps
+/// what was written (a game ended on time stays ended).
 pub(crate) fn decide_move(
     c: &Conn<'_>,
     e: &mut Emitter,
@@ -157,15 +124,23 @@ pub(crate) fn decide_move(
     request: &MoveRequest,
     max_bank_ratio: f64,
 ) -> Result<std::result::Result<MovePlayed, ServiceError>> {
-    let hash = request_hash(game_id, &request.text, request.expected_ply);
-    let key = match (actor, &request.idempotency_key) {
-        (Actor::Player(p), Some(key)) => Some((p, key.as_str())),
+    // Only a keyed request's answer is kept, so only it is hashed.
+    let keyed = match (actor, &request.idempotency_key) {
+        (Actor::Player(p), Some(key)) => Some((
+            p,
+            key.as_str(),
+            request_hash(game_id, &request.text, request.expected_ply),
+        )),
         _ => None,
     };
+    let key = keyed.as_ref().map(|&(player, key, _)| (player, key));
     let read = rows::game_for_move(c, game_id, key)?
         .ok_or_else(|| ServiceError::NotFound(Missing::Game(game_id)))?;
     if let Some((stored_hash, answer)) = read.stored_answer {
-        if stored_hash != hash {
+        if keyed
+            .as_ref()
+            .is_none_or(|(_, _, hash)| *hash != stored_hash)
+        {
             return Err(ServiceError::Invalid(
                 "this Idempotency-Key was already used for a different request".into(),
             ));
@@ -179,19 +154,24 @@ pub(crate) fn decide_move(
     if let Err(refusal) = may_move(&row, actor, request.expected_ply, e.now()) {
         return refused(c, e, cache, actor, &mut row, refusal);
     }
-    let mut game = game_state::engine_game(c, cache, &row)?;
-    let dim = game.rules().dim();
+    let mut game = game_state::engine_game_to_move(c, cache, &row)?;
     // The engine's reason already quotes the text and says how to write a move.
-    let mv = Move::parse(&request.text, dim)
-        .map_err(|err| ServiceError::IllegalMove(err.to_string()))?;
-    let report = game
-        .play(mv)
-        .map_err(|err| ServiceError::IllegalMove(err.to_string()))?;
+    let report = match Move::parse(&request.text, game.rules().dim())
+        .map_err(|err| err.to_string())
+        .and_then(|mv| game.play(mv).map_err(|err| err.to_string()))
+    {
+        Ok(report) => report,
+        Err(reason) => {
+            // A refused move leaves the engine game as it was: back into the cache.
+            cache.put(row.id, game);
+            return Err(ServiceError::IllegalMove(reason));
+        }
+    };
     let now = e.now();
     let mut remember = |played: &MovePlayed| -> Result<()> {
-        if let Some((player, key)) = key {
+        if let Some((player, key, hash)) = &keyed {
             let answer = stored_answer(played)?;
-            rows::store_idempotent_answer(c, player, key, &hash, &answer, now)?;
+            rows::store_idempotent_answer(c, *player, key, hash, &answer, now)?;
         }
         Ok(())
     };
@@ -205,7 +185,7 @@ pub(crate) fn decide_move(
         max_bank_ratio,
         &mut remember,
     )?;
-    e.keep_after_commit(row, game);
+    e.cache_after_commit(row.id, game);
     Ok(Ok(played))
 }
 
@@ -243,91 +223,6 @@ fn refused(
             Actor::Ai => row.side_to_move.to_string(),
         }),
     })
-}
-
-/// Plays `request` on `row`, the game as this instance's last commit left it, and writes it in
-/// one statement guarded by the row's version (see `kept_games.rs`), whose answer comes with
-/// the commit. `None` when this path cannot answer (a refusal, a move that ends the game):
-/// the caller reads the game and decides. A request with an idempotency key may have been
-/// answered already: the statement's guard then fails too (the key is taken), and the stored
-/// game, read with the key's answer, decides.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the move's transaction, the instance's caches, who moves and what"
-)]
-fn play_on_kept_row(
-    c: &Conn<'_>,
-    e: &mut Emitter,
-    cache: &EngineCache,
-    actor: Actor,
-    mut row: GameRow,
-    request: &MoveRequest,
-    max_bank_ratio: f64,
-) -> Result<Option<MoveAnswer>> {
-    if may_move(&row, actor, request.expected_ply, e.now()).is_err() {
-        return Ok(None);
-    }
-    let mut game = game_state::engine_game_to_move(c, cache, &row)?;
-    // A refused move leaves the game as it was.
-    let Some(report) = Move::parse(&request.text, game.rules().dim())
-        .ok()
-        .and_then(|mv| game.play(mv).ok())
-    else {
-        cache.put(row.id, game);
-        return Ok(None);
-    };
-    if report.outcome.is_some() {
-        return Ok(None);
-    }
-    let read_version = row.version;
-    let step = advance(&mut row, &report, actor, &game, max_bank_ratio, e.now());
-    row.version = read_version + 1;
-    let played = step.answer(&row, &report);
-    // Only a keyed request's answer is kept, so only it is hashed and serialized.
-    let stored = match (actor, &request.idempotency_key) {
-        (Actor::Player(player), Some(key)) => Some((
-            player,
-            key,
-            request_hash(row.id, &request.text, request.expected_ply),
-            stored_answer(&played)?,
-        )),
-        _ => None,
-    };
-    let event = events::new_event(
-        EventPayload::MovePlayed(step.event(&row, &report, actor)),
-        Some(row.id),
-        None,
-        game_state::humans(&row),
-        e.now(),
-    );
-    let (wall_now, held_until) = e.outbox_times();
-    let channel_post = events::discord_channel_of(c, &event)?.map(|channel| (channel, held_until));
-    let dm_player = match game_state::seat(&row, row.side_to_move) {
-        Seat::Player(p) => Some(p),
-        Seat::Ai(_) => None,
-    };
-    let written = rows::write_guarded_move(
-        c,
-        &rows::GuardedMove {
-            game: &row,
-            read_version,
-            the_move: &step.move_row,
-            event: &events::event_row(&event)?,
-            channel_post,
-            dm_player,
-            wall_now,
-            keyed: stored
-                .as_ref()
-                .map(|(player, key, hash, answer)| rows::KeyedAnswer {
-                    player: *player,
-                    key,
-                    request_hash: hash,
-                    answer,
-                }),
-        },
-    )?;
-    e.guarded(event, written.clone(), row, game);
-    Ok(Some(MoveAnswer::Guarded(played, written)))
 }
 
 /// A move's answer as kept under its idempotency key.
@@ -379,7 +274,6 @@ fn record(
     let played_before_event = match report.outcome {
         None => {
             rows::insert_move_and_update_game(c, &step.move_row, row)?;
-            row.version += 1;
             let played = step.answer(row, report);
             remember(&played)?;
             Some(played)
@@ -543,26 +437,8 @@ impl GamesService {
         request: MoveRequest,
     ) -> Result<MovePlayed> {
         let cache = self.inner.engines.clone();
-        let kept = self.inner.kept_games.clone();
         let ratio = self.inner.config.max_bank_ratio;
-        let answer = {
-            let (cache, request) = (cache.clone(), request.clone());
-            self.commit(move |c, e| {
-                apply_move(c, e, &cache, &kept, actor, game_id, &request, ratio)
-            })
+        self.commit(move |c, e| decide_move(c, e, &cache, actor, game_id, &request, ratio))
             .await?
-        };
-        match answer {
-            MoveAnswer::Decided(result) => result,
-            MoveAnswer::Guarded(played, written) if matches!(written.get(), Some(Some(_))) => {
-                Ok(played)
-            }
-            // The game changed since this instance kept it (another instance moved in it,
-            // or it ended): decided on the stored game.
-            MoveAnswer::Guarded(..) => {
-                self.commit(move |c, e| decide_move(c, e, &cache, actor, game_id, &request, ratio))
-                    .await?
-            }
-        }
     }
 }

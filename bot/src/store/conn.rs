@@ -12,8 +12,8 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
+use super::StoreError;
 use super::value::{FromSqlValue, ToSqlValue};
-use super::{Later, StoreError};
 use super::{pg, sqlite};
 
 /// The parameters of one statement, in placeholder order (`?1` first).
@@ -82,39 +82,6 @@ impl<'a> Conn<'a> {
             Backend::Sqlite(c) => sqlite::execute(c, sql, params).map(|_| ()),
             Backend::Postgres(session) => session_of(session)?.execute_ahead(sql, params),
         }
-    }
-
-    /// One row for `sql`, a PostgreSQL statement over arrays (one element per row, its answer
-    /// one row per row sent with the 1-based ordinal last), whose answer the job does not
-    /// wait for: the rows of a batch's consecutive jobs are sent as one execution, with the
-    /// next statement (at the latest the commit's); `read` fills the [`Later`] from this row's
-    /// answer then. SQLite has no arrays: refused there.
-    pub fn postgres_row_later<T: Send + Sync + 'static>(
-        &self,
-        sql: &'static str,
-        params: Params<'_>,
-        read: impl FnOnce(&Row<'_>) -> Result<T, StoreError> + Send + 'static,
-    ) -> Result<Later<T>, StoreError> {
-        let Backend::Postgres(session) = &self.backend else {
-            return Err(StoreError::Parameter(format!(
-                "{} is a PostgreSQL statement over arrays",
-                first_words(sql)
-            )));
-        };
-        let later = Later::pending();
-        let filled = later.clone();
-        session_of(session)?.row_later(
-            sql,
-            params,
-            Box::new(move |rows| {
-                let row = rows
-                    .first()
-                    .ok_or_else(|| StoreError::NoRow(first_words(sql)))?;
-                filled.fill(read(&Row::postgres(row))?);
-                Ok(())
-            }),
-        )?;
-        Ok(later)
     }
 
     /// Every row of a PostgreSQL query; the session is free again when they are read.

@@ -19,6 +19,7 @@ const FILES: &[&str] = &[
     include_str!("../../../migrations/0010_analyses.sql"),
     include_str!("../../../migrations/0011_ai_turn_claims.sql"),
     include_str!("../../../migrations/0012_game_versions.sql"),
+    include_str!("../../../migrations/0013_one_move_path.sql"),
 ];
 
 /// Schema version of a fully migrated database (SQLite `user_version`).

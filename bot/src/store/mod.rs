@@ -7,7 +7,6 @@
 mod conn;
 mod domain_values;
 mod error;
-mod later;
 mod migrations;
 mod pg;
 mod pg_listener;
@@ -33,7 +32,6 @@ use crate::config::DatabaseLocation;
 pub use crate::__store_params as params;
 pub use conn::{Conn, Dialect, Params, Row, numbered_placeholders_as_dollars};
 pub use error::{BackendError, StoreError};
-pub use later::Later;
 pub use migrations::{SCHEMA_VERSION, migrations};
 pub use value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
 use writer::Writer;

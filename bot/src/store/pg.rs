@@ -23,7 +23,6 @@ use tokio_postgres::Client;
 use super::conn::{Params, numbered_placeholders_as_dollars};
 use super::error::BackendError;
 use super::value::SqlValue;
-use super::writer::PreviousJob;
 use super::{Conn, StoreError};
 
 /// More than the store's distinct statements; a cache that fills is emptied, not grown.
@@ -48,58 +47,7 @@ enum Ahead {
     Control(String),
     /// A write whose row count nobody reads.
     Write(Statement, Vec<Bound<'static>>),
-    /// Rows for one statement over arrays, run once for all of them (see
-    /// [`Session::row_later`]).
-    Rows(RowGroup),
-    /// Between two jobs, the first kept: `RELEASE job; SAVEPOINT job`. Dropped between two
-    /// groups of rows for the same statement, which then become one (both jobs are kept, so
-    /// one savepoint serves them both).
-    NextJob,
 }
-
-/// Rows for a statement whose parameters are arrays, one element per row, and whose answer
-/// has one row per row sent, its 1-based ordinal last.
-struct RowGroup {
-    /// The statement's text, as the store wrote it.
-    sql: &'static str,
-    statement: Statement,
-    rows: Vec<(Vec<Bound<'static>>, RowsReader)>,
-}
-
-impl RowGroup {
-    /// Runs the statement for every row, and gives each row's reader its answer.
-    async fn send(self, client: &Client) -> Result<(), StoreError> {
-        let width = self.statement.params().len();
-        let mut columns: Vec<Vec<Bound<'static>>> = (0..width)
-            .map(|_| Vec::with_capacity(self.rows.len()))
-            .collect();
-        let mut readers = Vec::with_capacity(self.rows.len());
-        for (values, read) in self.rows {
-            for (column, value) in columns.iter_mut().zip(values) {
-                column.push(value);
-            }
-            readers.push(Some(read));
-        }
-        let params: Vec<&(dyn ToSql + Sync)> = columns.iter().map(|c| c as _).collect();
-        let answers = client.query(&self.statement, &params).await?;
-        for answer in &answers {
-            let ordinal: i64 = answer.try_get(answer.len().saturating_sub(1))?;
-            let read = usize::try_from(ordinal - 1)
-                .ok()
-                .and_then(|i| readers.get_mut(i))
-                .and_then(Option::take)
-                .ok_or_else(|| StoreError::Corrupt(format!("no row {ordinal} was sent")))?;
-            read(std::slice::from_ref(answer))?;
-        }
-        match readers.into_iter().flatten().next() {
-            Some(unanswered) => unanswered(&[]),
-            None => Ok(()),
-        }
-    }
-}
-
-/// Reads a row's answer (see [`Session::row_later`]).
-pub(super) type RowsReader = Box<dyn FnOnce(&[postgres::Row]) -> Result<(), StoreError> + Send>;
 
 impl Ahead {
     /// Sends the statement when first polled (as every request of `tokio-postgres` is).
@@ -109,12 +57,6 @@ impl Ahead {
             Ahead::Write(statement, values) => Box::pin(async move {
                 client.execute(&statement, &as_params(&values)).await?;
                 Ok(())
-            }),
-            Ahead::Rows(group) => Box::pin(group.send(client)),
-            Ahead::NextJob => Box::pin(async move {
-                Ok(client
-                    .batch_execute(PreviousJob::Kept.next_job_sql())
-                    .await?)
             }),
         }
     }
@@ -187,47 +129,12 @@ impl Session {
     }
 
     /// Sends the writes still queued, if any: a job's writes have all been answered when it
-    /// ends. Transaction control, and queries whose answer is read later, wait for the next
-    /// statement (at the latest the commit's).
+    /// ends. Transaction control waits for the next statement (at the latest the commit's).
     pub(super) fn settle(&mut self) -> Result<(), StoreError> {
         if !self.ahead.iter().any(|a| matches!(a, Ahead::Write(..))) {
             return Ok(());
         }
         self.round_trip(|_| async { Ok(()) })
-    }
-
-    /// Queues the end of a kept job's savepoint and the start of the next job's. Two groups of
-    /// rows for one statement on either side of it become one, when the second job is known
-    /// kept too (here, or at the commit: [`Session::last_job_kept`]).
-    pub(super) fn next_job_after_kept(&mut self) {
-        self.merge_kept_rows();
-        self.ahead.push(Ahead::NextJob);
-    }
-
-    /// The batch's last job was kept: its rows may join the group before them.
-    pub(super) fn last_job_kept(&mut self) {
-        self.merge_kept_rows();
-    }
-
-    /// `[Rows a, NextJob, Rows b]` at the end of the queue, for one statement, as `[Rows a+b]`:
-    /// the job of `b` was kept.
-    fn merge_kept_rows(&mut self) {
-        let n = self.ahead.len();
-        let mergeable = n >= 3
-            && matches!(self.ahead[n - 2], Ahead::NextJob)
-            && matches!(
-                (&self.ahead[n - 3], &self.ahead[n - 1]),
-                (Ahead::Rows(a), Ahead::Rows(b)) if a.sql == b.sql
-            );
-        if !mergeable {
-            return;
-        }
-        if let Some(Ahead::Rows(b)) = self.ahead.pop() {
-            self.ahead.pop();
-            if let Some(Ahead::Rows(a)) = self.ahead.last_mut() {
-                a.rows.extend(b.rows);
-            }
-        }
     }
 
     /// Drops what is queued (the transaction is being rolled back); `true` when that held
@@ -308,29 +215,6 @@ impl Session {
         let statement = self.statement(sql)?;
         let values = owned(bind(&statement, params)?);
         self.ahead.push(Ahead::Write(statement, values));
-        Ok(())
-    }
-
-    /// Queues one row for `sql`, a statement over arrays (one element per row) whose answer
-    /// has one row per row sent with its 1-based ordinal last; `read` gets this row's answer.
-    /// The rows of consecutive kept jobs for one statement are sent as one execution, with
-    /// the next statement (at the latest the commit's).
-    pub(super) fn row_later(
-        &mut self,
-        sql: &'static str,
-        params: Params<'_>,
-        read: RowsReader,
-    ) -> Result<(), StoreError> {
-        let statement = self.statement(sql)?;
-        let values = owned(bind(&statement, params)?);
-        match self.ahead.last_mut() {
-            Some(Ahead::Rows(group)) if group.sql == sql => group.rows.push((values, read)),
-            _ => self.ahead.push(Ahead::Rows(RowGroup {
-                sql,
-                statement,
-                rows: vec![(values, read)],
-            })),
-        }
         Ok(())
     }
 

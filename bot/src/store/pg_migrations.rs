@@ -20,6 +20,10 @@ const FILES: &[(usize, &str)] = &[
         12,
         include_str!("../../../migrations/postgres/0012_game_versions.sql"),
     ),
+    (
+        13,
+        include_str!("../../../migrations/postgres/0013_one_move_path.sql"),
+    ),
 ];
 
 /// A session-level advisory lock: instances starting together migrate one after the other.

@@ -57,7 +57,7 @@ impl PgWriter {
 impl WriteSession for PgWriter {
     /// Sent with the batch's first statement (at the latest its commit): the server takes
     /// the lock before it runs any of the batch's statements, which come after it on the same
-    /// connection, and a batch whose moves need no read costs one round trip in all.
+    /// connection, and the lock costs no round trip of its own.
     fn begin(&mut self) -> Result<(), StoreError> {
         self.session()?.begin_ahead(&format!(
             "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK});"
@@ -68,11 +68,7 @@ impl WriteSession for PgWriter {
     /// Sent with the next job's first statement: its answer is only that it worked, which
     /// that statement's tells (the server refuses every statement after a failed one).
     fn next_job(&mut self, previous: PreviousJob) -> Result<(), StoreError> {
-        let session = self.session()?;
-        match previous {
-            PreviousJob::Kept => session.next_job_after_kept(),
-            other => session.batch_ahead(other.next_job_sql()),
-        }
+        self.session()?.batch_ahead(previous.next_job_sql());
         Ok(())
     }
 
@@ -93,11 +89,6 @@ impl WriteSession for PgWriter {
     }
 
     fn commit(&mut self, last: PreviousJob) -> Result<(), StoreError> {
-        if last == PreviousJob::Kept
-            && let Some(session) = self.session.as_mut()
-        {
-            session.last_job_kept();
-        }
         let notify = format!(
             "{} NOTIFY {EVENTS_CHANNEL}, '{}'; COMMIT",
             last.end_sql(),

@@ -239,7 +239,6 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ("events", include_str!("rows/events.rs")),
     ("game_threads", include_str!("rows/game_threads.rs")),
     ("games", include_str!("rows/games.rs")),
-    ("guarded_move", include_str!("rows/guarded_move.rs")),
     ("guild_settings", include_str!("rows/guild_settings.rs")),
     ("idempotency", include_str!("rows/idempotency.rs")),
     ("moves", include_str!("rows/moves.rs")),

@@ -321,66 +321,6 @@ async fn a_write_waits_for_the_other_instances_open_batch() {
     );
 }
 
-/// Rows for a statement over arrays from a batch's jobs are written together, each job gets
-/// its own row's answer, and a job that is refused after queuing its row has it rolled back
-/// alone.
-#[tokio::test]
-async fn rows_of_a_batchs_jobs_are_written_together_and_a_refused_jobs_row_alone_is_not() {
-    const INSERT_HANDLES: &str = "WITH v AS (SELECT * FROM unnest(CAST(?1 AS TEXT[])) \
-        WITH ORDINALITY AS v(handle, n)), \
-        i AS (INSERT INTO players (name, handle, created_at) SELECT 'p', handle, 0 FROM v \
-        RETURNING handle) \
-        SELECT v.handle, (SELECT COUNT(*) FROM i WHERE i.handle = v.handle), v.n \
-        FROM v ORDER BY v.n";
-    let store = open(&database_url());
-    let mut jobs = Vec::new();
-    for i in 0..40 {
-        let store = store.clone();
-        jobs.push(tokio::spawn(async move {
-            let mine = format!("row{i}");
-            let answer = store
-                .write(move |c| {
-                    let later = c.postgres_row_later(INSERT_HANDLES, params![mine], |r| {
-                        Ok((r.get::<String>(0)?, r.get::<i64>(1)?))
-                    })?;
-                    if i % 4 == 0 {
-                        return Err(StoreError::Parameter("refused after its row".into()));
-                    }
-                    Ok(later)
-                })
-                .await;
-            (i, answer)
-        }));
-    }
-    let mut refused = 0;
-    for job in jobs {
-        let (i, answer) = job.await.unwrap();
-        match answer {
-            Ok(later) => assert_eq!(later.get(), Some(&(format!("row{i}"), 1))),
-            Err(e) => {
-                assert!(e.to_string().contains("refused after its row"), "{e}");
-                refused += 1;
-            }
-        }
-    }
-    assert_eq!(refused, 10);
-    let stored: Vec<String> = store
-        .read(|c| {
-            c.query_all(
-                "SELECT handle FROM players WHERE handle LIKE 'row%' ORDER BY id",
-                params![],
-                |r| r.get(0),
-            )
-        })
-        .await
-        .unwrap();
-    assert_eq!(stored.len(), 30);
-    assert!(stored.iter().all(|h| {
-        let i: u32 = h.trim_start_matches("row").parse().unwrap();
-        !i.is_multiple_of(4)
-    }));
-}
-
 /// A rollback after jobs that all failed before sending anything has no transaction to end:
 /// the session says so, and the writer then sends no `ROLLBACK`.
 #[test]

@@ -252,8 +252,8 @@ async fn a_retried_move_with_the_same_idempotency_key_gets_the_stored_answer() {
 }
 
 /// A key used again for the player's next move (legal, at the game's ply) is refused, and
-/// the move is not played. On PostgreSQL the instance kept the game and writes without reading
-/// it first: there the taken key fails the write's guard, and the stored answer decides.
+/// the move is not played: the key's stored answer, read with the game, decides before the
+/// move is checked.
 #[tokio::test]
 async fn a_key_used_again_for_the_next_move_is_refused_and_that_move_not_played() {
     let app = TestApp::start().await;

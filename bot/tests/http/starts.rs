@@ -129,7 +129,6 @@ async fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defende
         finished_at: None,
         rated: false,
         private: false,
-        version: 0,
     };
     app.service()
         .store()

@@ -69,7 +69,7 @@ pub fn delete_game_thread(c: &Conn<'_>, game: GameId) -> Result<()> {
 /// Points a game's stored place at `context`.
 pub fn set_game_context(c: &Conn<'_>, game: GameId, context: Option<&str>) -> Result<()> {
     c.execute(
-        "UPDATE games SET context = ?2, version = version + 1 WHERE id = ?1",
+        "UPDATE games SET context = ?2 WHERE id = ?1",
         params![game, context],
     )?;
     Ok(())

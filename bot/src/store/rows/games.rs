@@ -60,9 +60,6 @@ pub struct GameRow {
     pub rated: bool,
     /// Shown only to its players (set when the game starts, never changed).
     pub private: bool,
-    /// Counted up by every change to the row (0 when inserted): a write guarded by the
-    /// version it read finds out whether the game changed since.
-    pub version: i64,
 }
 
 #[cfg(test)]
@@ -100,7 +97,6 @@ impl GameRow {
             finished_at: None,
             rated: false,
             private: false,
-            version: 4,
         }
     }
 }
@@ -109,7 +105,7 @@ const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_leve
     defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
     position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
     attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
-    draw_offer_by, context, created_at, updated_at, finished_at, rated, private, version";
+    draw_offer_by, context, created_at, updated_at, finished_at, rated, private";
 
 fn game_from(r: &Row<'_>) -> Result<GameRow> {
     Ok(GameRow {
@@ -142,7 +138,6 @@ fn game_from(r: &Row<'_>) -> Result<GameRow> {
         finished_at: r.get(26)?,
         rated: r.get(27)?,
         private: r.get(28)?,
-        version: r.get(29)?,
     })
 }
 
@@ -200,12 +195,12 @@ macro_rules! update_game_sql {
         "UPDATE games SET status = ?2, winner = ?3, result_reason = ?4, ply = ?5, \
          side_to_move = ?6, position = ?7, attackers_bank_ms = ?8, defenders_bank_ms = ?9, \
          turn_started_at = ?10, deadline_at = ?11, reminded_ply = ?12, draw_offer_by = ?13, \
-         updated_at = ?14, finished_at = ?15, version = version + 1 WHERE id = ?1"
+         updated_at = ?14, finished_at = ?15 WHERE id = ?1"
     };
 }
 
 /// Runs `run` with game `g`'s state as `update_game_sql!`'s placeholders ?1 to ?15 take it.
-pub(super) fn with_game_state<T>(g: &GameRow, run: impl FnOnce(Params<'_>) -> T) -> T {
+fn with_game_state<T>(g: &GameRow, run: impl FnOnce(Params<'_>) -> T) -> T {
     run(params![
         g.id,
         g.status,

@@ -11,10 +11,7 @@ mod discord_challenge_posts;
 mod discord_outbox;
 mod events;
 mod game_threads;
-// Before the modules that use its `update_game_sql!`.
-#[macro_use]
 mod games;
-mod guarded_move;
 mod guild_settings;
 mod idempotency;
 mod moves;
@@ -34,7 +31,6 @@ pub use discord_outbox::*;
 pub use events::*;
 pub use game_threads::*;
 pub use games::*;
-pub use guarded_move::*;
 pub use guild_settings::*;
 pub use idempotency::*;
 pub use moves::*;
