@@ -10,7 +10,7 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use crate::config::{Config, ConfigError};
-use crate::discord::{DiscordState, DiscordStatus};
+use crate::health::{DiscordState, DiscordStatus};
 use crate::notify::DeliveryWorker;
 use crate::service::{Clock, GamesService, MovePicker, ServiceError, SystemClock};
 use crate::store::{Store, StoreError};
@@ -116,7 +116,7 @@ impl RunningApp {
         let (addr, server) = if config.http.enabled {
             let wanted = config.http.listen_addr()?;
             let listener =
-                crate::http::server::listen(wanted).map_err(|source| StartError::Listen {
+                crate::server::listener::listen(wanted).map_err(|source| StartError::Listen {
                     addr: wanted.to_string(),
                     source,
                 })?;
@@ -124,24 +124,24 @@ impl RunningApp {
                 addr: wanted.to_string(),
                 source,
             })?;
-            let router = crate::http::router(
+            let router = crate::server::router(
                 service.clone(),
                 config.http.clone(),
                 shutdown_rx.clone(),
-                crate::http::Ops {
+                crate::server::http::Ops {
                     discord: discord_status.clone(),
                     scheduler_every: options
                         .scheduler
                         .then(|| Duration::from_millis(config.games.scheduler_interval_ms)),
                 },
             );
-            let limits = crate::http::server::ConnectionLimits::fitted(
+            let limits = crate::server::listener::ConnectionLimits::fitted(
                 config.http.max_connections,
                 Duration::from_millis(config.http.header_read_timeout_ms.max(1)),
             );
             // The accept loop gives each request its client's address, which the per-address
             // limits read.
-            let server = tokio::spawn(crate::http::server::serve(
+            let server = tokio::spawn(crate::server::listener::serve(
                 listener,
                 router,
                 limits,

@@ -303,16 +303,16 @@ impl DiscordConfig {
 
 impl WebhooksConfig {
     /// Where webhooks may be delivered, read from `allow_private`.
-    pub fn target_policy(&self) -> Result<crate::notify::TargetPolicy, ConfigError> {
-        crate::notify::TargetPolicy::new(&self.allow_private)
+    pub fn target_policy(&self) -> Result<crate::webhook_target::TargetPolicy, ConfigError> {
+        crate::webhook_target::TargetPolicy::new(&self.allow_private)
             .map_err(|e| ConfigError::Invalid(e.to_string()))
     }
 }
 
 impl HttpConfig {
     /// The proxies whose `X-Forwarded-For` is believed, read from `trusted_proxies`.
-    pub fn trusted_proxies(&self) -> Result<crate::http::TrustedProxies, ConfigError> {
-        crate::http::TrustedProxies::new(&self.trusted_proxies)
+    pub fn trusted_proxies(&self) -> Result<crate::server::TrustedProxies, ConfigError> {
+        crate::server::TrustedProxies::new(&self.trusted_proxies)
             .map_err(|e| ConfigError::Invalid(e.to_string()))
     }
 

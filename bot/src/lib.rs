@@ -7,13 +7,14 @@ pub mod cli;
 pub mod config;
 pub mod discord;
 pub mod domain;
-pub mod http;
+pub mod health;
 pub mod logging;
 pub mod notify;
+pub mod server;
 pub mod service;
 pub mod store;
 pub mod telemetry;
-pub mod web;
+pub mod webhook_target;
 
 /// The PostgreSQL server the tests start (shared with the integration tests).
 #[cfg(test)]

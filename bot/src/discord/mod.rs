@@ -18,14 +18,13 @@ mod picker;
 mod places;
 mod posts;
 mod server;
-mod status;
 mod text_board;
 mod threads;
 
+pub use crate::health::{DiscordState, DiscordStatus};
 pub use connection::{DiscordSettings, RunningBot, api_origin, start};
 pub use data::Data;
 pub use error::{BotError, DiscordError};
-pub use status::{DiscordState, DiscordStatus};
 
 /// The poise context every command receives.
 pub type Context<'a> = poise::Context<'a, Data, BotError>;

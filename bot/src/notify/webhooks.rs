@@ -16,8 +16,8 @@ use crate::config::WebhooksConfig;
 use crate::service::{GamesService, ServiceError, WebhookDelivery};
 
 use super::signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
-use super::target::{CheckedTarget, TargetPolicy};
 use crate::logging::ErrorChain;
+use crate::webhook_target::{CheckedTarget, TargetPolicy};
 
 pub const EVENT_ID_HEADER: &str = "x-taflbot-event-id";
 

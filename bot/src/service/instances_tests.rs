@@ -11,13 +11,13 @@ use tokio::sync::watch;
 
 use crate::config::GamesConfig;
 use crate::domain::{GameId, PlayerId};
-use crate::notify::TargetPolicy;
 use crate::service::{
     ClockSpec, GamesService, ManualClock, MovePicker, MovePlayed, MoveRequest, NewChallenge,
     Opponent, RulesChoice, ServiceError, SideChoice,
 };
 use crate::store::rows;
 use crate::store::{Store, StoreError};
+use crate::webhook_target::TargetPolicy;
 
 const LEASE_SECS: u64 = 30;
 

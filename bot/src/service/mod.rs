@@ -57,10 +57,10 @@ use tokio::sync::{Notify, broadcast};
 
 use crate::config::GamesConfig;
 use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
-use crate::notify::TargetPolicy;
 use crate::store::Conn;
 use crate::store::Store;
 use crate::store::rows;
+use crate::webhook_target::TargetPolicy;
 
 pub use account::AccountChange;
 pub use ai::MovePicker;

@@ -332,13 +332,13 @@ mod in_the_games_transaction {
     use super::*;
     use crate::config::GamesConfig;
     use crate::domain::{GameId, ResultReason};
-    use crate::notify::TargetPolicy;
     use crate::service::moves::finish;
     use crate::service::{
         ClockSpec, EventPayload, GamesService, ManualClock, NewChallenge, Opponent, RulesChoice,
         ServiceError, SideChoice,
     };
     use crate::store::{Store, params};
+    use crate::webhook_target::TargetPolicy;
 
     async fn rated_game() -> (tempfile::TempDir, GamesService, PlayerId, PlayerId, GameId) {
         let dir = tempfile::tempdir().unwrap();

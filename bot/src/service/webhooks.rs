@@ -1,5 +1,5 @@
 //! Webhook registrations (delivery itself lives in `notify`): the target must be one the
-//! server may call (`notify::TargetPolicy`).
+//! server may call (`webhook_target::TargetPolicy`).
 
 use crate::domain::{DeliveryId, PlayerId, WebhookId};
 use crate::logging::ErrorChain;

@@ -12,7 +12,7 @@ use jsonschema::{Draft, Registry, Validator};
 use reqwest::StatusCode;
 use reqwest::header::{CONTENT_TYPE, HeaderMap};
 use serde_json::Value;
-use taflbot::http::API_PREFIX;
+use taflbot::server::http::API_PREFIX;
 
 /// Where the document is registered, so `#/components/...` references resolve.
 const DOC_URI: &str = "https://taflbot.test/api/v1/openapi.json";
@@ -28,7 +28,7 @@ pub struct Contract {
 pub fn contract() -> &'static Contract {
     static CONTRACT: OnceLock<Contract> = OnceLock::new();
     CONTRACT.get_or_init(|| {
-        let doc = taflbot::http::openapi_document();
+        let doc = taflbot::server::http::openapi_document();
         let registry = Registry::new()
             .draft(Draft::Draft202012)
             .add(DOC_URI, doc.clone())

@@ -1,7 +1,7 @@
 use std::collections::BTreeSet;
 
 use reqwest::{Method, StatusCode};
-use taflbot::http::{API_PREFIX, route_table};
+use taflbot::server::http::{API_PREFIX, route_table};
 
 use crate::common::TestApp;
 
@@ -72,7 +72,7 @@ async fn the_openapi_document_lists_exactly_the_served_routes() {
 #[tokio::test]
 async fn a_route_refuses_a_request_without_a_token_exactly_when_its_operation_says_it_needs_one() {
     let app = TestApp::start().await;
-    let doc = taflbot::http::openapi_document();
+    let doc = taflbot::server::http::openapi_document();
     for (path, item) in doc["paths"].as_object().unwrap() {
         for (method, operation) in item.as_object().unwrap() {
             // Needs one: some requirement, and none of them empty (anonymous).

@@ -220,7 +220,7 @@ async fn a_finished_game_page_with_its_analysis_stays_under_100_kb() {
     let (cookie, _) = signed_in(&app, &a).await;
     let html = page(&app, &format!("/games/{game}"), Some(&cookie)).await;
     assert!(html.contains("analysis-chart"));
-    let assets = taflbot::web::game_page_asset_bytes();
+    let assets = taflbot::server::web::game_page_asset_bytes();
     let total = html.len() + assets;
     // The figure docs/web.md quotes.
     println!(

@@ -290,7 +290,7 @@ async fn a_game_page_with_its_styles_and_scripts_stays_under_100_kb() {
         .text()
         .await
         .unwrap();
-    let assets = taflbot::web::game_page_asset_bytes();
+    let assets = taflbot::server::web::game_page_asset_bytes();
     let total = html.len() + assets;
     // The figure docs/web.md quotes.
     println!(

@@ -6,8 +6,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use super::ApiResult;
-use crate::http::AppState;
-use crate::http::auth::Authed;
+use crate::server::AppState;
+use crate::server::http::auth::Authed;
 use crate::service::LoginLink;
 
 /// A one-time link that signs me in to the web client

@@ -5,7 +5,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use maud::{PreEscaped, html};
 
-use crate::http::AppState;
+use crate::server::AppState;
 use crate::service::VariantStart;
 
 use super::super::board_svg::{BoardLook, board_text, start_svg};

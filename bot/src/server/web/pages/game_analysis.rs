@@ -11,7 +11,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 
 use crate::domain::{AnalysisStatus, GameId, PlayerId};
-use crate::http::{AppState, ClientKey};
+use crate::server::{AppState, ClientKey};
 use crate::service::{AnalysisView, MarkView, Missing, PlyView, ServiceError};
 
 use super::super::analysis_svg::analysis_chart_svg;

@@ -12,11 +12,11 @@ use utoipa::IntoParams;
 
 use super::{ApiResult, page_number};
 use crate::domain::{GameId, GameStatus, Handle};
-use crate::http::AppState;
-use crate::http::auth::Viewer;
-use crate::http::error::ErrorBody;
-use crate::http::extract::{ApiPath, ApiQuery};
 use crate::logging::ErrorChain;
+use crate::server::AppState;
+use crate::server::http::auth::Viewer;
+use crate::server::http::error::ErrorBody;
+use crate::server::http::extract::{ApiPath, ApiQuery};
 use crate::service::{GAMES_PAGE_SIZE, GameSummary, HistoryQuery, Page};
 
 #[derive(Deserialize, IntoParams)]

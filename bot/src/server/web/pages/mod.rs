@@ -9,7 +9,7 @@ pub mod players;
 pub mod sign_in;
 pub mod variants;
 
-use crate::http::AppState;
+use crate::server::AppState;
 
 use super::error::WebError;
 use super::layout::Me;

@@ -1,23 +1,14 @@
-//! The HTTP API (axum), under `/api/v1`. Handlers parse, call the games service and
-//! format its answer; every route is listed once in [`routes::routes`], each with the
-//! operation its handler declares, which builds the router, the OpenAPI document, and the
-//! list of query parameters each route takes.
+//! The server: one app state shared by the HTTP API (`http/`) and the web client (`web/`),
+//! with what both need (the client's address, rate limits, the places for open streams), and
+//! the router that serves them together on one listener (`listener.rs`).
 
-mod auth;
-mod board;
 mod client_addr;
-mod complaints;
-mod error;
-mod extract;
-mod handlers;
-mod observe;
-mod openapi;
+pub mod http;
+pub mod listener;
 mod rate_limit;
-mod refusals;
-mod routes;
-pub mod server;
-mod stream;
+mod status;
 pub(crate) mod stream_slots;
+pub mod web;
 
 use std::sync::Arc;
 
@@ -28,15 +19,14 @@ use tokio::sync::watch;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 
 use crate::config::HttpConfig;
-use crate::discord::DiscordStatus;
+use crate::health::DiscordStatus;
 use crate::service::GamesService;
 
+use http::{API_PREFIX, ApiError, board, extract, handlers, observe, openapi};
+
 pub use client_addr::{ClientAddr, TrustedProxies};
-pub use error::{ApiError, status_of};
-pub use openapi::openapi_document;
 pub use rate_limit::{ClientKey, RateLimiter};
-pub use routes::{API_PREFIX, RouteSpec, table as route_table};
-pub use stream::{Keepalive, StreamLine};
+pub use status::status_of;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -67,19 +57,7 @@ pub struct Ops {
     pub scheduler_every: Option<std::time::Duration>,
 }
 
-/// CORS for the routes anyone may read: any origin, GET only, no credentials.
-fn public_cors() -> tower_http::cors::CorsLayer {
-    tower_http::cors::CorsLayer::new()
-        .allow_origin(tower_http::cors::Any)
-        .allow_methods([axum::http::Method::GET])
-        .expose_headers([
-            axum::http::header::ETAG,
-            axum::http::header::RETRY_AFTER,
-            axum::http::HeaderName::from_static("x-request-id"),
-        ])
-}
-
-/// The whole HTTP application.
+/// The whole HTTP application: the API under `/api/v1`, the metrics, and the web client.
 pub fn router(
     service: GamesService,
     config: HttpConfig,
@@ -119,7 +97,7 @@ pub fn router(
     Router::new()
         .nest(API_PREFIX, api)
         .route("/metrics", axum::routing::get(handlers::metrics))
-        .merge(crate::web::router())
+        .merge(web::router())
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,

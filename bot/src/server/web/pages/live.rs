@@ -13,8 +13,8 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::broadcast::{self, error::RecvError};
 
 use crate::domain::GameId;
-use crate::http::stream_slots::{StreamOwner, StreamSlot};
-use crate::http::{AppState, ClientKey};
+use crate::server::stream_slots::{StreamOwner, StreamSlot};
+use crate::server::{AppState, ClientKey};
 use crate::service::Event;
 
 use super::super::error::{Plain, WebError};

@@ -14,10 +14,10 @@ use crate::service::{
 };
 
 use super::ApiResult;
-use crate::http::AppState;
-use crate::http::auth::Authed;
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{ApiJson, ApiPath};
+use crate::server::AppState;
+use crate::server::http::auth::Authed;
+use crate::server::http::error::{ApiError, ErrorBody};
+use crate::server::http::extract::{ApiJson, ApiPath};
 
 /// A challenge: give `opponent_id`, or `ai_level`, or neither for an open challenge; give
 /// `variant` or `rules`, or neither for the default variant.

@@ -9,10 +9,10 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{ApiResult, page_number};
 use crate::domain::Handle;
-use crate::http::auth::{Authed, Viewer};
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
-use crate::http::{AppState, ClientKey};
+use crate::server::http::auth::{Authed, Viewer};
+use crate::server::http::error::{ApiError, ErrorBody};
+use crate::server::http::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::server::{AppState, ClientKey};
 use crate::service::{AccountChange, AccountView, Page, PlayerProfile, PlayerView};
 
 /// A new player.

@@ -5,7 +5,7 @@ use axum::response::{IntoResponse, Response};
 use maud::html;
 
 use crate::domain::GameStatus;
-use crate::http::{AppState, ClientKey};
+use crate::server::{AppState, ClientKey};
 use crate::service::{HistoryQuery, variant_label};
 
 use super::super::error::WebError;

@@ -8,10 +8,10 @@ use utoipa::IntoParams;
 
 use super::{ApiResult, page_number};
 use crate::domain::Handle;
-use crate::http::AppState;
-use crate::http::auth::Viewer;
-use crate::http::error::ErrorBody;
-use crate::http::extract::{ApiPath, ApiQuery};
+use crate::server::AppState;
+use crate::server::http::auth::Viewer;
+use crate::server::http::error::ErrorBody;
+use crate::server::http::extract::{ApiPath, ApiQuery};
 use crate::service::{LeaderboardEntry, Page, RatingHistoryEntry};
 
 #[derive(Deserialize, IntoParams)]

@@ -6,7 +6,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use maud::html;
 use serde::Deserialize;
 
-use crate::http::AppState;
+use crate::server::AppState;
 
 use super::super::error::WebError;
 use super::super::layout::page;

@@ -15,7 +15,7 @@ use axum::Router;
 use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
-use crate::http::AppState;
+use crate::server::AppState;
 
 pub use assets::game_page_asset_bytes;
 pub use session::{CSRF_HEADER, SESSION_COOKIE};

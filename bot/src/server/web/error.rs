@@ -4,7 +4,7 @@
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 
-use crate::http::status_of;
+use crate::server::status_of;
 use crate::service::ServiceError;
 
 #[derive(Debug, thiserror::Error)]

@@ -1,5 +1,6 @@
 //! The JSON error shape of the API: `{"error": {"code": "...", "message": "..."}}`.
 
+use crate::server::status_of;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -61,20 +62,6 @@ impl ApiError {
     }
     pub fn unauthorized(code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::UNAUTHORIZED, code, message)
-    }
-}
-
-/// The HTTP status of a service error, for every front end that answers over HTTP.
-pub fn status_of(e: &ServiceError) -> StatusCode {
-    match e {
-        ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
-        ServiceError::Forbidden(_) | ServiceError::NotYourTurn(_) => StatusCode::FORBIDDEN,
-        ServiceError::Conflict { .. } | ServiceError::GameOver => StatusCode::CONFLICT,
-        ServiceError::IllegalMove(_) | ServiceError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,
-        ServiceError::Unavailable(_) | ServiceError::StoreUnavailable(_) => {
-            StatusCode::SERVICE_UNAVAILABLE
-        }
-        ServiceError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 

@@ -1,4 +1,6 @@
-//! Whether the Discord front end is connected, for the health endpoint and the logs.
+//! The health of the front ends, as values: the Discord front end reports its state here and
+//! the health endpoints read it, so HTTP never names Discord. `app.rs` hands the one value to
+//! both.
 
 use serde::Serialize;
 use tokio::sync::watch;

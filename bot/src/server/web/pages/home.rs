@@ -6,7 +6,7 @@ use maud::{Markup, html};
 use serde::Deserialize;
 
 use crate::domain::GameStatus;
-use crate::http::AppState;
+use crate::server::AppState;
 use crate::service::{ChallengeView, GameSummary, variant_label};
 
 use super::super::error::WebError;

@@ -23,8 +23,8 @@ use crate::service::{Event, GamesService};
 use super::auth::{Authed, Viewer};
 use super::error::{ApiError, ErrorBody};
 use super::extract::{ApiPath, ApiQuery};
-use super::stream_slots::{NoSlot, StreamOwner};
 use super::{AppState, ClientKey};
+use crate::server::stream_slots::{NoSlot, StreamOwner};
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -158,7 +158,7 @@ fn open(
     feed: Feed,
     since: Option<EventId>,
     live: broadcast::Receiver<Event>,
-    slot: super::stream_slots::StreamSlot,
+    slot: crate::server::stream_slots::StreamSlot,
 ) -> Response {
     let since = since.unwrap_or(EventId(0)).max(EventId(0));
     let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(64);

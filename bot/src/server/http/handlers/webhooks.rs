@@ -10,10 +10,10 @@ use utoipa::ToSchema;
 use crate::domain::WebhookId;
 
 use super::ApiResult;
-use crate::http::AppState;
-use crate::http::auth::Authed;
-use crate::http::error::ErrorBody;
-use crate::http::extract::{ApiJson, ApiPath};
+use crate::server::AppState;
+use crate::server::http::auth::Authed;
+use crate::server::http::error::ErrorBody;
+use crate::server::http::extract::{ApiJson, ApiPath};
 use crate::service::WebhookView;
 
 /// A new webhook.

@@ -8,7 +8,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
 
 use crate::domain::PlayerId;
-use crate::http::AppState;
+use crate::server::AppState;
 use crate::service::NewWebSession;
 
 use super::error::WebError;

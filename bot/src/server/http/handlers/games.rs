@@ -12,10 +12,10 @@ use crate::domain::GameId;
 use crate::service::{GameSummary, GameView, LegalMovesView, MovePlayed, MoveRequest};
 
 use super::ApiResult;
-use crate::http::AppState;
-use crate::http::auth::{Authed, Viewer};
-use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{ApiJson, ApiPath, ApiQuery};
+use crate::server::AppState;
+use crate::server::http::auth::{Authed, Viewer};
+use crate::server::http::error::{ApiError, ErrorBody};
+use crate::server::http::extract::{ApiJson, ApiPath, ApiQuery};
 
 /// My games: my turn first, most urgent deadline first
 #[utoipa::path(

@@ -6,10 +6,10 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use crate::domain::{AnalysisStatus, GameId};
-use crate::http::AppState;
-use crate::http::auth::{Authed, Viewer};
-use crate::http::error::ErrorBody;
-use crate::http::extract::ApiPath;
+use crate::server::AppState;
+use crate::server::http::auth::{Authed, Viewer};
+use crate::server::http::error::ErrorBody;
+use crate::server::http::extract::ApiPath;
 use crate::service::AnalysisView;
 
 use super::ApiResult;

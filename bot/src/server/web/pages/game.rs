@@ -10,7 +10,7 @@ use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 
 use crate::domain::{GameId, GameStatus};
-use crate::http::{AppState, ClientKey};
+use crate::server::{AppState, ClientKey};
 use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView, variant_label};
 
 use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};

@@ -7,9 +7,9 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::ApiResult;
-use crate::discord::DiscordState;
-use crate::http::AppState;
+use crate::health::DiscordState;
 use crate::logging::ErrorChain;
+use crate::server::AppState;
 use crate::service::{Clock, VariantView};
 use axum::http::StatusCode;
 

@@ -10,10 +10,10 @@ use utoipa::ToSchema;
 use crate::domain::TokenId;
 
 use super::ApiResult;
-use crate::http::AppState;
-use crate::http::auth::Authed;
-use crate::http::error::ErrorBody;
-use crate::http::extract::{ApiJson, ApiPath};
+use crate::server::AppState;
+use crate::server::http::auth::Authed;
+use crate::server::http::error::ErrorBody;
+use crate::server::http::extract::{ApiJson, ApiPath};
 use crate::service::{CreatedToken, TokenView};
 
 /// A new API token.

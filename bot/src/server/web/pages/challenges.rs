@@ -8,7 +8,7 @@ use maud::html;
 use serde::Deserialize;
 
 use crate::domain::ChallengeId;
-use crate::http::AppState;
+use crate::server::AppState;
 use crate::service::{
     ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent, RulesChoice, SideChoice,
 };
