@@ -6,8 +6,6 @@ use std::sync::OnceLock;
 use metrics::{counter, describe_counter, describe_gauge, describe_histogram, histogram};
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 
-use crate::service::{Event, EventPayload};
-
 pub const HTTP_REQUESTS: &str = "taflbot_http_requests_total";
 pub const HTTP_DURATION: &str = "taflbot_http_request_duration_seconds";
 pub const MOVES: &str = "taflbot_moves_total";
@@ -82,23 +80,6 @@ fn describe() {
         LOG_LINES_DROPPED,
         "log lines dropped because the output could not take them"
     );
-}
-
-/// Counts what committed events say happened: moves, games started and ended.
-pub fn record_events(events: &[Event]) {
-    for event in events {
-        match &event.payload {
-            EventPayload::MovePlayed(played) => {
-                let by = if played.by.is_none() { "ai" } else { "player" };
-                counter!(MOVES, "by" => by).increment(1);
-            }
-            EventPayload::GameStarted(_) => counter!(GAMES_STARTED).increment(1),
-            EventPayload::GameEnded(ended) => {
-                counter!(GAMES_ENDED, "reason" => ended.reason.as_str()).increment(1);
-            }
-            _ => {}
-        }
-    }
 }
 
 /// One answered HTTP request.

@@ -16,6 +16,7 @@ mod channel_posts;
 mod error;
 mod event;
 mod event_follower;
+mod event_metrics;
 mod events;
 mod follow;
 mod game_board;
@@ -334,7 +335,7 @@ impl GamesService {
                         engines.put(id, game);
                     }
                     if !emitter.events.is_empty() {
-                        crate::telemetry::record_events(&emitter.events);
+                        event_metrics::record_events(&emitter.events);
                         match &shared_events {
                             // Published by the follower, in id order with other instances'.
                             Some(follower) => follower.notify_one(),
