@@ -108,7 +108,7 @@ const FOLLOWER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 pub struct GamesService {
     inner: Arc<Inner>,
     /// Set inside a reply scope: the channel posts of what this handle commits are held.
-    held: Option<Arc<reply::HeldPosts>>,
+    held: Option<Arc<reply::PostsAwaitingReply>>,
 }
 
 struct Inner {

@@ -16,9 +16,9 @@ pub const REPLY_HOLD_MS: i64 = 60_000;
 
 /// The posts held by one reply.
 #[derive(Default)]
-pub(crate) struct HeldPosts(Mutex<Vec<OutboxId>>);
+pub(crate) struct PostsAwaitingReply(Mutex<Vec<OutboxId>>);
 
-impl HeldPosts {
+impl PostsAwaitingReply {
     pub(crate) fn add(&self, ids: &[OutboxId]) {
         self.lock().extend_from_slice(ids);
     }
@@ -38,13 +38,13 @@ impl HeldPosts {
 /// [`InReply::shown`] or [`InReply::not_shown`]. Dropped unsettled, its posts are released.
 pub struct InReply {
     service: GamesService,
-    held: Arc<HeldPosts>,
+    held: Arc<PostsAwaitingReply>,
 }
 
 impl GamesService {
     /// Starts a reply scope whose commits hold their channel posts.
     pub fn in_reply(&self) -> InReply {
-        let held = Arc::new(HeldPosts::default());
+        let held = Arc::new(PostsAwaitingReply::default());
         InReply {
             service: GamesService {
                 inner: Arc::clone(&self.inner),

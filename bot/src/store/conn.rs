@@ -77,10 +77,10 @@ impl<'a> Conn<'a> {
     /// Runs a write whose row count the caller does not need. On PostgreSQL it is sent with
     /// the job's next statement (one round trip for both), or when the job ends; a failure is
     /// then that statement's, or the job's.
-    pub fn execute_unanswered(&self, sql: &str, params: Params<'_>) -> Result<(), StoreError> {
+    pub fn execute_pipelined(&self, sql: &str, params: Params<'_>) -> Result<(), StoreError> {
         match &self.backend {
             Backend::Sqlite(c) => sqlite::execute(c, sql, params).map(|_| ()),
-            Backend::Postgres(session) => session_of(session)?.execute_ahead(sql, params),
+            Backend::Postgres(session) => session_of(session)?.execute_pipelined(sql, params),
         }
     }
 

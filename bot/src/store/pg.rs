@@ -42,19 +42,21 @@ pub(super) fn off_runtime<T: Send>(f: impl FnOnce() -> T + Send) -> T {
 }
 
 /// A statement sent ahead of the next one.
-enum Ahead {
+enum Pipelined {
     /// Transaction control (`RELEASE job; SAVEPOINT job`), without parameters.
     Control(String),
     /// A write whose row count nobody reads.
     Write(Statement, Vec<Bound<'static>>),
 }
 
-impl Ahead {
+impl Pipelined {
     /// Sends the statement when first polled (as every request of `tokio-postgres` is).
     fn send(self, client: &Client) -> Pin<Box<dyn Future<Output = Result<(), StoreError>> + '_>> {
         match self {
-            Ahead::Control(sql) => Box::pin(async move { Ok(client.batch_execute(&sql).await?) }),
-            Ahead::Write(statement, values) => Box::pin(async move {
+            Pipelined::Control(sql) => {
+                Box::pin(async move { Ok(client.batch_execute(&sql).await?) })
+            }
+            Pipelined::Write(statement, values) => Box::pin(async move {
                 client.execute(&statement, &as_params(&values)).await?;
                 Ok(())
             }),
@@ -71,7 +73,7 @@ pub(super) struct Session {
     /// Set when a statement failed: PostgreSQL has then aborted the open transaction.
     failed: bool,
     /// Sent with the next statement, in order.
-    ahead: Vec<Ahead>,
+    ahead: Vec<Pipelined>,
     /// A transaction's start is queued in `ahead`, not yet sent.
     begin_unsent: bool,
 }
@@ -113,11 +115,11 @@ impl Session {
     /// statement's.
     pub(super) fn batch_ahead(&mut self, sql: &str) {
         match self.ahead.last_mut() {
-            Some(Ahead::Control(queued)) => {
+            Some(Pipelined::Control(queued)) => {
                 queued.push(' ');
                 queued.push_str(sql);
             }
-            _ => self.ahead.push(Ahead::Control(sql.to_owned())),
+            _ => self.ahead.push(Pipelined::Control(sql.to_owned())),
         }
     }
 
@@ -131,7 +133,7 @@ impl Session {
     /// Sends the writes still queued, if any: a job's writes have all been answered when it
     /// ends. Transaction control waits for the next statement (at the latest the commit's).
     pub(super) fn settle(&mut self) -> Result<(), StoreError> {
-        if !self.ahead.iter().any(|a| matches!(a, Ahead::Write(..))) {
+        if !self.ahead.iter().any(|a| matches!(a, Pipelined::Write(..))) {
             return Ok(());
         }
         self.round_trip(|_| async { Ok(()) })
@@ -207,14 +209,14 @@ impl Session {
 
     /// Queues a write whose row count nobody reads, to go with the next statement (or the
     /// end of the job); its failure is that statement's.
-    pub(super) fn execute_ahead(
+    pub(super) fn execute_pipelined(
         &mut self,
         sql: &str,
         params: Params<'_>,
     ) -> Result<(), StoreError> {
         let statement = self.statement(sql)?;
         let values = owned(bind(&statement, params)?);
-        self.ahead.push(Ahead::Write(statement, values));
+        self.ahead.push(Pipelined::Write(statement, values));
         Ok(())
     }
 

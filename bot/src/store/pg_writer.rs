@@ -6,7 +6,7 @@
 //! instance follow the events table by id. The commit notifies every instance's listener.
 
 use super::pg::Session;
-use super::writer::{Job, PreviousJob, Ran, WriteSession};
+use super::writer::{Job, JobOutcome, PreviousJob, WriteSession};
 use super::{Conn, StoreError};
 
 /// The advisory lock every write transaction holds ("tafl" in ASCII).
@@ -72,7 +72,7 @@ impl WriteSession for PgWriter {
         Ok(())
     }
 
-    fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)> {
+    fn run(&mut self, job: Job) -> Result<JobOutcome, (JobOutcome, StoreError)> {
         let Some(session) = self.session.as_mut() else {
             return Ok(job(None));
         };

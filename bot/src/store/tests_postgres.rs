@@ -138,7 +138,7 @@ async fn a_write_sent_ahead_is_seen_by_the_next_statement_which_reports_its_fail
         .write(|c| {
             let a = rows::insert_player(c, "a", &handle("ahead-a"), None, 0)?.id;
             rows::insert_player(c, "b", &handle("ahead-b"), None, 0)?;
-            c.execute_unanswered(
+            c.execute_pipelined(
                 "UPDATE players SET name = ?1 WHERE id = ?2",
                 params!["renamed", a],
             )?;
@@ -153,7 +153,7 @@ async fn a_write_sent_ahead_is_seen_by_the_next_statement_which_reports_its_fail
     assert_eq!(renamed, "renamed");
     let refused = store
         .write(move |c| {
-            c.execute_unanswered(
+            c.execute_pipelined(
                 "UPDATE players SET handle = ?1 WHERE id = ?2",
                 params!["ahead-b", a],
             )?;
@@ -189,7 +189,7 @@ async fn a_job_ending_with_a_failed_write_sent_ahead_is_refused_alone() {
                     } else {
                         format!("moved{i}")
                     };
-                    c.execute_unanswered(
+                    c.execute_pipelined(
                         "UPDATE players SET handle = ?1 WHERE id = ?2",
                         params![new_handle, id],
                     )

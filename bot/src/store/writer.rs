@@ -14,7 +14,7 @@ use tokio::sync::oneshot;
 
 use super::{Conn, StoreError};
 
-/// How the previous job of a batch ended, as the savepoint control still owed for it.
+/// How the previous job of a batch ended, as the savepoint control still savepoint_control for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum PreviousJob {
     /// None, or a lone job (its transaction is its own: no savepoint).
@@ -45,13 +45,13 @@ impl PreviousJob {
 
 /// What a job leaves behind: whether its savepoint stands, and how to answer its caller
 /// once the batch's fate is known.
-pub(super) struct Ran {
+pub(super) struct JobOutcome {
     pub(super) keep: bool,
     pub(super) answer: Answer,
 }
 
 /// Runs on the batch's connection, or (`None`) is told the batch failed before it could run.
-pub(super) type Job = Box<dyn FnOnce(Option<&Conn<'_>>) -> Ran + Send>;
+pub(super) type Job = Box<dyn FnOnce(Option<&Conn<'_>>) -> JobOutcome + Send>;
 pub(super) type Answer = Box<dyn FnOnce(Result<(), StoreError>) + Send>;
 
 pub(super) struct Writer {
@@ -81,7 +81,7 @@ impl Writer {
         let (tx, rx) = oneshot::channel::<Result<T, E>>();
         let boxed: Job = Box::new(move |conn| {
             let Some(conn) = conn else {
-                return Ran {
+                return JobOutcome {
                     keep: false,
                     answer: Box::new(move |failed| {
                         let e = failed.err().unwrap_or(StoreError::WriterGone);
@@ -93,7 +93,7 @@ impl Writer {
                 Err(E::from(StoreError::Thread("a write job panicked".into())))
             });
             match outcome {
-                Ok(mut value) => Ran {
+                Ok(mut value) => JobOutcome {
                     keep: true,
                     answer: Box::new(move |committed| {
                         if committed.is_ok() {
@@ -102,7 +102,7 @@ impl Writer {
                         let _ = tx.send(committed.map(|()| value).map_err(E::from));
                     }),
                 },
-                Err(err) => Ran {
+                Err(err) => JobOutcome {
                     keep: false,
                     answer: Box::new(move |_| {
                         let _ = tx.send(Err(err));
@@ -126,7 +126,7 @@ pub(super) trait WriteSession: Send + 'static {
     /// Runs a job on the connection. `Err` when the job went on after one of its statements
     /// failed in a way that spoils the transaction (PostgreSQL aborts it at its first error):
     /// its changes cannot be kept whatever it answered.
-    fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)>;
+    fn run(&mut self, job: Job) -> Result<JobOutcome, (JobOutcome, StoreError)>;
     /// Commits, after ending the last job's savepoint (in the same round trip: each counts on
     /// a server).
     fn commit(&mut self, last: PreviousJob) -> Result<(), StoreError>;
@@ -159,7 +159,7 @@ impl WriteSession for SqliteWriter {
         Ok(self.conn.execute_batch(previous.next_job_sql())?)
     }
 
-    fn run(&mut self, job: Job) -> Result<Ran, (Ran, StoreError)> {
+    fn run(&mut self, job: Job) -> Result<JobOutcome, (JobOutcome, StoreError)> {
         Ok(job(Some(&Conn::sqlite(&self.conn))))
     }
 
@@ -290,9 +290,9 @@ fn run_batch(
     }
     let mut kept = 0;
     // How the previous job's savepoint ends, not yet sent.
-    let mut owed = PreviousJob::None;
+    let mut savepoint_control = PreviousJob::None;
     while let Some(job) = jobs.next() {
-        if !alone && let Err(e) = session.next_job(owed) {
+        if !alone && let Err(e) = session.next_job(savepoint_control) {
             answers.push(job(None).answer);
             not_run(jobs, answers);
             session.rollback();
@@ -309,7 +309,7 @@ fn run_batch(
         };
         answers.push(answer);
         kept += usize::from(keep);
-        owed = match (alone, keep) {
+        savepoint_control = match (alone, keep) {
             (true, _) => PreviousJob::None,
             (false, true) => PreviousJob::Kept,
             (false, false) => PreviousJob::RolledBack,
@@ -320,5 +320,7 @@ fn run_batch(
         session.rollback();
         return Ok(());
     }
-    session.commit(owed).inspect_err(|_| session.rollback())
+    session
+        .commit(savepoint_control)
+        .inspect_err(|_| session.rollback())
 }

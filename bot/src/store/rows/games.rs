@@ -313,7 +313,7 @@ pub fn insert_move_and_update_game(c: &Conn<'_>, m: &MoveRow, g: &GameRow) -> Re
     ];
     with_game_state(g, |state| {
         let all: Vec<&dyn ToSqlValue> = state.iter().chain(the_move).copied().collect();
-        c.execute_unanswered(
+        c.execute_pipelined(
             concat!(
                 "WITH m AS (INSERT INTO moves (game_id, ply, side, notation, mv, captures, \
                  position_hash, played_by, played_at) \

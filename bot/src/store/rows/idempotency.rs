@@ -15,7 +15,7 @@ pub fn store_idempotent_answer(
     response: &str,
     now: i64,
 ) -> Result<()> {
-    c.execute_unanswered(
+    c.execute_pipelined(
         "INSERT INTO idempotency_keys (player_id, key, request_hash, response, created_at) \
          VALUES (?1, ?2, ?3, ?4, ?5)",
         params![player, key, request_hash, response, now],
