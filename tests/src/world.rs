@@ -321,6 +321,28 @@ impl World {
             .collect()
     }
 
+    /// `user` plays `mv` at `ply` in `game` over the HTTP API, with a token of their own;
+    /// answers the HTTP status.
+    pub async fn http_move(&self, user: &FakeUser, game: i64, mv: &str, ply: u32) -> u16 {
+        let player = self.player_of(user).await;
+        let token = self
+            .app
+            .service
+            .issue_api_token(taflbot::domain::PlayerId(player), "test")
+            .await
+            .expect("a token for the player")
+            .token;
+        self.http
+            .post(format!("{}/games/{game}/moves", self.api()))
+            .bearer_auth(token)
+            .json(&serde_json::json!({ "move": mv, "ply": ply }))
+            .send()
+            .await
+            .expect("the HTTP API answers")
+            .status()
+            .as_u16()
+    }
+
     /// The HTTP API's base URL, e.g. `http://127.0.0.1:4242/api/v1`.
     pub fn api(&self) -> String {
         format!("{}/api/v1", self.app.base_url().expect("the HTTP API runs"))

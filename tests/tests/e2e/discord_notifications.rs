@@ -7,7 +7,6 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
-use taflbot::domain::PlayerId;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
 use taflbot_e2e::world::{WAIT, World};
 
@@ -56,27 +55,6 @@ async fn dm_to(world: &World, user: &FakeUser, needle: &str, count: usize) -> Ve
     }
 }
 
-async fn http_move(world: &World, user: &FakeUser, game: i64, mv: &str, ply: u32) -> u16 {
-    let player = world.player_of(user).await;
-    let token = world
-        .app
-        .service
-        .issue_api_token(PlayerId(player), "test")
-        .await
-        .unwrap()
-        .token;
-    world
-        .http
-        .post(format!("{}/games/{game}/moves", world.api()))
-        .bearer_auth(token)
-        .json(&serde_json::json!({ "move": mv, "ply": ply }))
-        .send()
-        .await
-        .unwrap()
-        .status()
-        .as_u16()
-}
-
 async fn post_after(world: &World, mark: usize, channel: u64, needle: &str) -> Recorded {
     let wanted = needle.to_owned();
     world
@@ -110,7 +88,7 @@ async fn direct_messages_are_opt_in_and_remind_at_24_and_2_hours() {
     assert!(on.is_ephemeral(), "{}", on.text());
     let game = start(&world, channel, &alice, &bob, "3d").await;
     // Alice moves first: she did not opt in, so no DM; Bob's turn then DMs him.
-    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     dm_to(&world, &bob, "It is your move", 1).await;
     assert!(
         world.fake.direct_messages(&alice).is_empty(),
@@ -134,8 +112,8 @@ async fn direct_messages_are_opt_in_and_remind_at_24_and_2_hours() {
     world
         .slash(&bob, channel, "notify", &[Opt::string("dm", "off")])
         .await;
-    assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
-    assert_eq!(http_move(&world, &alice, game, "b1-b2", 2).await, 200);
+    assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
+    assert_eq!(world.http_move(&alice, game, "b1-b2", 2).await, 200);
     world.wait_for_outbox_drained().await;
     assert_eq!(
         dm_to(&world, &bob, "It is your move", 1).await.len(),
@@ -193,7 +171,7 @@ async fn a_player_with_closed_direct_messages_is_given_up_on_at_once_and_the_gam
         .await;
     world.fake.close_dms(&bob);
     let game = start(&world, channel, &alice, &bob, "3d").await;
-    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     world.wait_for_outbox_drained().await;
     let refused: Vec<Recorded> = world
         .fake
@@ -203,7 +181,7 @@ async fn a_player_with_closed_direct_messages_is_given_up_on_at_once_and_the_gam
         .filter(|r| r.error_code == Some(50007))
         .collect();
     assert_eq!(refused.len(), 1, "one try: closed DMs stay closed");
-    assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
+    assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }

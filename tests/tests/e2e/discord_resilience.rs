@@ -10,42 +10,18 @@
 
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::discord::DiscordState;
-use taflbot::domain::{GameId, PlayerId};
+use taflbot::domain::GameId;
 use taflbot_e2e::bot::FAKE_TOKEN;
-use taflbot_e2e::fake_discord::{
-    CommandOption as Opt, FakeDiscord, FakeUser, Fault, RouteKind, RouteMatch,
-};
+use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeDiscord, Fault, RouteKind, RouteMatch};
 use taflbot_e2e::world::{WAIT, World};
 
 /// Retries in milliseconds, so a test sees several tries at once.
 fn quick_retries(config: &mut Config) {
     config.discord.retry_base_ms = 20;
-}
-
-/// `user` plays `mv` in `game` over the HTTP API; answers the HTTP status.
-async fn http_move(world: &World, user: &FakeUser, game: i64, mv: &str, ply: u32) -> u16 {
-    let player = world.player_of(user).await;
-    let token = world
-        .app
-        .service
-        .issue_api_token(PlayerId(player), "test")
-        .await
-        .unwrap()
-        .token;
-    world
-        .http
-        .post(format!("{}/games/{game}/moves", world.api()))
-        .bearer_auth(token)
-        .json(&json!({ "move": mv, "ply": ply }))
-        .send()
-        .await
-        .unwrap()
-        .status()
-        .as_u16()
 }
 
 /// Messages Discord holds in `channel` whose text contains `needle`.
@@ -77,7 +53,7 @@ async fn a_post_refused_with_500_then_429_goes_out_once_on_the_third_try() {
         ],
     );
     let mark = world.fake.recorder().mark();
-    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     world
         .accepted_post_after(mark, channel, "the move accepted in the channel")
         .await;
@@ -136,7 +112,7 @@ async fn a_deleted_channel_sends_the_game_off_discord_its_players_told_by_dm_and
     world.wait_for_outbox_drained().await;
     world.fake.delete_channel(channel).unwrap();
     let mark = world.fake.recorder().mark();
-    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     world.wait_for_outbox_drained().await;
     let tries = world.channel_posts_after(mark, channel);
     assert_eq!(tries.len(), 1, "Unknown Channel is final: no more tries");
@@ -169,7 +145,7 @@ async fn a_deleted_channel_sends_the_game_off_discord_its_players_told_by_dm_and
         );
     }
     // The game goes on: Bob answers over HTTP, and nothing more is tried in the channel.
-    assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
+    assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
     let view = world.app.service.game(None, GameId(game)).await.unwrap();
     assert_eq!(view.ply, 2);
     world.wait_for_outbox_drained().await;

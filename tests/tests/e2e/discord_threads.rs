@@ -9,33 +9,10 @@
 )]
 
 use serde_json::{Value, json};
-use taflbot::domain::PlayerId;
 use taflbot_e2e::fake_discord::permissions::ALL_PERMISSIONS;
 use taflbot_e2e::fake_discord::threads::MANAGE_THREADS;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
 use taflbot_e2e::world::{WAIT, World};
-
-/// `user` plays `mv` at `ply` in `game` over the HTTP API; answers the status.
-async fn http_move(world: &World, user: &FakeUser, game: i64, mv: &str, ply: u32) -> u16 {
-    let player = world.player_of(user).await;
-    let token = world
-        .app
-        .service
-        .issue_api_token(PlayerId(player), "test")
-        .await
-        .unwrap()
-        .token;
-    world
-        .http
-        .post(format!("{}/games/{game}/moves", world.api()))
-        .bearer_auth(token)
-        .json(&json!({ "move": mv, "ply": ply }))
-        .send()
-        .await
-        .unwrap()
-        .status()
-        .as_u16()
-}
 
 /// The first accepted post in `channel` after `mark` whose text contains `needle`.
 async fn post_in(world: &World, mark: usize, channel: u64, needle: &str) -> Recorded {
@@ -115,7 +92,7 @@ async fn a_game_gets_a_thread_named_after_its_players_and_is_played_there() {
         .await;
     assert!(moved.text().contains("d1-b1"), "{}", moved.text());
     let mark = world.fake.recorder().mark();
-    assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
+    assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
     let posted = post_in(&world, mark, thread, "c4-c2").await;
     assert_eq!(
         pinged(&posted),
@@ -139,7 +116,7 @@ async fn an_archived_thread_is_reopened_and_still_used() {
     // Archived by inactivity: a message reopens it, as on Discord.
     world.fake.archive_thread(thread, false).unwrap();
     let mark = world.fake.recorder().mark();
-    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     post_in(&world, mark, thread, "d1-b1").await;
     assert!(
         !world.fake.thread(thread).unwrap().archived,
@@ -149,7 +126,7 @@ async fn an_archived_thread_is_reopened_and_still_used() {
     world.wait_for_outbox_drained().await;
     world.fake.archive_thread(thread, true).unwrap();
     let mark = world.fake.recorder().mark();
-    assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
+    assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
     post_in(&world, mark, thread, "c4-c2").await;
     let reopened = world.fake.recorder().all().into_iter().skip(mark).any(|r| {
         r.kind == RouteKind::ChannelEdit { channel_id: thread }
@@ -168,7 +145,7 @@ async fn a_deleted_thread_sends_the_game_back_to_its_channel() {
     world.wait_for_outbox_drained().await;
     world.fake.delete_thread(thread).unwrap();
     let mark = world.fake.recorder().mark();
-    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     let posted = post_in(&world, mark, channel, "d1-b1").await;
     assert_eq!(pinged(&posted), vec![bob.id.to_string()]);
     // The game lives in the channel again: commands there find it.
@@ -190,7 +167,7 @@ async fn when_the_channel_is_gone_too_the_players_are_told_by_direct_message() {
     world.wait_for_outbox_drained().await;
     world.fake.delete_thread(thread).unwrap();
     world.fake.delete_channel(channel).unwrap();
-    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     for player in [&alice, &bob] {
         let wanted = format!("game #{game}");
         world
@@ -211,7 +188,7 @@ async fn when_the_channel_is_gone_too_the_players_are_told_by_direct_message() {
             .unwrap();
     }
     // The game goes on over HTTP.
-    assert_eq!(http_move(&world, &bob, game, "c4-c2", 1).await, 200);
+    assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
@@ -254,7 +231,7 @@ async fn a_locked_thread_the_bot_may_not_reopen_sends_the_game_back_to_its_chann
     world.fake.set_bot_permissions(channel, bits);
     world.fake.archive_thread(thread, true).unwrap();
     let mark = world.fake.recorder().mark();
-    assert_eq!(http_move(&world, &alice, game, "d1-b1", 0).await, 200);
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     post_in(&world, mark, channel, "d1-b1").await;
     world.wait_for_outbox_drained().await;
     world.stop().await;
