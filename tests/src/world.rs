@@ -305,6 +305,34 @@ impl World {
             .expect("the post arrives")
     }
 
+    /// The first post to `channel` after `mark` that Discord accepted and whose text contains
+    /// `needle`; fails loudly after [`WAIT`].
+    pub async fn accepted_post_containing(
+        &self,
+        mark: usize,
+        channel: u64,
+        needle: &str,
+    ) -> Recorded {
+        let wanted = needle.to_owned();
+        self.fake
+            .recorder()
+            .wait_for_after(
+                mark,
+                &format!("a post with {needle:?} in {channel}"),
+                WAIT,
+                move |r| {
+                    r.kind
+                        == RouteKind::ChannelMessage {
+                            channel_id: channel,
+                        }
+                        && r.accepted()
+                        && r.text().contains(&wanted)
+                },
+            )
+            .await
+            .expect("the post arrives")
+    }
+
     /// Posts to `channel` the bot attempted after `mark`, accepted or not.
     pub fn channel_posts_after(&self, mark: usize, channel: u64) -> Vec<Recorded> {
         self.fake

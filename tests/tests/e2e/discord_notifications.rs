@@ -7,7 +7,7 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
-use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
+use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded};
 use taflbot_e2e::world::{WAIT, World};
 
 const HOUR_MS: i64 = 3_600_000;
@@ -55,28 +55,6 @@ async fn dm_to(world: &World, user: &FakeUser, needle: &str, count: usize) -> Ve
     }
 }
 
-async fn post_after(world: &World, mark: usize, channel: u64, needle: &str) -> Recorded {
-    let wanted = needle.to_owned();
-    world
-        .fake
-        .recorder()
-        .wait_for_after(
-            mark,
-            &format!("{needle:?} in the channel"),
-            WAIT,
-            move |r| {
-                r.kind
-                    == RouteKind::ChannelMessage {
-                        channel_id: channel,
-                    }
-                    && r.accepted()
-                    && r.text().contains(&wanted)
-            },
-        )
-        .await
-        .unwrap()
-}
-
 #[tokio::test]
 async fn direct_messages_are_opt_in_and_remind_at_24_and_2_hours() {
     let world = World::start().await;
@@ -98,7 +76,9 @@ async fn direct_messages_are_opt_in_and_remind_at_24_and_2_hours() {
     world.clock.advance_ms(48 * HOUR_MS + 1000);
     let mark = world.fake.recorder().mark();
     assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1);
-    post_after(&world, mark, channel, "deadline").await;
+    world
+        .accepted_post_containing(mark, channel, "deadline")
+        .await;
     dm_to(&world, &bob, "Reminder", 1).await;
     assert_eq!(
         world.app.service.run_due().await.unwrap().reminders,
@@ -135,7 +115,9 @@ async fn a_game_without_a_clock_reminds_the_player_to_move_after_days_of_silence
     world.clock.advance_ms(2 * HOUR_MS);
     let mark = world.fake.recorder().mark();
     assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1);
-    let reminder = post_after(&world, mark, channel, "waiting for your move").await;
+    let reminder = world
+        .accepted_post_containing(mark, channel, "waiting for your move")
+        .await;
     assert!(
         reminder.text().contains(&alice.mention()),
         "{}",

@@ -14,29 +14,6 @@ use taflbot_e2e::fake_discord::threads::MANAGE_THREADS;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
 use taflbot_e2e::world::{WAIT, World};
 
-/// The first accepted post in `channel` after `mark` whose text contains `needle`.
-async fn post_in(world: &World, mark: usize, channel: u64, needle: &str) -> Recorded {
-    let wanted = needle.to_owned();
-    world
-        .fake
-        .recorder()
-        .wait_for_after(
-            mark,
-            &format!("a post with {needle:?} in {channel}"),
-            WAIT,
-            move |r| {
-                r.kind
-                    == RouteKind::ChannelMessage {
-                        channel_id: channel,
-                    }
-                    && r.accepted()
-                    && r.text().contains(&wanted)
-            },
-        )
-        .await
-        .unwrap()
-}
-
 /// The users a message allows to be pinged.
 fn pinged(recorded: &Recorded) -> Vec<String> {
     recorded
@@ -79,7 +56,7 @@ async fn a_game_gets_a_thread_named_after_its_players_and_is_played_there() {
     });
     assert!(linked, "the accepted challenge links to the thread");
     // The start is posted in the thread and pings only the first to move.
-    let start = post_in(&world, mark, thread, "begins").await;
+    let start = world.accepted_post_containing(mark, thread, "begins").await;
     assert_eq!(
         pinged(&start),
         vec![alice.id.to_string()],
@@ -93,7 +70,7 @@ async fn a_game_gets_a_thread_named_after_its_players_and_is_played_there() {
     assert!(moved.text().contains("d1-b1"), "{}", moved.text());
     let mark = world.fake.recorder().mark();
     assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
-    let posted = post_in(&world, mark, thread, "c4-c2").await;
+    let posted = world.accepted_post_containing(mark, thread, "c4-c2").await;
     assert_eq!(
         pinged(&posted),
         vec![alice.id.to_string()],
@@ -117,7 +94,7 @@ async fn an_archived_thread_is_reopened_and_still_used() {
     world.fake.archive_thread(thread, false).unwrap();
     let mark = world.fake.recorder().mark();
     assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
-    post_in(&world, mark, thread, "d1-b1").await;
+    world.accepted_post_containing(mark, thread, "d1-b1").await;
     assert!(
         !world.fake.thread(thread).unwrap().archived,
         "a message reopens it"
@@ -127,7 +104,7 @@ async fn an_archived_thread_is_reopened_and_still_used() {
     world.fake.archive_thread(thread, true).unwrap();
     let mark = world.fake.recorder().mark();
     assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
-    post_in(&world, mark, thread, "c4-c2").await;
+    world.accepted_post_containing(mark, thread, "c4-c2").await;
     let reopened = world.fake.recorder().all().into_iter().skip(mark).any(|r| {
         r.kind == RouteKind::ChannelEdit { channel_id: thread }
             && r.json.as_ref().and_then(|j| j.get("archived")) == Some(&json!(false))
@@ -146,7 +123,7 @@ async fn a_deleted_thread_sends_the_game_back_to_its_channel() {
     world.fake.delete_thread(thread).unwrap();
     let mark = world.fake.recorder().mark();
     assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
-    let posted = post_in(&world, mark, channel, "d1-b1").await;
+    let posted = world.accepted_post_containing(mark, channel, "d1-b1").await;
     assert_eq!(pinged(&posted), vec![bob.id.to_string()]);
     // The game lives in the channel again: commands there find it.
     let board = world.slash(&bob, channel, "board", &[]).await;
@@ -232,7 +209,7 @@ async fn a_locked_thread_the_bot_may_not_reopen_sends_the_game_back_to_its_chann
     world.fake.archive_thread(thread, true).unwrap();
     let mark = world.fake.recorder().mark();
     assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
-    post_in(&world, mark, channel, "d1-b1").await;
+    world.accepted_post_containing(mark, channel, "d1-b1").await;
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
