@@ -95,13 +95,13 @@ impl RunningApp {
             let rx = shutdown_rx.clone();
             let every = Duration::from_millis(config.games.scheduler_interval_ms);
             background.push(tokio::spawn(
-                async move { s.run_scheduler(every, rx).await },
+                async move { s.scheduler().run(every, rx).await },
             ));
         }
         {
             let s = service.clone();
             let rx = shutdown_rx.clone();
-            background.push(tokio::spawn(async move { s.run_analyses(rx).await }));
+            background.push(tokio::spawn(async move { s.analysis().run(rx).await }));
         }
         if config.webhooks.enabled {
             let worker = DeliveryWorker::new(service.clone(), config.webhooks.clone())?;

@@ -39,7 +39,12 @@ async fn login_link_prints_a_link_that_signs_the_player_in_once() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("taflbot.db");
     let service = service_on(&db);
-    let ada = service.register_player("Ada", None).await.unwrap().player;
+    let ada = service
+        .accounts()
+        .register("Ada", None)
+        .await
+        .unwrap()
+        .player;
 
     let output = login_link(&db, "@Ada");
     assert!(output.status.success(), "{output:?}");
@@ -47,10 +52,18 @@ async fn login_link_prints_a_link_that_signs_the_player_in_once() {
     let token = url
         .strip_prefix("https://tafl.example.org/login/")
         .unwrap_or_else(|| panic!("not a link at http.public_url: {url}"));
-    let session = service.redeem_login_link(token).await.unwrap();
+    let session = service
+        .credentials()
+        .redeem_login_link(token)
+        .await
+        .unwrap();
     assert_eq!(session.player, ada.id);
     assert!(
-        service.redeem_login_link(token).await.is_err(),
+        service
+            .credentials()
+            .redeem_login_link(token)
+            .await
+            .is_err(),
         "used twice"
     );
 }

@@ -91,7 +91,8 @@ impl WebApp {
     pub async fn player(&self, name: &str) -> TestPlayer {
         let issued = self
             .service()
-            .register_player(name, None)
+            .accounts()
+            .register(name, None)
             .await
             .expect("a player registers");
         TestPlayer {
@@ -104,6 +105,7 @@ impl WebApp {
     /// A one-time sign-in link for `player`.
     pub async fn login_link(&self, player: &TestPlayer) -> String {
         self.service()
+            .credentials()
             .create_login_link(player.id, &self.base)
             .await
             .expect("a sign-in link")
@@ -114,7 +116,8 @@ impl WebApp {
     pub async fn brandubh(&self, attackers: &TestPlayer, defenders: &TestPlayer) -> GameId {
         let challenge = self
             .service()
-            .create_challenge(
+            .challenges()
+            .create(
                 attackers.id,
                 NewChallenge {
                     opponent: Opponent::Player(defenders.id),
@@ -129,7 +132,8 @@ impl WebApp {
             .await
             .expect("the challenge is made");
         self.service()
-            .accept_challenge(defenders.id, challenge.challenge.id)
+            .challenges()
+            .accept(defenders.id, challenge.challenge.id)
             .await
             .expect("the challenge is accepted")
             .id

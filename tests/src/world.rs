@@ -282,6 +282,7 @@ impl World {
     pub async fn player_of(&self, user: &FakeUser) -> i64 {
         self.app
             .service
+            .accounts()
             .player_for_discord_user(user.id, &user.name, &user.name)
             .await
             .expect("the player of a Discord user")
@@ -356,6 +357,7 @@ impl World {
         let token = self
             .app
             .service
+            .accounts()
             .issue_api_token(taflbot::domain::PlayerId(player), "test")
             .await
             .expect("a token for the player")
@@ -384,7 +386,8 @@ impl World {
             let depth = self
                 .app
                 .service
-                .discord_outbox_depth()
+                .discord()
+                .outbox_depth()
                 .await
                 .expect("the outbox can be read");
             if depth == 0 {

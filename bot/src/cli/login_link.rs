@@ -43,6 +43,7 @@ pub fn run(args: &LoginLinkArgs) -> anyhow::Result<ExitCode> {
             None,
         );
         let (player, link) = service
+            .credentials()
             .login_link_for_handle(&args.handle, &config.http.base_url())
             .await?;
         crate::cli::outln!("{}", link.url);

@@ -14,7 +14,7 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
     let Some(game) = event.game_id else {
         return Ok(None);
     };
-    let view = data.service.game(None, game).await?;
+    let view = data.service.games().game(None, game).await?;
     let post = match &event.payload {
         EventPayload::MovePlayed(played) => {
             posts::move_post(data, &view, &MoveFacts::from(played)).await
@@ -87,7 +87,7 @@ pub async fn direct_message(data: &Data, event: &Event) -> Result<Option<Post>, 
     let Some(game) = event.game_id else {
         return Ok(None);
     };
-    let view = data.service.game(None, game).await?;
+    let view = data.service.games().game(None, game).await?;
     let intended = match &event.payload {
         EventPayload::GameStarted(started) => Some(started.side_to_move),
         EventPayload::MovePlayed(played) => played.side_to_move,
@@ -131,7 +131,7 @@ async fn expiry(data: &Data, event: &Event) -> Result<Option<Post>, BotError> {
     let Some(id) = event.challenge_id else {
         return Ok(None);
     };
-    let challenge = data.service.challenge(id).await?;
+    let challenge = data.service.challenges().get(id).await?;
     let to = challenge
         .opponent
         .as_ref()

@@ -18,7 +18,8 @@ pub async fn note(data: &Data, challenge: ChallengeId, message: &Message) {
     };
     if let Err(e) = data
         .service
-        .note_discord_challenge_post(challenge, post)
+        .discord()
+        .note_challenge_post(challenge, post)
         .await
     {
         tracing::warn!(%challenge, error = %ErrorChain(&e), "challenge message not remembered");
@@ -34,12 +35,12 @@ pub async fn edit_ended(
     challenge: ChallengeId,
     footer: &str,
 ) -> Result<(), BotError> {
-    let Some(post) = data.service.discord_challenge_post(challenge).await? else {
+    let Some(post) = data.service.discord().challenge_post(challenge).await? else {
         return Ok(());
     };
     let channel = ChannelId::new(post.channel_id);
     let message = MessageId::new(post.message_id);
-    let view = data.service.challenge(challenge).await?;
+    let view = data.service.challenges().get(challenge).await?;
     let edit = EditMessage::new()
         .content(format!("{}\n{footer}", challenge_text(&view)))
         .components(Vec::new())

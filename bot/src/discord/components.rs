@@ -181,7 +181,7 @@ async fn check_may_answer(
     data: &Data,
     id: ChallengeId,
 ) -> Result<(), BotError> {
-    let challenge = data.service.challenge(id).await?;
+    let challenge = data.service.challenges().get(id).await?;
     let presser = press.user.id.get();
     match &challenge.opponent {
         Some(opponent) if opponent.discord_user_id != Some(presser) => {
@@ -214,7 +214,7 @@ async fn run(
             // From /challenges: the game starts in the challenge's channel, posted there.
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
-            let game = data.service.accept_challenge(me, id).await?;
+            let game = data.service.challenges().accept(me, id).await?;
             challenge_posts::take_buttons_off(&ctx.http, data, id).await;
             let text = format!(
                 "Challenge #{id} accepted: game #{} starts{}.",
@@ -231,8 +231,8 @@ async fn run(
         ButtonAction::Accept(id) => {
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
-            let scope = data.service.in_reply();
-            let game = scope.service().accept_challenge(me, id).await?;
+            let scope = data.service.discord().in_reply();
+            let game = scope.service().challenges().accept(me, id).await?;
             let place = threads::StartPlace {
                 channel: press.channel_id,
                 guild: press.guild_id,
@@ -261,7 +261,7 @@ async fn run(
         ButtonAction::Decline(id) => {
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
-            let challenge = data.service.decline_challenge(me, id).await?;
+            let challenge = data.service.challenges().decline(me, id).await?;
             if on_private_message(press) {
                 challenge_posts::take_buttons_off(&ctx.http, data, id).await;
                 let text = format!("You declined challenge #{id}.");
@@ -292,7 +292,7 @@ async fn run(
         }
         ButtonAction::Cancel(id) => {
             let me = data.player_of(&press.user).await?;
-            data.service.cancel_challenge(me, id).await?;
+            data.service.challenges().cancel(me, id).await?;
             if on_private_message(press) {
                 challenge_posts::take_buttons_off(&ctx.http, data, id).await;
                 let text = format!("You withdrew challenge #{id}.");

@@ -70,6 +70,7 @@ impl Data {
             .unwrap_or_else(|| user.name.clone());
         let player = self
             .service
+            .accounts()
             .player_for_discord_user(user.id.get(), &user.name, &name)
             .await?;
         locked(&self.inner.players).insert(user.id.get(), player.id);
@@ -83,7 +84,10 @@ impl Data {
             return Ok(());
         }
         let player = self.player_of(user).await?;
-        self.service.note_guild_player(guild, player).await?;
+        self.service
+            .accounts()
+            .note_guild_player(guild, player)
+            .await?;
         locked(&self.inner.seen_in_guilds).insert((guild, user.id.get()));
         Ok(())
     }

@@ -172,7 +172,7 @@ pub async fn run(
     game: GameId,
 ) -> Result<(), BotError> {
     let me = data.player_of(&press.user).await?;
-    let view = data.service.game(Some(me), game).await?;
+    let view = data.service.games().game(Some(me), game).await?;
     // Every button but Rematch acts on a game that goes on, and only for its players.
     if kind != GameButton::Rematch {
         if !view.status.is_active() {
@@ -202,17 +202,17 @@ pub async fn run(
         }
         GameButton::ResignYes => {
             // The service posts the end in the game's channel, for both players.
-            data.service.resign(me, game).await?;
+            data.service.games().resign(me, game).await?;
             update_private(ctx, press, format!("You resigned game #{game}.")).await
         }
         GameButton::ResignNo => update_private(ctx, press, format!("Game #{game} goes on.")).await,
         GameButton::OfferDraw => {
-            data.service.offer_draw(me, game).await?;
+            data.service.games().offer_draw(me, game).await?;
             let text = format!("You offered a draw in game #{game}; your opponent is asked.");
             answer_privately(ctx, press, message(text)).await
         }
         GameButton::AcceptDraw => {
-            data.service.accept_draw(me, game).await?;
+            data.service.games().accept_draw(me, game).await?;
             answer_privately(
                 ctx,
                 press,
@@ -221,7 +221,7 @@ pub async fn run(
             .await
         }
         GameButton::DeclineDraw => {
-            data.service.decline_draw(me, game).await?;
+            data.service.games().decline_draw(me, game).await?;
             answer_privately(
                 ctx,
                 press,
@@ -247,7 +247,7 @@ async fn legal_moves(
             seat_label(posts::seat_of(view, side))
         ),
         _ => {
-            let moves = data.service.legal_moves(view.id, None).await?;
+            let moves = data.service.games().legal_moves(view.id, None).await?;
             format!(
                 "Your {} legal moves in game #{}:\n{}",
                 moves.len(),
@@ -267,7 +267,7 @@ async fn flipped_board(
     view: &GameView,
 ) -> Result<(), BotError> {
     let me = data.player_of(&press.user).await?;
-    let flip = !data.service.board_flipped(me).await?;
+    let flip = !data.service.accounts().board_flipped(me).await?;
     let board = posts::board_image(data, view.id, None, flip).await;
     let mut reply = message(format!(
         "Game #{}, {}.",
@@ -299,8 +299,8 @@ async fn rematch(
 ) -> Result<(), BotError> {
     let me = data.player_of(&press.user).await?;
     // The service refuses a rematch of a game that goes on, or by someone not in it.
-    let scope = data.service.in_reply();
-    let created = scope.service().rematch(me, view.id).await?;
+    let scope = data.service.discord().in_reply();
+    let created = scope.service().challenges().rematch(me, view.id).await?;
     let reply = match &created.game {
         Some(game) => {
             data.expect_ai_reply(game.id, &press.token);

@@ -100,7 +100,7 @@ fn retry_policy(base: Duration) -> Backoff {
 
 /// Delivers until `shutdown` turns true.
 pub async fn run(http: Arc<Http>, data: Data, base: Duration, mut shutdown: watch::Receiver<bool>) {
-    let signal = data.service.discord_outbox_signal();
+    let signal = data.service.discord().outbox_signal();
     loop {
         let wait = match deliver_due(&http, &data, base).await {
             Ok(Some(next)) => {
@@ -123,7 +123,7 @@ pub async fn run(http: Arc<Http>, data: Data, base: Duration, mut shutdown: watc
 /// Sends every channel's head post that is due; answers when the next one will be.
 async fn deliver_due(http: &Http, data: &Data, base: Duration) -> Result<Option<i64>, BotError> {
     loop {
-        let (due, next) = data.service.claim_due_discord_posts().await?;
+        let (due, next) = data.service.discord().claim_due_posts().await?;
         if due.is_empty() {
             return Ok(next);
         }
@@ -139,7 +139,7 @@ async fn attempt(
     head: &ChannelPost,
     base: Duration,
 ) -> Result<(), BotError> {
-    let event = data.service.event(head.event_id).await?;
+    let event = data.service.events().get(head.event_id).await?;
     let sent = match head.dm_user_id {
         Some(user) => send_direct(http, data, UserId::new(user), &event).await,
         None => match announcements::compose(data, &event).await {
@@ -151,7 +151,7 @@ async fn attempt(
         },
     };
     let error = match sent {
-        Ok(()) => return Ok(data.service.discord_post_delivered(head.id).await?),
+        Ok(()) => return Ok(data.service.discord().post_delivered(head.id).await?),
         Err(error) => error,
     };
     if head.dm_user_id.is_none() && relocated(http, data, head, &event, &error).await? {
@@ -184,7 +184,8 @@ async fn attempt(
         }
     }
     data.service
-        .discord_post_failed(head.id, error.to_string(), retry_at)
+        .discord()
+        .post_failed(head.id, error.to_string(), retry_at)
         .await?;
     Ok(())
 }
@@ -223,8 +224,18 @@ async fn relocated(
     if Failure::of(error) != Failure::Refused {
         return Ok(false);
     }
-    if data.service.is_game_thread(head.channel_id).await? {
-        return Ok(data.service.game_thread_gone(head.channel_id).await? > 0);
+    if data
+        .service
+        .discord()
+        .is_game_thread(head.channel_id)
+        .await?
+    {
+        return Ok(data
+            .service
+            .discord()
+            .game_thread_gone(head.channel_id)
+            .await?
+            > 0);
     }
     let gone = matches!(
         refusal_of(error),
@@ -233,7 +244,11 @@ async fn relocated(
     if !gone {
         return Ok(false);
     }
-    let off = data.service.games_lost_channel(head.channel_id).await?;
+    let off = data
+        .service
+        .discord()
+        .games_lost_channel(head.channel_id)
+        .await?;
     for game in &off {
         tell_game_left_discord(http, game).await;
     }

@@ -165,7 +165,7 @@ async fn pieces_message(
     view: &GameView,
     page: usize,
 ) -> Result<CreateInteractionResponseMessage, BotError> {
-    let legal = data.service.legal_moves(view.id, None).await?;
+    let legal = data.service.games().legal_moves(view.id, None).await?;
     let all = pieces(&legal);
     let (shown, page, pages) = page_of(&all, page);
     let step = PickerStep::Pieces {
@@ -190,7 +190,11 @@ async fn targets_message(
     from: &str,
     page: usize,
 ) -> Result<CreateInteractionResponseMessage, BotError> {
-    let legal = data.service.legal_moves(view.id, Some(from)).await?;
+    let legal = data
+        .service
+        .games()
+        .legal_moves(view.id, Some(from))
+        .await?;
     let mut all = targets(&legal);
     all.push(Choice {
         label: "another piece…".to_owned(),
@@ -272,7 +276,7 @@ pub async fn run(
         PickerStep::Pieces { game, ply } | PickerStep::Targets { game, ply, .. } => (*game, *ply),
     };
     let me = data.player_of(&press.user).await?;
-    let view = data.service.game(Some(me), game).await?;
+    let view = data.service.games().game(Some(me), game).await?;
     if !view.status.is_active() {
         return Err(BotError::BadOption(format!("Game #{game} is over.")));
     }
@@ -315,12 +319,12 @@ async fn play(
         expected_ply: Some(view.ply),
         idempotency_key: None,
     };
-    let scope = data.service.in_reply();
-    let played = scope.service().play_move(me, view.id, request).await?;
+    let scope = data.service.discord().in_reply();
+    let played = scope.service().games().play(me, view.id, request).await?;
     if against_ai && played.status.is_active() {
         data.expect_ai_reply(played.game_id, &press.token);
     }
-    let after = data.service.game(Some(me), played.game_id).await?;
+    let after = data.service.games().game(Some(me), played.game_id).await?;
     let post = posts::move_post(data, &after, &MoveFacts::from(&played)).await;
     let mut reply = CreateInteractionResponseMessage::new()
         .content(post.content.clone())

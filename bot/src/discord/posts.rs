@@ -284,7 +284,7 @@ pub async fn board_image(
     ply: Option<u32>,
     flip: bool,
 ) -> Option<BoardImage> {
-    let snapshot = match data.service.board_snapshot(game, ply).await {
+    let snapshot = match data.service.games().board_snapshot(game, ply).await {
         Ok(snapshot) => snapshot,
         Err(e) => {
             tracing::warn!(%game, error = %ErrorChain(&e), "no board snapshot");

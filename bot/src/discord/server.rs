@@ -61,7 +61,13 @@ pub fn start_place(ctx: &Context<'_>) -> super::threads::StartPlace {
 /// This server's settings; `None` outside a server.
 pub async fn settings(ctx: &Context<'_>) -> Result<Option<ServerSettings>, BotError> {
     match ctx.guild_id() {
-        Some(guild) => Ok(Some(ctx.data().service.server_settings(guild.get()).await?)),
+        Some(guild) => Ok(Some(
+            ctx.data()
+                .service
+                .discord()
+                .server_settings(guild.get())
+                .await?,
+        )),
         None => Ok(None),
     }
 }

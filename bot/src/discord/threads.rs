@@ -26,6 +26,7 @@ pub fn thread_name(data: &Data, game: &GameView) -> String {
     let label = variant_label(game.variant.as_deref());
     let variant = data
         .service
+        .games()
         .variant(label)
         .map_or_else(|_| label.to_owned(), |v| v.view.name);
     named(
@@ -83,7 +84,7 @@ pub async fn open_game_thread(
         return None;
     }
     let guild = guild?;
-    let wanted = match data.service.server_settings(guild.get()).await {
+    let wanted = match data.service.discord().server_settings(guild.get()).await {
         Ok(settings) => settings.threads,
         Err(e) => {
             tracing::warn!(error = %ErrorChain(&e), "cannot read the server's settings; no thread");
@@ -105,6 +106,7 @@ pub async fn open_game_thread(
     };
     match data
         .service
+        .discord()
         .move_game_to_thread(game.id, thread.get(), channel.get())
         .await
     {

@@ -45,7 +45,7 @@ impl DeliveryWorker {
 
     /// Delivers until `shutdown` turns true.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
-        let signal = self.service.outbox_signal();
+        let signal = self.service.webhooks().outbox_signal();
         let poll = Duration::from_millis(self.config.poll_interval_ms.max(10));
         loop {
             match self.pass().await {
@@ -63,7 +63,7 @@ impl DeliveryWorker {
 
     /// Attempts every due delivery once; returns how many were attempted.
     pub async fn pass(&self) -> Result<usize, ServiceError> {
-        let due = self.service.due_webhook_deliveries(BATCH).await?;
+        let due = self.service.webhooks().due_deliveries(BATCH).await?;
         let n = due.len();
         let mut tasks = tokio::task::JoinSet::new();
         for d in due {
@@ -106,7 +106,8 @@ async fn deliver(
 ) -> Result<(), ServiceError> {
     let Some(event) = d.event else {
         return service
-            .webhook_attempted(d.id, Err("event missing".into()), None)
+            .webhooks()
+            .attempted(d.id, Err("event missing".into()), None)
             .await;
     };
     let body = serde_json::to_vec(&event).map_err(ServiceError::internal)?;
@@ -135,7 +136,7 @@ async fn deliver(
     if let Err(e) = &result {
         tracing::info!(delivery = %d.id, url = %d.url, attempt = d.attempts + 1, error = %e, "webhook delivery failed");
     }
-    service.webhook_attempted(d.id, result, retry_at).await
+    service.webhooks().attempted(d.id, result, retry_at).await
 }
 
 /// Checks `url` against `policy` as its host resolves now, and gives a client that connects

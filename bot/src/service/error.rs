@@ -2,7 +2,7 @@ use crate::domain::{ChallengeId, EventId, GameId, PlayerId, TokenId, WebhookId};
 use crate::logging::ErrorChain;
 use crate::store::StoreError;
 
-use super::views::GameView;
+use crate::service::views::GameView;
 
 /// The cause of an internal error: any error, or a sentence naming what broke.
 pub type InternalCause = Box<dyn std::error::Error + Send + Sync>;

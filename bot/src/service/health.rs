@@ -3,7 +3,7 @@
 
 use crate::store::{StoreError, params, rows};
 
-use super::{GamesService, Result};
+use crate::service::{GamesService, Result};
 
 impl GamesService {
     /// A write through the writer and a read on a reader: the store is usable.

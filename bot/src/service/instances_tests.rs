@@ -108,7 +108,8 @@ pub(super) async fn game_against_the_ai(
     side: SideChoice,
 ) -> GameId {
     let created = service
-        .create_challenge(player, brandubh(Opponent::Ai { level: 1 }, side))
+        .challenges()
+        .create(player, brandubh(Opponent::Ai { level: 1 }, side))
         .await
         .unwrap();
     created
@@ -135,7 +136,7 @@ async fn ai_idle(service: &GamesService) {
     let (_keep, mut never) = watch::channel(false);
     tokio::time::timeout(
         Duration::from_secs(30),
-        service.wait_for_ai_turns(&mut never),
+        service.analysis().wait_for_ai_turns(&mut never),
     )
     .await
     .expect("the AI turns ended within 30 s");
@@ -157,7 +158,7 @@ async fn ai_turn_claimed_by_one_instance(db: Db) {
     let other = Picker::quick();
     let a = service(&db, &clock, slow.clone());
     let b = service(&db, &clock, other.clone());
-    let player = a.register_player("p", None).await.unwrap().player.id;
+    let player = a.accounts().register("p", None).await.unwrap().player.id;
     // The AI attacks, so it moves first: instance a takes the turn and thinks.
     let game = game_against_the_ai(&a, player, SideChoice::Defenders).await;
     thinking
@@ -165,21 +166,21 @@ async fn ai_turn_claimed_by_one_instance(db: Db) {
         .expect("instance a thinks about the AI's turn");
 
     // Instance b's scheduler sees the AI to move, and leaves the claimed turn alone.
-    b.run_due().await.unwrap();
+    b.scheduler().run_due().await.unwrap();
     ai_idle(&b).await;
     assert_eq!(other.turns.load(Ordering::SeqCst), 0, "b thought too");
 
     // Instance a is gone (it never answers); once its claim lapses, b plays the turn.
     clock.advance_ms((LEASE_SECS * 1000 + 1) as i64);
-    b.run_due().await.unwrap();
+    b.scheduler().run_due().await.unwrap();
     ai_idle(&b).await;
     assert_eq!(other.turns.load(Ordering::SeqCst), 1);
-    assert_eq!(b.game(Some(player), game).await.unwrap().ply, 1);
+    assert_eq!(b.games().game(Some(player), game).await.unwrap().ply, 1);
 
     // Were a to come back, its move for the old ply is refused: the turn was played once.
     go.send(()).unwrap();
     ai_idle(&a).await;
-    assert_eq!(a.game(Some(player), game).await.unwrap().ply, 1);
+    assert_eq!(a.games().game(Some(player), game).await.unwrap().ply, 1);
 }
 
 #[tokio::test]
@@ -197,7 +198,7 @@ async fn webhook_delivery_claimed_by_one_instance(db: Db) {
     let clock = Arc::new(ManualClock::new(1_000));
     let a = service(&db, &clock, Picker::quick());
     let b = service(&db, &clock, Picker::quick());
-    let player = a.register_player("p", None).await.unwrap().player.id;
+    let player = a.accounts().register("p", None).await.unwrap().player.id;
     a.store()
         .write(move |c| {
             rows::insert_webhook(c, player, "http://hooks.example/p", "secret", 1_000)?;
@@ -205,14 +206,14 @@ async fn webhook_delivery_claimed_by_one_instance(db: Db) {
         })
         .await
         .unwrap();
-    assert_eq!(a.due_webhook_deliveries(10).await.unwrap().len(), 1);
+    assert_eq!(a.webhooks().due_deliveries(10).await.unwrap().len(), 1);
     assert!(
-        b.due_webhook_deliveries(10).await.unwrap().is_empty(),
+        b.webhooks().due_deliveries(10).await.unwrap().is_empty(),
         "b sends what a has claimed"
     );
     clock.advance_ms((LEASE_SECS * 1000 + 1) as i64);
     assert_eq!(
-        b.due_webhook_deliveries(10).await.unwrap().len(),
+        b.webhooks().due_deliveries(10).await.unwrap().len(),
         1,
         "a's lapsed claim is taken over"
     );
@@ -232,7 +233,7 @@ async fn discord_post_claimed_by_one_instance(db: Db) {
     let clock = Arc::new(ManualClock::new(1_000));
     let a = service(&db, &clock, Picker::quick());
     let b = service(&db, &clock, Picker::quick());
-    let player = a.register_player("p", None).await.unwrap().player.id;
+    let player = a.accounts().register("p", None).await.unwrap().player.id;
     a.store()
         .write(move |c| {
             let mut event = rows::test_event(player);
@@ -242,9 +243,9 @@ async fn discord_post_claimed_by_one_instance(db: Db) {
         })
         .await
         .unwrap();
-    let (mine, _) = a.claim_due_discord_posts().await.unwrap();
+    let (mine, _) = a.discord().claim_due_posts().await.unwrap();
     assert_eq!(mine.len(), 1);
-    let (theirs, next) = b.claim_due_discord_posts().await.unwrap();
+    let (theirs, next) = b.discord().claim_due_posts().await.unwrap();
     assert!(theirs.is_empty(), "b posts what a has claimed");
     assert!(next.is_some(), "b knows when the claim ends");
 }
@@ -252,11 +253,13 @@ async fn discord_post_claimed_by_one_instance(db: Db) {
 /// Two players' game, started on `service`: `a` attacks.
 async fn game_between(service: &GamesService, a: PlayerId, b: PlayerId) -> GameId {
     let created = service
-        .create_challenge(a, brandubh(Opponent::Player(b), SideChoice::Attackers))
+        .challenges()
+        .create(a, brandubh(Opponent::Player(b), SideChoice::Attackers))
         .await
         .unwrap();
     service
-        .accept_challenge(b, created.challenge.id)
+        .challenges()
+        .accept(b, created.challenge.id)
         .await
         .unwrap()
         .id
@@ -268,15 +271,15 @@ async fn a_game_on_two_instances(db: &Db) -> (GamesService, GamesService, [Playe
     let clock = Arc::new(ManualClock::new(1_000));
     let a = service(db, &clock, Picker::quick());
     let b = service(db, &clock, Picker::quick());
-    let attacker = a.register_player("att", None).await.unwrap().player.id;
-    let defender = a.register_player("def", None).await.unwrap().player.id;
+    let attacker = a.accounts().register("att", None).await.unwrap().player.id;
+    let defender = a.accounts().register("def", None).await.unwrap().player.id;
     let game = game_between(&a, attacker, defender).await;
     (a, b, [attacker, defender], game)
 }
 
 /// `game` as stored, replayed by the engine, with its stored position.
 async fn replayed(service: &GamesService, game: GameId) -> (Game, String) {
-    let view = service.game(None, game).await.unwrap();
+    let view = service.games().game(None, game).await.unwrap();
     let mut engine = Game::new(tafl_engine::Rules::from_opentafl(&view.rules).unwrap());
     for m in &view.moves {
         engine
@@ -311,7 +314,7 @@ async fn play(
         text: text.into(),
         ..MoveRequest::default()
     };
-    service.play_move(player, game, request).await
+    service.games().play(player, game, request).await
 }
 
 /// Plays the first legal move of `player` in `game` through `service`.
@@ -363,13 +366,13 @@ async fn moved_in_by_both(db: Db) {
     // A game ended through b takes no move through a.
     assert_eq!(first_legal_move(&a, defender, game).await.ply, 4);
     let next = first_legal(&a, game).await;
-    b.resign(attacker, game).await.unwrap();
+    b.games().resign(attacker, game).await.unwrap();
     let after_end = play(&a, attacker, game, &next).await;
     assert!(
         matches!(after_end, Err(ServiceError::GameOver)),
         "a move in an ended game was accepted: {after_end:?}"
     );
-    assert_eq!(b.game(None, game).await.unwrap().moves.len(), 4);
+    assert_eq!(b.games().game(None, game).await.unwrap().moves.len(), 4);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -396,8 +399,8 @@ async fn racing_moves(db: Db) {
             idempotency_key: None,
         };
         let (through_a, through_b) = tokio::join!(
-            a.play_move(mover, game, at_ply(&moves[0])),
-            b.play_move(mover, game, at_ply(&moves[1])),
+            a.games().play(mover, game, at_ply(&moves[0])),
+            b.games().play(mover, game, at_ply(&moves[1])),
         );
         let (won, lost) = match (through_a, through_b) {
             (Ok(won), Err(lost)) | (Err(lost), Ok(won)) => (won, lost),
@@ -409,6 +412,6 @@ async fn racing_moves(db: Db) {
             "ply {ply}: {lost:?}"
         );
     }
-    assert_eq!(b.game(None, game).await.unwrap().moves.len(), 6);
+    assert_eq!(b.games().game(None, game).await.unwrap().moves.len(), 6);
     assert_position_is_its_moves(&a, game).await;
 }

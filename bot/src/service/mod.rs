@@ -1,102 +1,78 @@
-//! The games service: every rule of the service (who may act, turns, clocks, AI turns)
-//! in one place. It knows no front end: Discord and HTTP both call these async methods with
-//! the acting player's id and map the typed errors to their own replies.
+//! The games service: every rule of the service (who may act, turns, clocks, AI turns) in one
+//! place, by area. [`GamesService`] is the shared state (store, clock, event bus, caches);
+//! each area is a folder with a small facade over it, and front ends call through those:
+//! `service.games().play(...)`, `service.challenges().accept(...)`,
+//! `service.accounts().register(...)`, `service.discord().claim_due_posts()`.
+//!
+//! - `games/`: moves (one move path), resign, draws, aborts, the AI's turns, clocks and the
+//!   scheduler, challenges and rematches, reading games;
+//! - `accounts/`: players, handles, preferences; tokens, sign-in links, web sessions;
+//! - `discord/`: what the Discord front end needs kept (outbox, threads, posts, server
+//!   settings); the rules of play never depend on it;
+//! - `events/`: the event of every change, the bus, the follower of other instances, webhooks;
+//! - `analysis/`: analyses and hints; `ratings/`: Glicko-2 and what is read from it.
+//!
+//! Front ends get the acting player's id and map the typed errors to their own replies.
 
-mod account;
-mod actions;
-mod ai;
-#[cfg(test)]
-mod ai_task_tests;
-mod analysis;
-mod analysis_chart;
-mod analysis_view;
-mod challenge_posts;
-mod challenges;
-mod channel_posts;
+pub mod accounts;
+pub mod analysis;
+mod clock;
+pub mod discord;
+mod emitter;
 mod error;
-mod event;
-mod event_follower;
-mod event_metrics;
-mod events;
-mod follow;
-mod game_board;
-mod game_state;
-mod game_threads;
-mod handles;
+pub mod events;
+pub mod games;
 mod health;
-mod history;
 #[cfg(test)]
 mod instances_tests;
-mod moderation;
-mod move_check;
-mod moves;
-mod name_rule;
-mod notify_prefs;
-mod place;
-mod preferences;
-mod queries;
 pub mod ratings;
-mod rematch;
-mod reply;
-mod requests;
-mod scheduler;
-mod server_settings;
-mod sign_in;
-mod stats;
-mod timing;
-mod tokens;
 mod views;
-mod webhooks;
-
-pub mod clock;
-pub mod players;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
-use tokio::sync::{Notify, broadcast};
+use tokio::sync::Notify;
 
 use crate::config::GamesConfig;
-use crate::domain::{ChallengeId, EventId, GameId, PlayerId};
+use crate::domain::{EventId, GameId};
 use crate::store::Conn;
 use crate::store::Store;
-use crate::store::rows;
 use crate::webhook_target::TargetPolicy;
 
-pub use account::AccountChange;
-pub use ai::MovePicker;
-pub(crate) use analysis_chart::chart_mark;
-pub use analysis_chart::{analysis_chart, analysis_chart_text};
-pub use analysis_view::{AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView};
-pub use challenge_posts::ChallengePost;
-pub use channel_posts::ChannelPost;
+pub use accounts::{
+    AccountChange, Accounts, Credentials, LOGIN_PATH, MAX_TOKENS_PER_PLAYER, NewWebSession,
+    PLAYERS_PAGE_SIZE, WebSession, login_url, token_name_schema,
+};
+pub use analysis::{
+    Analysis, AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView,
+    analysis_chart, analysis_chart_text,
+};
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use discord::{
+    ChallengePost, ChannelPost, Discord, GameOffDiscord, InReply, PLAY_DEFAULT_VARIANT, Place,
+    REPLY_HOLD_MS, ServerMember, ServerSettings, SettingsChange, context_schema,
+};
+pub(crate) use emitter::Emitter;
 pub use error::{Missing, ServiceError};
-pub use event::{
-    AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
-    GameStarted, InactivityReminder, MovePlayedEvent,
+pub use events::{
+    AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventBus, EventPayload,
+    Events, GameEnded, GameStarted, InactivityReminder, MovePlayedEvent, WebhookDelivery, Webhooks,
+    webhook_secret_schema,
 };
-pub use events::EventBus;
-pub use game_board::GameBoard;
-pub use game_threads::GameOffDiscord;
-pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
-pub use place::Place;
-pub use place::context_schema;
-pub use players::PLAYERS_PAGE_SIZE;
-pub use queries::{BoardResult, BoardSnapshot, VariantStart, render_board};
-pub use reply::{InReply, REPLY_HOLD_MS};
-pub use requests::{
-    DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice,
-    SideChoice, ai_level_schema, variant_path_schema, variant_schema,
+pub use games::{
+    BoardResult, BoardSnapshot, Challenges, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT,
+    GAMES_PAGE_SIZE, GameBoard, Games, HistoryQuery, MovePicker, MoveRequest, NewChallenge,
+    Opponent, RulesChoice, Scheduler, SchedulerPass, SideChoice, VariantStart, ai_level_schema,
+    render_board, variant_path_schema, variant_schema,
 };
-pub use scheduler::SchedulerPass;
-pub use server_settings::{PLAY_DEFAULT_VARIANT, ServerMember, ServerSettings, SettingsChange};
-pub use sign_in::{LOGIN_PATH, NewWebSession, WebSession, login_url};
-pub use stats::LEADERBOARD_PAGE_SIZE;
-pub use timing::ClockSpec;
-pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};
-pub use views::*;
-pub use webhooks::{WebhookDelivery, webhook_secret_schema};
+pub use ratings::{LEADERBOARD_PAGE_SIZE, Ratings};
+pub use views::{
+    AccountView, CapturedView, ChallengeCreated, ChallengeLists, ChallengeView, CreatedToken,
+    GameRatings, GameSummary, GameView, IssuedToken, LeaderboardEntry, LegalMovesView, LoginLink,
+    MovePlayed, MoveView, Page, PlayerProfile, PlayerView, PoolRating, RatingChange,
+    RatingHistoryEntry, ResultView, SeatView, TokenView, VariantResults, VariantView, WarningView,
+    WebhookView, variant_label,
+};
 
 pub type Result<T> = std::result::Result<T, ServiceError>;
 
@@ -108,7 +84,7 @@ const FOLLOWER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 pub struct GamesService {
     inner: Arc<Inner>,
     /// Set inside a reply scope: the channel posts of what this handle commits are held.
-    held: Option<Arc<reply::PostsAwaitingReply>>,
+    held: Option<Arc<discord::reply::PostsAwaitingReply>>,
 }
 
 struct Inner {
@@ -119,17 +95,17 @@ struct Inner {
     /// Where webhooks may point (checked at registration).
     webhook_targets: TargetPolicy,
     /// Tokens seen lately, by SHA-256; a revocation removes its token here too.
-    tokens: RwLock<tokens::TokenCache>,
+    tokens: RwLock<accounts::tokens::TokenCache>,
     /// Woken after every commit that wrote events, so webhook deliveries start at once.
     outbox: Arc<Notify>,
     /// Woken after every commit that queued Discord posts, or settled held ones.
     discord_outbox: Arc<Notify>,
     /// Engine games by id at their last known ply.
-    engines: Arc<game_state::EngineCache>,
+    engines: Arc<games::game_state::EngineCache>,
     /// The AI; without one, challenges to the AI are refused.
     picker: Option<Arc<dyn MovePicker>>,
     /// Games whose AI turn is being computed, each with whether its turn was asked for again
-    /// meanwhile (see [`GamesService::kick_ai`]).
+    /// meanwhile (see [`Games::kick_ai`]).
     ai_running: Mutex<HashMap<GameId, bool>>,
     /// Woken when an AI turn ends (analyses wait while the AI thinks).
     ai_idle: Notify,
@@ -175,10 +151,10 @@ impl GamesService {
                 bus: EventBus::new(4096),
                 config,
                 webhook_targets,
-                tokens: RwLock::new(tokens::TokenCache::default()),
+                tokens: RwLock::new(accounts::tokens::TokenCache::default()),
                 outbox: Arc::new(Notify::new()),
                 discord_outbox: Arc::new(Notify::new()),
-                engines: Arc::new(game_state::EngineCache::new(10_000)),
+                engines: Arc::new(games::game_state::EngineCache::new(10_000)),
                 picker,
                 ai_running: Mutex::new(HashMap::new()),
                 ai_idle: Notify::new(),
@@ -188,7 +164,7 @@ impl GamesService {
             held: None,
         };
         if let Some(published) = published {
-            service.follow_shared_events(published);
+            service.events().follow_shared_events(published);
         }
         service
     }
@@ -215,68 +191,54 @@ impl GamesService {
         i64::try_from(self.inner.config.claim_lease_secs.saturating_mul(1000)).unwrap_or(i64::MAX)
     }
 
-    /// Live events (every game). Front ends use this; on `Lagged`, catch up with
-    /// [`GamesService::events_after`].
-    pub fn subscribe(&self) -> broadcast::Receiver<Event> {
-        self.inner.bus.subscribe()
+    /// Playing and reading games.
+    pub fn games(&self) -> Games<'_> {
+        Games { service: self }
     }
 
-    /// Live events concerning `player` only (event streams); on `Lagged`, catch up with
-    /// [`GamesService::events_for`].
-    pub fn subscribe_player(&self, player: PlayerId) -> broadcast::Receiver<Event> {
-        self.inner.bus.subscribe_player(player)
+    /// Challenges and rematches.
+    pub fn challenges(&self) -> Challenges<'_> {
+        Challenges { service: self }
     }
 
-    /// Live events of one game (a game's event stream); on `Lagged`, catch up with
-    /// [`GamesService::events_of_game`].
-    pub fn subscribe_game(&self, game: GameId) -> broadcast::Receiver<Event> {
-        self.inner.bus.subscribe_game(game)
+    /// Time-driven work (games out of time, reminders, expiries).
+    pub fn scheduler(&self) -> Scheduler<'_> {
+        Scheduler { service: self }
     }
 
-    /// Stored events of game `game` after `since`, oldest first.
-    pub async fn events_of_game(
-        &self,
-        game: GameId,
-        since: EventId,
-        limit: u32,
-    ) -> Result<Vec<Event>> {
-        self.read(move |c| {
-            Ok(events::events_of_rows(rows::events_of_game(
-                c, game, since, limit,
-            )?))
-        })
-        .await
+    /// Players, their handles, account and preferences.
+    pub fn accounts(&self) -> Accounts<'_> {
+        Accounts { service: self }
     }
 
-    /// Notified whenever events were committed (webhook outbox worker).
-    pub fn outbox_signal(&self) -> Arc<Notify> {
-        self.inner.outbox.clone()
+    /// API tokens, sign-in links and web sessions.
+    pub fn credentials(&self) -> Credentials<'_> {
+        Credentials { service: self }
     }
 
-    /// Notified whenever Discord posts were queued or released (Discord outbox worker).
-    pub fn discord_outbox_signal(&self) -> Arc<Notify> {
-        self.inner.discord_outbox.clone()
+    /// What the Discord front end needs kept: its outbox, threads, posts and settings.
+    pub fn discord(&self) -> Discord<'_> {
+        Discord { service: self }
     }
 
-    /// Stored events concerning `player` after `since`, oldest first.
-    pub async fn events_for(
-        &self,
-        player: PlayerId,
-        since: EventId,
-        limit: u32,
-    ) -> Result<Vec<Event>> {
-        self.read(move |c| {
-            Ok(events::events_of_rows(rows::events_for_player(
-                c, player, since, limit,
-            )?))
-        })
-        .await
+    /// Live and stored events.
+    pub fn events(&self) -> Events<'_> {
+        Events { service: self }
     }
 
-    /// Every stored event after `since`, oldest first.
-    pub async fn events_after(&self, since: EventId, limit: u32) -> Result<Vec<Event>> {
-        self.read(move |c| Ok(events::events_of_rows(rows::events_since(c, since, limit)?)))
-            .await
+    /// Players' webhooks and their deliveries.
+    pub fn webhooks(&self) -> Webhooks<'_> {
+        Webhooks { service: self }
+    }
+
+    /// Analyses and hints.
+    pub fn analysis(&self) -> Analysis<'_> {
+        Analysis { service: self }
+    }
+
+    /// Leaderboards, profiles, rating histories.
+    pub fn ratings(&self) -> Ratings<'_> {
+        Ratings { service: self }
     }
 
     /// Runs a query on a read-only connection.
@@ -335,7 +297,7 @@ impl GamesService {
                         engines.put(id, game);
                     }
                     if !emitter.events.is_empty() {
-                        event_metrics::record_events(&emitter.events);
+                        events::metrics::record_events(&emitter.events);
                         match &shared_events {
                             // Published by the follower, in id order with other instances'.
                             Some(follower) => follower.notify_one(),
@@ -366,76 +328,5 @@ impl GamesService {
         }
         drop(events);
         Ok(value)
-    }
-}
-
-/// Collects the events of one write job.
-pub(crate) struct Emitter {
-    events: Vec<Event>,
-    /// Webhook deliveries queued by these events.
-    deliveries: usize,
-    /// Discord posts queued by these events.
-    posts: Vec<rows::OutboxId>,
-    /// Set when the caller shows these events in its own reply.
-    held_until: Option<i64>,
-    /// Wall-clock time of the commit, for the outbox.
-    wall_now: i64,
-    now: i64,
-    /// A game's seats' Discord users who asked for a direct message on their turn, as read
-    /// with the game (attackers, defenders): a move's event needs no query of its own.
-    dm_users: Option<(GameId, [Option<u64>; 2])>,
-    /// Engine games as this job leaves them, cached once it commits: a state that was
-    /// never committed is never taken for the stored one.
-    engines_to_cache: Vec<(GameId, tafl_engine::Game)>,
-}
-
-impl Emitter {
-    pub(crate) fn now(&self) -> i64 {
-        self.now
-    }
-
-    /// Remembers who of `game`'s seats wants a direct message on their turn (see `dm_users`).
-    pub(crate) fn know_dm_users(&mut self, game: GameId, users: [Option<u64>; 2]) {
-        self.dm_users = Some((game, users));
-    }
-
-    /// Caches `game`'s engine game, as this job leaves it, once the job commits.
-    pub(crate) fn cache_after_commit(&mut self, game: GameId, engine: tafl_engine::Game) {
-        self.engines_to_cache.push((game, engine));
-    }
-
-    pub(crate) fn emit(
-        &mut self,
-        c: &Conn<'_>,
-        game_id: Option<GameId>,
-        challenge_id: Option<ChallengeId>,
-        players: Vec<PlayerId>,
-        payload: EventPayload,
-    ) -> Result<()> {
-        let mut event = events::new_event(payload, game_id, challenge_id, players, self.now);
-        let mut row = events::event_row(&event)?;
-        self.deliveries += rows::insert_event(c, &mut row)?;
-        event.id = row.id;
-        if let Some(channel) = events::discord_channel_of(c, &event)? {
-            let post =
-                rows::insert_outbox_post(c, event.id, channel, self.wall_now, self.held_until)?;
-            self.posts.push(post);
-        }
-        // A direct message is never shown by a reply: it is not held.
-        let dm = match (&event.payload, self.dm_users) {
-            (EventPayload::MovePlayed(played), Some((game, users))) if Some(game) == game_id => {
-                played.side_to_move.and_then(|side| match side {
-                    crate::domain::Side::Attackers => users[0],
-                    crate::domain::Side::Defenders => users[1],
-                })
-            }
-            _ => events::discord_dm_of(c, &event)?,
-        };
-        if let Some(user) = dm {
-            self.posts
-                .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
-        }
-        self.events.push(event);
-        Ok(())
     }
 }

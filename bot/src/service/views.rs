@@ -12,7 +12,7 @@ use crate::domain::{
 };
 use crate::store::rows::{MoveRow, PlayerRow, TokenRow, WebhookRow};
 
-use super::timing::ClockSpec;
+use crate::service::games::timing::ClockSpec;
 
 /// A player.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]

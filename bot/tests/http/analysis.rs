@@ -85,7 +85,7 @@ pub(super) async fn done_event(events: &mut broadcast::Receiver<Event>, analysis
 async fn an_analysis_finds_the_planted_blunder_and_the_missed_win() {
     let app = quick_app(40).await;
     let (a, b, game) = scripted_game(&app, false).await;
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let queued = request(&app, game, &a, StatusCode::ACCEPTED).await;
     assert_eq!(queued["plies_analysed"], 3);
     assert!(queued["plies"].as_array().unwrap().is_empty());
@@ -174,7 +174,7 @@ async fn who_may_analyse_what() {
         .await["game"]["id"]
         .as_i64()
         .unwrap();
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let ply = wait_for_ply(&app, ai_game, &c).await;
     assert!(ply >= 1);
     let queued = request(&app, ai_game, &c, StatusCode::ACCEPTED).await;
@@ -184,7 +184,7 @@ async fn who_may_analyse_what() {
 
 /// The AI's first move in `game` (it plays first as the attackers).
 async fn wait_for_ply(app: &TestApp, game: i64, player: &Player) -> u64 {
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let ply = app.get(&format!("/games/{game}"), &player.token).await["ply"]
         .as_u64()
         .unwrap();
@@ -212,7 +212,7 @@ async fn analyses_wait_their_turn_in_the_order_asked() {
     let app = quick_app(400).await;
     let (a, _, first) = scripted_game(&app, false).await;
     let (c, _, second) = scripted_game(&app, false).await;
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let one = request(&app, first, &a, StatusCode::ACCEPTED).await;
     let two = request(&app, second, &c, StatusCode::ACCEPTED).await;
     assert_eq!(one["queue_position"], 1);
@@ -254,7 +254,7 @@ async fn an_analysis_cut_short_by_a_restart_resumes() {
         "all {stored} positions were stored before the restart"
     );
     let app = app.restart().await;
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let now = app.get(&format!("/games/{game}/analysis"), &a.token).await;
     assert_ne!(now["status"], "done", "{now}");
     assert_eq!(now["id"], id);

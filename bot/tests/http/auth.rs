@@ -249,15 +249,18 @@ async fn registration_can_be_turned_off_and_tokens_can_be_issued_to_discord_user
     assert_eq!(e["error"]["code"], "registration_closed");
     let service = app.service();
     let player = service
+        .accounts()
         .player_for_discord_user(4242, "dee", "Dee")
         .await
         .unwrap();
     let same = service
+        .accounts()
         .player_for_discord_user(4242, "dee", "Dee renamed")
         .await
         .unwrap();
     assert_eq!(player.id, same.id);
     let issued = service
+        .accounts()
         .issue_api_token(player.id, "discord /token")
         .await
         .unwrap();

@@ -114,6 +114,7 @@ async fn the_board_of_a_finished_game_shows_its_result() {
     let (game, a, _b) = custom_game(&app, KING_TRAP).await;
     let before = app
         .service()
+        .games()
         .board_snapshot(GameId(game), None)
         .await
         .unwrap();
@@ -134,6 +135,7 @@ async fn the_board_of_a_finished_game_shows_its_result() {
 
     let snapshot = app
         .service()
+        .games()
         .board_snapshot(GameId(game), None)
         .await
         .unwrap();
@@ -150,6 +152,7 @@ async fn the_board_of_a_finished_game_shows_its_result() {
     // The earlier ply is drawn as it was.
     let start = app
         .service()
+        .games()
         .board_snapshot(GameId(game), Some(0))
         .await
         .unwrap();
@@ -205,6 +208,7 @@ async fn a_resignation_redraws_the_last_board_with_the_result() {
         .await;
     let snapshot = app
         .service()
+        .games()
         .board_snapshot(GameId(game), None)
         .await
         .unwrap();

@@ -36,16 +36,18 @@ async fn check_challenge_refuses_what_create_challenge_refuses_and_writes_nothin
         },
     ];
     for request in refused {
-        let checked = app.service().check_challenge(&request).unwrap_err();
+        let checked = app.service().challenges().check(&request).unwrap_err();
         let created = app
             .service()
-            .create_challenge(PlayerId(a.id), request.clone())
+            .challenges()
+            .create(PlayerId(a.id), request.clone())
             .await
             .unwrap_err();
         assert_eq!(checked.to_string(), created.to_string(), "{request:?}");
     }
     assert!(
         app.service()
+            .games()
             .list_games(PlayerId(a.id))
             .await
             .unwrap()
@@ -54,10 +56,11 @@ async fn check_challenge_refuses_what_create_challenge_refuses_and_writes_nothin
 
     // The default is the same everywhere: copenhagen.
     let fine = ai_game(1, RulesChoice::default());
-    app.service().check_challenge(&fine).unwrap();
+    app.service().challenges().check(&fine).unwrap();
     let created = app
         .service()
-        .create_challenge(PlayerId(a.id), fine)
+        .challenges()
+        .create(PlayerId(a.id), fine)
         .await
         .unwrap();
     assert_eq!(created.game.unwrap().variant.as_deref(), Some("copenhagen"));

@@ -20,15 +20,21 @@ async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
         .await;
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["deadline_at"], T0 + DAY_MS);
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
 
     // Nothing is due at first.
-    let pass = app.service().run_due().await.unwrap();
+    let pass = app.service().scheduler().run_due().await.unwrap();
     assert_eq!((pass.timeouts, pass.reminders), (0, 0));
     // 19 hours in: within 6 hours of the deadline, one reminder (not repeated).
     app.clock.advance_ms(19 * 3600 * 1000);
-    assert_eq!(app.service().run_due().await.unwrap().reminders, 1);
-    assert_eq!(app.service().run_due().await.unwrap().reminders, 0);
+    assert_eq!(
+        app.service().scheduler().run_due().await.unwrap().reminders,
+        1
+    );
+    assert_eq!(
+        app.service().scheduler().run_due().await.unwrap().reminders,
+        0
+    );
     let e = wire(&events.recv().await.unwrap());
     assert_eq!(e["kind"], "deadline_reminder");
     assert_eq!(e["players"], json!([a.id]));
@@ -44,7 +50,10 @@ async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
     // The scheduler's pass after a restart still finds the overdue game.
     let app = app.restart().await;
     app.clock.advance_ms(DAY_MS);
-    assert_eq!(app.service().run_due().await.unwrap().timeouts, 1);
+    assert_eq!(
+        app.service().scheduler().run_due().await.unwrap().timeouts,
+        1
+    );
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["status"], "finished");
     assert_eq!(view["result"]["winner"], "defenders");
@@ -111,7 +120,15 @@ async fn pending_challenges_expire() {
         StatusCode::CONFLICT,
     )
     .await;
-    assert_eq!(app.service().run_due().await.unwrap().expired_challenges, 1);
+    assert_eq!(
+        app.service()
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap()
+            .expired_challenges,
+        1
+    );
     let lists = app.get("/challenges", &b.token).await;
     assert!(lists["incoming"].as_array().unwrap().is_empty());
 }
@@ -188,9 +205,12 @@ async fn day_per_move_game(app: &TestApp) -> (crate::common::Player, crate::comm
 async fn a_game_whose_first_mover_never_moved_is_aborted_not_lost() {
     let app = TestApp::start().await;
     let (a, _b, game) = day_per_move_game(&app).await;
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     app.clock.advance_ms(DAY_MS);
-    assert_eq!(app.service().run_due().await.unwrap().timeouts, 1);
+    assert_eq!(
+        app.service().scheduler().run_due().await.unwrap().timeouts,
+        1
+    );
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["status"], "aborted");
     assert_eq!(view["result"]["winner"], serde_json::Value::Null);
@@ -234,7 +254,10 @@ async fn a_timeout_once_both_have_moved_is_still_a_loss() {
     let (a, b, game) = day_per_move_game(&app).await;
     app.play_line(game, &a, &b, &["d1-a1", "d5-d1"]).await;
     app.clock.advance_ms(DAY_MS);
-    assert_eq!(app.service().run_due().await.unwrap().timeouts, 1);
+    assert_eq!(
+        app.service().scheduler().run_due().await.unwrap().timeouts,
+        1
+    );
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["status"], "finished");
     assert_eq!(view["result"]["winner"], "defenders");

@@ -331,7 +331,8 @@ async fn a_delivery_is_given_up_after_max_attempts() {
     app.clock.advance_ms(3_600_000);
     assert!(
         app.service()
-            .due_webhook_deliveries(10)
+            .webhooks()
+            .due_deliveries(10)
             .await
             .unwrap()
             .is_empty()

@@ -559,7 +559,15 @@ async fn shutdown_finishes_requests_in_flight_and_loses_no_accepted_move() {
     // Shut down while the moves are arriving: once the first is committed.
     'wait: for _ in 0..2000 {
         for &g in &games {
-            if app.service().game(None, GameId(g)).await.unwrap().ply == 1 {
+            if app
+                .service()
+                .games()
+                .game(None, GameId(g))
+                .await
+                .unwrap()
+                .ply
+                == 1
+            {
                 break 'wait;
             }
         }
@@ -717,7 +725,7 @@ async fn the_move_that_captures_the_king_says_so() {
         .await["id"]
         .as_i64()
         .unwrap();
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let quiet = app
         .play_line(game, &a, &b, &["d7-d6", "c5-c6", "d6-d7", "c6-c5"])
         .await;

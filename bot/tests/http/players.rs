@@ -341,10 +341,12 @@ async fn a_players_discord_account_is_shown_to_them_alone() {
     let app = TestApp::start().await;
     let service = app.service();
     let dee = service
+        .accounts()
         .player_for_discord_user(DISCORD_ID, "dee", "Dee")
         .await
         .unwrap();
     let dee_token = service
+        .accounts()
         .issue_api_token(dee.id, "discord /token")
         .await
         .unwrap()

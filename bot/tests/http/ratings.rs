@@ -42,7 +42,7 @@ async fn rated_is_the_default_only_between_people_on_a_timed_preset_and_refused_
     .await;
     assert_eq!(casual["challenge"]["rated"], false);
 
-    let rules = app.service().variants()[0].rules.clone();
+    let rules = app.service().games().variants()[0].rules.clone();
     let custom = challenge(
         json!({ "opponent_id": b.id, "rules": rules, "clock": timed, "rated": true }),
         StatusCode::UNPROCESSABLE_ENTITY,

@@ -21,7 +21,13 @@ async fn game_under_way(app: &TestApp, a: &Player, b: &Player) -> i64 {
         )
         .await;
     for player in [a, b] {
-        let mv = app.service().legal_moves(GameId(game), None).await.unwrap()[0].clone();
+        let mv = app
+            .service()
+            .games()
+            .legal_moves(GameId(game), None)
+            .await
+            .unwrap()[0]
+            .clone();
         app.play_line(game, player, player, &[mv.as_str()]).await;
     }
     game
@@ -47,7 +53,7 @@ async fn a_game_that_fails_does_not_stop_the_timeouts_of_the_others() {
         .unwrap();
 
     app.clock.advance_ms(2 * DAY_MS);
-    let pass = app.service().run_due().await.unwrap();
+    let pass = app.service().scheduler().run_due().await.unwrap();
     assert_eq!((pass.timeouts, pass.failed), (1, 1), "{pass:?}");
     let view = app.get(&format!("/games/{sound}"), &c.token).await;
     assert_eq!(view["status"], "finished");

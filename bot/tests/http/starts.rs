@@ -74,9 +74,9 @@ async fn an_ai_game_stuck_at_its_start_ends_by_the_rules() {
     let me = app.register("Me").await;
     let game_id =
         insert_active_game(&app, "dim:7 start:/7/7/7/3K3/7/7/7/", Seat::Ai(1), me.id).await;
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
 
-    app.service().run_due().await.unwrap();
+    app.service().scheduler().run_due().await.unwrap();
     let ended = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
             let event = wire(&events.recv().await.unwrap());

@@ -68,7 +68,7 @@ async fn the_request_form_needs_the_sessions_csrf_token() {
     )
     .await;
     // The page's script: the new panel, with the analysis's place in the queue.
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let scripted = ask(&app, game, &cookie, Some(&csrf), None).await;
     assert_eq!(scripted.status(), StatusCode::OK);
     let panel = scripted.text().await.unwrap();
@@ -145,7 +145,7 @@ async fn the_chart_and_the_marks_appear_only_once_the_analysis_is_done() {
     assert!(!before.contains("analysis-form"), "{before}");
     assert!(!before.contains("class=\"mark\""), "{before}");
 
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let queued = app
         .call(
             Method::POST,
@@ -206,7 +206,7 @@ async fn a_finished_game_page_with_its_analysis_stays_under_100_kb() {
         app.post(&format!("/games/{game}/resign"), &a.token, json!({}))
             .await;
     }
-    let mut events = app.service().subscribe();
+    let mut events = app.service().events().subscribe();
     let queued = app
         .call(
             Method::POST,
@@ -240,11 +240,11 @@ async fn a_missing_analysis_is_told_apart_from_a_missing_game() {
     let missing_game = game + 1000;
     let service = app.service();
     assert!(matches!(
-        service.analysis(None, GameId(game)).await,
+        service.analysis().get(None, GameId(game)).await,
         Err(ServiceError::NotFound(Missing::Analysis(g))) if g == GameId(game)
     ));
     assert!(matches!(
-        service.analysis(None, GameId(missing_game)).await,
+        service.analysis().get(None, GameId(missing_game)).await,
         Err(ServiceError::NotFound(Missing::Game(g))) if g == GameId(missing_game)
     ));
 

@@ -87,7 +87,13 @@ async fn pick(world: &World, who: &FakeUser, on: &Recorded, value: &str) -> Reco
 }
 
 async fn game(world: &World, id: i64) -> taflbot::service::GameView {
-    world.app.service.game(None, GameId(id)).await.unwrap()
+    world
+        .app
+        .service
+        .games()
+        .game(None, GameId(id))
+        .await
+        .unwrap()
 }
 
 /// Every board image the bot sent in this test was described for screen readers (the fake
@@ -303,6 +309,7 @@ async fn legal_moves_for_the_player_to_move_and_not_your_turn_for_the_other() {
     let legal = world
         .app
         .service
+        .games()
         .legal_moves(GameId(id), None)
         .await
         .unwrap();
@@ -361,6 +368,7 @@ async fn the_move_picker_pages_the_pieces_and_plays_a_legal_move_as_move_does() 
     let legal = world
         .app
         .service
+        .games()
         .legal_moves(GameId(id), None)
         .await
         .unwrap();
@@ -536,9 +544,10 @@ async fn the_move_picker_pages_a_pieces_destinations_beyond_one_menu() {
         private: false,
     };
     let service = &world.app.service;
-    let created = service.create_challenge(a, request).await.unwrap();
+    let created = service.challenges().create(a, request).await.unwrap();
     let game = service
-        .accept_challenge(b, created.challenge.id)
+        .challenges()
+        .accept(b, created.challenge.id)
         .await
         .unwrap()
         .id;
@@ -565,6 +574,7 @@ async fn the_move_picker_pages_a_pieces_destinations_beyond_one_menu() {
         .map(|to| format!("c3-{to}"))
         .collect();
     let legal: std::collections::BTreeSet<String> = service
+        .games()
         .legal_moves(game, Some("c3"))
         .await
         .unwrap()
@@ -584,7 +594,7 @@ async fn the_move_picker_pages_a_pieces_destinations_beyond_one_menu() {
         "{}",
         played.text()
     );
-    assert_eq!(service.game(None, game).await.unwrap().ply, 1);
+    assert_eq!(service.games().game(None, game).await.unwrap().ply, 1);
 
     world.stop().await;
 }

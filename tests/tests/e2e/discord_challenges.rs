@@ -56,7 +56,8 @@ async fn message_remembered(world: &World, id: i64) {
     while world
         .app
         .service
-        .discord_challenge_post(ChallengeId(id))
+        .discord()
+        .challenge_post(ChallengeId(id))
         .await
         .unwrap()
         .is_none()
@@ -74,7 +75,8 @@ async fn status(world: &World, id: i64) -> ChallengeStatus {
     world
         .app
         .service
-        .challenge(ChallengeId(id))
+        .challenges()
+        .get(ChallengeId(id))
         .await
         .unwrap()
         .status
@@ -219,6 +221,7 @@ async fn an_open_challenge_pings_nobody_and_anyone_else_here_may_accept_it() {
     let game = world
         .app
         .service
+        .games()
         .game(None, GameId(game_id_in(&accepted.text())))
         .await
         .unwrap();
@@ -238,7 +241,13 @@ async fn rematch_swaps_the_sides_and_the_other_player_accepts_it() {
     );
     let channel = world.fake.channel();
     let first = world.brandubh_game(channel, &alice, &bob).await;
-    let before = world.app.service.game(None, GameId(first)).await.unwrap();
+    let before = world
+        .app
+        .service
+        .games()
+        .game(None, GameId(first))
+        .await
+        .unwrap();
     let resigned = world.slash(&alice, channel, "resign", &[]).await;
     let rematch = format!("game:rematch:{first}");
     assert_eq!(resigned.button_ids(), vec![rematch.clone()]);
@@ -257,6 +266,7 @@ async fn rematch_swaps_the_sides_and_the_other_player_accepts_it() {
     let second = world
         .app
         .service
+        .games()
         .game(None, GameId(game_id_in(&started.text())))
         .await
         .unwrap();
@@ -300,7 +310,7 @@ async fn an_expired_challenge_loses_its_buttons_and_a_late_press_says_it_expired
 
     let mark = world.fake.recorder().mark();
     world.clock.advance_ms(2 * HOUR_MS);
-    world.app.service.run_due().await.unwrap();
+    world.app.service.scheduler().run_due().await.unwrap();
     let edit = edit_of(&world, mark, id, "the expired challenge's edit").await;
     assert!(edit.button_ids().is_empty());
     assert!(
@@ -353,6 +363,7 @@ async fn a_rematch_against_the_ai_starts_at_once_with_the_sides_swapped() {
     let second = world
         .app
         .service
+        .games()
         .game(None, GameId(game_id_in(&again.text())))
         .await
         .unwrap();

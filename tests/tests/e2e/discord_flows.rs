@@ -17,6 +17,7 @@ async fn legal_moves(world: &World, game: i64) -> Vec<String> {
     world
         .app
         .service
+        .games()
         .legal_moves(taflbot::domain::GameId(game), None)
         .await
         .unwrap()
@@ -404,6 +405,7 @@ async fn starting_a_game_where_the_bot_cannot_post_images_is_refused_privately()
         world
             .app
             .service
+            .games()
             .games_in_place(&Place::DiscordChannel(read_only), None)
             .await
             .unwrap()

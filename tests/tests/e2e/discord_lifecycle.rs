@@ -98,6 +98,7 @@ async fn board_history_games_draws_and_resignation() {
     match world
         .app
         .service
+        .games()
         .export_otg(taflbot::domain::GameId(game_id))
         .await
     {
@@ -195,7 +196,7 @@ async fn reminders_and_timeouts_are_announced_in_the_channel() {
 
     let mark = world.fake.recorder().mark();
     world.clock.advance_ms(23 * HOUR_MS);
-    world.app.service.run_due().await.unwrap();
+    world.app.service.scheduler().run_due().await.unwrap();
     let reminder = channel_post(
         &world,
         mark,
@@ -212,7 +213,7 @@ async fn reminders_and_timeouts_are_announced_in_the_channel() {
 
     // Bob never made his first move: the game is aborted, nobody wins.
     world.clock.advance_ms(2 * HOUR_MS);
-    world.app.service.run_due().await.unwrap();
+    world.app.service.scheduler().run_due().await.unwrap();
     let ended = channel_post(&world, mark, channel, "the abort", "aborted").await;
     assert!(
         ended
@@ -239,7 +240,7 @@ async fn an_expired_challenge_is_announced_and_its_button_refused() {
 
     let mark = world.fake.recorder().mark();
     world.clock.advance_ms(2 * HOUR_MS);
-    world.app.service.run_due().await.unwrap();
+    world.app.service.scheduler().run_due().await.unwrap();
     let expired = channel_post(&world, mark, channel, "the expiry", "expired").await;
     assert!(
         expired.text().contains(&alice.mention()),

@@ -75,18 +75,45 @@ async fn direct_messages_are_opt_in_and_remind_at_24_and_2_hours() {
     // 3 days per move: at 2 days in, 24 hours are left; at 2 days 23 hours, 1 hour.
     world.clock.advance_ms(48 * HOUR_MS + 1000);
     let mark = world.fake.recorder().mark();
-    assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1);
+    assert_eq!(
+        world
+            .app
+            .service
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap()
+            .reminders,
+        1
+    );
     world
         .accepted_post_containing(mark, channel, "deadline")
         .await;
     dm_to(&world, &bob, "Reminder", 1).await;
     assert_eq!(
-        world.app.service.run_due().await.unwrap().reminders,
+        world
+            .app
+            .service
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap()
+            .reminders,
         0,
         "once"
     );
     world.clock.advance_ms(22 * HOUR_MS);
-    assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1);
+    assert_eq!(
+        world
+            .app
+            .service
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap()
+            .reminders,
+        1
+    );
     dm_to(&world, &bob, "Reminder", 2).await;
     // Bob turns them off: his next turn is only pinged in the channel.
     world
@@ -111,10 +138,30 @@ async fn a_game_without_a_clock_reminds_the_player_to_move_after_days_of_silence
     let game = start(&world, channel, &alice, &bob, "unlimited").await;
     world.wait_for_outbox_drained().await;
     world.clock.advance_ms(71 * HOUR_MS);
-    assert_eq!(world.app.service.run_due().await.unwrap().reminders, 0);
+    assert_eq!(
+        world
+            .app
+            .service
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap()
+            .reminders,
+        0
+    );
     world.clock.advance_ms(2 * HOUR_MS);
     let mark = world.fake.recorder().mark();
-    assert_eq!(world.app.service.run_due().await.unwrap().reminders, 1);
+    assert_eq!(
+        world
+            .app
+            .service
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap()
+            .reminders,
+        1
+    );
     let reminder = world
         .accepted_post_containing(mark, channel, "waiting for your move")
         .await;
@@ -129,13 +176,27 @@ async fn a_game_without_a_clock_reminds_the_player_to_move_after_days_of_silence
         reminder.text()
     );
     assert_eq!(
-        world.app.service.run_due().await.unwrap().reminders,
+        world
+            .app
+            .service
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap()
+            .reminders,
         0,
         "once per period"
     );
     world.clock.advance_ms(72 * HOUR_MS);
     assert_eq!(
-        world.app.service.run_due().await.unwrap().reminders,
+        world
+            .app
+            .service
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap()
+            .reminders,
         1,
         "and again"
     );

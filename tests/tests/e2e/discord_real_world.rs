@@ -84,7 +84,8 @@ async fn a_player_named_everyone_is_shown_literally_and_pings_nobody() {
     world
         .app
         .service
-        .accept_challenge(PlayerId(alice_id), ChallengeId(id))
+        .challenges()
+        .accept(PlayerId(alice_id), ChallengeId(id))
         .await
         .unwrap();
 
@@ -114,7 +115,8 @@ async fn forty_games_fit_the_games_listing_page_by_page() {
         world
             .app
             .service
-            .create_challenge(
+            .challenges()
+            .create(
                 PlayerId(me),
                 NewChallenge {
                     opponent: Opponent::Ai { level: 1 },
@@ -234,7 +236,7 @@ async fn an_ai_turn_and_a_timeout_left_at_a_restart_are_posted_after_it() {
     let world = world.restart().await;
     ai.set_on(true);
     let mark = world.fake.recorder().mark();
-    let pass = world.app.service.run_due().await.unwrap();
+    let pass = world.app.service.scheduler().run_due().await.unwrap();
     assert_eq!(pass.timeouts, 1, "{pass:?}");
 
     let ai_move = world

@@ -146,7 +146,13 @@ async fn a_deleted_channel_sends_the_game_off_discord_its_players_told_by_dm_and
     }
     // The game goes on: Bob answers over HTTP, and nothing more is tried in the channel.
     assert_eq!(world.http_move(&bob, game, "c4-c2", 1).await, 200);
-    let view = world.app.service.game(None, GameId(game)).await.unwrap();
+    let view = world
+        .app
+        .service
+        .games()
+        .game(None, GameId(game))
+        .await
+        .unwrap();
     assert_eq!(view.ply, 2);
     world.wait_for_outbox_drained().await;
     assert_eq!(world.channel_posts_after(mark, channel).len(), 1);

@@ -21,6 +21,7 @@ async fn token_of(world: &World, user: &FakeUser) -> String {
     world
         .app
         .service
+        .accounts()
         .issue_api_token(PlayerId(player), "test")
         .await
         .unwrap()
@@ -70,6 +71,7 @@ async fn settings_are_for_managers_and_show_what_they_are() {
     let view = world
         .app
         .service
+        .discord()
         .server_settings(world.fake.guild_id())
         .await
         .unwrap();
@@ -176,6 +178,7 @@ async fn a_moderator_aborts_any_game_and_others_cannot() {
     let view = world
         .app
         .service
+        .games()
         .game(None, taflbot::domain::GameId(game))
         .await
         .unwrap();

@@ -129,7 +129,8 @@ async fn a_rated_game_shows_in_the_end_post_stats_and_leaderboards() {
     let outsider = world
         .app
         .service
-        .register_player("@everyone", Some("outsider"))
+        .accounts()
+        .register("@everyone", Some("outsider"))
         .await
         .unwrap()
         .player
@@ -205,6 +206,7 @@ async fn a_rated_game_shows_in_the_end_post_stats_and_leaderboards() {
     let view = world
         .app
         .service
+        .ratings()
         .player_profile("queen_a", None)
         .await
         .unwrap();

@@ -31,7 +31,8 @@ async fn scripted_game(app: &WebApp) -> (TestPlayer, GameId) {
     let ragnar = app.player("Ragnar").await;
     let s = app.service();
     let challenge = s
-        .create_challenge(
+        .challenges()
+        .create(
             astrid.id,
             NewChallenge {
                 opponent: Opponent::Player(ragnar.id),
@@ -46,21 +47,23 @@ async fn scripted_game(app: &WebApp) -> (TestPlayer, GameId) {
         .await
         .unwrap();
     let game = s
-        .accept_challenge(ragnar.id, challenge.challenge.id)
+        .challenges()
+        .accept(ragnar.id, challenge.challenge.id)
         .await
         .unwrap()
         .id;
     for (who, mv) in [(&astrid, "a2-b2"), (&ragnar, "a3-b3"), (&astrid, "b6-b4")] {
-        s.play_move(
-            who.id,
-            game,
-            MoveRequest {
-                text: mv.into(),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
+        s.games()
+            .play(
+                who.id,
+                game,
+                MoveRequest {
+                    text: mv.into(),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
     }
     (astrid, game)
 }
@@ -179,16 +182,16 @@ async fn a_waiting_analysis_shows_its_place_in_the_queue_live_until_it_runs() {
                 text,
                 ..Default::default()
             };
-            s.play_move(who.id, game, request).await.unwrap();
+            s.games().play(who.id, game, request).await.unwrap();
         }
-        s.resign(ragnar.id, game).await.unwrap();
+        s.games().resign(ragnar.id, game).await.unwrap();
         games.push(game);
     }
     let (first, second) = (games[0], games[1]);
     let a = browser(1100).await;
     sign_in(&a, &app.login_link(&astrid).await).await;
-    let ahead = s.request_analysis(astrid.id, first).await.unwrap();
-    let mine = s.request_analysis(astrid.id, second).await.unwrap();
+    let ahead = s.analysis().request(astrid.id, first).await.unwrap();
+    let mine = s.analysis().request(astrid.id, second).await.unwrap();
     assert_eq!(
         (ahead.queue_position, mine.queue_position),
         (Some(1), Some(2))
@@ -229,7 +232,8 @@ async fn the_button_appears_live_when_a_game_against_a_person_ends() {
     let bob = app.player("Bob").await;
     let game = app.brandubh(&ada, &bob).await;
     app.service()
-        .play_move(
+        .games()
+        .play(
             ada.id,
             game,
             MoveRequest {
@@ -244,7 +248,7 @@ async fn the_button_appears_live_when_a_game_against_a_person_ends() {
     open_game(&a, &app, game).await;
     // Still played against a person: nobody may ask yet.
     assert!(a.find(Locator::Css("#analysis-form")).await.is_err());
-    app.service().resign(bob.id, game).await.unwrap();
+    app.service().games().resign(bob.id, game).await.unwrap();
     wait_for_text(&a, "#live .status", "Game over").await;
     wait_for(&a, "#analysis-form button").await;
     a.close().await.unwrap();

@@ -250,7 +250,8 @@ async fn a_spectator_follows_a_public_game_without_signing_in() {
     // A spectator has no move box and no buttons.
     assert!(watcher.find(Locator::Css("#move-text")).await.is_err());
     app.service()
-        .play_move(
+        .games()
+        .play(
             ada.id,
             game,
             taflbot::service::MoveRequest {
@@ -321,7 +322,8 @@ async fn a_challenge_arrives_on_my_games_live_and_accepting_it_opens_the_game() 
     wait_for(&b, "#my-games[data-live='open']").await;
     // Ada challenges Bob from the API side; Bob's list shows it without a reload.
     app.service()
-        .create_challenge(
+        .challenges()
+        .create(
             ada.id,
             taflbot::service::NewChallenge {
                 opponent: taflbot::service::Opponent::Player(bob.id),
@@ -341,7 +343,7 @@ async fn a_challenge_arrives_on_my_games_live_and_accepting_it_opens_the_game() 
     wait_for(&b, "[data-game][data-live='open']").await;
     wait_for_text(&b, "#live .status", "Attackers to move").await;
     // The game is now on both players' lists.
-    let games = app.service().list_games(bob.id).await.unwrap();
+    let games = app.service().games().list_games(bob.id).await.unwrap();
     assert_eq!(games.len(), 1);
     b.close().await.unwrap();
 }

@@ -34,14 +34,14 @@ pub async fn analyze(
     let me = data.player_of(ctx.author()).await?;
     let id = which_game(&ctx, me, game.map(GameId)).await?;
     // Subscribed before asking, so the end of a short analysis is not missed.
-    let mut events = data.service.subscribe();
-    let asked = data.service.request_analysis(me, id).await?;
+    let mut events = data.service.events().subscribe();
+    let asked = data.service.analysis().request(me, id).await?;
     ctx.defer().await?;
     let view = if asked.status == crate::domain::AnalysisStatus::Done {
         asked
     } else {
         match wait_for(&mut events, asked.id).await {
-            Some(()) => data.service.analysis(Some(me), id).await?,
+            Some(()) => data.service.analysis().get(Some(me), id).await?,
             None => {
                 ctx.send(
                     CreateReply::default()
@@ -57,7 +57,7 @@ pub async fn analyze(
             }
         }
     };
-    let game_view = data.service.game(Some(me), id).await?;
+    let game_view = data.service.games().game(Some(me), id).await?;
     let title = format!(
         "Game #{id} · {} vs {}",
         game_view.attackers.name, game_view.defenders.name
@@ -88,7 +88,7 @@ pub async fn hint(
     let me = data.player_of(ctx.author()).await?;
     let summary = game_here(&ctx, me, game.map(GameId)).await?;
     ctx.defer_ephemeral().await?;
-    let mv = data.service.hint(me, summary.id).await?;
+    let mv = data.service.analysis().hint(me, summary.id).await?;
     ctx.send(
         CreateReply::default()
             .content(format!("Hint for game #{}: **{mv}**", summary.id))
@@ -120,6 +120,7 @@ async fn which_game(
     let last = ctx
         .data()
         .service
+        .games()
         .games_of_player(me, Some(me), query)
         .await?;
     last.items.first().map(|g| g.id).ok_or_else(|| {

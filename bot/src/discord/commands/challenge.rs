@@ -144,7 +144,7 @@ pub async fn challenge(
         rated,
         private,
     };
-    let created = data.service.create_challenge(me, request).await?;
+    let created = data.service.challenges().create(me, request).await?;
     // The challenged player is the one to notify; an open challenge pings nobody.
     let pings: Vec<u64> = opponent.iter().map(|o| o.id.get()).collect();
     let reply = poise::CreateReply::default()
@@ -212,12 +212,12 @@ async fn start_ai_game(
         private,
     };
     // What the user can get wrong is checked before deferring, so the refusal stays private.
-    data.service.check_challenge(&request)?;
+    data.service.challenges().check(&request)?;
     ctx.defer().await?;
     let me = data.player_of(ctx.author()).await?;
     // The reply shows the start; the AI's first move waits in the outbox behind it.
-    let scope = data.service.in_reply();
-    let created = scope.service().create_challenge(me, request).await?;
+    let scope = data.service.discord().in_reply();
+    let created = scope.service().challenges().create(me, request).await?;
     let game = created
         .game
         .ok_or_else(|| ServiceError::internal("the AI challenge started no game"))?;

@@ -72,7 +72,7 @@ fn row(challenge: &ChallengeView, received: bool) -> CreateActionRow {
 pub async fn challenges(ctx: Context<'_>) -> Result<(), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
-    let lists = data.service.list_challenges(me).await?;
+    let lists = data.service.challenges().list(me).await?;
     let listed: Vec<(&ChallengeView, bool)> = lists
         .incoming
         .iter()

@@ -53,6 +53,7 @@ pub async fn games_here(
     Ok(ctx
         .data()
         .service
+        .games()
         .games_in_place(&here(ctx.channel_id()), viewer)
         .await?)
 }
@@ -149,6 +150,7 @@ pub async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> CreateAuto
     let choices = ctx
         .data()
         .service
+        .games()
         .variants()
         .into_iter()
         .filter(|v| v.id.contains(&typed) || v.name.to_ascii_lowercase().contains(&typed))

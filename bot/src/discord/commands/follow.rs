@@ -17,6 +17,7 @@ pub async fn follow(
     let me = data.player_of(ctx.author()).await?;
     let view = data
         .service
+        .discord()
         .follow_game(me, GameId(game), places::here(ctx.channel_id()))
         .await?;
     let thread =

@@ -19,7 +19,7 @@ async fn my_game(
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let summary = game_here(ctx, me, game).await?;
-    Ok((me, data.service.game(Some(me), summary.id).await?))
+    Ok((me, data.service.games().game(Some(me), summary.id).await?))
 }
 
 /// Show the board of this channel's game
@@ -39,7 +39,7 @@ pub async fn board(
     let mut private = false;
     if let Some(flip) = flip {
         // A preference: remembered, and this answer is the first private board drawn by it.
-        data.service.set_board_flipped(me, flip).await?;
+        data.service.accounts().set_board_flipped(me, flip).await?;
         private = true;
         if let Some(board) = posts::board_image(data, view.id, None, flip).await {
             post.png = Some(board.png);
@@ -56,7 +56,7 @@ pub async fn board(
         );
     }
     if text == Some(true) {
-        let snapshot = data.service.board_snapshot(view.id, None).await?;
+        let snapshot = data.service.games().board_snapshot(view.id, None).await?;
         let board = text_board::render(&snapshot);
         post.content = fitted(format!("{board}\n{}", post.content));
         post.png = None;
@@ -89,13 +89,13 @@ enum Action {
 async fn act(ctx: &Context<'_>, game: Option<GameId>, action: Action) -> Result<(), BotError> {
     let data = ctx.data();
     let (me, view) = my_game(ctx, game).await?;
-    let scope = data.service.in_reply();
+    let scope = data.service.discord().in_reply();
     let service = scope.service();
     let after = match action {
-        Action::Resign => service.resign(me, view.id).await?,
-        Action::OfferDraw => service.offer_draw(me, view.id).await?,
-        Action::AcceptDraw => service.accept_draw(me, view.id).await?,
-        Action::DeclineDraw => service.decline_draw(me, view.id).await?,
+        Action::Resign => service.games().resign(me, view.id).await?,
+        Action::OfferDraw => service.games().offer_draw(me, view.id).await?,
+        Action::AcceptDraw => service.games().accept_draw(me, view.id).await?,
+        Action::DeclineDraw => service.games().decline_draw(me, view.id).await?,
     };
     let (mine, theirs) = match after.your_side {
         Some(Side::Attackers) => (&after.attackers, &after.defenders),
@@ -201,7 +201,7 @@ pub async fn record(
     }
     let mut reply = poise::CreateReply::default();
     let mut content = format!("**Game #{}** ({} moves)\n{moves}", view.id, view.ply);
-    match data.service.export_otg(view.id).await {
+    match data.service.games().export_otg(view.id).await {
         Ok(record) => {
             reply = reply.attachment(CreateAttachment::bytes(
                 record.into_bytes(),

@@ -15,14 +15,14 @@ pub async fn handle(
     let me = data.player_of(ctx.author()).await?;
     let text = match new {
         None => {
-            let player = data.service.player(me).await?;
+            let player = data.service.accounts().player(me).await?;
             format!(
                 "Your handle is `{}`. Change it with `/handle new:<handle>`.",
                 player.handle
             )
         }
         Some(new) => {
-            let player = data.service.change_handle(me, &new).await?;
+            let player = data.service.accounts().change_handle(me, &new).await?;
             format!("Your handle is now `{}`.", player.handle)
         }
     };

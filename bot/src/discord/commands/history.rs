@@ -27,7 +27,12 @@ pub async fn history(
     let me = data.player_of(ctx.author()).await?;
     let player = match &user {
         None => me,
-        Some(user) => match data.service.player_of_discord_user(user.id.get()).await? {
+        Some(user) => match data
+            .service
+            .accounts()
+            .player_of_discord_user(user.id.get())
+            .await?
+        {
             Some(player) => player.id,
             None => {
                 return Err(BotError::BadOption(format!(
@@ -40,6 +45,7 @@ pub async fn history(
     let page = page.unwrap_or(1).max(1);
     let games = data
         .service
+        .games()
         .games_of_player(
             player,
             Some(me),

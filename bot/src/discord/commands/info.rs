@@ -22,7 +22,7 @@ pub async fn games(
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
-    let list = data.service.list_games(me).await?;
+    let list = data.service.games().list_games(me).await?;
     let lines: Vec<String> = list
         .iter()
         .filter(|g| g.status.is_active())
@@ -158,7 +158,11 @@ pub async fn rules(
 pub async fn token(ctx: Context<'_>) -> Result<(), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
-    let issued = data.service.issue_api_token(me, "discord /token").await?;
+    let issued = data
+        .service
+        .accounts()
+        .issue_api_token(me, "discord /token")
+        .await?;
     let text = format!(
         "Your API token (shown once, keep it secret):\n`{}`\nSend it as `Authorization: Bearer <token>` to the HTTP API (`/api/v1`); it plays the same games as you do here.",
         issued.token

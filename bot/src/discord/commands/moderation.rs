@@ -13,16 +13,21 @@ pub async fn abort(
     let data = ctx.data();
     let id = GameId(game);
     let me = data.player_of(ctx.author()).await?;
-    let view = data.service.game(Some(me), id).await?;
+    let view = data.service.games().game(Some(me), id).await?;
     let plays = view.your_side.is_some();
     let ended = if plays {
-        data.service.abort(me, id).await?
+        data.service.games().abort(me, id).await?
     } else {
         let member = server::member(&ctx)
             .await?
             .ok_or_else(|| BotError::BadOption("/abort works in a server.".into()))?;
-        let settings = data.service.server_settings(member.guild_id).await?;
+        let settings = data
+            .service
+            .discord()
+            .server_settings(member.guild_id)
+            .await?;
         data.service
+            .discord()
             .abort_as_moderator(&member, &settings, places::here(ctx.channel_id()), id)
             .await?
     };

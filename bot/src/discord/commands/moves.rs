@@ -38,7 +38,7 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> CreateAutocomplet
     let legal = async {
         let me = data.player_of(ctx.author()).await?;
         let game = game_here(&ctx, me, chosen).await?;
-        Ok::<_, BotError>(data.service.legal_moves(game.id, None).await?)
+        Ok::<_, BotError>(data.service.games().legal_moves(game.id, None).await?)
     };
     let choices = match legal.await {
         Ok(legal) => matching_moves(&legal, partial)
@@ -78,15 +78,19 @@ pub async fn move_piece(
     };
     // The reply shows this move (and the end of the game, if the move ended it); the AI's
     // answer waits in the outbox behind it.
-    let scope = data.service.in_reply();
-    let played = scope.service().play_move(me, summary.id, request).await?;
+    let scope = data.service.discord().in_reply();
+    let played = scope
+        .service()
+        .games()
+        .play(me, summary.id, request)
+        .await?;
     if against_ai
         && played.status.is_active()
         && let poise::Context::Application(app) = ctx
     {
         data.expect_ai_reply(played.game_id, &app.interaction.token);
     }
-    let view = data.service.game(Some(me), played.game_id).await?;
+    let view = data.service.games().game(Some(me), played.game_id).await?;
     let post = posts::move_post(data, &view, &MoveFacts::from(&played)).await;
     answer(&ctx, scope, post.reply()).await
 }

@@ -21,7 +21,7 @@ pub async fn notify(
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let on = matches!(dm, OnOff::On);
-    data.service.set_turn_dms(me, on).await?;
+    data.service.accounts().set_turn_dms(me, on).await?;
     let text = if on {
         "From now on I send you a direct message when it is your move and before your \
          deadlines. (If your direct messages are closed to server members, I cannot.) \

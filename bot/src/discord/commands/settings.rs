@@ -50,12 +50,18 @@ pub async fn settings(
     let (title, settings) = if change.is_empty() {
         (
             "Settings of this server",
-            service.server_settings_for_manager(&member).await?,
+            service
+                .discord()
+                .server_settings_for_manager(&member)
+                .await?,
         )
     } else {
         (
             "Settings saved",
-            service.change_server_settings(&member, change).await?,
+            service
+                .discord()
+                .change_server_settings(&member, change)
+                .await?,
         )
     };
     let reply = poise::CreateReply::default()

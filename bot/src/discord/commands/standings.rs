@@ -33,7 +33,11 @@ pub async fn leaderboard(
         }
     };
     // The top 50 (one page of the service's), shown in pages that fit a message.
-    let board = data.service.leaderboard(&variant, guild, 1).await?;
+    let board = data
+        .service
+        .ratings()
+        .leaderboard(&variant, guild, 1)
+        .await?;
     let scope = if guild.is_some() {
         " (this server)"
     } else {
@@ -86,7 +90,12 @@ pub async fn stats(
     let (player, label) = match &user {
         None => (me, "Your stats".to_owned()),
         Some(user) => {
-            let Some(player) = data.service.player_of_discord_user(user.id.get()).await? else {
+            let Some(player) = data
+                .service
+                .accounts()
+                .player_of_discord_user(user.id.get())
+                .await?
+            else {
                 return Err(BotError::BadOption(format!(
                     "{} has not played here yet.",
                     mentions::literal(user.global_name.as_deref().unwrap_or(&user.name))
@@ -95,7 +104,11 @@ pub async fn stats(
             (player.id, format!("Stats of <@{}>", user.id.get()))
         }
     };
-    let profile = data.service.player_profile_of(player, Some(me)).await?;
+    let profile = data
+        .service
+        .ratings()
+        .player_profile_of(player, Some(me))
+        .await?;
     ctx.send(poise::CreateReply::default().content(stats_text(&label, &profile)))
         .await?;
     Ok(())

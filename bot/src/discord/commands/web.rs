@@ -15,7 +15,11 @@ pub async fn web(ctx: Context<'_>) -> Result<(), BotError> {
         ));
     };
     let me = data.player_of(ctx.author()).await?;
-    let link = data.service.create_login_link(me, base).await?;
+    let link = data
+        .service
+        .credentials()
+        .create_login_link(me, base)
+        .await?;
     let reply = CreateReply::default()
         .content(format!(
             "Your sign-in link to the web client (only you see it; it works once, until {}):\n{}",

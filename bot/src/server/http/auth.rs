@@ -6,7 +6,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 
 use crate::domain::PlayerId;
-use crate::service::players::token_hash;
+use crate::service::accounts::players::token_hash;
 
 use super::error::ApiError;
 use super::{AppState, ClientKey};
@@ -74,10 +74,12 @@ async fn authenticate(value: &HeaderValue, state: &AppState) -> Result<PlayerId,
                 "the Authorization header must be 'Bearer <token>'",
             )
         })?;
-    let player =
-        state.service.authenticate(token).await?.ok_or_else(|| {
-            ApiError::unauthorized("invalid_token", "this API token is not valid")
-        })?;
+    let player = state
+        .service
+        .credentials()
+        .authenticate(token)
+        .await?
+        .ok_or_else(|| ApiError::unauthorized("invalid_token", "this API token is not valid"))?;
     if let Err(secs) = state.limiter.check(token_hash(token)) {
         let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,

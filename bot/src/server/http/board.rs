@@ -168,8 +168,8 @@ pub async fn board_png(
     {
         return Ok(answer(board, &headers, true));
     }
-    state.service.ensure_visible(viewer, id).await?;
-    let snapshot = state.service.board_snapshot(id, q.ply).await?;
+    state.service.games().ensure_visible(viewer, id).await?;
+    let snapshot = state.service.games().board_snapshot(id, q.ply).await?;
     let key = BoardKey {
         game: id,
         ply: snapshot.ply,

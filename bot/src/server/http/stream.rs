@@ -70,8 +70,8 @@ impl Feed {
         since: EventId,
     ) -> crate::service::Result<Vec<Event>> {
         match self {
-            Feed::Player(p) => service.events_for(p, since, PAGE).await,
-            Feed::Game(g) => service.events_of_game(g, since, PAGE).await,
+            Feed::Player(p) => service.events().of_player(p, since, PAGE).await,
+            Feed::Game(g) => service.events().of_game(g, since, PAGE).await,
         }
     }
 
@@ -112,7 +112,7 @@ pub async fn events_stream(
         .take(StreamOwner::Player(me))
         .map_err(|no| too_many_streams(no, false))?;
     // Subscribe before reading the table, so nothing falls between the two.
-    let live = state.service.subscribe_player(me);
+    let live = state.service.events().subscribe_player(me);
     Ok(open(state, Feed::Player(me), since, live, slot))
 }
 
@@ -139,13 +139,13 @@ pub async fn game_stream(
     ApiPath(id): ApiPath<GameId>,
     ApiQuery(q): ApiQuery<StreamQuery>,
 ) -> Result<Response, ApiError> {
-    state.service.ensure_visible(viewer, id).await?;
+    state.service.games().ensure_visible(viewer, id).await?;
     let owner = viewer.map_or(StreamOwner::Address(client), StreamOwner::Player);
     let slot = state
         .streams
         .take(owner)
         .map_err(|no| too_many_streams(no, viewer.is_none()))?;
-    let live = state.service.subscribe_game(id);
+    let live = state.service.events().subscribe_game(id);
     let since = q
         .since
         .map(|s| EventId(i64::try_from(s).unwrap_or(i64::MAX)));

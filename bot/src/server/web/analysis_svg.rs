@@ -7,7 +7,8 @@
 use maud::{Markup, html};
 use tafl_render::chart_mark_colour;
 
-use crate::service::{PlyView, analysis_chart_text, chart_mark};
+use crate::service::analysis::chart_mark;
+use crate::service::{PlyView, analysis_chart_text};
 
 use super::board_svg::{ThemeChoice, hex};
 

@@ -75,7 +75,7 @@ impl FromRequestParts<AppState> for MaybeSignedIn {
         let Some(secret) = cookie(&parts.headers, SESSION_COOKIE).filter(|s| !s.is_empty()) else {
             return Ok(MaybeSignedIn(None));
         };
-        let found = state.service.web_session(secret).await?;
+        let found = state.service.credentials().web_session(secret).await?;
         Ok(MaybeSignedIn(found.map(|s| SignedIn {
             player: s.player,
             csrf_token: s.csrf_token,

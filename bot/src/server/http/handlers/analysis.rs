@@ -37,7 +37,7 @@ pub async fn request_analysis(
     Authed(me): Authed,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    let view = state.service.request_analysis(me, id).await?;
+    let view = state.service.analysis().request(me, id).await?;
     let status = match view.status {
         AnalysisStatus::Done => StatusCode::OK,
         AnalysisStatus::Queued | AnalysisStatus::Running => StatusCode::ACCEPTED,
@@ -64,5 +64,5 @@ pub async fn get_analysis(
     Viewer(viewer): Viewer,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.analysis(viewer, id).await?).into_response())
+    Ok(Json(state.service.analysis().get(viewer, id).await?).into_response())
 }

@@ -88,7 +88,7 @@ pub async fn create_challenge(
         }
         (Some(id), None, None) => Opponent::Player(id),
         (None, Some(handle), None) => {
-            Opponent::Player(state.service.player_by_handle(&handle).await?.id)
+            Opponent::Player(state.service.accounts().player_by_handle(&handle).await?.id)
         }
         (None, None, Some(level)) => Opponent::Ai {
             level: u8::try_from(level).unwrap_or(0),
@@ -109,7 +109,8 @@ pub async fn create_challenge(
     };
     let created = state
         .service
-        .create_challenge(
+        .challenges()
+        .create(
             me,
             NewChallenge {
                 opponent,
@@ -134,7 +135,7 @@ pub async fn list_challenges(
     State(state): State<AppState>,
     Authed(me): Authed,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.list_challenges(me).await?).into_response())
+    Ok(Json(state.service.challenges().list(me).await?).into_response())
 }
 
 /// Accept a challenge; starts the game
@@ -152,7 +153,7 @@ pub async fn accept_challenge(
     Authed(me): Authed,
     ApiPath(id): ApiPath<ChallengeId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.accept_challenge(me, id).await?).into_response())
+    Ok(Json(state.service.challenges().accept(me, id).await?).into_response())
 }
 
 /// Decline a challenge sent to me
@@ -170,7 +171,7 @@ pub async fn decline_challenge(
     Authed(me): Authed,
     ApiPath(id): ApiPath<ChallengeId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.decline_challenge(me, id).await?).into_response())
+    Ok(Json(state.service.challenges().decline(me, id).await?).into_response())
 }
 
 /// Cancel a challenge I sent
@@ -188,5 +189,5 @@ pub async fn cancel_challenge(
     Authed(me): Authed,
     ApiPath(id): ApiPath<ChallengeId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.cancel_challenge(me, id).await?).into_response())
+    Ok(Json(state.service.challenges().cancel(me, id).await?).into_response())
 }

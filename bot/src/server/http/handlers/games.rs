@@ -23,7 +23,7 @@ use crate::server::http::extract::{ApiJson, ApiPath, ApiQuery};
     responses((status = 200, description = "My games", body = Vec<GameSummary>))
 )]
 pub async fn list_games(State(state): State<AppState>, Authed(me): Authed) -> ApiResult<Response> {
-    Ok(Json(state.service.list_games(me).await?).into_response())
+    Ok(Json(state.service.games().list_games(me).await?).into_response())
 }
 
 /// One game with position, moves, clock and ratings (no token needed for a public game)
@@ -47,7 +47,7 @@ pub async fn get_game(
     Viewer(viewer): Viewer,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.visible_game(viewer, id).await?).into_response())
+    Ok(Json(state.service.games().visible_game(viewer, id).await?).into_response())
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -81,9 +81,10 @@ pub async fn legal_moves(
     ApiPath(id): ApiPath<GameId>,
     ApiQuery(q): ApiQuery<LegalQuery>,
 ) -> ApiResult<Response> {
-    state.service.ensure_visible(viewer, id).await?;
+    state.service.games().ensure_visible(viewer, id).await?;
     let legal = state
         .service
+        .games()
         .legal_moves_of(id, q.side, q.from.as_deref())
         .await?;
     Ok(Json(legal).into_response())
@@ -148,7 +149,8 @@ pub async fn play_move(
     };
     let played = state
         .service
-        .play_move(
+        .games()
+        .play(
             me,
             id,
             MoveRequest {
@@ -176,7 +178,7 @@ pub async fn resign(
     Authed(me): Authed,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.resign(me, id).await?).into_response())
+    Ok(Json(state.service.games().resign(me, id).await?).into_response())
 }
 
 /// Abort before both sides have moved
@@ -194,7 +196,7 @@ pub async fn abort(
     Authed(me): Authed,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.abort(me, id).await?).into_response())
+    Ok(Json(state.service.games().abort(me, id).await?).into_response())
 }
 
 /// Offer a draw
@@ -213,7 +215,7 @@ pub async fn offer_draw(
     Authed(me): Authed,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.offer_draw(me, id).await?).into_response())
+    Ok(Json(state.service.games().offer_draw(me, id).await?).into_response())
 }
 
 /// Accept the opponent's draw offer
@@ -231,7 +233,7 @@ pub async fn accept_draw(
     Authed(me): Authed,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.accept_draw(me, id).await?).into_response())
+    Ok(Json(state.service.games().accept_draw(me, id).await?).into_response())
 }
 
 /// Decline the opponent's draw offer
@@ -249,7 +251,7 @@ pub async fn decline_draw(
     Authed(me): Authed,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.decline_draw(me, id).await?).into_response())
+    Ok(Json(state.service.games().decline_draw(me, id).await?).into_response())
 }
 
 /// The game as an OpenTafl .otg record
@@ -269,8 +271,8 @@ pub async fn export_game(
     Viewer(viewer): Viewer,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    state.service.ensure_visible(viewer, id).await?;
-    let text = state.service.export_otg(id).await?;
+    state.service.games().ensure_visible(viewer, id).await?;
+    let text = state.service.games().export_otg(id).await?;
     Ok((
         [
             (

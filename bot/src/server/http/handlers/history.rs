@@ -52,9 +52,10 @@ pub async fn player_games(
     ApiQuery(q): ApiQuery<PlayerGamesQuery>,
 ) -> ApiResult<Response> {
     let page = page_number(q.page)?;
-    let player = state.service.player_by_handle(&handle).await?;
+    let player = state.service.accounts().player_by_handle(&handle).await?;
     let games = state
         .service
+        .games()
         .games_of_player(
             player.id,
             viewer,
@@ -91,13 +92,14 @@ pub async fn player_games_otg(
     Viewer(_viewer): Viewer,
     ApiPath(handle): ApiPath<String>,
 ) -> ApiResult<Response> {
-    let player = state.service.player_by_handle(&handle).await?;
+    let player = state.service.accounts().player_by_handle(&handle).await?;
     let (tx, rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(8);
     let service = state.service.clone();
     tokio::spawn(async move {
         let mut after = GameId(0);
         loop {
             let ids = match service
+                .games()
                 .finished_public_games(player.id, after, EXPORT_BATCH)
                 .await
             {
@@ -111,7 +113,7 @@ pub async fn player_games_otg(
             };
             for id in ids {
                 after = id;
-                let record = match service.export_otg(id).await {
+                let record = match service.games().export_otg(id).await {
                     Ok(record) => record,
                     Err(e) => {
                         tracing::warn!(game = %id, error = %ErrorChain(&e), "export stopped");

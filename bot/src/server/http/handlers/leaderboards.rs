@@ -60,9 +60,10 @@ pub async fn rating_history(
     ApiQuery(q): ApiQuery<LeaderboardQuery>,
 ) -> ApiResult<Response> {
     let page = page_number(q.page)?;
-    let player = state.service.player_by_handle(&handle).await?;
+    let player = state.service.accounts().player_by_handle(&handle).await?;
     let history = state
         .service
+        .ratings()
         .rating_history(player.id, &variant, page)
         .await?;
     Ok(Json(history).into_response())
@@ -84,5 +85,12 @@ pub async fn leaderboard(
     ApiQuery(q): ApiQuery<LeaderboardQuery>,
 ) -> ApiResult<Response> {
     let page = page_number(q.page)?;
-    Ok(Json(state.service.leaderboard(&variant, None, page).await?).into_response())
+    Ok(Json(
+        state
+            .service
+            .ratings()
+            .leaderboard(&variant, None, page)
+            .await?,
+    )
+    .into_response())
 }

@@ -24,7 +24,11 @@ pub async fn create_login_link(
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let base = base_url(&state, &headers);
-    let link = state.service.create_login_link(me, &base).await?;
+    let link = state
+        .service
+        .credentials()
+        .create_login_link(me, &base)
+        .await?;
     Ok((StatusCode::CREATED, Json(link)).into_response())
 }
 

@@ -136,7 +136,7 @@ pub async fn ready(State(state): State<AppState>) -> Response {
             last_pass_ms_ago: None,
         },
         Some(every) => {
-            let last = state.service.last_scheduler_pass_ms();
+            let last = state.service.scheduler().last_pass_ms();
             let age_ms = last.map(|at| crate::service::SystemClock.now_ms() - at);
             // Three missed passes, and a few seconds for a slow one.
             let limit_ms = i64::try_from(every.as_millis() * 3).unwrap_or(i64::MAX) + 5_000;
@@ -214,5 +214,5 @@ pub async fn openapi_json(State(state): State<AppState>) -> Response {
     responses((status = 200, description = "Every preset", body = Vec<VariantView>))
 )]
 pub async fn list_variants(State(state): State<AppState>) -> ApiResult<Response> {
-    Ok(Json(state.service.variants()).into_response())
+    Ok(Json(state.service.games().variants()).into_response())
 }

@@ -19,7 +19,7 @@ use crate::service::{AccountChange, AccountView, Page, PlayerProfile, PlayerView
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewPlayerBody {
-    #[schema(schema_with = crate::service::players::name_schema)]
+    #[schema(schema_with = crate::service::accounts::players::name_schema)]
     name: String,
     /// Made from the name when absent (ada, ada2, ...).
     #[schema(value_type = Option<Handle>)]
@@ -68,7 +68,8 @@ pub async fn register_player(
     }
     let issued = state
         .service
-        .register_player(&body.name, body.handle.as_deref())
+        .accounts()
+        .register(&body.name, body.handle.as_deref())
         .await?;
     Ok((StatusCode::CREATED, Json(issued)).into_response())
 }
@@ -79,7 +80,7 @@ pub async fn register_player(
     responses((status = 200, description = "The token's player, with their Discord account and preferences", body = AccountView))
 )]
 pub async fn me(State(state): State<AppState>, Authed(me): Authed) -> ApiResult<Response> {
-    Ok(Json(state.service.account(me).await?).into_response())
+    Ok(Json(state.service.accounts().account(me).await?).into_response())
 }
 
 /// What to change about me; what is left out stays as it is.
@@ -112,7 +113,7 @@ pub async fn update_me(
         handle: body.handle,
         board_flipped: body.board_flipped,
     };
-    Ok(Json(state.service.change_account(me, change).await?).into_response())
+    Ok(Json(state.service.accounts().change_account(me, change).await?).into_response())
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -144,6 +145,7 @@ pub async fn list_players(
     let page = page_number(q.page)?;
     let found = state
         .service
+        .accounts()
         .players_by_prefix(q.prefix.as_deref().unwrap_or_default(), page)
         .await?;
     Ok(Json(found).into_response())
@@ -165,5 +167,12 @@ pub async fn get_player(
     Viewer(viewer): Viewer,
     ApiPath(handle): ApiPath<String>,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.player_profile(&handle, viewer).await?).into_response())
+    Ok(Json(
+        state
+            .service
+            .ratings()
+            .player_profile(&handle, viewer)
+            .await?,
+    )
+    .into_response())
 }

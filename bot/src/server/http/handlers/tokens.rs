@@ -31,7 +31,7 @@ pub struct NewTokenBody {
     responses((status = 200, description = "My tokens, never the secrets", body = Vec<TokenView>))
 )]
 pub async fn list_tokens(State(state): State<AppState>, Authed(me): Authed) -> ApiResult<Response> {
-    Ok(Json(state.service.tokens(me).await?).into_response())
+    Ok(Json(state.service.credentials().tokens(me).await?).into_response())
 }
 
 /// Create a named API token; returns the token (shown once)
@@ -51,7 +51,11 @@ pub async fn create_token(
     Authed(me): Authed,
     ApiJson(body): ApiJson<NewTokenBody>,
 ) -> ApiResult<Response> {
-    let created = state.service.create_token(me, &body.name).await?;
+    let created = state
+        .service
+        .credentials()
+        .create_token(me, &body.name)
+        .await?;
     Ok((StatusCode::CREATED, Json(created)).into_response())
 }
 
@@ -69,6 +73,6 @@ pub async fn revoke_token(
     Authed(me): Authed,
     ApiPath(id): ApiPath<TokenId>,
 ) -> ApiResult<Response> {
-    state.service.revoke_token(me, id).await?;
+    state.service.credentials().revoke_token(me, id).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }

@@ -50,7 +50,8 @@ pub async fn add_webhook(
 ) -> ApiResult<Response> {
     let hook = state
         .service
-        .add_webhook(me, &body.url, &body.secret)
+        .webhooks()
+        .add(me, &body.url, &body.secret)
         .await?;
     Ok((StatusCode::CREATED, Json(hook)).into_response())
 }
@@ -64,7 +65,7 @@ pub async fn list_webhooks(
     State(state): State<AppState>,
     Authed(me): Authed,
 ) -> ApiResult<Response> {
-    Ok(Json(state.service.webhooks(me).await?).into_response())
+    Ok(Json(state.service.webhooks().list(me).await?).into_response())
 }
 
 /// Remove a webhook
@@ -78,6 +79,6 @@ pub async fn remove_webhook(
     Authed(me): Authed,
     ApiPath(id): ApiPath<WebhookId>,
 ) -> ApiResult<Response> {
-    state.service.remove_webhook(me, id).await?;
+    state.service.webhooks().remove(me, id).await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }

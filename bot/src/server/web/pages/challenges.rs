@@ -27,7 +27,7 @@ pub async fn new_challenge(
     let Some(me) = me else {
         return Err(WebError::SignInNeeded);
     };
-    let variants = state.service.variants();
+    let variants = state.service.games().variants();
     let max_ai = state.service.config().max_ai_level;
     let body = html! {
         h1 { "New game" }
@@ -121,7 +121,14 @@ pub async fn create_challenge(
                     "name the player you challenge by their handle".into(),
                 ));
             }
-            Opponent::Player(state.service.player_by_handle(&form.handle).await?.id)
+            Opponent::Player(
+                state
+                    .service
+                    .accounts()
+                    .player_by_handle(&form.handle)
+                    .await?
+                    .id,
+            )
         }
         OpponentKind::Open => Opponent::Open,
         OpponentKind::Ai => Opponent::Ai {
@@ -134,7 +141,8 @@ pub async fn create_challenge(
     };
     let created = state
         .service
-        .create_challenge(
+        .challenges()
+        .create(
             session.player,
             NewChallenge {
                 opponent,
@@ -182,14 +190,14 @@ pub async fn answer_challenge(
     let to = match action {
         ChallengeAction::Accept => format!(
             "/games/{}",
-            s.accept_challenge(session.player, id).await?.id
+            s.challenges().accept(session.player, id).await?.id
         ),
         ChallengeAction::Decline => {
-            s.decline_challenge(session.player, id).await?;
+            s.challenges().decline(session.player, id).await?;
             "/".to_owned()
         }
         ChallengeAction::Cancel => {
-            s.cancel_challenge(session.player, id).await?;
+            s.challenges().cancel(session.player, id).await?;
             "/".to_owned()
         }
     };

@@ -56,7 +56,7 @@ pub async fn game_page(
     spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
-    let shown = state.service.game_board(viewer, id, q.ply).await?;
+    let shown = state.service.games().game_board(viewer, id, q.ply).await?;
     let analysis = latest_analysis(&state, viewer, id).await?;
     let panel = panel_for(
         &state,
@@ -124,7 +124,7 @@ pub async fn board_part(
     spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
-    let shown = state.service.game_board(viewer, id, q.ply).await?;
+    let shown = state.service.games().game_board(viewer, id, q.ply).await?;
     let analysis = latest_analysis(&state, viewer, id).await?;
     Ok(
         Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string())
@@ -153,7 +153,8 @@ pub async fn play_move(
     session.check_csrf(&headers, form.csrf.as_deref())?;
     state
         .service
-        .play_move(
+        .games()
+        .play(
             session.player,
             id,
             MoveRequest {
@@ -166,6 +167,7 @@ pub async fn play_move(
     let me = me_of(&state, Some(&session)).await?;
     let shown = state
         .service
+        .games()
         .game_board(Some(session.player), id, None)
         .await?;
     let analysis = latest_analysis(&state, Some(session.player), id).await?;
@@ -203,11 +205,11 @@ pub async fn game_action(
     let s = &state.service;
     let me = session.player;
     match action {
-        GameAction::Resign => s.resign(me, id).await?,
-        GameAction::Abort => s.abort(me, id).await?,
-        GameAction::OfferDraw => s.offer_draw(me, id).await?,
-        GameAction::AcceptDraw => s.accept_draw(me, id).await?,
-        GameAction::DeclineDraw => s.decline_draw(me, id).await?,
+        GameAction::Resign => s.games().resign(me, id).await?,
+        GameAction::Abort => s.games().abort(me, id).await?,
+        GameAction::OfferDraw => s.games().offer_draw(me, id).await?,
+        GameAction::AcceptDraw => s.games().accept_draw(me, id).await?,
+        GameAction::DeclineDraw => s.games().decline_draw(me, id).await?,
     };
     Ok(Redirect::to(&format!("/games/{id}")).into_response())
 }

@@ -28,7 +28,7 @@ pub async fn latest_analysis(
     viewer: Option<PlayerId>,
     id: GameId,
 ) -> Result<Option<AnalysisView>, WebError> {
-    match state.service.analysis(viewer, id).await {
+    match state.service.analysis().get(viewer, id).await {
         Ok(view) => Ok(Some(view)),
         // None asked for yet, or not for this viewer's eyes (a game still going): no panel.
         // A missing game is not a missing analysis: it is said ("game 7 not found").
@@ -61,7 +61,8 @@ pub async fn panel_for(
         Some(me) => {
             state
                 .service
-                .may_request_analysis(me.player.id, game)
+                .analysis()
+                .may_request(me.player.id, game)
                 .await?
         }
         None => false,
@@ -197,8 +198,8 @@ pub async fn analysis_part(
     spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
-    state.service.ensure_visible(viewer, id).await?;
-    let game = state.service.game(viewer, id).await?;
+    state.service.games().ensure_visible(viewer, id).await?;
+    let game = state.service.games().game(viewer, id).await?;
     let analysis = latest_analysis(&state, viewer, id).await?;
     let panel = panel_for(
         &state,
@@ -233,7 +234,8 @@ pub async fn request_analysis(
     let asked = match session.check_csrf(&headers, form.csrf.as_deref()) {
         Ok(()) => state
             .service
-            .request_analysis(session.player, id)
+            .analysis()
+            .request(session.player, id)
             .await
             .map_err(WebError::from),
         Err(e) => Err(e),
@@ -253,9 +255,9 @@ async fn panel_after_request(
     look: ThemeChoice,
 ) -> Result<Markup, WebError> {
     session.check_csrf(headers, None)?;
-    let analysis = state.service.request_analysis(session.player, id).await?;
+    let analysis = state.service.analysis().request(session.player, id).await?;
     let me = me_of(state, Some(session)).await?;
-    let game = state.service.game(Some(session.player), id).await?;
+    let game = state.service.games().game(Some(session.player), id).await?;
     panel_for(state, me.as_ref(), id, game.ply, Some(&analysis), look).await
 }
 

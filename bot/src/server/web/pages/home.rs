@@ -29,8 +29,8 @@ pub async fn home(
     let Some(me) = me_of(&state, session.as_ref()).await? else {
         return Ok(sign_in_page(q.signin.is_some()).into_response());
     };
-    let games = state.service.list_games(me.player.id).await?;
-    let challenges = state.service.list_challenges(me.player.id).await?;
+    let games = state.service.games().list_games(me.player.id).await?;
+    let challenges = state.service.challenges().list(me.player.id).await?;
     let body = html! {
         div #my-games data-live-list="/me/live" {
         h1 { "My games" }

@@ -27,10 +27,10 @@ pub async fn game_events(
     Path(id): Path<GameId>,
 ) -> Result<Response, Plain> {
     let viewer = session.map(|s| s.player);
-    state.service.ensure_visible(viewer, id).await?;
+    state.service.games().ensure_visible(viewer, id).await?;
     let owner = viewer.map_or(StreamOwner::Address(client), StreamOwner::Player);
     let slot = slot(&state, owner)?;
-    let events = state.service.subscribe_game(id);
+    let events = state.service.events().subscribe_game(id);
     Ok(live(&state, slot, events, move |e| e.game_id == Some(id)))
 }
 
@@ -40,7 +40,7 @@ pub async fn my_events(
 ) -> Result<Response, Plain> {
     let me = session.player;
     let slot = slot(&state, StreamOwner::Player(me))?;
-    let events = state.service.subscribe_player(me);
+    let events = state.service.events().subscribe_player(me);
     Ok(live(&state, slot, events, move |e| e.players.contains(&me)))
 }
 

@@ -20,7 +20,7 @@ async fn me_of(state: &AppState, session: Option<&SignedIn>) -> Result<Option<Me
     let Some(session) = session else {
         return Ok(None);
     };
-    let player = state.service.player(session.player).await?;
+    let player = state.service.accounts().player(session.player).await?;
     Ok(Some(Me {
         player,
         csrf_token: session.csrf_token.clone(),

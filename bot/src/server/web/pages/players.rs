@@ -26,10 +26,15 @@ pub async fn player_page(
     spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
-    let profile = state.service.player_profile(&handle, viewer).await?;
+    let profile = state
+        .service
+        .ratings()
+        .player_profile(&handle, viewer)
+        .await?;
     let p = &profile.player;
     let finished = state
         .service
+        .games()
         .games_of_player(
             p.id,
             viewer,

@@ -41,7 +41,11 @@ pub async fn redeem_link(
     State(state): State<AppState>,
     axum::Form(form): axum::Form<TokenForm>,
 ) -> Result<Response, WebError> {
-    let session = state.service.redeem_login_link(&form.token).await?;
+    let session = state
+        .service
+        .credentials()
+        .redeem_login_link(&form.token)
+        .await?;
     Ok(signed_in(&state, &session))
 }
 
@@ -53,7 +57,11 @@ pub async fn with_api_token(
     if form.token.trim().is_empty() {
         return Err(WebError::BadInput("paste one of your API tokens".into()));
     }
-    let session = state.service.sign_in_with_api_token(&form.token).await?;
+    let session = state
+        .service
+        .credentials()
+        .sign_in_with_api_token(&form.token)
+        .await?;
     Ok(signed_in(&state, &session))
 }
 
@@ -73,7 +81,11 @@ pub async fn sign_out(
     axum::Form(form): axum::Form<CsrfForm>,
 ) -> Result<Response, WebError> {
     session.check_csrf(&headers, form.csrf.as_deref())?;
-    state.service.end_web_session(session.secret()).await?;
+    state
+        .service
+        .credentials()
+        .end_web_session(session.secret())
+        .await?;
     Ok((
         [(header::SET_COOKIE, cleared_cookie(&state))],
         Redirect::to("/"),

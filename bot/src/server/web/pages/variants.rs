@@ -22,7 +22,7 @@ pub async fn variant_list(
     let body = html! {
         h1 { "Variants" }
         ul {
-            @for v in state.service.variants() {
+            @for v in state.service.games().variants() {
                 li { a href={ "/variants/" (v.id) } { (v.name) } " — " (v.dim) "×" (v.dim) ", " (v.first_to_move) " move first" }
             }
         }
@@ -35,7 +35,7 @@ pub async fn start_picture(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
-    let variant = state.service.variant(&id)?;
+    let variant = state.service.games().variant(&id)?;
     let svg = start_svg(&variant.start, &variant.rules, BoardLook::default());
     Ok((
         [
@@ -53,7 +53,7 @@ pub async fn variant_page(
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
     let me = me_of(&state, session.as_ref()).await?;
-    let VariantStart { view, rules, start } = state.service.variant(&id)?;
+    let VariantStart { view, rules, start } = state.service.games().variant(&id)?;
     let body = html! {
         h1 { (view.name) }
         div.cards {

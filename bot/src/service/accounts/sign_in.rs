@@ -1,0 +1,214 @@
+//! Signing in to the web client without a password: a one-time sign-in link (asked for with an
+//! API token, printed by `taflbot login-link`, or sent privately by Discord's `/web`) or an
+//! API token pasted into a form opens a browser session. A session carries a CSRF token that
+//! every state-changing request of it must send back. Secrets are stored as their SHA-256.
+
+use super::Credentials;
+use crate::domain::PlayerId;
+use crate::store::rows;
+
+use crate::service::accounts::players::token_hash;
+use crate::service::views::{LoginLink, PlayerView};
+use crate::service::{Missing, Result, ServiceError};
+
+/// Where a sign-in link points, under the server's address.
+pub const LOGIN_PATH: &str = "/login/";
+
+/// A browser session, just opened: the cookie's secret and its CSRF token.
+#[derive(Debug, Clone)]
+pub struct NewWebSession {
+    pub player: PlayerId,
+    /// The cookie's value: only its hash is stored.
+    pub secret: String,
+    pub csrf_token: String,
+    pub expires_at: i64,
+}
+
+/// An open browser session, as a request finds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebSession {
+    pub player: PlayerId,
+    pub csrf_token: String,
+}
+
+/// 32 random bytes as hex after `prefix`.
+fn random_secret(prefix: &str) -> Result<String> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| ServiceError::internal(format!("no randomness for a secret: {e}")))?;
+    Ok(format!("{prefix}{}", hex::encode(bytes)))
+}
+
+/// The sign-in link of `token` on the server at `base_url` (no trailing slash).
+pub fn login_url(base_url: &str, token: &str) -> String {
+    format!("{base_url}{LOGIN_PATH}{token}")
+}
+
+impl Credentials<'_> {
+    /// A new one-time sign-in link for `player`, on the server at `base_url`.
+    #[tracing::instrument(level = "debug", skip(self, base_url))]
+    pub async fn create_login_link(self, player: PlayerId, base_url: &str) -> Result<LoginLink> {
+        let token = random_secret("tfl_link_")?;
+        let hash = token_hash(&token);
+        let ttl_ms = minutes_ms(self.service.inner.config.login_link_minutes);
+        let expires_at = self
+            .service
+            .commit(move |c, e| {
+                rows::player(c, player)?
+                    .ok_or_else(|| ServiceError::NotFound(Missing::Player(player)))?;
+                rows::delete_expired_login_links(c, e.now())?;
+                let expires_at = e.now().saturating_add(ttl_ms);
+                rows::insert_login_link(c, player, &hash, e.now(), expires_at)?;
+                Ok(expires_at)
+            })
+            .await?;
+        Ok(LoginLink {
+            url: login_url(base_url, &token),
+            expires_at,
+        })
+    }
+
+    /// A sign-in link for the player with `handle` (the server's own `taflbot login-link`).
+    pub async fn login_link_for_handle(
+        self,
+        handle: &str,
+        base_url: &str,
+    ) -> Result<(PlayerView, LoginLink)> {
+        let player = self.service.accounts().player_by_handle(handle).await?;
+        let link = self.create_login_link(player.id, base_url).await?;
+        Ok((player, link))
+    }
+
+    /// Redeems a sign-in link's token: a new session for its player, once. A used, expired or
+    /// unknown link is refused, in the same words (they tell an attacker nothing).
+    #[tracing::instrument(level = "debug", skip_all)]
+    pub async fn redeem_login_link(self, token: &str) -> Result<NewWebSession> {
+        let hash = token_hash(token.trim());
+        let session = SessionSecrets::new()?;
+        let session_hash = token_hash(&session.secret);
+        let ttl_ms = days_ms(self.service.inner.config.web_session_days);
+        self.service
+            .commit(move |c, e| {
+                let player = rows::redeem_login_link(c, &hash, e.now())?.ok_or_else(|| {
+                    ServiceError::Forbidden(
+                        "this sign-in link has been used already or has expired; ask for a new one"
+                            .into(),
+                    )
+                })?;
+                let expires_at = e.now().saturating_add(ttl_ms);
+                rows::delete_expired_web_sessions(c, e.now())?;
+                rows::insert_web_session(
+                    c,
+                    player,
+                    &session_hash,
+                    &session.csrf_token,
+                    e.now(),
+                    expires_at,
+                )?;
+                Ok(session.opened(player, expires_at))
+            })
+            .await
+    }
+
+    /// Opens a session for the player of an API token pasted into the sign-in form.
+    #[tracing::instrument(level = "debug", skip_all)]
+    pub async fn sign_in_with_api_token(self, api_token: &str) -> Result<NewWebSession> {
+        let player = self
+            .authenticate(api_token.trim())
+            .await?
+            .ok_or_else(|| ServiceError::Forbidden("this API token is not valid".into()))?;
+        let session = SessionSecrets::new()?;
+        let session_hash = token_hash(&session.secret);
+        let ttl_ms = days_ms(self.service.inner.config.web_session_days);
+        self.service
+            .commit(move |c, e| {
+                let expires_at = e.now().saturating_add(ttl_ms);
+                rows::insert_web_session(
+                    c,
+                    player,
+                    &session_hash,
+                    &session.csrf_token,
+                    e.now(),
+                    expires_at,
+                )?;
+                Ok(session.opened(player, expires_at))
+            })
+            .await
+    }
+
+    /// The open session whose cookie holds `secret`, if any.
+    pub async fn web_session(self, secret: &str) -> Result<Option<WebSession>> {
+        let hash = token_hash(secret);
+        let now = self.service.now_ms();
+        let row = self
+            .service
+            .read(move |c| Ok(rows::web_session(c, &hash, now)?))
+            .await?;
+        Ok(row.map(|r| WebSession {
+            player: r.player_id,
+            csrf_token: r.csrf_token,
+        }))
+    }
+
+    /// Signs out: the session whose cookie holds `secret` ends (nothing when there is none).
+    pub async fn end_web_session(self, secret: &str) -> Result<()> {
+        let hash = token_hash(secret);
+        self.service
+            .commit(move |c, _| Ok(rows::delete_web_session(c, &hash)?))
+            .await?;
+        Ok(())
+    }
+}
+
+/// A new session's two secrets: the cookie's and the CSRF token.
+struct SessionSecrets {
+    secret: String,
+    csrf_token: String,
+}
+
+impl SessionSecrets {
+    fn new() -> Result<SessionSecrets> {
+        Ok(SessionSecrets {
+            secret: random_secret("tfl_session_")?,
+            csrf_token: random_secret("")?,
+        })
+    }
+
+    fn opened(self, player: PlayerId, expires_at: i64) -> NewWebSession {
+        NewWebSession {
+            player,
+            secret: self.secret,
+            csrf_token: self.csrf_token,
+            expires_at,
+        }
+    }
+}
+
+fn minutes_ms(minutes: u64) -> i64 {
+    i64::try_from(minutes.saturating_mul(60_000)).unwrap_or(i64::MAX)
+}
+
+fn days_ms(days: u64) -> i64 {
+    i64::try_from(days.saturating_mul(86_400_000)).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn login_urls_put_the_token_under_the_login_path() {
+        assert_eq!(
+            login_url("https://tafl.example.org", "tfl_link_ab"),
+            "https://tafl.example.org/login/tfl_link_ab"
+        );
+    }
+
+    #[test]
+    fn secrets_are_long_random_and_prefixed() {
+        let a = random_secret("p_").unwrap();
+        let b = random_secret("p_").unwrap();
+        assert!(a.starts_with("p_") && a.len() == 66);
+        assert_ne!(a, b);
+    }
+}

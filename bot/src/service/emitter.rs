@@ -1,0 +1,81 @@
+//! What one write job leaves besides its own answer: the events it emits (stored in its
+//! transaction with their webhook deliveries and Discord posts), and the engine games to
+//! cache once it commits.
+
+use crate::domain::{ChallengeId, GameId, PlayerId};
+use crate::store::Conn;
+use crate::store::rows;
+
+use super::Result;
+use super::events::{Event, EventPayload, bus};
+
+/// Collects the events of one write job.
+pub(crate) struct Emitter {
+    pub(super) events: Vec<Event>,
+    /// Webhook deliveries queued by these events.
+    pub(super) deliveries: usize,
+    /// Discord posts queued by these events.
+    pub(super) posts: Vec<rows::OutboxId>,
+    /// Set when the caller shows these events in its own reply.
+    pub(super) held_until: Option<i64>,
+    /// Wall-clock time of the commit, for the outbox.
+    pub(super) wall_now: i64,
+    pub(super) now: i64,
+    /// A game's seats' Discord users who asked for a direct message on their turn, as read
+    /// with the game (attackers, defenders): a move's event needs no query of its own.
+    pub(super) dm_users: Option<(GameId, [Option<u64>; 2])>,
+    /// Engine games as this job leaves them, cached once it commits: a state that was
+    /// never committed is never taken for the stored one.
+    pub(super) engines_to_cache: Vec<(GameId, tafl_engine::Game)>,
+}
+
+impl Emitter {
+    pub(crate) fn now(&self) -> i64 {
+        self.now
+    }
+
+    /// Remembers who of `game`'s seats wants a direct message on their turn (see `dm_users`).
+    pub(crate) fn know_dm_users(&mut self, game: GameId, users: [Option<u64>; 2]) {
+        self.dm_users = Some((game, users));
+    }
+
+    /// Caches `game`'s engine game, as this job leaves it, once the job commits.
+    pub(crate) fn cache_after_commit(&mut self, game: GameId, engine: tafl_engine::Game) {
+        self.engines_to_cache.push((game, engine));
+    }
+
+    pub(crate) fn emit(
+        &mut self,
+        c: &Conn<'_>,
+        game_id: Option<GameId>,
+        challenge_id: Option<ChallengeId>,
+        players: Vec<PlayerId>,
+        payload: EventPayload,
+    ) -> Result<()> {
+        let mut event = bus::new_event(payload, game_id, challenge_id, players, self.now);
+        let mut row = bus::event_row(&event)?;
+        self.deliveries += rows::insert_event(c, &mut row)?;
+        event.id = row.id;
+        if let Some(channel) = bus::discord_channel_of(c, &event)? {
+            let post =
+                rows::insert_outbox_post(c, event.id, channel, self.wall_now, self.held_until)?;
+            self.posts.push(post);
+        }
+        // A direct message is never shown by a reply: it is not held.
+        let dm = match (&event.payload, self.dm_users) {
+            (EventPayload::MovePlayed(played), Some((game, users))) if Some(game) == game_id => {
+                played.side_to_move.and_then(|side| match side {
+                    crate::domain::Side::Attackers => users[0],
+                    crate::domain::Side::Defenders => users[1],
+                })
+            }
+            _ => bus::discord_dm_of(c, &event)?,
+        };
+        if let Some(user) = dm {
+            self.posts
+                .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
+        }
+        self.events.push(event);
+        Ok(())
+    }
+}

@@ -1,0 +1,216 @@
+//! The service's events: what happened, as one tagged type that the service builds and every
+//! listener (Discord, webhooks, streams, metrics) matches on. On the wire an event is
+//! `{"id", "kind", "game_id", "challenge_id", "players", "data", "created_at"}`: `kind` names
+//! the variant and `data` holds its fields.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::domain::{
+    AnalysisId, ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side,
+};
+
+use crate::service::views::{ChallengeView, GameRatings, WarningView};
+
+/// An event as stored, streamed and delivered: `kind` names what happened and `data` holds
+/// its fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct Event {
+    /// Increasing in commit order: resume a stream after the last one seen.
+    pub id: EventId,
+    #[serde(flatten)]
+    pub payload: EventPayload,
+    /// The game concerned, if any.
+    pub game_id: Option<GameId>,
+    /// The challenge concerned, if any.
+    pub challenge_id: Option<ChallengeId>,
+    /// The human players concerned (at most two).
+    pub players: Vec<PlayerId>,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
+impl Event {
+    /// The name of its kind ("move_played"), as the API shows it.
+    pub fn kind(&self) -> &'static str {
+        self.payload.kind()
+    }
+}
+
+/// What happened: `kind` names it and `data` holds its fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "kind", content = "data", rename_all = "snake_case")]
+pub enum EventPayload {
+    ChallengeCreated(ChallengeView),
+    ChallengeAccepted(ChallengeAnswer),
+    ChallengeDeclined(ChallengeAnswer),
+    ChallengeCancelled(ChallengeAnswer),
+    ChallengeExpired {},
+    GameStarted(GameStarted),
+    MovePlayed(MovePlayedEvent),
+    DrawOffered(DrawEvent),
+    DrawDeclined(DrawEvent),
+    GameEnded(GameEnded),
+    DeadlineReminder(DeadlineReminder),
+    AnalysisDone(AnalysisDone),
+    InactivityReminder(InactivityReminder),
+}
+
+impl EventPayload {
+    pub fn kind(&self) -> &'static str {
+        match self {
+            EventPayload::ChallengeCreated(_) => "challenge_created",
+            EventPayload::ChallengeAccepted(_) => "challenge_accepted",
+            EventPayload::ChallengeDeclined(_) => "challenge_declined",
+            EventPayload::ChallengeCancelled(_) => "challenge_cancelled",
+            EventPayload::ChallengeExpired {} => "challenge_expired",
+            EventPayload::GameStarted(_) => "game_started",
+            EventPayload::MovePlayed(_) => "move_played",
+            EventPayload::DrawOffered(_) => "draw_offered",
+            EventPayload::DrawDeclined(_) => "draw_declined",
+            EventPayload::GameEnded(_) => "game_ended",
+            EventPayload::DeadlineReminder(_) => "deadline_reminder",
+            EventPayload::AnalysisDone(_) => "analysis_done",
+            EventPayload::InactivityReminder(_) => "inactivity_reminder",
+        }
+    }
+}
+
+/// Who answered a challenge (accepted, declined, or cancelled it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct ChallengeAnswer {
+    pub by: PlayerId,
+}
+
+/// A game began: who sits where and who moves first.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct GameStarted {
+    pub attackers: Seat,
+    pub defenders: Seat,
+    pub variant: Option<String>,
+    #[schema(value_type = crate::domain::SideSchema)]
+    pub side_to_move: Side,
+    pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+}
+
+/// A move was played.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MovePlayedEvent {
+    /// 1-based ply of this move.
+    pub ply: u32,
+    #[schema(value_type = crate::domain::SideSchema)]
+    pub side: Side,
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Canonical notation with captures.
+    pub notation: String,
+    /// Squares of the soldiers taken off the board (never the king).
+    pub captures: Vec<String>,
+    /// The king's square when this move captured him.
+    pub king_captured: Option<String>,
+    pub warning: Option<WarningView>,
+    /// The player who moved; `None` for the AI.
+    pub by: Option<PlayerId>,
+    /// Null once the move ended the game.
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
+    pub side_to_move: Option<Side>,
+    pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+}
+
+/// A draw offered, or an offer declined, by a side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DrawEvent {
+    #[schema(value_type = crate::domain::SideSchema)]
+    pub by: Side,
+    pub context: Option<String>,
+}
+
+/// A game is over.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct GameEnded {
+    pub status: GameStatus,
+    #[schema(value_type = Option<crate::domain::SideSchema>)]
+    pub winner: Option<Side>,
+    pub reason: ResultReason,
+    pub ply: u32,
+    pub context: Option<String>,
+    /// Whether the game counted for ratings (false in events stored before ratings).
+    #[serde(default)]
+    pub rated: bool,
+    /// A rated game's rating changes, each side's before, after and change; null otherwise.
+    #[serde(default)]
+    pub ratings: Option<GameRatings>,
+}
+
+/// A player's deadline is near.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DeadlineReminder {
+    pub player: PlayerId,
+    #[schema(value_type = crate::domain::SideSchema)]
+    pub side: Side,
+    pub ply: u32,
+    pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+}
+
+/// A computer analysis of a game is ready (`GET /games/{id}/analysis`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct AnalysisDone {
+    pub analysis: AnalysisId,
+    /// Plies analysed.
+    pub plies: u32,
+    /// Each side's accuracy, 0 to 100.
+    pub attackers_accuracy: f64,
+    pub defenders_accuracy: f64,
+}
+
+/// A game without a clock has waited on a player for long (repeated while it waits).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct InactivityReminder {
+    pub player: PlayerId,
+    #[schema(value_type = crate::domain::SideSchema)]
+    pub side: Side,
+    pub ply: u32,
+    /// When their turn began (milliseconds since the epoch).
+    pub turn_started_at: i64,
+    pub context: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_and_data_are_the_wire_fields() {
+        let event = Event {
+            id: EventId(9),
+            payload: EventPayload::DrawOffered(DrawEvent {
+                by: Side::Attackers,
+                context: None,
+            }),
+            game_id: Some(GameId(4)),
+            challenge_id: None,
+            players: vec![PlayerId(1), PlayerId(2)],
+            created_at: 5,
+        };
+        let json = serde_json::to_value(&event).unwrap_or_default();
+        assert_eq!(json["kind"], "draw_offered");
+        assert_eq!(json["kind"], event.kind());
+        assert_eq!(json["data"]["by"], "attackers");
+        assert_eq!(json["game_id"], 4);
+        assert_eq!(json["players"], serde_json::json!([1, 2]));
+        let back: Option<Event> = serde_json::from_value(json).ok();
+        assert_eq!(back, Some(event));
+    }
+
+    #[test]
+    fn an_event_without_fields_still_has_its_data_object() {
+        let json = serde_json::to_value(EventPayload::ChallengeExpired {}).unwrap_or_default();
+        assert_eq!(
+            json,
+            serde_json::json!({"kind": "challenge_expired", "data": {}})
+        );
+    }
+}

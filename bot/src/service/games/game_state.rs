@@ -1,0 +1,295 @@
+//! A stored game as the engine sees it (rebuilt from its moves, or taken from a cache keyed
+//! by ply), and the views built from it.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use tafl_engine::{Game, Move, Piece, Position, Rules, Side, Square, Warning};
+
+use crate::domain::{GameId, PlayerId, Seat};
+use crate::store::Conn;
+use crate::store::rows::{self, GameRow, MoveRow};
+
+use crate::service::views::{
+    CapturedView, GameSummary, GameView, ResultView, SeatView, WarningView,
+};
+use crate::service::{ClockSpec, Missing, Result, ServiceError};
+
+/// Engine games by id, each valid only for the ply it was stored with.
+pub(crate) struct EngineCache {
+    games: Mutex<HashMap<GameId, Game>>,
+    capacity: usize,
+}
+
+impl EngineCache {
+    pub(crate) fn new(capacity: usize) -> EngineCache {
+        EngineCache {
+            games: Mutex::new(HashMap::new()),
+            capacity,
+        }
+    }
+
+    fn get(&self, id: GameId, ply: u32) -> Option<Game> {
+        let games = self.games.lock().ok()?;
+        games.get(&id).filter(|g| g.ply() == ply).cloned()
+    }
+
+    /// Takes the game out (a move changes it; it goes back once the move commits): a game's
+    /// history is long, and copying it cost a move more than the move itself.
+    fn take(&self, id: GameId, ply: u32) -> Option<Game> {
+        let mut games = self.games.lock().ok()?;
+        match games.get(&id) {
+            Some(game) if game.ply() == ply => games.remove(&id),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn put(&self, id: GameId, game: Game) {
+        if let Ok(mut games) = self.games.lock() {
+            if games.len() >= self.capacity && !games.contains_key(&id) {
+                games.clear();
+            }
+            games.insert(id, game);
+        }
+    }
+}
+
+pub(crate) fn parse_rules(text: &str) -> Result<Rules> {
+    Rules::from_opentafl(text)
+        .map_err(|e| ServiceError::Invalid(format!("the rules string is not valid: {e}")))
+}
+
+/// The engine game of `row`, at `row.ply`.
+pub(crate) fn engine_game(c: &Conn<'_>, cache: &EngineCache, row: &GameRow) -> Result<Game> {
+    if let Some(game) = cache.get(row.id, row.ply) {
+        return Ok(game);
+    }
+    let moves = rows::moves(c, row.id)?;
+    let game = replay(row, &moves, None)?;
+    cache.put(row.id, game.clone());
+    Ok(game)
+}
+
+/// The engine game of `row`, at `row.ply`, taken out of the cache (see [`EngineCache::take`]):
+/// for a move, which puts it back once committed.
+pub(crate) fn engine_game_to_move(
+    c: &Conn<'_>,
+    cache: &EngineCache,
+    row: &GameRow,
+) -> Result<Game> {
+    match cache.take(row.id, row.ply) {
+        Some(game) => Ok(game),
+        None => replay(row, &rows::moves(c, row.id)?, None),
+    }
+}
+
+/// Replays the first `upto` (or all) stored moves of a game.
+pub(crate) fn replay(row: &GameRow, moves: &[MoveRow], upto: Option<u32>) -> Result<Game> {
+    let rules = parse_rules(&row.rules)?;
+    let dim = rules.dim();
+    let mut game = Game::new(rules);
+    for m in moves.iter().take(upto.map_or(usize::MAX, |n| n as usize)) {
+        let mv = Move::parse(&m.mv, dim).map_err(|e| {
+            ServiceError::internal(format!(
+                "game {} ply {}: stored move unreadable: {e}",
+                row.id, m.ply
+            ))
+        })?;
+        game.play(mv).map_err(|e| {
+            ServiceError::internal(format!(
+                "game {} ply {}: stored move refused: {e}",
+                row.id, m.ply
+            ))
+        })?;
+    }
+    Ok(game)
+}
+
+pub(crate) fn board_rows(position: &Position) -> Vec<String> {
+    let dim = position.dim();
+    (0..dim)
+        .rev()
+        .map(|rank| {
+            (0..dim)
+                .map(|file| match position.piece_at(Square::new(file, rank)) {
+                    None => '.',
+                    Some(Piece::Attacker) => 't',
+                    Some(Piece::Defender) => 'T',
+                    Some(Piece::King) => 'K',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+pub(crate) fn warning_view(w: &Warning) -> WarningView {
+    WarningView {
+        kind: w.kind,
+        paths: w
+            .paths
+            .iter()
+            .map(|p| p.iter().map(ToString::to_string).collect())
+            .collect(),
+    }
+}
+
+pub(crate) fn result_view(row: &GameRow) -> Option<ResultView> {
+    if row.status.is_active() {
+        return None;
+    }
+    row.result_reason.map(|reason| ResultView {
+        winner: row.winner,
+        reason,
+    })
+}
+
+/// The side `player` plays in `row`, if any.
+pub(crate) fn side_of(row: &GameRow, player: PlayerId) -> Option<Side> {
+    if row.attackers == Seat::Player(player) {
+        Some(Side::Attackers)
+    } else if row.defenders == Seat::Player(player) {
+        Some(Side::Defenders)
+    } else {
+        None
+    }
+}
+
+pub(crate) fn seat(row: &GameRow, side: Side) -> Seat {
+    match side {
+        Side::Attackers => row.attackers,
+        Side::Defenders => row.defenders,
+    }
+}
+
+/// The human players of a game (for event audiences).
+pub(crate) fn humans(row: &GameRow) -> Vec<PlayerId> {
+    [row.attackers.player(), row.defenders.player()]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+pub(crate) fn seat_view(c: &Conn<'_>, seat: Seat) -> Result<SeatView> {
+    Ok(match seat {
+        Seat::Player(id) => {
+            let p = rows::player(c, id)?;
+            SeatView {
+                player_id: Some(id),
+                handle: p.as_ref().map(|p| p.handle.clone()),
+                discord_user_id: p.as_ref().and_then(|p| p.discord_user_id),
+                name: p.map_or_else(|| format!("player {id}"), |p| p.name),
+                ai_level: None,
+            }
+        }
+        Seat::Ai(level) => SeatView {
+            player_id: None,
+            handle: None,
+            discord_user_id: None,
+            name: format!("taflbot AI (level {level})"),
+            ai_level: Some(level),
+        },
+    })
+}
+
+fn captured(moves: &[MoveRow]) -> CapturedView {
+    let mut view = CapturedView::default();
+    for m in moves {
+        let n = m.captures.len() as u32;
+        if m.side == Side::Attackers {
+            view.defenders += n;
+        } else {
+            view.attackers += n;
+        }
+    }
+    view
+}
+
+pub(crate) fn game_view(
+    c: &Conn<'_>,
+    cache: &EngineCache,
+    row: &GameRow,
+    viewer: Option<PlayerId>,
+) -> Result<GameView> {
+    let game = engine_game(c, cache, row)?;
+    let moves = rows::moves(c, row.id)?;
+    let active = row.status.is_active();
+    let your_side = viewer.and_then(|p| side_of(row, p));
+    Ok(GameView {
+        id: row.id,
+        variant: row.variant.clone(),
+        rules: row.rules.clone(),
+        dim: game.rules().dim(),
+        attackers: seat_view(c, row.attackers)?,
+        defenders: seat_view(c, row.defenders)?,
+        status: row.status,
+        result: result_view(row),
+        ply: row.ply,
+        side_to_move: active.then_some(row.side_to_move),
+        your_side,
+        your_turn: active && your_side == Some(row.side_to_move),
+        position: game.position().to_opentafl(),
+        board: board_rows(game.position()),
+        captured: captured(&moves),
+        moves: moves.into_iter().map(Into::into).collect(),
+        warning: game.warning().as_ref().map(warning_view),
+        clock: ClockSpec::from_row(&row.clock),
+        deadline_at: row.deadline_at,
+        attackers_bank_ms: row.attackers_bank_ms,
+        defenders_bank_ms: row.defenders_bank_ms,
+        draw_offer_by: row.draw_offer_by,
+        context: row.context.clone(),
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+        rated: row.rated,
+        private: row.private,
+        ratings: crate::service::ratings::glicko::ratings_of_game(c, row)?,
+    })
+}
+
+pub(crate) fn game_summary(
+    c: &Conn<'_>,
+    row: &GameRow,
+    viewer: Option<PlayerId>,
+) -> Result<GameSummary> {
+    let active = row.status.is_active();
+    let your_side = viewer.and_then(|p| side_of(row, p));
+    Ok(GameSummary {
+        id: row.id,
+        variant: row.variant.clone(),
+        attackers: seat_view(c, row.attackers)?,
+        defenders: seat_view(c, row.defenders)?,
+        status: row.status,
+        result: result_view(row),
+        ply: row.ply,
+        side_to_move: active.then_some(row.side_to_move),
+        your_side,
+        your_turn: active && your_side == Some(row.side_to_move),
+        deadline_at: row.deadline_at,
+        context: row.context.clone(),
+        updated_at: row.updated_at,
+        rated: row.rated,
+        private: row.private,
+    })
+}
+
+/// Whether `viewer` (nobody in particular: `None`) may see `row`: anyone a public game, only
+/// its players a private one.
+pub(crate) fn visible_to(row: &GameRow, viewer: Option<PlayerId>) -> bool {
+    !row.private || viewer.is_some_and(|p| side_of(row, p).is_some())
+}
+
+/// Loads a game `viewer` may see, or says it does not exist (a private game is not found by
+/// anyone else: its existence is not told either).
+pub(crate) fn load_visible(c: &Conn<'_>, id: GameId, viewer: Option<PlayerId>) -> Result<GameRow> {
+    let row = load(c, id)?;
+    if visible_to(&row, viewer) {
+        Ok(row)
+    } else {
+        Err(ServiceError::NotFound(Missing::Game(id)))
+    }
+}
+
+/// Loads a game row or says it does not exist.
+pub(crate) fn load(c: &Conn<'_>, id: GameId) -> Result<GameRow> {
+    rows::game(c, id)?.ok_or_else(|| ServiceError::NotFound(Missing::Game(id)))
+}

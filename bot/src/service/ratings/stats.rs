@@ -1,0 +1,190 @@
+//! Leaderboards and player profiles: ratings per variant, results per variant, current games.
+
+use super::Ratings;
+use crate::domain::PlayerId;
+use crate::store::Conn;
+use crate::store::rows::{self, PlayerRow};
+
+use crate::service::accounts::players::{page_of, page_offset};
+use crate::service::games::game_state;
+use crate::service::ratings::glicko::{
+    GLICKO2_SCALE, IDLE_PERIOD_MS, PROVISIONAL_DEVIATION, as_of, is_provisional, shown,
+};
+use crate::service::views::{
+    LeaderboardEntry, Page, PlayerProfile, PlayerView, PoolRating, RatingHistoryEntry,
+    VariantResults,
+};
+use crate::service::{Missing, Result, ServiceError};
+
+/// Lines on one page of a leaderboard.
+pub const LEADERBOARD_PAGE_SIZE: u32 = 50;
+
+/// The preset `variant`, or a refusal naming the known ones.
+pub(crate) fn preset(variant: &str) -> Result<&'static str> {
+    tafl_engine::variant(variant.trim())
+        .map(|v| v.id)
+        .ok_or_else(|| {
+            ServiceError::NotFound(Missing::Leaderboard {
+                variant: variant.to_owned(),
+                known: tafl_engine::variants()
+                    .iter()
+                    .map(|v| v.id)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+        })
+}
+
+/// A player's page as of `now` (ratings aged by the time since their last game).
+fn profile(
+    c: &Conn<'_>,
+    player: PlayerRow,
+    viewer: Option<PlayerId>,
+    now: i64,
+) -> Result<PlayerProfile> {
+    let ratings = rows::ratings_of(c, player.id)?
+        .into_iter()
+        .map(|r| {
+            let glicko = as_of(&r.glicko, r.updated_at, now);
+            PoolRating {
+                provisional: is_provisional(&glicko),
+                variant: r.pool,
+                rating: shown(glicko.rating),
+                deviation: shown(glicko.deviation),
+                games: r.games,
+            }
+        })
+        .collect();
+    let results = rows::results_by_variant(c, player.id)?
+        .into_iter()
+        .map(|r| VariantResults {
+            variant: r.variant,
+            played: r.played,
+            wins: r.wins,
+            losses: r.losses,
+            draws: r.draws,
+        })
+        .collect();
+    let current_games = rows::active_games_of(c, player.id)?
+        .iter()
+        .filter(|g| game_state::visible_to(g, viewer))
+        .map(|g| game_state::game_summary(c, g, viewer))
+        .collect::<Result<_>>()?;
+    Ok(PlayerProfile {
+        player: PlayerView::from(player),
+        ratings,
+        results,
+        current_games,
+    })
+}
+
+impl Ratings<'_> {
+    /// Page `page` of `variant`'s leaderboard: rated players, best first, provisional ratings
+    /// (deviation above 110, as of now) left out; with `guild`, only players seen in that Discord guild.
+    pub async fn leaderboard(
+        self,
+        variant: &str,
+        guild: Option<u64>,
+        page: u32,
+    ) -> Result<Page<LeaderboardEntry>> {
+        let pool = preset(variant)?;
+        let size = LEADERBOARD_PAGE_SIZE;
+        let offset = page_offset(page, size);
+        let now = self.service.now_ms();
+        let age = rows::RatingAge {
+            now,
+            period_ms: IDLE_PERIOD_MS,
+            scale: GLICKO2_SCALE,
+        };
+        let lines = self
+            .service
+            .read(move |c| {
+                Ok(rows::leaderboard(
+                    c,
+                    pool,
+                    PROVISIONAL_DEVIATION,
+                    age,
+                    guild,
+                    size + 1,
+                    offset,
+                )?)
+            })
+            .await?;
+        let entries = lines
+            .into_iter()
+            .enumerate()
+            .map(|(i, line)| LeaderboardEntry {
+                rank: offset + i as u64 + 1,
+                player_id: line.player_id,
+                handle: line.handle,
+                name: line.name,
+                rating: shown(line.glicko.rating),
+                deviation: shown(as_of(&line.glicko, line.updated_at, now).deviation),
+                games: line.games,
+            })
+            .collect();
+        Ok(page_of(entries, page, size))
+    }
+
+    /// A player's page: ratings and results per variant, and the current games `viewer` may
+    /// see (private ones only to their players).
+    pub async fn player_profile(
+        self,
+        handle: &str,
+        viewer: Option<PlayerId>,
+    ) -> Result<PlayerProfile> {
+        let id = self.service.accounts().player_by_handle(handle).await?.id;
+        self.player_profile_of(id, viewer).await
+    }
+
+    /// [`Ratings::player_profile`] by id.
+    pub async fn player_profile_of(
+        self,
+        id: PlayerId,
+        viewer: Option<PlayerId>,
+    ) -> Result<PlayerProfile> {
+        let now = self.service.now_ms();
+        self.service
+            .read(move |c| {
+                let player = rows::player(c, id)?
+                    .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
+                profile(c, player, viewer, now)
+            })
+            .await
+    }
+
+    /// Page `page` of `player`'s rating changes in `variant`, the latest first.
+    pub async fn rating_history(
+        self,
+        player: PlayerId,
+        variant: &str,
+        page: u32,
+    ) -> Result<Page<RatingHistoryEntry>> {
+        let pool = preset(variant)?;
+        let size = LEADERBOARD_PAGE_SIZE;
+        let changes = self
+            .service
+            .read(move |c| {
+                Ok(rows::rating_history(
+                    c,
+                    player,
+                    pool,
+                    size + 1,
+                    page_offset(page, size),
+                )?)
+            })
+            .await?;
+        let entries = changes
+            .into_iter()
+            .map(|ch| RatingHistoryEntry {
+                game_id: ch.game_id,
+                before: shown(ch.before.rating),
+                after: shown(ch.after.rating),
+                change: shown(ch.after.rating - ch.before.rating),
+                deviation: shown(ch.after.deviation),
+                at: ch.created_at,
+            })
+            .collect();
+        Ok(page_of(entries, page, size))
+    }
+}
