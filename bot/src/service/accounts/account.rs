@@ -1,10 +1,10 @@
 //! A player's own account (`GET` and `PATCH /me`): what everyone sees of them, their Discord
 //! account, and their preferences, changed together in one transaction.
 
-use super::Accounts;
 use crate::domain::PlayerId;
 use crate::store::rows;
 
+use super::Accounts;
 use crate::service::accounts::handles;
 use crate::service::views::{AccountView, PlayerView};
 use crate::service::{Missing, Result, ServiceError};

@@ -1,9 +1,9 @@
 //! How a player wants to hear that it is their turn, beyond the ping in the game's channel.
 
-use super::Accounts;
 use crate::domain::PlayerId;
 use crate::store::rows;
 
+use super::Accounts;
 use crate::service::Result;
 
 impl Accounts<'_> {

@@ -1,11 +1,11 @@
 //! Players, their handles and their API tokens.
 
-use super::Accounts;
 use sha2::{Digest, Sha256};
 
 use crate::domain::Handle;
 use crate::store::rows::{self, PlayerId};
 
+use super::Accounts;
 use crate::service::accounts::handles;
 use crate::service::views::{Page, PlayerView};
 use crate::service::{AccountChange, IssuedToken, Missing, Result, ServiceError};

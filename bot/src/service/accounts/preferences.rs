@@ -1,9 +1,9 @@
 //! Per-player preferences: how a player likes the boards only they see.
 
-use super::Accounts;
 use crate::domain::PlayerId;
 use crate::store::rows;
 
+use super::Accounts;
 use crate::service::Result;
 
 impl Accounts<'_> {

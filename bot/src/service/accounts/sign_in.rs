@@ -3,10 +3,10 @@
 //! API token pasted into a form opens a browser session. A session carries a CSRF token that
 //! every state-changing request of it must send back. Secrets are stored as their SHA-256.
 
-use super::Credentials;
 use crate::domain::PlayerId;
 use crate::store::rows;
 
+use super::Credentials;
 use crate::service::accounts::players::token_hash;
 use crate::service::views::{LoginLink, PlayerView};
 use crate::service::{Missing, Result, ServiceError};

@@ -2,12 +2,12 @@
 //! list, creation and revocation. A revoked token leaves the cache at once, so its next
 //! request is refused.
 
-use super::Credentials;
 use std::collections::HashMap;
 use std::sync::{PoisonError, RwLock};
 
 use crate::store::rows::{self, PlayerId, TokenId};
 
+use super::Credentials;
 use crate::service::accounts::players::{new_token, token_hash};
 use crate::service::{CreatedToken, Missing, Result, ServiceError, TokenView};
 

@@ -3,7 +3,6 @@
 //! turn is thinking: the AI's moves in live games come first), each position stored as it is
 //! done so that a restart resumes, and announced with an `analysis_done` event.
 
-use super::Analysis;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,6 +19,7 @@ use crate::logging::ErrorChain;
 use crate::service::analysis::view::AnalysisView;
 use crate::service::events::{AnalysisDone, EventPayload};
 
+use super::Analysis;
 use crate::service::games::game_state;
 use crate::service::{Missing, Result, ServiceError};
 

@@ -1,10 +1,10 @@
 //! Where a front end showed a challenge with its buttons, so it can take them off when the
 //! challenge is over (expired) without keeping anything in memory across restarts.
 
-use super::Discord;
 use crate::domain::ChallengeId;
 use crate::store::rows::{self, ChallengePostRow};
 
+use super::Discord;
 use crate::service::Result;
 
 /// The Discord message that shows a challenge.

@@ -1,10 +1,10 @@
 //! The Discord outbox as the service offers it to the worker that delivers it: the post due in
 //! each channel (or each player's direct messages), and what became of an attempt.
 
-use super::Discord;
 use crate::domain::{EventId, OutboxId};
 use crate::store::rows::{self, OutboxHead, OutboxStatus};
 
+use super::Discord;
 use crate::service::{Clock, Result, SystemClock};
 
 impl Discord<'_> {

@@ -1,10 +1,10 @@
 //! Bringing a game into a Discord channel (`/follow`): a game started elsewhere (over HTTP) is
 //! announced from then on in the channel where one of its players asked for it.
 
-use super::Discord;
 use crate::domain::{GameId, PlayerId};
 use crate::store::rows;
 
+use super::Discord;
 use crate::service::games::game_state;
 use crate::service::{GameView, Place, Result, ServiceError};
 

@@ -2,10 +2,10 @@
 //! its channel, back to the channel when the thread is gone, or off Discord when the channel is
 //! gone too (it goes on over HTTP). Pending posts move with the game, in their order.
 
-use super::Discord;
 use crate::domain::GameId;
 use crate::store::rows::{self, GameThreadRow};
 
+use super::Discord;
 use crate::service::{Place, Result};
 
 /// A game that lost its Discord channel: its players are to be told where it goes on.

@@ -1,10 +1,10 @@
 //! A Discord server's moderators: members with the server's moderator role may abort any game
 //! played in that server, at any point; the game ends aborted and unrated.
 
-use super::Discord;
 use crate::domain::{GameId, ResultReason};
 use crate::store::rows;
 
+use super::Discord;
 use crate::service::discord::server_settings::{ServerMember, ServerSettings};
 use crate::service::games::game_state;
 use crate::service::games::moves::{end_if_out_of_time, finish};

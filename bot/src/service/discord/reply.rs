@@ -3,12 +3,12 @@
 //! shown, the Discord outbox delivers them like any other. A hold that is never settled (the
 //! process died in between) ends by itself, so the post still goes out once.
 
-use super::Discord;
 use std::sync::{Arc, Mutex};
 
 use crate::logging::ErrorChain;
 use crate::store::rows::{self, OutboxId};
 
+use super::Discord;
 use crate::service::{Clock, GamesService};
 
 /// How long a post waits for its reply's verdict before going out anyway. An interaction must

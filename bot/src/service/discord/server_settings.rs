@@ -2,10 +2,10 @@
 //! a thread, the channels where games may start, and the role that may abort games. Who may
 //! change them, and what a missing setting means, is decided here, once.
 
-use super::Discord;
 use crate::domain::PlayerId;
 use crate::store::rows::{self, GuildSettingsRow};
 
+use super::Discord;
 use crate::service::{ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, Result, ServiceError};
 
 /// The variant `/play` starts where a server set none: small and quick to learn, friendlier to

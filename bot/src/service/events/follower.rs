@@ -6,13 +6,13 @@
 //! reconnects). Event ids are handed out in commit order there (store/pg_writer.rs), so an id
 //! once seen has no smaller one still to come.
 
-use super::Events;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use crate::domain::EventId;
 use crate::store::rows;
 
+use super::Events;
 use crate::logging::ErrorChain;
 use crate::service::{GamesService, Inner};
 

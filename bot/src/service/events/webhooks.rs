@@ -1,11 +1,11 @@
 //! Webhook registrations (delivery itself lives in `notify`): the target must be one the
 //! server may call (`webhook_target::TargetPolicy`).
 
-use super::Webhooks;
 use crate::domain::{DeliveryId, PlayerId, WebhookId};
 use crate::logging::ErrorChain;
 use crate::store::rows;
 
+use super::Webhooks;
 use crate::service::views::WebhookView;
 use crate::service::{Event, Missing, Result, ServiceError};
 

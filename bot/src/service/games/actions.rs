@@ -1,12 +1,12 @@
 //! Resign, abort, draw offers: everything a player does to a game besides moving.
 
-use super::Games;
 use tafl_engine::Side;
 
 use crate::domain::{GameId, PlayerId, ResultReason, Seat};
 use crate::store::Conn;
 use crate::store::rows::{self, GameRow};
 
+use super::Games;
 use crate::service::events::{DrawEvent, EventPayload};
 use crate::service::games::game_state;
 use crate::service::games::moves::{end_if_out_of_time, finish};

@@ -2,7 +2,6 @@
 //! search must not stall the async runtime), then commits it like any player's move,
 //! guarded by the ply it thought about.
 
-use super::Games;
 use std::sync::Arc;
 
 use tafl_engine::{Game, Move, Outcome, check_start};
@@ -10,6 +9,7 @@ use tafl_engine::{Game, Move, Outcome, check_start};
 use crate::domain::{GameId, ResultReason, Seat};
 use crate::store::rows;
 
+use super::Games;
 use crate::logging::ErrorChain;
 use crate::service::games::game_state;
 use crate::service::games::moves::{Actor, finish};

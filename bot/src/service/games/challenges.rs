@@ -1,12 +1,12 @@
 //! Challenges: to a player, open to anyone, or to the AI; accept, decline, cancel, expiry.
 
-use super::Challenges;
 use tafl_engine::{Rules, Side};
 
 use crate::domain::{ChallengeId, ChallengeStatus, GameId, GameStatus, PlayerId, Seat, SideChoice};
 use crate::store::Conn;
 use crate::store::rows::{self, ChallengeRow, GameRow};
 
+use super::Challenges;
 use crate::service::events::{ChallengeAnswer, EventPayload, GameStarted};
 use crate::service::games::game_state::{self, parse_rules};
 use crate::service::views::{ChallengeCreated, ChallengeLists, ChallengeView, GameView};

@@ -1,9 +1,9 @@
 //! A game as a page shows it: the game, its board at a ply, and the moves the viewer may play
 //! there, read for one viewer in one call (the web client's game page).
 
-use super::Games;
 use crate::domain::{GameId, PlayerId};
 
+use super::Games;
 use crate::service::{BoardSnapshot, GameView, Result};
 
 /// A game and its board at one ply, for one viewer.

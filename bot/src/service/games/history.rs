@@ -1,10 +1,10 @@
 //! A player's games, finished or not, in pages; and every finished public game of a player as
 //! one `.otg` file, record after record.
 
-use super::Games;
 use crate::domain::{GameId, GameStatus, PlayerId};
 use crate::store::rows::{self, GameFilter};
 
+use super::Games;
 use crate::service::accounts::players::{page_of, page_offset};
 use crate::service::games::game_state;
 use crate::service::ratings::preset;

@@ -4,7 +4,6 @@
 //! PostgreSQL one batch at a time across instances), so the read sees every earlier commit and
 //! of two racing moves exactly one wins.
 
-use super::Games;
 use sha2::{Digest, Sha256};
 use tafl_engine::{Move, MoveReport, Side};
 
@@ -12,6 +11,7 @@ use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
 use crate::store::Conn;
 use crate::store::rows::{self, GameRow, MoveRow};
 
+use super::Games;
 use crate::service::events::{EventPayload, GameEnded, MovePlayedEvent};
 use crate::service::games::game_state::{self, EngineCache};
 use crate::service::games::move_check::{Refusal, may_move};

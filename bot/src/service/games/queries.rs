@@ -1,11 +1,11 @@
 //! Reading games: lists, one game, legal moves, the .otg record, variants, board snapshots.
 
-use super::Games;
 use tafl_engine::{Game, Move, Position, Rules, Side, Square, Warning};
 
 use crate::domain::{GameId, PlayerId, ResultReason};
 use crate::store::rows;
 
+use super::Games;
 use crate::service::games::game_state::{self, board_rows};
 use crate::service::views::{GameSummary, GameView, LegalMovesView, VariantView};
 use crate::service::{Missing, Result, ServiceError};

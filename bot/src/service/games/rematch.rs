@@ -1,11 +1,11 @@
 //! A rematch: the same game again with the sides swapped, asked for by one of its players once
 //! it is over.
 
-use super::Challenges;
 use tafl_engine::Side;
 
 use crate::domain::{GameId, PlayerId, SideChoice};
 
+use super::Challenges;
 use crate::service::views::{ChallengeCreated, GameView, SeatView};
 use crate::service::{NewChallenge, Opponent, Place, Result, RulesChoice, ServiceError};
 

@@ -2,7 +2,6 @@
 //! out of time, reminders before deadlines and after long silences, expired challenges, and AI
 //! turns left pending.
 
-use super::Scheduler;
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -11,6 +10,7 @@ use crate::domain::{GameId, ReminderKind, Seat};
 use crate::store::Conn;
 use crate::store::rows;
 
+use super::Scheduler;
 use crate::logging::ErrorChain;
 use crate::service::events::{DeadlineReminder, EventPayload, InactivityReminder};
 use crate::service::games::game_state;

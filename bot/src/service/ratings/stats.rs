@@ -1,10 +1,10 @@
 //! Leaderboards and player profiles: ratings per variant, results per variant, current games.
 
-use super::Ratings;
 use crate::domain::PlayerId;
 use crate::store::Conn;
 use crate::store::rows::{self, PlayerRow};
 
+use super::Ratings;
 use crate::service::accounts::players::{page_of, page_offset};
 use crate::service::games::game_state;
 use crate::service::ratings::glicko::{
