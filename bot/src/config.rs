@@ -133,6 +133,23 @@ pub struct GamesConfig {
     pub analysis_max_queued: u32,
     /// Search threads of an analysis (0: every core).
     pub analysis_threads: u32,
+    /// Analyses one player may have waiting at once.
+    pub analysis_max_queued_per_player: u32,
+    /// Searches (AI turns, hints, analysis positions) that run at once (0: one per core).
+    pub engine_workers: u32,
+    /// Of those, how many may take every core (the strongest AI level, an analysis on every
+    /// thread) at once.
+    pub engine_strong_at_once: u32,
+    /// Hints one player may have waiting for the engine at once.
+    pub hints_waiting_per_player: u32,
+    /// Games against the AI one player may have going at once (0: no limit).
+    pub max_ai_games_per_player: u32,
+    /// A player waits this long between two new games against the AI (0: no wait).
+    pub ai_game_cooldown_secs: u64,
+    /// A player waits this long between two hints (0: no wait).
+    pub hint_cooldown_secs: u64,
+    /// A player waits this long between asking for two new analyses (0: no wait).
+    pub analysis_cooldown_secs: u64,
     /// A web sign-in link works once, for this many minutes.
     pub login_link_minutes: u64,
     /// A browser session lasts this many days (signing out ends it sooner).
@@ -248,6 +265,14 @@ impl Default for GamesConfig {
             analysis_ms_per_ply: 500,
             analysis_max_queued: 100,
             analysis_threads: 0,
+            analysis_max_queued_per_player: 3,
+            engine_workers: 0,
+            engine_strong_at_once: 1,
+            hints_waiting_per_player: 2,
+            max_ai_games_per_player: 20,
+            ai_game_cooldown_secs: 2,
+            hint_cooldown_secs: 5,
+            analysis_cooldown_secs: 2,
             login_link_minutes: 15,
             web_session_days: 30,
             claim_lease_secs: 60,

@@ -13,6 +13,7 @@ pub const GAMES_STARTED: &str = "taflbot_games_started_total";
 pub const GAMES_ENDED: &str = "taflbot_games_ended_total";
 pub const AI_THINK: &str = "taflbot_ai_think_seconds";
 pub const OUTBOX_PENDING: &str = "taflbot_outbox_pending";
+pub const ENGINE_WAITING: &str = "taflbot_engine_waiting";
 pub const DISCORD_POST_FAILURES: &str = "taflbot_discord_post_failures_total";
 pub const DISCORD_POSTS_GIVEN_UP: &str = "taflbot_discord_posts_given_up_total";
 pub const LOG_LINES_DROPPED: &str = "taflbot_log_lines_dropped_total";
@@ -63,6 +64,10 @@ fn describe() {
         AI_THINK,
         metrics::Unit::Seconds,
         "time the AI took for a move"
+    );
+    describe_gauge!(
+        ENGINE_WAITING,
+        "searches (AI turns, hints, analysis positions) waiting for a worker"
     );
     describe_gauge!(
         OUTBOX_PENDING,

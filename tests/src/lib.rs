@@ -11,3 +11,12 @@ pub mod fake_discord;
 pub use taflbot_test_support::pg_server;
 pub mod web;
 pub mod world;
+
+/// No cooldowns and no per-player caps on engine work (tests that are about those set them).
+pub fn games_without_engine_limits(config: &mut taflbot::config::Config) {
+    config.games.ai_game_cooldown_secs = 0;
+    config.games.hint_cooldown_secs = 0;
+    config.games.analysis_cooldown_secs = 0;
+    config.games.max_ai_games_per_player = 0;
+    config.games.analysis_max_queued_per_player = 100;
+}

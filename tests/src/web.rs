@@ -59,6 +59,8 @@ impl WebApp {
         config.http.anonymous_burst = 10_000;
         config.http.stream_keepalive_secs = 1;
         config.webhooks.enabled = false;
+        // The limits on engine work have tests of their own; here a test may play at its pace.
+        crate::games_without_engine_limits(&mut config);
         tweak(&mut config);
         let clock = Arc::new(ManualClock::new(SystemClock.now_ms()));
         let ai: Arc<dyn MovePicker> = Arc::new(FirstLegalMove);

@@ -102,6 +102,8 @@ fn config(fake: &FakeDiscord, db: PathBuf, tweak: fn(&mut Config)) -> Config {
     config.database.path = db;
     config.http.listen = "127.0.0.1:0".to_owned();
     config.webhooks.enabled = false;
+    // The limits on engine work have tests of their own; here a test may play at its pace.
+    crate::games_without_engine_limits(&mut config);
     tweak(&mut config);
     config
 }

@@ -40,6 +40,18 @@ impl Config {
             games.web_session_days >= 1,
             "games.web_session_days must be at least 1",
         )?;
+        ensure(
+            games.engine_strong_at_once >= 1,
+            "games.engine_strong_at_once must be at least 1",
+        )?;
+        ensure(
+            games.hints_waiting_per_player >= 1,
+            "games.hints_waiting_per_player must be at least 1",
+        )?;
+        ensure(
+            games.analysis_max_queued_per_player >= 1,
+            "games.analysis_max_queued_per_player must be at least 1",
+        )?;
         ensure(database.readers >= 1, "database.readers must be at least 1")?;
         ensure(
             database.max_batch >= 1,

@@ -14,6 +14,7 @@ pub fn status_of(e: &ServiceError) -> StatusCode {
         ServiceError::Unavailable(_) | ServiceError::StoreUnavailable(_) => {
             StatusCode::SERVICE_UNAVAILABLE
         }
+        ServiceError::Limited { .. } => StatusCode::TOO_MANY_REQUESTS,
         ServiceError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }

@@ -70,6 +70,13 @@ pub enum ServiceError {
     Invalid(String),
     #[error("{0}")]
     Unavailable(String),
+    /// Asked too often or too much at once (a cooldown, a per-player cap): refused for now,
+    /// with when to try again where that is known.
+    #[error("{message}")]
+    Limited {
+        message: String,
+        retry_after_secs: Option<u64>,
+    },
     /// The database is out of reach for now (locked, I/O, file gone): worth retrying soon.
     /// The cause (a path, SQLite's words) is for the log, not for the client.
     #[error("the database is unavailable for now; try again shortly")]
@@ -92,6 +99,7 @@ impl ServiceError {
             ServiceError::IllegalMove(_) => "illegal_move",
             ServiceError::Invalid(_) => "invalid",
             ServiceError::Unavailable(_) | ServiceError::StoreUnavailable(_) => "unavailable",
+            ServiceError::Limited { .. } => "rate_limited",
             ServiceError::Internal(_) => "internal",
         }
     }

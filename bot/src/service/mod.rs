@@ -17,8 +17,10 @@
 pub mod accounts;
 pub mod analysis;
 mod clock;
+mod cooldowns;
 pub mod discord;
 mod emitter;
+mod engine_queue;
 mod error;
 pub mod events;
 pub mod games;
@@ -104,6 +106,10 @@ struct Inner {
     engines: Arc<games::game_state::EngineCache>,
     /// The AI; without one, challenges to the AI are refused.
     picker: Option<Arc<dyn MovePicker>>,
+    /// Every search (AI turns, hints, analysis positions): bounded, in turn between players.
+    engine: engine_queue::EngineQueue,
+    /// How soon each player may ask for engine work again.
+    cooldowns: cooldowns::Cooldowns,
     /// Games whose AI turn is being computed, each with whether its turn was asked for again
     /// meanwhile (see [`Games::kick_ai`]).
     ai_running: Mutex<HashMap<GameId, bool>>,
@@ -141,6 +147,13 @@ impl GamesService {
             }
             None => (None, None),
         };
+        let engine = engine_queue::EngineQueue::new(engine_queue::EngineLimits {
+            workers: match config.engine_workers {
+                0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+                n => usize::try_from(n).unwrap_or(usize::MAX),
+            },
+            strong_at_once: usize::try_from(config.engine_strong_at_once).unwrap_or(usize::MAX),
+        });
         let service = GamesService {
             inner: Arc::new(Inner {
                 shared_events,
@@ -155,6 +168,8 @@ impl GamesService {
                 outbox: Arc::new(Notify::new()),
                 discord_outbox: Arc::new(Notify::new()),
                 engines: Arc::new(games::game_state::EngineCache::new(10_000)),
+                engine,
+                cooldowns: cooldowns::Cooldowns::default(),
                 picker,
                 ai_running: Mutex::new(HashMap::new()),
                 ai_idle: Notify::new(),

@@ -52,6 +52,12 @@ pub fn test_config(dir: &tempfile::TempDir) -> Config {
     config.http.anonymous_per_second = 10_000.0;
     config.http.anonymous_burst = 10_000;
     config.http.stream_keepalive_secs = 1;
+    // Limits on engine work have tests of their own (engine_limits.rs).
+    config.games.ai_game_cooldown_secs = 0;
+    config.games.hint_cooldown_secs = 0;
+    config.games.analysis_cooldown_secs = 0;
+    config.games.max_ai_games_per_player = 0;
+    config.games.analysis_max_queued_per_player = 100;
     config.webhooks.poll_interval_ms = 20;
     config.webhooks.initial_backoff_ms = 1_000;
     config.webhooks.timeout_ms = 2_000;

@@ -16,6 +16,7 @@ mod common;
 mod connections;
 mod consistency;
 mod contract;
+mod engine_limits;
 mod events;
 mod games;
 mod history;

@@ -75,6 +75,12 @@ impl From<ServiceError> for ApiError {
             // Busy or I/O trouble usually passes; a client should not hammer, nor give up.
             api.retry_after_secs = Some(STORE_RETRY_AFTER_SECS);
         }
+        if let ServiceError::Limited {
+            retry_after_secs, ..
+        } = &e
+        {
+            api.retry_after_secs = *retry_after_secs;
+        }
         if let ServiceError::Internal(_) = &e {
             api.request_id = super::observe::current_request_id();
         }

@@ -20,6 +20,8 @@ use crate::service::analysis::view::AnalysisView;
 use crate::service::events::{AnalysisDone, EventPayload};
 
 use super::Analysis;
+use crate::service::cooldowns::Asked;
+use crate::service::engine_queue::{EngineJob, EngineOwner};
 use crate::service::games::game_state;
 use crate::service::{Missing, Result, ServiceError};
 
@@ -35,6 +37,8 @@ impl Analysis<'_> {
     pub async fn request(self, viewer: PlayerId, id: GameId) -> Result<AnalysisView> {
         let ms_per_ply = self.service.inner.config.analysis_ms_per_ply;
         let max_queued = self.service.inner.config.analysis_max_queued;
+        let max_mine = self.service.inner.config.analysis_max_queued_per_player;
+        let service = self.service.clone();
         let cache = self.service.inner.engines.clone();
         let now = self.service.now_ms();
         let view = self
@@ -51,13 +55,28 @@ impl Analysis<'_> {
                 let analysis = match rows::analysis_of(c, id, ms_per_ply, plies)? {
                     Some(existing) => existing,
                     None => {
-                        let waiting = rows::pending_analyses(c)?.len();
+                        let pending = rows::pending_analyses(c)?;
+                        let waiting = pending.len();
                         if waiting >= max_queued as usize {
                             return Err(ServiceError::Unavailable(format!(
                                 "{waiting} analyses are waiting, the most the queue holds; \
                                  ask again later"
                             )));
                         }
+                        let mine = pending
+                            .iter()
+                            .filter(|a| a.requested_by == Some(viewer))
+                            .count();
+                        if mine >= max_mine as usize {
+                            return Err(ServiceError::Limited {
+                                message: format!(
+                                    "you already have {mine} analyses waiting; ask for another \
+                                     once one is done"
+                                ),
+                                retry_after_secs: None,
+                            });
+                        }
+                        service.ask_engine(viewer, Asked::Analysis)?;
                         let mut new = AnalysisRow {
                             id: AnalysisId(0),
                             game_id: id,
@@ -114,7 +133,7 @@ impl Analysis<'_> {
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         loop {
             let next = match self.service.read(|c| Ok(rows::pending_analyses(c)?)).await {
-                Ok(pending) => pending.into_iter().next(),
+                Ok(pending) => in_turn(pending).into_iter().next(),
                 Err(e) => {
                     tracing::warn!(error = %ErrorChain(&e), "cannot read the analysis queue");
                     None
@@ -170,6 +189,14 @@ impl Analysis<'_> {
             .with_threads(threads)
             .with_table_mib(TABLE_MIB);
         let mut searcher = Some(Searcher::new(TABLE_MIB));
+        let job = EngineJob {
+            owner: analysis
+                .requested_by
+                .map_or(EngineOwner::Game(game_id), EngineOwner::Player),
+            strong: threads >= available_threads(),
+            // Bounded by the analyses a player may have queued.
+            waiting_cap: None,
+        };
         let mut replay = Game::from_position(game.rules().clone(), *game.start_position());
         // The loop below plays the move into each position it evaluates, so a resumed analysis
         // starts from the last stored position's predecessor.
@@ -192,12 +219,15 @@ impl Analysis<'_> {
             let mut search = searcher.take().unwrap_or_else(|| Searcher::new(TABLE_MIB));
             let at = replay.clone();
             let limits = limits.clone();
-            let (search, eval) = tokio::task::spawn_blocking(move || {
-                let eval = analysis::evaluate(&mut search, &at, &limits);
-                (search, eval)
-            })
-            .await
-            .map_err(|e| ServiceError::internal(format!("the analysis search crashed: {e}")))?;
+            let (search, eval) = self
+                .service
+                .inner
+                .engine
+                .run(job, move || {
+                    let eval = analysis::evaluate(&mut search, &at, &limits);
+                    (search, eval)
+                })
+                .await?;
             searcher = Some(search);
             let text = serde_json::to_string(&eval)
                 .map_err(|e| ServiceError::internal(format!("storing an evaluation: {e}")))?;
@@ -300,7 +330,7 @@ fn analysis_view(
 ) -> Result<AnalysisView> {
     let queue_position = match analysis.status {
         AnalysisStatus::Done => None,
-        _ => rows::pending_analyses(c)?
+        _ => in_turn(rows::pending_analyses(c)?)
             .iter()
             .position(|a| a.id == analysis.id)
             .map(|i| u32::try_from(i + 1).unwrap_or(u32::MAX)),
@@ -318,6 +348,36 @@ fn analysis_view(
     Ok(AnalysisView::new(analysis, queue_position, &plies))
 }
 
+/// The pending analyses in the order they are run: one cut short by a restart first, then in
+/// turn between the players who asked (each player's own oldest first), so one player's many
+/// requests do not put everyone else's behind them.
+fn in_turn(pending: Vec<AnalysisRow>) -> Vec<AnalysisRow> {
+    let (mut order, waiting): (Vec<_>, Vec<_>) = pending
+        .into_iter()
+        .partition(|a| a.status == AnalysisStatus::Running);
+    // Each requester's queue, in the order of their first request.
+    let mut queues: Vec<(Option<PlayerId>, std::collections::VecDeque<AnalysisRow>)> = Vec::new();
+    for analysis in waiting {
+        match queues
+            .iter_mut()
+            .find(|(by, _)| *by == analysis.requested_by)
+        {
+            Some((_, queue)) => queue.push_back(analysis),
+            None => queues.push((analysis.requested_by, [analysis].into())),
+        }
+    }
+    while !queues.is_empty() {
+        queues.retain_mut(|(_, queue)| match queue.pop_front() {
+            Some(next) => {
+                order.push(next);
+                true
+            }
+            None => false,
+        });
+    }
+    order
+}
+
 /// Each ply of `game` judged from the evaluations of the positions around it.
 fn judge_all(game: &Game, evals: &[PositionEval]) -> Vec<PlyAnalysis> {
     game.history()
@@ -330,6 +390,10 @@ fn judge_all(game: &Game, evals: &[PositionEval]) -> Vec<PlyAnalysis> {
 }
 
 impl Analysis<'_> {
+    fn hints_waiting_per_player(self) -> usize {
+        usize::try_from(self.service.inner.config.hints_waiting_per_player).unwrap_or(usize::MAX)
+    }
+
     /// The AI's move for `player` in their casual game against the AI, at its level's budget.
     pub async fn hint(self, player: PlayerId, id: GameId) -> Result<String> {
         let Some(picker) = self.service.inner.picker.clone() else {
@@ -364,9 +428,18 @@ impl Analysis<'_> {
                 Ok((game_state::engine_game(c, &cache, &row)?, level))
             })
             .await?;
-        let picked = tokio::task::spawn_blocking(move || picker.pick(&game, level))
-            .await
-            .map_err(|e| ServiceError::internal(format!("the AI crashed: {e}")))?;
+        self.service.ask_engine(player, Asked::Hint)?;
+        let job = EngineJob {
+            owner: EngineOwner::Player(player),
+            strong: level >= picker.max_level(),
+            waiting_cap: Some(self.hints_waiting_per_player()),
+        };
+        let picked = self
+            .service
+            .inner
+            .engine
+            .run(job, move || picker.pick(&game, level))
+            .await?;
         picked
             .map(|mv| mv.to_string())
             .ok_or(ServiceError::GameOver)

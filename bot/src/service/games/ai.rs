@@ -11,6 +11,7 @@ use crate::store::rows;
 
 use super::Games;
 use crate::logging::ErrorChain;
+use crate::service::engine_queue::{EngineJob, EngineOwner};
 use crate::service::games::game_state;
 use crate::service::games::moves::{Actor, finish};
 use crate::service::{MoveRequest, Result, ServiceError};
@@ -84,22 +85,30 @@ impl Games<'_> {
     async fn ai_turns(self, game_id: GameId, picker: Arc<dyn MovePicker>) -> Result<()> {
         loop {
             let cache = self.service.inner.engines.clone();
-            let (game, level) = self
+            let (game, level, owner) = self
                 .service
                 .read(move |c| {
                     let row = game_state::load(c, game_id)?;
                     if !row.status.is_active() {
                         return Ok(None);
                     }
+                    // The AI's turn waits in line as its human opponent's work.
+                    let owner = game_state::humans(&row)
+                        .first()
+                        .map_or(EngineOwner::Game(game_id), |p| EngineOwner::Player(*p));
                     match game_state::seat(&row, row.side_to_move) {
-                        Seat::Ai(level) => {
-                            Ok(Some((game_state::engine_game(c, &cache, &row)?, level)))
-                        }
+                        Seat::Ai(level) => Ok(Some((
+                            game_state::engine_game(c, &cache, &row)?,
+                            level,
+                            owner,
+                        ))),
                         Seat::Player(_) => Ok(None),
                     }
                 })
                 .await?
-                .map_or((None, 0), |(g, l)| (Some(g), l));
+                .map_or((None, 0, EngineOwner::Game(game_id)), |(g, l, o)| {
+                    (Some(g), l, o)
+                });
             let Some(game) = game else {
                 return self.release_ai_turn(game_id).await;
             };
@@ -111,7 +120,15 @@ impl Games<'_> {
             }
             let picker = picker.clone();
             let thinking = std::time::Instant::now();
-            let mut think = tokio::task::spawn_blocking(move || picker.pick(&game, level));
+            let job = EngineJob {
+                owner,
+                strong: level >= picker.max_level(),
+                // An AI's turn is owed: never refused, bounded by the games a player may have.
+                waiting_cap: None,
+            };
+            let engine = self.service.inner.engine.clone();
+            let think = engine.run(job, move || picker.pick(&game, level));
+            tokio::pin!(think);
             // Renewed while the AI thinks, so the claim stands however long that takes.
             let renew_every = std::time::Duration::from_millis(
                 u64::try_from(self.service.claim_lease_ms() / 3)
@@ -127,8 +144,7 @@ impl Games<'_> {
                         }
                     }
                 }
-            }
-            .map_err(|e| ServiceError::internal(format!("the AI crashed: {e}")))?;
+            }?;
             metrics::histogram!(crate::telemetry::AI_THINK, "level" => level.to_string())
                 .record(thinking.elapsed().as_secs_f64());
             let Some(mv) = picked else {

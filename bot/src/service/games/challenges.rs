@@ -7,6 +7,7 @@ use crate::store::Conn;
 use crate::store::rows::{self, ChallengeRow, GameRow};
 
 use super::Challenges;
+use crate::service::cooldowns::Asked;
 use crate::service::events::{ChallengeAnswer, EventPayload, GameStarted};
 use crate::service::games::game_state::{self, parse_rules};
 use crate::service::views::{ChallengeCreated, ChallengeLists, ChallengeView, GameView};
@@ -289,6 +290,10 @@ impl Challenges<'_> {
         let expiry_ms = i64::try_from(self.service.inner.config.challenge_expiry_secs)
             .unwrap_or(i64::MAX / 2000)
             .saturating_mul(1000);
+        if let Opponent::Ai { .. } = request.opponent {
+            self.service.ask_engine(player, Asked::AiGame)?;
+        }
+        let max_ai_games = self.service.inner.config.max_ai_games_per_player;
         let cache = self.service.inner.engines.clone();
         let side = request.side;
         let opponent = request.opponent;
@@ -299,6 +304,20 @@ impl Challenges<'_> {
                 if let Opponent::Player(id) = opponent {
                     rows::player(c, id)?
                         .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
+                }
+                if let Opponent::Ai { .. } = opponent
+                    && max_ai_games > 0
+                {
+                    let going = rows::active_ai_games_of(c, player)?;
+                    if going >= max_ai_games as usize {
+                        return Err(ServiceError::Limited {
+                            message: format!(
+                                "you already have {going} games against the AI going, the most \
+                                 one player may have; finish or resign one first"
+                            ),
+                            retry_after_secs: None,
+                        });
+                    }
                 }
                 let mut ch = ChallengeRow {
                     id: ChallengeId(0),

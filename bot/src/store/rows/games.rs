@@ -503,3 +503,15 @@ pub fn finished_public_games_of(
         |r| r.get(0),
     )
 }
+
+/// How many games against the AI `player` has going.
+pub fn active_ai_games_of(c: &Conn<'_>, player: PlayerId) -> Result<usize> {
+    let n: i64 = c.query_one(
+        "SELECT COUNT(*) FROM games WHERE status = 'active' AND \
+         ((attackers_player = ?1 AND defenders_ai_level IS NOT NULL) OR \
+          (defenders_player = ?1 AND attackers_ai_level IS NOT NULL))",
+        params![player],
+        |r| r.get(0),
+    )?;
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
