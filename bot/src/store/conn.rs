@@ -163,7 +163,7 @@ fn session_of<'s, 'a>(
 }
 
 /// The start of a statement, to say which one failed without quoting a whole query.
-fn first_words(sql: &str) -> String {
+pub(super) fn first_words(sql: &str) -> String {
     sql.split_whitespace().take(6).collect::<Vec<_>>().join(" ")
 }
 

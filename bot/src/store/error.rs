@@ -11,6 +11,18 @@ pub enum StoreError {
     /// A parameter the database cannot hold (an integer beyond its range).
     #[error("a value cannot be stored: {0}")]
     Parameter(String),
+    /// A parameter of another kind than its placeholder takes (PostgreSQL, which types every
+    /// placeholder: an integer bound where a boolean goes, say). A bug in the statement's
+    /// caller, found on the statement's first run.
+    #[error(
+        "parameter {index} of {statement:?} is a {value} value, but its placeholder takes {placeholder}"
+    )]
+    ParameterKind {
+        index: usize,
+        statement: String,
+        value: &'static str,
+        placeholder: String,
+    },
     /// A write that would take something unique someone else holds (a handle): the store's
     /// name of the constraint. Refused before the database raised it, so the transaction
     /// stays usable (PostgreSQL aborts a transaction at its first error).
@@ -48,6 +60,7 @@ impl StoreError {
             StoreError::Migration(_)
             | StoreError::NoRow(_)
             | StoreError::Parameter(_)
+            | StoreError::ParameterKind { .. }
             | StoreError::UniqueTaken(_)
             | StoreError::Setup(_)
             | StoreError::Thread(_)

@@ -91,6 +91,85 @@ async fn values_of_every_kind_read_back_as_written() {
     assert_eq!(token.map(|t| t.label), Some("label".to_owned()));
 }
 
+/// Binding is strict: an integer never becomes a boolean nor a boolean an integer (as SQLite,
+/// which stores both as integers, would let pass), and the error names the parameter, its
+/// kind and its placeholder's type.
+#[tokio::test]
+async fn a_parameter_of_another_kind_than_its_placeholder_is_refused_naming_both() {
+    let store = open(&database_url());
+    let player = store
+        .write(|c| rows::insert_player(c, "p", &handle("strict"), None, 0))
+        .await
+        .unwrap()
+        .id;
+    let integer_for_boolean = store
+        .write(move |c| {
+            c.execute(
+                "UPDATE players SET discord_dm = ?2 WHERE id = ?1",
+                params![player, 1i64],
+            )
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&integer_for_boolean, StoreError::ParameterKind { index: 2, value: "integer", placeholder, .. } if placeholder == "bool"),
+        "{integer_for_boolean:?}"
+    );
+    let words = integer_for_boolean.to_string();
+    assert!(
+        words.contains("parameter 2") && words.contains("UPDATE players"),
+        "{words}"
+    );
+    let boolean_for_integer = store
+        .read(|c| {
+            c.query_opt("SELECT id FROM players WHERE id = ?1", params![true], |r| {
+                r.get::<i64>(0)
+            })
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&boolean_for_integer, StoreError::ParameterKind { index: 1, value: "boolean", placeholder, .. } if placeholder == "int8"),
+        "{boolean_for_integer:?}"
+    );
+    let integer_for_real = store
+        .read(|c| {
+            c.query_one("SELECT CAST(?1 AS DOUBLE PRECISION)", params![2i64], |r| {
+                r.get::<f64>(0)
+            })
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &integer_for_real,
+            StoreError::ParameterKind {
+                value: "integer",
+                ..
+            }
+        ),
+        "{integer_for_real:?}"
+    );
+    // A narrower integer type takes an integer that fits, and refuses one that does not.
+    let narrow = |value: i64| {
+        let store = store.clone();
+        async move {
+            store
+                .read(move |c| {
+                    c.query_one("SELECT CAST(?1 AS INTEGER) + 1", params![value], |r| {
+                        r.get::<i64>(0)
+                    })
+                })
+                .await
+        }
+    };
+    assert_eq!(narrow(41).await.unwrap(), 42);
+    assert!(matches!(
+        narrow(i64::from(i32::MAX) + 1).await,
+        Err(StoreError::Parameter(_))
+    ));
+}
+
 #[tokio::test]
 async fn a_taken_handle_leaves_the_transaction_usable() {
     let store = open(&database_url());
