@@ -4,7 +4,7 @@ pub enum StoreError {
     #[error("database error")]
     Database(#[source] BackendError),
     #[error("database migration failed")]
-    Migration(#[source] BackendError),
+    Migration(#[from] MigrationError),
     /// A query that always answers a row (an aggregate, a `RETURNING`) answered none.
     #[error("the query {0:?} returned no row")]
     NoRow(String),
@@ -80,6 +80,35 @@ impl StoreError {
     }
 }
 
+/// Why the schema could not be brought to this build's version (`store/migrations/`).
+#[derive(Debug, thiserror::Error)]
+pub enum MigrationError {
+    /// A newer build migrated the database: this one does not know its schema, so it touches
+    /// nothing.
+    #[error(
+        "the database is at schema version {found}, newer than this build's {latest}: run a newer taflbot"
+    )]
+    NewerThanBuild { found: i64, latest: i64 },
+    /// A PostgreSQL database part way to the baseline every PostgreSQL database starts from.
+    #[error(
+        "the PostgreSQL database is at schema version {found}, short of version {baseline}, where every PostgreSQL database starts"
+    )]
+    BelowBaseline { found: i64, baseline: i64 },
+    /// A version without PostgreSQL text that no baseline after it holds (a mistake in the
+    /// list of migrations).
+    #[error("schema version {0} has no PostgreSQL text and no baseline holds it")]
+    NoPostgresText(i64),
+    /// The migration to `version` failed; it was rolled back, so the database is at the
+    /// version before it.
+    #[error("schema migration {version} ({name}) failed")]
+    Failed {
+        version: i64,
+        name: &'static str,
+        #[source]
+        source: Box<StoreError>,
+    },
+}
+
 /// The database driver's own error, kept opaque so no driver type leaves the store: its
 /// message, and whether it means "not now" rather than "wrong". It stands for the driver's
 /// error in a chain: its words are the driver's, its source the driver's source, so the
@@ -133,16 +162,6 @@ impl From<rusqlite::Error> for StoreError {
             driver: Box::new(e),
             unavailable,
             unique_violation,
-        })
-    }
-}
-
-impl From<rusqlite_migration::Error> for StoreError {
-    fn from(e: rusqlite_migration::Error) -> Self {
-        StoreError::Migration(BackendError {
-            driver: Box::new(e),
-            unavailable: false,
-            unique_violation: None,
         })
     }
 }
