@@ -41,6 +41,9 @@ pub(super) enum Postgres {
     /// transaction with the versions before it.
     Baseline(&'static str),
     Sql(&'static str),
+    /// Nothing to change: PostgreSQL's schema was already so (the migration brings SQLite's
+    /// to it).
+    Unchanged,
 }
 
 /// Every migration, in order: versions 1, 2, 3...
@@ -144,6 +147,13 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         postgres: Postgres::Sql(include_str!(
             "../../../../migrations/postgres/0013_one_move_path.sql"
         )),
+        then: None,
+    },
+    Migration {
+        version: 14,
+        name: "boolean_flags",
+        sqlite: include_str!("../../../../migrations/0014_boolean_flags.sql"),
+        postgres: Postgres::Unchanged,
         then: None,
     },
 ];

@@ -161,6 +161,7 @@ fn next_step(
     Ok(Some(match (dialect, &m.postgres) {
         (Dialect::Sqlite, _) => one(m.sqlite),
         (Dialect::Postgres, Postgres::Sql(sql)) => one(sql),
+        (Dialect::Postgres, Postgres::Unchanged) => one(""),
         (Dialect::Postgres, Postgres::InBaseline | Postgres::Baseline(_)) => {
             let (end, sql) = migrations[next..]
                 .iter()

@@ -264,7 +264,7 @@ async fn a_file_of_the_previous_runner_is_adopted_at_its_version_and_keeps_its_d
         write_old_data(&Conn::sqlite(&conn))
     };
     let store = open(&path).unwrap();
-    let (versions, adopted_together, user_version) = store
+    let (versions, adopted_together, user_version, declared) = store
         .read(move |c| {
             assert_old_data_kept(c, &old);
             Ok::<_, StoreError>((
@@ -276,6 +276,11 @@ async fn a_file_of_the_previous_runner_is_adopted_at_its_version_and_keeps_its_d
                     |r| r.get::<i64>(0),
                 )?,
                 c.query_one("PRAGMA user_version", params![], |r| r.get::<i64>(0))?,
+                c.query_one(
+                    "SELECT type FROM pragma_table_info('games') WHERE name = 'rated'",
+                    params![],
+                    |r| r.get::<String>(0),
+                )?,
             ))
         })
         .await
@@ -283,6 +288,7 @@ async fn a_file_of_the_previous_runner_is_adopted_at_its_version_and_keeps_its_d
     assert_eq!(versions, every_version());
     assert_eq!(adopted_together, 1);
     assert_eq!(user_version, SCHEMA_VERSION);
+    assert_eq!(declared, "BOOLEAN");
 }
 
 /// Migration 4's Rust runs on a file adopted before it.

@@ -33,7 +33,7 @@ fn database_of_the_previous_runner(c: &Conn<'_>, version: i64) {
     for m in MIGRATIONS.iter().take_while(|m| m.version <= version) {
         match m.postgres {
             Postgres::Baseline(sql) | Postgres::Sql(sql) => c.batch(sql).unwrap(),
-            Postgres::InBaseline => {}
+            Postgres::InBaseline | Postgres::Unchanged => {}
         }
     }
     c.batch(&format!(
@@ -173,8 +173,8 @@ fn a_failing_migration_leaves_the_database_at_the_version_before_it() {
     );
 }
 
-/// One column as both backends describe it: its name, the SQLite affinity its type has (the
-/// PostgreSQL type mapped to it), and whether it takes NULL.
+/// One column as both backends describe it: its name, its type in SQLite's words (a
+/// PostgreSQL type mapped to the one SQLite declares for it), and whether it takes NULL.
 type Column = (String, String, bool);
 
 /// The schema of a store: every table of ours (the version table too) with its columns, in
@@ -203,7 +203,7 @@ async fn schema_of(store: &Store) -> BTreeMap<String, Vec<Column>> {
                                 // A primary key never holds NULL here (PostgreSQL says so;
                                 // SQLite's table_info does not for a rowid key).
                                 let nullable = not_null == 0 && key == 0;
-                                Ok((r.get(0)?, sqlite_affinity(&declared), nullable))
+                                Ok((r.get(0)?, sqlite_type(&declared), nullable))
                             },
                         )?;
                         columns.sort();
@@ -223,7 +223,7 @@ async fn schema_of(store: &Store) -> BTreeMap<String, Vec<Column>> {
                     for (table, column, data_type, nullable) in rows {
                         tables.entry(table).or_insert_with(Vec::new).push((
                             column,
-                            postgres_affinity(&data_type),
+                            postgres_type(&data_type),
                             nullable == "YES",
                         ));
                     }
@@ -236,34 +236,27 @@ async fn schema_of(store: &Store) -> BTreeMap<String, Vec<Column>> {
         .unwrap()
 }
 
-/// SQLite's type affinity of a declared type (its documented rules, in their order).
-fn sqlite_affinity(declared: &str) -> String {
-    let t = declared.to_ascii_uppercase();
-    let affinity = if t.contains("INT") {
-        "INTEGER"
-    } else if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") {
-        "TEXT"
-    } else if t.is_empty() || t.contains("BLOB") {
-        "BLOB"
-    } else if t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB") {
-        "REAL"
-    } else {
-        "NUMERIC"
-    };
-    affinity.to_owned()
+/// The declared types the SQLite schema uses; any other shows as itself, and differs.
+fn sqlite_type(declared: &str) -> String {
+    let upper = declared.to_ascii_uppercase();
+    match upper.as_str() {
+        "INTEGER" | "BOOLEAN" | "TEXT" | "REAL" | "BLOB" => upper,
+        _ => format!("SQLite {declared}"),
+    }
 }
 
-/// The SQLite affinity a PostgreSQL column of this type is stored as on SQLite: flags are
-/// integers there, hashes blobs.
-fn postgres_affinity(data_type: &str) -> String {
-    let affinity = match data_type {
-        "bigint" | "integer" | "smallint" | "boolean" => "INTEGER",
-        "text" | "character varying" => "TEXT",
-        "bytea" => "BLOB",
-        "double precision" | "real" => "REAL",
-        other => other,
-    };
-    affinity.to_owned()
+/// The SQLite type a PostgreSQL column's type is declared as there. Only `BIGINT` is an
+/// integer: SQLite's integers have 64 bits, so a narrower PostgreSQL column would refuse
+/// values SQLite keeps.
+fn postgres_type(data_type: &str) -> String {
+    match data_type {
+        "bigint" => "INTEGER".to_owned(),
+        "boolean" => "BOOLEAN".to_owned(),
+        "text" => "TEXT".to_owned(),
+        "double precision" => "REAL".to_owned(),
+        "bytea" => "BLOB".to_owned(),
+        other => format!("PostgreSQL {other}"),
+    }
 }
 
 #[tokio::test]
