@@ -74,6 +74,15 @@ impl<'a> Conn<'a> {
         }
     }
 
+    /// Runs statements without parameters or results, several in one string: transaction
+    /// control and schema changes, for the migration runner (jobs get `execute`).
+    pub(super) fn batch(&self, sql: &str) -> Result<(), StoreError> {
+        match &self.backend {
+            Backend::Sqlite(c) => Ok(c.execute_batch(sql)?),
+            Backend::Postgres(session) => session_of(session)?.batch(sql),
+        }
+    }
+
     /// Runs a write whose row count the caller does not need. On PostgreSQL it is sent with
     /// the job's next statement (one round trip for both), or when the job ends; a failure is
     /// then that statement's, or the job's.
@@ -163,7 +172,7 @@ fn session_of<'s, 'a>(
 }
 
 /// The start of a statement, to say which one failed without quoting a whole query.
-fn first_words(sql: &str) -> String {
+pub(super) fn first_words(sql: &str) -> String {
     sql.split_whitespace().take(6).collect::<Vec<_>>().join(" ")
 }
 

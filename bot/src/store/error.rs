@@ -4,13 +4,25 @@ pub enum StoreError {
     #[error("database error")]
     Database(#[source] BackendError),
     #[error("database migration failed")]
-    Migration(#[source] BackendError),
+    Migration(#[from] MigrationError),
     /// A query that always answers a row (an aggregate, a `RETURNING`) answered none.
     #[error("the query {0:?} returned no row")]
     NoRow(String),
     /// A parameter the database cannot hold (an integer beyond its range).
     #[error("a value cannot be stored: {0}")]
     Parameter(String),
+    /// A parameter of another kind than its placeholder takes (PostgreSQL, which types every
+    /// placeholder: an integer bound where a boolean goes, say). A bug in the statement's
+    /// caller, found on the statement's first run.
+    #[error(
+        "parameter {index} of {statement:?} is a {value} value, but its placeholder takes {placeholder}"
+    )]
+    ParameterKind {
+        index: usize,
+        statement: String,
+        value: &'static str,
+        placeholder: String,
+    },
     /// A write that would take something unique someone else holds (a handle): the store's
     /// name of the constraint. Refused before the database raised it, so the transaction
     /// stays usable (PostgreSQL aborts a transaction at its first error).
@@ -48,6 +60,7 @@ impl StoreError {
             StoreError::Migration(_)
             | StoreError::NoRow(_)
             | StoreError::Parameter(_)
+            | StoreError::ParameterKind { .. }
             | StoreError::UniqueTaken(_)
             | StoreError::Setup(_)
             | StoreError::Thread(_)
@@ -65,6 +78,35 @@ impl StoreError {
             _ => None,
         }
     }
+}
+
+/// Why the schema could not be brought to this build's version (`store/migrations/`).
+#[derive(Debug, thiserror::Error)]
+pub enum MigrationError {
+    /// A newer build migrated the database: this one does not know its schema, so it touches
+    /// nothing.
+    #[error(
+        "the database is at schema version {found}, newer than this build's {latest}: run a newer taflbot"
+    )]
+    NewerThanBuild { found: i64, latest: i64 },
+    /// A PostgreSQL database part way to the baseline every PostgreSQL database starts from.
+    #[error(
+        "the PostgreSQL database is at schema version {found}, short of version {baseline}, where every PostgreSQL database starts"
+    )]
+    BelowBaseline { found: i64, baseline: i64 },
+    /// A version without PostgreSQL text that no baseline after it holds (a mistake in the
+    /// list of migrations).
+    #[error("schema version {0} has no PostgreSQL text and no baseline holds it")]
+    NoPostgresText(i64),
+    /// The migration to `version` failed; it was rolled back, so the database is at the
+    /// version before it.
+    #[error("schema migration {version} ({name}) failed")]
+    Failed {
+        version: i64,
+        name: &'static str,
+        #[source]
+        source: Box<StoreError>,
+    },
 }
 
 /// The database driver's own error, kept opaque so no driver type leaves the store: its
@@ -120,16 +162,6 @@ impl From<rusqlite::Error> for StoreError {
             driver: Box::new(e),
             unavailable,
             unique_violation,
-        })
-    }
-}
-
-impl From<rusqlite_migration::Error> for StoreError {
-    fn from(e: rusqlite_migration::Error) -> Self {
-        StoreError::Migration(BackendError {
-            driver: Box::new(e),
-            unavailable: false,
-            unique_violation: None,
         })
     }
 }

@@ -10,7 +10,6 @@ mod error;
 mod migrations;
 mod pg;
 mod pg_listener;
-mod pg_migrations;
 mod pg_writer;
 mod sqlite;
 mod value;
@@ -31,8 +30,8 @@ use crate::config::DatabaseLocation;
 
 pub use crate::__store_params as params;
 pub use conn::{Conn, Dialect, Params, Row, numbered_placeholders_as_dollars};
-pub use error::{BackendError, StoreError};
-pub use migrations::{SCHEMA_VERSION, migrations};
+pub use error::{BackendError, MigrationError, StoreError};
+pub use migrations::SCHEMA_VERSION;
 pub use value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
 use writer::Writer;
 
@@ -105,7 +104,7 @@ impl Store {
         max_batch: usize,
     ) -> Result<Store, StoreError> {
         let mut session = pg::Session::connect(url)?;
-        pg_migrations::migrate(&mut session)?;
+        migrations::migrate(&session.conn())?;
         let pool = (0..readers.max(1))
             .map(|_| pg::Session::connect(url))
             .collect::<Result<Vec<_>, _>>()?;
@@ -157,9 +156,9 @@ impl Store {
         busy_timeout: Duration,
         max_batch: usize,
     ) -> Result<Store, StoreError> {
-        let mut conn = Connection::open(path)?;
+        let conn = Connection::open(path)?;
         configure(&conn, busy_timeout)?;
-        migrations().to_latest(&mut conn)?;
+        migrations::migrate(&Conn::sqlite(&conn))?;
         let pool = (0..readers.max(1))
             .map(|_| open_reader(path, busy_timeout))
             .collect::<Result<Vec<_>, _>>()?;

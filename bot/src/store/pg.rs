@@ -8,6 +8,7 @@
 //! so both cost one round trip. Round trips to the server are what a shared database's
 //! writer spends its time on, and it holds the cluster-wide write lock meanwhile.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::error::Error;
 use std::future::Future;
@@ -20,7 +21,7 @@ use postgres::{NoTls, Statement};
 use tokio::runtime::Runtime;
 use tokio_postgres::Client;
 
-use super::conn::{Params, numbered_placeholders_as_dollars};
+use super::conn::{Params, first_words, numbered_placeholders_as_dollars};
 use super::error::BackendError;
 use super::value::SqlValue;
 use super::{Conn, StoreError};
@@ -200,7 +201,7 @@ impl Session {
 
     pub(super) fn execute(&mut self, sql: &str, params: Params<'_>) -> Result<usize, StoreError> {
         let statement = self.statement(sql)?;
-        let values = bind(&statement, params)?;
+        let values = bind(&statement, sql, params)?;
         let changed = self.round_trip(|client| async move {
             client.execute(&statement, &as_params(&values)).await
         })?;
@@ -215,7 +216,7 @@ impl Session {
         params: Params<'_>,
     ) -> Result<(), StoreError> {
         let statement = self.statement(sql)?;
-        let values = owned(bind(&statement, params)?);
+        let values = owned(bind(&statement, sql, params)?);
         self.ahead.push(Pipelined::Write(statement, values));
         Ok(())
     }
@@ -228,21 +229,26 @@ impl Session {
         params: Params<'_>,
     ) -> Result<Vec<postgres::Row>, StoreError> {
         let statement = self.statement(sql)?;
-        let values = bind(&statement, params)?;
+        let values = bind(&statement, sql, params)?;
         self.round_trip(|client| async move { client.query(&statement, &as_params(&values)).await })
     }
 }
 
 /// Bound values that outlive the caller's parameters (for a statement sent later).
 fn owned(values: Vec<Bound<'_>>) -> Vec<Bound<'static>> {
-    values
-        .into_iter()
-        .map(|Bound(value)| Bound(value.into_owned()))
-        .collect()
+    values.into_iter().map(Bound::into_owned).collect()
 }
 
-/// The parameters' values, checked against the statement's placeholders.
-fn bind<'p>(statement: &Statement, params: Params<'p>) -> Result<Vec<Bound<'p>>, StoreError> {
+/// The parameters' values, checked against the statement's placeholders: their number, and
+/// each value's kind against the type PostgreSQL inferred for its placeholder (strictly: an
+/// integer never becomes a boolean nor a boolean an integer, so a rows function that binds the
+/// wrong kind fails here, on its first run, rather than hiding a column typed differently on
+/// the two backends).
+fn bind<'p>(
+    statement: &Statement,
+    sql: &str,
+    params: Params<'p>,
+) -> Result<Vec<Bound<'p>>, StoreError> {
     let expected = statement.params().len();
     if params.len() != expected {
         return Err(StoreError::Parameter(format!(
@@ -252,12 +258,24 @@ fn bind<'p>(statement: &Statement, params: Params<'p>) -> Result<Vec<Bound<'p>>,
     }
     params
         .iter()
+        .zip(statement.params())
         .enumerate()
-        .map(|(i, param)| {
-            param
+        .map(|(i, (param, ty))| {
+            let value = param
                 .to_sql_value()
-                .map(Bound)
-                .map_err(|e| StoreError::Parameter(format!("parameter {}: {e}", i + 1)))
+                .map_err(|e| StoreError::Parameter(format!("parameter {}: {e}", i + 1)))?;
+            Bound::new(value, ty).map_err(|unfit| match unfit {
+                Unfit::Kind { value } => StoreError::ParameterKind {
+                    index: i + 1,
+                    statement: first_words(sql),
+                    value,
+                    placeholder: ty.name().to_owned(),
+                },
+                Unfit::Range(value) => StoreError::Parameter(format!(
+                    "parameter {}: {value} is out of range for {ty}",
+                    i + 1
+                )),
+            })
         })
         .collect()
 }
@@ -266,10 +284,66 @@ fn as_params<'v>(values: &'v [Bound<'_>]) -> Vec<&'v (dyn ToSql + Sync)> {
     values.iter().map(|v| v as _).collect()
 }
 
-/// A parameter as PostgreSQL receives it: encoded as the type the server inferred for its
-/// placeholder (an integer for a `BIGINT` column, a boolean for a `BOOLEAN` one...).
+/// Why a value cannot be bound to its placeholder.
+enum Unfit {
+    /// Of another kind than the placeholder's type (an integer where a boolean goes).
+    Kind { value: &'static str },
+    /// An integer beyond the placeholder's narrower integer type.
+    Range(i64),
+}
+
+/// A parameter as PostgreSQL receives it: converted, once, to the type the server inferred for
+/// its placeholder (a `BIGINT` column's, a `BOOLEAN` one's...). Only same-kind conversions
+/// exist: an integer into a narrower integer type when it fits, a text into any text type.
 #[derive(Debug)]
-struct Bound<'a>(SqlValue<'a>);
+enum Bound<'a> {
+    Null,
+    Int8(i64),
+    Int4(i32),
+    Int2(i16),
+    Float8(f64),
+    Bool(bool),
+    Text(Cow<'a, str>),
+    Bytea(Cow<'a, [u8]>),
+}
+
+impl<'a> Bound<'a> {
+    fn new(value: SqlValue<'a>, ty: &Type) -> Result<Bound<'a>, Unfit> {
+        let kind = value.kind();
+        let narrow = |i: i64, bound: Option<Bound<'a>>| bound.ok_or(Unfit::Range(i));
+        match (value, ty) {
+            (SqlValue::Null, _) => Ok(Bound::Null),
+            (SqlValue::Integer(i), &Type::INT8) => Ok(Bound::Int8(i)),
+            (SqlValue::Integer(i), &Type::INT4) => {
+                narrow(i, i32::try_from(i).ok().map(Bound::Int4))
+            }
+            (SqlValue::Integer(i), &Type::INT2) => {
+                narrow(i, i16::try_from(i).ok().map(Bound::Int2))
+            }
+            (SqlValue::Real(r), &Type::FLOAT8) => Ok(Bound::Float8(r)),
+            (SqlValue::Bool(b), &Type::BOOL) => Ok(Bound::Bool(b)),
+            (SqlValue::Text(t), &Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME) => {
+                Ok(Bound::Text(t))
+            }
+            (SqlValue::Blob(b), &Type::BYTEA) => Ok(Bound::Bytea(b)),
+            _ => Err(Unfit::Kind { value: kind }),
+        }
+    }
+
+    /// The same value, owning what it borrowed (for a statement sent later).
+    fn into_owned(self) -> Bound<'static> {
+        match self {
+            Bound::Null => Bound::Null,
+            Bound::Int8(i) => Bound::Int8(i),
+            Bound::Int4(i) => Bound::Int4(i),
+            Bound::Int2(i) => Bound::Int2(i),
+            Bound::Float8(r) => Bound::Float8(r),
+            Bound::Bool(b) => Bound::Bool(b),
+            Bound::Text(t) => Bound::Text(Cow::Owned(t.into_owned())),
+            Bound::Bytea(b) => Bound::Bytea(Cow::Owned(b.into_owned())),
+        }
+    }
+}
 
 impl ToSql for Bound<'_> {
     fn to_sql(
@@ -277,27 +351,19 @@ impl ToSql for Bound<'_> {
         ty: &Type,
         out: &mut BytesMut,
     ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
-        match (&self.0, ty) {
-            (SqlValue::Null, _) => Ok(IsNull::Yes),
-            (SqlValue::Integer(i), &Type::INT8) => i.to_sql(ty, out),
-            (SqlValue::Integer(i), &Type::INT4) => i32::try_from(*i)?.to_sql(ty, out),
-            (SqlValue::Integer(i), &Type::INT2) => i16::try_from(*i)?.to_sql(ty, out),
-            (SqlValue::Integer(i), &Type::FLOAT8) => (*i as f64).to_sql(ty, out),
-            (SqlValue::Integer(i), &Type::BOOL) => (*i != 0).to_sql(ty, out),
-            (SqlValue::Real(r), &Type::FLOAT8) => r.to_sql(ty, out),
-            (SqlValue::Real(r), &Type::FLOAT4) => (*r as f32).to_sql(ty, out),
-            (SqlValue::Bool(b), &Type::BOOL) => b.to_sql(ty, out),
-            (SqlValue::Bool(b), &Type::INT8) => i64::from(*b).to_sql(ty, out),
-            (SqlValue::Bool(b), &Type::INT4) => i32::from(*b).to_sql(ty, out),
-            (SqlValue::Text(text), &Type::TEXT | &Type::VARCHAR | &Type::BPCHAR | &Type::NAME) => {
-                text.as_ref().to_sql(ty, out)
-            }
-            (SqlValue::Blob(bytes), &Type::BYTEA) => bytes.as_ref().to_sql(ty, out),
-            (value, ty) => Err(format!("a {} value cannot be bound as {ty}", value.kind()).into()),
+        match self {
+            Bound::Null => Ok(IsNull::Yes),
+            Bound::Int8(i) => i.to_sql(ty, out),
+            Bound::Int4(i) => i.to_sql(ty, out),
+            Bound::Int2(i) => i.to_sql(ty, out),
+            Bound::Float8(r) => r.to_sql(ty, out),
+            Bound::Bool(b) => b.to_sql(ty, out),
+            Bound::Text(t) => t.as_ref().to_sql(ty, out),
+            Bound::Bytea(b) => b.as_ref().to_sql(ty, out),
         }
     }
 
-    /// Every type is tried: [`Bound::to_sql`] refuses the ones a value cannot become.
+    /// Every type is tried: [`Bound::new`] made each value of its placeholder's type.
     fn accepts(_: &Type) -> bool {
         true
     }

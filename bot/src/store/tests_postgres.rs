@@ -17,39 +17,6 @@ fn open(url: &str) -> Store {
 }
 
 #[tokio::test]
-async fn migrates_a_new_database_once_and_refuses_a_newer_one() {
-    let url = database_url();
-    let store = open(&url);
-    let version: i64 = store
-        .read(|c| {
-            c.query_one("SELECT version FROM taflbot_schema", params![], |r| {
-                r.get(0)
-            })
-        })
-        .await
-        .unwrap();
-    assert_eq!(version as usize, SCHEMA_VERSION);
-    drop(store);
-    let again = open(&url);
-    again
-        .write(|c| {
-            c.execute(
-                "UPDATE taflbot_schema SET version = ?1",
-                params![SCHEMA_VERSION as i64 + 1],
-            )
-        })
-        .await
-        .unwrap();
-    let newer = Store::open_postgres(&url, 1, 1)
-        .err()
-        .expect("a newer schema is refused");
-    assert!(
-        newer.to_string().contains("newer than this build"),
-        "{newer}"
-    );
-}
-
-#[tokio::test]
 async fn a_failing_job_rolls_back_only_its_own_writes() {
     failing_jobs_roll_back_only_their_own_writes(open(&database_url())).await;
 }
@@ -89,6 +56,85 @@ async fn values_of_every_kind_read_back_as_written() {
     assert!(dm);
     assert_eq!(rating, 1.5);
     assert_eq!(token.map(|t| t.label), Some("label".to_owned()));
+}
+
+/// Binding is strict: an integer never becomes a boolean nor a boolean an integer (as SQLite,
+/// which stores both as integers, would let pass), and the error names the parameter, its
+/// kind and its placeholder's type.
+#[tokio::test]
+async fn a_parameter_of_another_kind_than_its_placeholder_is_refused_naming_both() {
+    let store = open(&database_url());
+    let player = store
+        .write(|c| rows::insert_player(c, "p", &handle("strict"), None, 0))
+        .await
+        .unwrap()
+        .id;
+    let integer_for_boolean = store
+        .write(move |c| {
+            c.execute(
+                "UPDATE players SET discord_dm = ?2 WHERE id = ?1",
+                params![player, 1i64],
+            )
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&integer_for_boolean, StoreError::ParameterKind { index: 2, value: "integer", placeholder, .. } if placeholder == "bool"),
+        "{integer_for_boolean:?}"
+    );
+    let words = integer_for_boolean.to_string();
+    assert!(
+        words.contains("parameter 2") && words.contains("UPDATE players"),
+        "{words}"
+    );
+    let boolean_for_integer = store
+        .read(|c| {
+            c.query_opt("SELECT id FROM players WHERE id = ?1", params![true], |r| {
+                r.get::<i64>(0)
+            })
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&boolean_for_integer, StoreError::ParameterKind { index: 1, value: "boolean", placeholder, .. } if placeholder == "int8"),
+        "{boolean_for_integer:?}"
+    );
+    let integer_for_real = store
+        .read(|c| {
+            c.query_one("SELECT CAST(?1 AS DOUBLE PRECISION)", params![2i64], |r| {
+                r.get::<f64>(0)
+            })
+        })
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &integer_for_real,
+            StoreError::ParameterKind {
+                value: "integer",
+                ..
+            }
+        ),
+        "{integer_for_real:?}"
+    );
+    // A narrower integer type takes an integer that fits, and refuses one that does not.
+    let narrow = |value: i64| {
+        let store = store.clone();
+        async move {
+            store
+                .read(move |c| {
+                    c.query_one("SELECT CAST(?1 AS INTEGER) + 1", params![value], |r| {
+                        r.get::<i64>(0)
+                    })
+                })
+                .await
+        }
+    };
+    assert_eq!(narrow(41).await.unwrap(), 42);
+    assert!(matches!(
+        narrow(i64::from(i32::MAX) + 1).await,
+        Err(StoreError::Parameter(_))
+    ));
 }
 
 #[tokio::test]
@@ -333,121 +379,4 @@ fn a_transaction_whose_start_was_never_sent_has_nothing_to_roll_back() {
     assert!(!session.forget_ahead(), "the BEGIN went with the SELECT");
     session.batch("ROLLBACK").unwrap();
     assert!(!session.forget_ahead(), "nothing was queued");
-}
-
-/// One column as both backends describe it: its name, the SQLite affinity its type has (the
-/// PostgreSQL type mapped to it), and whether it takes NULL.
-type Column = (String, String, bool);
-
-/// The schema of a store: every table of ours with its columns, in order of name.
-async fn schema_of(store: &Store) -> std::collections::BTreeMap<String, Vec<Column>> {
-    store
-        .read(|c| {
-            let mut tables = std::collections::BTreeMap::new();
-            match c.dialect() {
-                Dialect::Sqlite => {
-                    let names: Vec<String> = c.query_all(
-                        "SELECT name FROM sqlite_master WHERE type = 'table' \
-                         AND name NOT LIKE 'sqlite_%' ORDER BY name",
-                        params![],
-                        |r| r.get(0),
-                    )?;
-                    for name in names {
-                        let mut columns: Vec<Column> = c.query_all(
-                            &format!(
-                                "SELECT name, type, \"notnull\", pk FROM pragma_table_info('{name}')"
-                            ),
-                            params![],
-                            |r| {
-                                let declared: String = r.get(1)?;
-                                let (not_null, key): (i64, i64) = (r.get(2)?, r.get(3)?);
-                                // A primary key never holds NULL here (PostgreSQL says so;
-                                // SQLite's table_info does not for a rowid key).
-                                let nullable = not_null == 0 && key == 0;
-                                Ok((r.get(0)?, sqlite_affinity(&declared), nullable))
-                            },
-                        )?;
-                        columns.sort();
-                        tables.insert(name, columns);
-                    }
-                }
-                Dialect::Postgres => {
-                    let rows: Vec<(String, String, String, String)> = c.query_all(
-                        "SELECT table_name::TEXT, column_name::TEXT, data_type::TEXT, \
-                         is_nullable::TEXT FROM information_schema.columns \
-                         WHERE table_schema = 'public' AND table_name <> 'taflbot_schema'",
-                        params![],
-                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
-                    )?;
-                    for (table, column, data_type, nullable) in rows {
-                        tables.entry(table).or_insert_with(Vec::new).push((
-                            column,
-                            postgres_affinity(&data_type),
-                            nullable == "YES",
-                        ));
-                    }
-                    tables.values_mut().for_each(|columns| columns.sort());
-                }
-            }
-            Ok::<_, StoreError>(tables)
-        })
-        .await
-        .unwrap()
-}
-
-/// SQLite's type affinity of a declared type (its documented rules, in their order).
-fn sqlite_affinity(declared: &str) -> String {
-    let t = declared.to_ascii_uppercase();
-    let affinity = if t.contains("INT") {
-        "INTEGER"
-    } else if t.contains("CHAR") || t.contains("CLOB") || t.contains("TEXT") {
-        "TEXT"
-    } else if t.is_empty() || t.contains("BLOB") {
-        "BLOB"
-    } else if t.contains("REAL") || t.contains("FLOA") || t.contains("DOUB") {
-        "REAL"
-    } else {
-        "NUMERIC"
-    };
-    affinity.to_owned()
-}
-
-/// The SQLite affinity a PostgreSQL column of this type is stored as on SQLite: flags are
-/// integers there, hashes blobs.
-fn postgres_affinity(data_type: &str) -> String {
-    let affinity = match data_type {
-        "bigint" | "integer" | "smallint" | "boolean" => "INTEGER",
-        "text" | "character varying" => "TEXT",
-        "bytea" => "BLOB",
-        "double precision" | "real" => "REAL",
-        other => other,
-    };
-    affinity.to_owned()
-}
-
-#[tokio::test]
-async fn both_backends_migrate_to_the_same_tables_columns_and_types() {
-    let dir = tempfile::tempdir().unwrap();
-    let sqlite = Store::open(&dir.path().join("t.db"), 1, Duration::from_secs(5), 8).unwrap();
-    let postgres = open(&database_url());
-    let (on_sqlite, on_postgres) = (schema_of(&sqlite).await, schema_of(&postgres).await);
-    assert!(on_sqlite.contains_key("games"), "{on_sqlite:?}");
-    let names =
-        |s: &std::collections::BTreeMap<String, Vec<Column>>| s.keys().cloned().collect::<Vec<_>>();
-    assert_eq!(names(&on_sqlite), names(&on_postgres), "the tables differ");
-    let differ: Vec<String> = on_sqlite
-        .iter()
-        .filter(|(table, columns)| on_postgres.get(*table) != Some(*columns))
-        .map(|(table, columns)| {
-            format!(
-                "{table}:\n  SQLite     {columns:?}\n  PostgreSQL {:?}",
-                on_postgres.get(table)
-            )
-        })
-        .collect();
-    assert!(
-        differ.is_empty(),
-        "(column, type, nullable) differ between the backends:\n{}",
-        differ.join("\n")
-    );
 }

@@ -1,0 +1,170 @@
+//! The schema's migrations: one ordered list, each version with its SQLite text
+//! (`migrations/NNNN_name.sql`) and its PostgreSQL text (`migrations/postgres/NNNN_name.sql`),
+//! applied by one runner (`runner.rs`) that records each in one version table,
+//! `schema_migrations`, of the same shape on both backends.
+//!
+//! PostgreSQL came at version 10: a new PostgreSQL database gets versions 1 to 10 from one
+//! text, the whole schema of version 10 (`migrations/postgres/0010_schema.sql`), so versions
+//! 1 to 9 have no PostgreSQL text of their own ([`Postgres::InBaseline`]).
+//!
+//! Adding a migration: write its two files, add one entry at the end of [`MIGRATIONS`]. The
+//! test that both backends migrate to the same tables, columns and types
+//! (`migrations/tests_postgres.rs`) says when the two texts disagree.
+
+mod handles;
+mod legacy;
+mod runner;
+
+pub(super) use runner::migrate;
+
+use super::{Conn, StoreError};
+
+/// One version of the schema.
+pub(super) struct Migration {
+    pub(super) version: i64,
+    /// Recorded beside the version: the files' name without number and extension.
+    pub(super) name: &'static str,
+    pub(super) sqlite: &'static str,
+    pub(super) postgres: Postgres,
+    /// Run after the SQL, in its transaction: what the SQL alone cannot do.
+    pub(super) then: Option<Hook>,
+}
+
+/// Rust a migration runs after its SQL (filling a new column from stored data, say).
+pub(super) type Hook = fn(&Conn<'_>) -> Result<(), StoreError>;
+
+/// What a migration does on PostgreSQL.
+pub(super) enum Postgres {
+    /// Nothing of its own: the baseline (the next [`Postgres::Baseline`]) holds it.
+    InBaseline,
+    /// The whole schema as of this version: a new PostgreSQL database starts with it, in one
+    /// transaction with the versions before it.
+    Baseline(&'static str),
+    Sql(&'static str),
+    /// Nothing to change: PostgreSQL's schema was already so (the migration brings SQLite's
+    /// to it).
+    Unchanged,
+}
+
+/// Every migration, in order: versions 1, 2, 3...
+pub(super) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "initial",
+        sqlite: include_str!("../../../../migrations/0001_initial.sql"),
+        postgres: Postgres::InBaseline,
+        then: None,
+    },
+    Migration {
+        version: 2,
+        name: "discord_outbox",
+        sqlite: include_str!("../../../../migrations/0002_discord_outbox.sql"),
+        postgres: Postgres::InBaseline,
+        then: None,
+    },
+    Migration {
+        version: 3,
+        name: "api_token_last_used",
+        sqlite: include_str!("../../../../migrations/0003_api_token_last_used.sql"),
+        postgres: Postgres::InBaseline,
+        then: None,
+    },
+    Migration {
+        version: 4,
+        name: "player_handles",
+        sqlite: include_str!("../../../../migrations/0004_player_handles.sql"),
+        postgres: Postgres::InBaseline,
+        then: Some(handles::give_stored_players_handles),
+    },
+    Migration {
+        version: 5,
+        name: "ratings",
+        sqlite: include_str!("../../../../migrations/0005_ratings.sql"),
+        postgres: Postgres::InBaseline,
+        then: None,
+    },
+    Migration {
+        version: 6,
+        name: "private_games",
+        sqlite: include_str!("../../../../migrations/0006_private_games.sql"),
+        postgres: Postgres::InBaseline,
+        then: None,
+    },
+    Migration {
+        version: 7,
+        name: "discord_communities",
+        sqlite: include_str!("../../../../migrations/0007_discord_communities.sql"),
+        postgres: Postgres::InBaseline,
+        then: None,
+    },
+    Migration {
+        version: 8,
+        name: "board_preferences_and_challenge_posts",
+        sqlite: include_str!(
+            "../../../../migrations/0008_board_preferences_and_challenge_posts.sql"
+        ),
+        postgres: Postgres::InBaseline,
+        then: None,
+    },
+    Migration {
+        version: 9,
+        name: "web_sessions",
+        sqlite: include_str!("../../../../migrations/0009_web_sessions.sql"),
+        postgres: Postgres::InBaseline,
+        then: None,
+    },
+    Migration {
+        version: 10,
+        name: "analyses",
+        sqlite: include_str!("../../../../migrations/0010_analyses.sql"),
+        postgres: Postgres::Baseline(include_str!(
+            "../../../../migrations/postgres/0010_schema.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 11,
+        name: "ai_turn_claims",
+        sqlite: include_str!("../../../../migrations/0011_ai_turn_claims.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0011_ai_turn_claims.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 12,
+        name: "game_versions",
+        sqlite: include_str!("../../../../migrations/0012_game_versions.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0012_game_versions.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 13,
+        name: "one_move_path",
+        sqlite: include_str!("../../../../migrations/0013_one_move_path.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0013_one_move_path.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 14,
+        name: "boolean_flags",
+        sqlite: include_str!("../../../../migrations/0014_boolean_flags.sql"),
+        postgres: Postgres::Unchanged,
+        then: None,
+    },
+];
+
+/// Schema version of a fully migrated database.
+pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
+
+#[cfg(test)]
+pub(super) use runner::run;
+
+#[cfg(test)]
+pub(super) mod tests;
+#[cfg(test)]
+mod tests_postgres;
