@@ -60,7 +60,7 @@ impl Cooldowns {
                 let secs = wait_ms.div_euclid(1000) + i64::from(wait_ms.rem_euclid(1000) > 0);
                 return Err(ServiceError::Limited {
                     message: format!("you can ask for {} in {secs} s", asked.what()),
-                    retry_after_secs: u64::try_from(secs).ok(),
+                    retry_after_secs: u64::try_from(secs).unwrap_or(u64::MAX),
                 });
             }
         }
@@ -102,7 +102,7 @@ mod tests {
                 message,
                 retry_after_secs,
             }) => {
-                assert_eq!(retry_after_secs, Some(4), "3.8 s left, rounded up");
+                assert_eq!(retry_after_secs, 4, "3.8 s left, rounded up");
                 assert_eq!(message, "you can ask for another hint in 4 s");
             }
             other => panic!("expected a refusal, got {other:?}"),

@@ -71,11 +71,11 @@ pub enum ServiceError {
     #[error("{0}")]
     Unavailable(String),
     /// Asked too often or too much at once (a cooldown, a per-player cap): refused for now,
-    /// with when to try again where that is known.
+    /// with when to try again (for a cap, when it is worth looking again).
     #[error("{message}")]
     Limited {
         message: String,
-        retry_after_secs: Option<u64>,
+        retry_after_secs: u64,
     },
     /// The database is out of reach for now (locked, I/O, file gone): worth retrying soon.
     /// The cause (a path, SQLite's words) is for the log, not for the client.

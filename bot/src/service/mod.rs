@@ -78,6 +78,10 @@ pub use views::{
 
 pub type Result<T> = std::result::Result<T, ServiceError>;
 
+/// When a refusal for a per-player cap (games against the AI, analyses or hints waiting)
+/// suggests looking again: the work that holds the place takes about that long to move on.
+pub const CAP_RETRY_AFTER_SECS: u64 = 60;
+
 /// How long a write waits, at most, for the event follower (to start, to publish its events).
 const FOLLOWER_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 

@@ -9,11 +9,7 @@ use crate::common::TestApp;
 #[tokio::test]
 async fn board_images_are_immutable_per_ply_with_etags() {
     let app = TestApp::start().await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(&a, &b, "brandubh", json!({ "kind": "unlimited" }))
-        .await;
+    let (a, b, game) = app.game_between_a_and_b("brandubh").await;
     app.play_line(game, &a, &b, &["d1-b1", "d3-a3"]).await;
 
     let get = |query: &str, etag: Option<&str>| {

@@ -8,15 +8,8 @@ const DAY_MS: i64 = 86_400_000;
 #[tokio::test]
 async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
     let app = TestApp::start_with(|c| c.games.reminders_before_secs = vec![6 * 3600]).await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(
-            &a,
-            &b,
-            "tablut",
-            json!({ "kind": "per_move", "seconds": 86400 }),
-        )
+    let (a, b, game) = app
+        .game_between_a_and_b_on("tablut", json!({ "kind": "per_move", "seconds": 86400 }))
         .await;
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["deadline_at"], T0 + DAY_MS);
@@ -63,12 +56,8 @@ async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
 #[tokio::test]
 async fn a_move_after_the_deadline_is_refused_and_ends_the_game() {
     let app = TestApp::start().await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(
-            &a,
-            &b,
+    let (a, b, game) = app
+        .game_between_a_and_b_on(
             "tablut",
             json!({ "kind": "bank", "bank_seconds": 600, "increment_seconds": 30 }),
         )
@@ -136,13 +125,9 @@ async fn pending_challenges_expire() {
 #[tokio::test]
 async fn a_bank_is_topped_up_to_at_most_its_cap() {
     let app = TestApp::start_with(|c| c.games.max_bank_ratio = 2.0).await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
     // A 1000 s bank with 400 s per move: the cap is 2000 s.
-    let game = app
-        .start_game(
-            &a,
-            &b,
+    let (a, b, game) = app
+        .game_between_a_and_b_on(
             "tablut",
             json!({ "kind": "bank", "bank_seconds": 1000, "increment_seconds": 400 }),
         )
@@ -188,15 +173,8 @@ async fn a_bank_is_topped_up_to_at_most_its_cap() {
 
 /// Starts a one-day-per-move tablut game between two new players (A attacks, moves first).
 async fn day_per_move_game(app: &TestApp) -> (crate::common::Player, crate::common::Player, i64) {
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(
-            &a,
-            &b,
-            "tablut",
-            json!({ "kind": "per_move", "seconds": 86400 }),
-        )
+    let (a, b, game) = app
+        .game_between_a_and_b_on("tablut", json!({ "kind": "per_move", "seconds": 86400 }))
         .await;
     (a, b, game)
 }

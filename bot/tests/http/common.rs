@@ -248,8 +248,6 @@ impl TestApp {
         game["id"].as_i64().unwrap()
     }
 
-    /// Registers A and B and starts an untimed `variant` game, A attacking; returns both and
-    /// the game's id.
     /// A game on a day-per-move clock between `a` (attackers) and `b`: rated by default on a
     /// preset.
     pub async fn timed_game(&self, a: &Player, b: &Player, variant: &str) -> i64 {
@@ -262,12 +260,23 @@ impl TestApp {
         .await
     }
 
+    /// Registers A and B and starts an untimed `variant` game, A attacking; returns both and
+    /// the game's id.
     pub async fn game_between_a_and_b(&self, variant: &str) -> (Player, Player, i64) {
+        self.game_between_a_and_b_on(variant, json!({ "kind": "unlimited" }))
+            .await
+    }
+
+    /// Registers A and B and starts a `variant` game on `clock`, A attacking; returns both and
+    /// the game's id.
+    pub async fn game_between_a_and_b_on(
+        &self,
+        variant: &str,
+        clock: Value,
+    ) -> (Player, Player, i64) {
         let a = self.register("A").await;
         let b = self.register("B").await;
-        let game = self
-            .start_game(&a, &b, variant, json!({ "kind": "unlimited" }))
-            .await;
+        let game = self.start_game(&a, &b, variant, clock).await;
         (a, b, game)
     }
 

@@ -187,11 +187,7 @@ async fn read_lines(resp: reqwest::Response, want: usize) -> Vec<Value> {
 #[tokio::test]
 async fn the_event_stream_replays_from_an_id_then_goes_live() {
     let app = TestApp::start().await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let game = app
-        .start_game(&a, &b, "tablut", json!({ "kind": "unlimited" }))
-        .await;
+    let (a, b, game) = app.game_between_a_and_b("tablut").await;
     app.play_line(game, &a, &b, &["d1-a1", "d5-d1"]).await;
 
     let resp = app

@@ -1,5 +1,6 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
+use taflbot_test_support::eventually;
 
 use taflbot::domain::GameId;
 
@@ -503,12 +504,8 @@ async fn challenges_can_be_open_declined_cancelled_and_listed() {
 #[tokio::test]
 async fn my_games_list_puts_my_turn_first_then_the_nearest_deadline() {
     let app = TestApp::start().await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let slow = app
-        .start_game(
-            &a,
-            &b,
+    let (a, b, slow) = app
+        .game_between_a_and_b_on(
             "tablut",
             json!({ "kind": "per_move", "seconds": 86400 * 3 }),
         )
@@ -627,15 +624,15 @@ async fn the_engines_ai_answers_in_several_games_at_once() {
             .contains("between 1 and 5")
     );
     for game in games {
-        let mut view = serde_json::Value::Null;
-        for _ in 0..1000 {
-            view = app.get(&format!("/games/{game}"), &me.token).await;
-            if view["ply"] == 1 {
-                break;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        assert_eq!(view["ply"], 1, "the AI did not move in game {game}");
+        let view = eventually(
+            std::time::Duration::from_secs(10),
+            &format!("the AI's first move in game {game}"),
+            || async {
+                let view = app.get(&format!("/games/{game}"), &me.token).await;
+                (view["ply"] == 1).then_some(view)
+            },
+        )
+        .await;
         assert_eq!(view["your_turn"], true);
         assert!(view["moves"][0]["played_by"].is_null());
         let v = app

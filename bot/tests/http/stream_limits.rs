@@ -1,6 +1,7 @@
 //! Event streams are capped per player and in total; a closed stream frees its place.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use taflbot_test_support::eventually;
 
 use reqwest::{Method, StatusCode};
 
@@ -44,16 +45,10 @@ async fn a_player_may_hold_only_so_many_streams_and_a_closed_one_frees_its_place
 
     // Closing a stream frees its place once the server sees it closed.
     drop(first);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let again = open(a.token.clone()).await;
-        if again.status() == StatusCode::OK {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the closed stream's place was never freed"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually(
+        Duration::from_secs(10),
+        "the closed stream's place to be freed",
+        || async { (open(a.token.clone()).await.status() == StatusCode::OK).then_some(()) },
+    )
+    .await;
 }

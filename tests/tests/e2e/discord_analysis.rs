@@ -113,3 +113,66 @@ async fn analyze_posts_the_summary_and_a_described_chart_and_hints_are_for_ai_ga
     world.assert_clean();
     world.stop().await;
 }
+
+fn hints_and_ai_games_spaced(config: &mut taflbot::config::Config) {
+    config.games.hint_cooldown_secs = 60;
+    config.games.ai_game_cooldown_secs = 60;
+}
+
+/// Engine work has cooldowns the same through every front end; in Discord a refusal is a
+/// private answer that says when to try again.
+#[tokio::test]
+async fn a_hint_or_an_ai_game_asked_again_too_soon_is_refused_privately_with_the_wait() {
+    let world = World::start_with(hints_and_ai_games_spaced).await;
+    let alice = world.fake.new_user("alice");
+    let channel = world.fake.new_channel("ai");
+    let play = [
+        Opt::string("variant", "brandubh"),
+        Opt::integer("level", 1),
+        Opt::string("side", "attackers"),
+    ];
+    let sent = world.fake.slash(&alice, channel, "play", &play).unwrap();
+    let token = sent.token.clone();
+    world
+        .fake
+        .recorder()
+        .wait_for("the start of the AI game", WAIT, |r| {
+            r.answers(&token) && r.text().contains("begins")
+        })
+        .await
+        .unwrap();
+    let hint = world.slash(&alice, channel, "hint", &[]).await;
+    world
+        .fake
+        .recorder()
+        .wait_for("the hint", WAIT, |r| r.text().contains("Hint for game"))
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {}", hint.text()));
+
+    let again = world.fake.slash(&alice, channel, "hint", &[]).unwrap();
+    let token = again.token.clone();
+    let refused = world
+        .fake
+        .recorder()
+        .wait_for("the refused hint", WAIT, |r| {
+            r.answers(&token) && r.text().contains("another hint in")
+        })
+        .await
+        .unwrap();
+    assert!(refused.is_ephemeral(), "{}", refused.text());
+    assert!(refused.text().contains("in 60 s"), "{}", refused.text());
+
+    let again = world.fake.slash(&alice, channel, "play", &play).unwrap();
+    let token = again.token.clone();
+    let refused = world
+        .fake
+        .recorder()
+        .wait_for("the refused game", WAIT, |r| {
+            r.answers(&token) && r.text().contains("a new game against the AI in")
+        })
+        .await
+        .unwrap();
+    assert!(refused.is_ephemeral(), "{}", refused.text());
+    world.assert_clean();
+    world.stop().await;
+}

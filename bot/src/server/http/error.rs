@@ -79,7 +79,7 @@ impl From<ServiceError> for ApiError {
             retry_after_secs, ..
         } = &e
         {
-            api.retry_after_secs = *retry_after_secs;
+            api.retry_after_secs = Some(*retry_after_secs);
         }
         if let ServiceError::Internal(_) = &e {
             api.request_id = super::observe::current_request_id();

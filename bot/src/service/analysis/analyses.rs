@@ -23,7 +23,7 @@ use super::Analysis;
 use crate::service::cooldowns::Asked;
 use crate::service::engine_queue::{EngineJob, EngineOwner};
 use crate::service::games::game_state;
-use crate::service::{Missing, Result, ServiceError};
+use crate::service::{CAP_RETRY_AFTER_SECS, Missing, Result, ServiceError};
 
 /// Transposition table of the analysis search, in MiB.
 const TABLE_MIB: usize = 64;
@@ -73,7 +73,7 @@ impl Analysis<'_> {
                                     "you already have {mine} analyses waiting; ask for another \
                                      once one is done"
                                 ),
-                                retry_after_secs: None,
+                                retry_after_secs: CAP_RETRY_AFTER_SECS,
                             });
                         }
                         service.ask_engine(viewer, Asked::Analysis)?;

@@ -315,7 +315,7 @@ impl Challenges<'_> {
                                 "you already have {going} games against the AI going, the most \
                                  one player may have; finish or resign one first"
                             ),
-                            retry_after_secs: None,
+                            retry_after_secs: crate::service::CAP_RETRY_AFTER_SECS,
                         });
                     }
                 }
