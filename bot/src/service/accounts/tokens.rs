@@ -2,7 +2,6 @@
 //! list, creation and revocation. A revoked token leaves the cache at once, so its next
 //! request is refused.
 
-use std::collections::HashMap;
 use std::sync::{PoisonError, RwLock};
 
 use crate::store::rows::{self, PlayerId, TokenId};
@@ -17,15 +16,27 @@ pub const MAX_TOKENS_PER_PLAYER: usize = 20;
 /// `last_used_at` is written at most this often per token.
 const TOUCH_EVERY_MS: i64 = 60_000;
 
+/// Tokens held in memory at most; past that, the ones least used make room.
+const CACHED_TOKENS: usize = 100_000;
+
 /// Tokens seen lately, by SHA-256 of the token.
-#[derive(Default)]
 pub(in crate::service) struct TokenCache {
-    entries: HashMap<[u8; 32], Cached>,
+    entries: quick_cache::unsync::Cache<[u8; 32], Cached>,
     /// Bumped by every revocation: a lookup that started before one does not cache its answer
     /// (it may have read the row just before it was deleted).
     revocations: u64,
 }
 
+impl Default for TokenCache {
+    fn default() -> Self {
+        TokenCache {
+            entries: quick_cache::unsync::Cache::new(CACHED_TOKENS),
+            revocations: 0,
+        }
+    }
+}
+
+#[derive(Clone)]
 struct Cached {
     player: PlayerId,
     id: TokenId,
@@ -99,7 +110,7 @@ impl Credentials<'_> {
         let stale = |at: Option<i64>| at.is_none_or(|t| now.saturating_sub(t) >= TOUCH_EVERY_MS);
         let due = match cache(&self.service.inner.tokens).entries.get_mut(&hash) {
             // Decided under the lock, so concurrent requests write once.
-            Some(entry) if stale(entry.last_used_at) => {
+            Some(mut entry) if stale(entry.last_used_at) => {
                 entry.last_used_at = Some(now);
                 true
             }
@@ -176,6 +187,28 @@ impl Credentials<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_token_cache_stays_bounded() {
+        let mut cache = TokenCache::default();
+        for i in 0..(CACHED_TOKENS as u64 + 5_000) {
+            let mut hash = [0u8; 32];
+            hash[..8].copy_from_slice(&i.to_le_bytes());
+            cache.entries.insert(
+                hash,
+                Cached {
+                    player: PlayerId(1),
+                    id: TokenId(i64::try_from(i).unwrap()),
+                    last_used_at: None,
+                },
+            );
+        }
+        assert!(
+            cache.entries.len() <= CACHED_TOKENS,
+            "{}",
+            cache.entries.len()
+        );
+    }
 
     #[test]
     fn token_names_are_one_to_64_printable_characters() {

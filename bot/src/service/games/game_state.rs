@@ -1,7 +1,6 @@
 //! A stored game as the engine sees it (rebuilt from its moves, or taken from a cache keyed
 //! by ply), and the views built from it.
 
-use std::collections::HashMap;
 use std::sync::Mutex;
 
 use tafl_engine::{Game, Move, Piece, Position, Rules, Side, Square, Warning};
@@ -15,42 +14,49 @@ use crate::service::views::{
 };
 use crate::service::{ClockSpec, Missing, Result, ServiceError};
 
-/// Engine games by id, each valid only for the ply it was stored with.
+/// Engine games by id, each valid only for the ply it was stored with. Bounded: past its
+/// capacity the games least worth keeping (S3-FIFO: seen once, long ago) make room, so a
+/// server with more active games than the capacity keeps its busy games cached.
 pub(crate) struct EngineCache {
-    games: Mutex<HashMap<GameId, Game>>,
-    capacity: usize,
+    games: Mutex<quick_cache::unsync::Cache<GameId, Game>>,
 }
 
 impl EngineCache {
     pub(crate) fn new(capacity: usize) -> EngineCache {
         EngineCache {
-            games: Mutex::new(HashMap::new()),
-            capacity,
+            games: Mutex::new(quick_cache::unsync::Cache::new(capacity.max(1))),
         }
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, quick_cache::unsync::Cache<GameId, Game>> {
+        // A cache of copies: whatever a panic elsewhere left in it is still a valid game.
+        self.games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     fn get(&self, id: GameId, ply: u32) -> Option<Game> {
-        let games = self.games.lock().ok()?;
-        games.get(&id).filter(|g| g.ply() == ply).cloned()
+        self.lock().get(&id).filter(|g| g.ply() == ply).cloned()
     }
 
     /// Takes the game out (a move changes it; it goes back once the move commits): a game's
     /// history is long, and copying it cost a move more than the move itself.
     fn take(&self, id: GameId, ply: u32) -> Option<Game> {
-        let mut games = self.games.lock().ok()?;
-        match games.get(&id) {
-            Some(game) if game.ply() == ply => games.remove(&id),
-            _ => None,
+        let mut games = self.lock();
+        if games.peek(&id).is_some_and(|g| g.ply() == ply) {
+            games.remove(&id).map(|(_, game)| game)
+        } else {
+            None
         }
     }
 
     pub(crate) fn put(&self, id: GameId, game: Game) {
-        if let Ok(mut games) = self.games.lock() {
-            if games.len() >= self.capacity && !games.contains_key(&id) {
-                games.clear();
-            }
-            games.insert(id, game);
-        }
+        self.lock().insert(id, game);
+    }
+
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.lock().len()
     }
 }
 
@@ -292,4 +298,45 @@ pub(crate) fn load_visible(c: &Conn<'_>, id: GameId, viewer: Option<PlayerId>) -
 /// Loads a game row or says it does not exist.
 pub(crate) fn load(c: &Conn<'_>, id: GameId) -> Result<GameRow> {
     rows::game(c, id)?.ok_or_else(|| ServiceError::NotFound(Missing::Game(id)))
+}
+
+#[cfg(test)]
+mod cache_tests {
+    use super::*;
+
+    fn game() -> Game {
+        Game::new(tafl_engine::variant("brandubh").unwrap().rules())
+    }
+
+    #[test]
+    fn a_full_cache_keeps_serving_its_busy_games() {
+        let cache = EngineCache::new(100);
+        let busy: Vec<GameId> = (0..20).map(GameId).collect();
+        for id in &busy {
+            cache.put(*id, game());
+        }
+        for round in 0..50 {
+            // The busy games are read again and again...
+            for id in &busy {
+                assert!(
+                    cache.get(*id, 0).is_some(),
+                    "busy game {id} dropped in round {round}"
+                );
+            }
+            // ...while many games are seen once each, far past the capacity.
+            for i in 0..40 {
+                cache.put(GameId(1_000 + round * 40 + i), game());
+            }
+        }
+        assert!(cache.len() <= 100, "bounded: {} games", cache.len());
+    }
+
+    #[test]
+    fn a_game_is_only_served_at_the_ply_it_was_stored_with_and_taken_once() {
+        let cache = EngineCache::new(10);
+        cache.put(GameId(1), game());
+        assert!(cache.get(GameId(1), 1).is_none());
+        assert!(cache.take(GameId(1), 0).is_some());
+        assert!(cache.take(GameId(1), 0).is_none(), "taken out");
+    }
 }
