@@ -52,6 +52,10 @@ pub enum BotError {
     /// Discord refused or failed a request.
     #[error("Discord error: {0}")]
     Discord(Box<serenity::Error>),
+    /// A thread a moderator locked, which the bot may not reopen (no Manage Threads): its
+    /// game goes back to the thread's channel at once.
+    #[error("the thread is locked and the bot may not reopen it: {0}")]
+    ThreadLocked(Box<BotError>),
     /// The delivery layer did not send a request, or gave up waiting for its answer.
     #[error(transparent)]
     Stopped(#[from] super::delivery::Stopped),
@@ -80,6 +84,7 @@ impl BotError {
         match self {
             BotError::Service(ServiceError::Internal(_))
             | BotError::Discord(_)
+            | BotError::ThreadLocked(_)
             | BotError::Stopped(_) => {
                 "Something went wrong on my side; please try again.".to_owned()
             }
@@ -104,6 +109,7 @@ impl BotError {
             self,
             BotError::Service(ServiceError::Internal(_) | ServiceError::StoreUnavailable(_))
                 | BotError::Discord(_)
+                | BotError::ThreadLocked(_)
                 | BotError::Stopped(_)
                 | BotError::ReplyNotSent(_)
         )

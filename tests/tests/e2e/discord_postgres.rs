@@ -1,6 +1,6 @@
 //! Discord tests again, on PostgreSQL: the outbox (retries, holds, direct messages, a thread
-//! or channel gone, the delivery layer), whole games and restarts, each test on a database of its own on the
-//! server the tests start (`test-support/src/pg_server.rs`). `World` picks PostgreSQL for a
+//! or channel gone, the delivery layer), whole games and restarts, each test on a database of
+//! its own on the server the tests start (`test-support/src/pg_server.rs`). `World` picks PostgreSQL for a
 //! test whose module path starts with `discord_postgres::` (see `tests/src/world.rs`).
 
 #[path = "discord_delivery.rs"]

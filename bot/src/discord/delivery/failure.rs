@@ -32,7 +32,8 @@ pub enum Failure {
     /// permissions, so tried again with back-off over `discord.refused_access_retry_secs`
     /// before the game leaves the place.
     AccessRefused { code: isize },
-    /// 404 Unknown Channel: the channel or thread is deleted, for good.
+    /// 404 Unknown Channel: the channel or thread is deleted, for good; or a thread is locked
+    /// and the bot may not reopen it.
     ChannelGone,
     /// 403 50007: the player's direct messages are closed to the bot.
     DmsClosed,
@@ -56,6 +57,7 @@ impl Failure {
                 return Failure::Deferred(*wait);
             }
             BotError::Stopped(Stopped::TimedOut(_)) => return Failure::Passing,
+            BotError::ThreadLocked(_) => return Failure::ChannelGone,
             _ => {}
         }
         let Some((status, code)) = refusal_of(error) else {
@@ -128,6 +130,8 @@ mod tests {
             Failure::of(&BotError::BadOption("x".into())),
             Failure::Passing
         );
+        let locked = BotError::ThreadLocked(Box::new(BotError::BadOption("403".into())));
+        assert_eq!(Failure::of(&locked), Failure::ChannelGone);
     }
 }
 

@@ -295,8 +295,16 @@ impl Courier {
         if refusal_of(&error) != Some((400, THREAD_ARCHIVED)) {
             return Err(error);
         }
-        // An archived thread that Discord did not reopen by itself: reopen it and try again.
-        self.gate().run(threads::unarchive(http, channel)).await?;
+        // An archived thread that Discord did not reopen by itself (a moderator locked it):
+        // reopen it and try again. Refused that, the bot may not reopen it: the lock is the
+        // moderators' choice, not a permission being reworked, so the game leaves at once.
+        match self.gate().run(threads::unarchive(http, channel)).await {
+            Ok(()) => {}
+            Err(e) if refusal_of(&e).is_some_and(|(status, _)| status == 403) => {
+                return Err(BotError::ThreadLocked(Box::new(e)));
+            }
+            Err(e) => return Err(e),
+        }
         self.gate()
             .run(channel.send_message(http, post.message()))
             .await?;
@@ -340,9 +348,8 @@ mod tests {
         assert_eq!(policy.ceiling(30), MAX_BACKOFF);
     }
 
-    #[test]
-    fn only_passing_failures_are_tried_for_long() {
-        assert!(TRIES_WHEN_FAILING > TRIES_WHEN_REFUSED);
-        assert!(MIN_TRIES_WHEN_ACCESS_REFUSED >= 2);
-    }
+    // Passing failures are tried for long; a refused place at least twice before its games
+    // leave it.
+    const _: () = assert!(TRIES_WHEN_FAILING > TRIES_WHEN_REFUSED);
+    const _: () = assert!(MIN_TRIES_WHEN_ACCESS_REFUSED >= 2);
 }
