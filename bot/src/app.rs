@@ -163,6 +163,17 @@ impl RunningApp {
                     guild_id: config.discord.guild_id,
                     retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
                     shards: config.discord.shard_plan()?,
+                    gate: crate::discord::GateSettings {
+                        request_timeout: Duration::from_millis(config.discord.request_timeout_ms),
+                        invalid_budget: config.discord.invalid_request_budget,
+                    },
+                    delivery: crate::discord::DeliverySettings {
+                        retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
+                        channels: config.discord.delivery_channels,
+                        refused_access_retry: Duration::from_secs(
+                            config.discord.refused_access_retry_secs,
+                        ),
+                    },
                 };
                 tracing::info!(
                     shards = ?settings.shards.range,

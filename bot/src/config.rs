@@ -195,6 +195,21 @@ pub struct DiscordConfig {
     pub shard_count: Option<u16>,
     /// This instance's shards of `shard_count`: `"0-3"`, `"5"`, or empty for all of them.
     pub shards: String,
+    /// Each REST request the bot makes outside an interaction's answer (posts, direct
+    /// messages, threads, edits) is given up after this long, so one hung connection holds
+    /// only its own channel (docs/discord.md, "Delivery").
+    pub request_timeout_ms: u64,
+    /// Channels (and players' direct messages) delivered to at once by this instance; each
+    /// channel's posts still go out one after another, in order.
+    pub delivery_channels: usize,
+    /// Invalid requests (401, 403, 429) in any 10 minutes after which this instance sends no
+    /// REST request until the window frees: Discord bans an address for 10,000. With several
+    /// instances behind one address, give each its share.
+    pub invalid_request_budget: u32,
+    /// How long a channel (or game thread) refusing the bot's posts with Missing Access
+    /// (50001) or Missing Permissions (50013) is tried again, with back-off, before its games
+    /// leave it: long enough for an admin reworking permissions.
+    pub refused_access_retry_secs: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -303,6 +318,10 @@ impl Default for DiscordConfig {
             retry_base_ms: 1_000,
             shard_count: None,
             shards: String::new(),
+            request_timeout_ms: 10_000,
+            delivery_channels: 8,
+            invalid_request_budget: 5_000,
+            refused_access_retry_secs: 600,
         }
     }
 }

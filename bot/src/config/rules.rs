@@ -77,6 +77,29 @@ impl Config {
         ensure(
             self.webhooks.max_attempts >= 1,
             "webhooks.max_attempts must be at least 1",
+        )?;
+        self.validate_discord()
+    }
+
+    /// The Discord delivery's bounds: every request ends, a bounded number of channels at
+    /// once, and the invalid-request budget stays under Discord's 10,000 in 10 minutes.
+    fn validate_discord(&self) -> Result<(), ConfigError> {
+        let discord = &self.discord;
+        ensure(
+            (100..=120_000).contains(&discord.request_timeout_ms),
+            "discord.request_timeout_ms must be between 100 and 120000",
+        )?;
+        ensure(
+            (1..=64).contains(&discord.delivery_channels),
+            "discord.delivery_channels must be between 1 and 64",
+        )?;
+        ensure(
+            (1..=9_000).contains(&discord.invalid_request_budget),
+            "discord.invalid_request_budget must be between 1 and 9000 (Discord bans at 10000)",
+        )?;
+        ensure(
+            discord.refused_access_retry_secs <= 7 * 24 * 3600,
+            "discord.refused_access_retry_secs must be at most 604800 (7 days)",
         )
     }
 }
@@ -169,6 +192,26 @@ mod tests {
                 "TAFLBOT_WEBHOOKS_ALLOW_PRIVATE",
                 "10.0.0.0/40",
                 "10.0.0.0/40",
+            ),
+            (
+                "TAFLBOT_DISCORD_REQUEST_TIMEOUT_MS",
+                "0",
+                "discord.request_timeout_ms must be between 100 and 120000",
+            ),
+            (
+                "TAFLBOT_DISCORD_DELIVERY_CHANNELS",
+                "0",
+                "discord.delivery_channels must be between 1 and 64",
+            ),
+            (
+                "TAFLBOT_DISCORD_INVALID_REQUEST_BUDGET",
+                "10000",
+                "discord.invalid_request_budget must be between 1 and 9000",
+            ),
+            (
+                "TAFLBOT_DISCORD_REFUSED_ACCESS_RETRY_SECS",
+                "9999999",
+                "discord.refused_access_retry_secs must be at most 604800",
             ),
         ];
         for (name, value, message) in cases {

@@ -45,7 +45,9 @@ pub async fn edit_ended(
         .content(format!("{}\n{footer}", challenge_text(&view)))
         .components(Vec::new())
         .allowed_mentions(mentions::nobody());
-    channel.edit_message(http, message, edit).await?;
+    data.rest_gate()
+        .run(channel.edit_message(http, message, edit))
+        .await?;
     Ok(())
 }
 

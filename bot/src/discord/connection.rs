@@ -14,7 +14,8 @@ use tokio::task::JoinHandle;
 
 use crate::backoff::Backoff;
 
-use super::{Data, DiscordError, DiscordState, commands, components, error, mentions, outbox};
+use super::delivery::{self, DeliverySettings, GateSettings};
+use super::{Data, DiscordError, DiscordState, commands, components, error, mentions};
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
 const DISCORD_ORIGIN: &str = "https://discord.com";
@@ -31,6 +32,10 @@ pub struct DiscordSettings {
     pub retry_base: Duration,
     /// The gateway shards this instance runs.
     pub shards: crate::config::ShardPlan,
+    /// Every REST request outside an interaction's answer: timeout, invalid-request budget.
+    pub gate: GateSettings,
+    /// How the outbox is delivered: channels at once, how long refused access is retried.
+    pub delivery: DeliverySettings,
 }
 
 /// The origin (scheme, host, port) that requests go to, read off `discord.api_base`.
@@ -55,7 +60,20 @@ fn http_client(settings: &DiscordSettings) -> Result<Http, DiscordError> {
         return Err(DiscordError::MissingToken);
     }
     let origin = api_origin(&settings.api_base)?;
-    let builder = HttpBuilder::new(token);
+    // No request may hang for ever, interaction answers included; the delivery layer's own
+    // requests are bounded again, with their waits for the rate limiter, by its gate.
+    let client = reqwest::Client::builder()
+        .use_rustls_tls()
+        .connect_timeout(settings.gate.request_timeout)
+        .timeout(
+            settings
+                .gate
+                .request_timeout
+                .max(INTERACTION_REQUEST_TIMEOUT),
+        )
+        .build()
+        .map_err(|e| DiscordError::HttpClient(e.to_string()))?;
+    let builder = HttpBuilder::new(token).client(client);
     if origin == DISCORD_ORIGIN {
         return Ok(builder.build());
     }
@@ -71,6 +89,9 @@ fn serenity_shard_range(plan: &crate::config::ShardPlan) -> std::ops::Range<u32>
     first..last
 }
 
+/// The longest any request may take, uploads of interaction answers included.
+const INTERACTION_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Tries of the command registration before the Discord front end gives up.
 const REGISTRATION_TRIES: u32 = 4;
 /// The longest wait before connecting to the gateway again.
@@ -83,6 +104,8 @@ pub struct RunningBot {
     current: Arc<Mutex<Option<Arc<ShardManager>>>>,
     supervisor: JoinHandle<()>,
     outbox: JoinHandle<()>,
+    /// Stops the gateway once Discord refused the token over REST.
+    revocation: JoinHandle<()>,
 }
 
 impl RunningBot {
@@ -95,6 +118,7 @@ impl RunningBot {
         }
         self.supervisor.await?;
         self.outbox.await?;
+        self.revocation.abort();
         Ok(())
     }
 }
@@ -110,23 +134,45 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 pub async fn start(settings: DiscordSettings, data: Data) -> Result<RunningBot, DiscordError> {
     let http = Arc::new(http_client(&settings)?);
     check_token(&http).await?;
+    let data = data.with_rest_gate(settings.gate);
     let status = data.status.clone();
     status.set(DiscordState::Connecting);
     let (stop, stop_rx) = watch::channel(false);
-    let outbox = tokio::spawn(outbox::run(
+    let outbox = tokio::spawn(delivery::run(
         Arc::clone(&http),
         data.clone(),
-        settings.retry_base,
+        settings.delivery,
         stop_rx.clone(),
     ));
     let current = Arc::new(Mutex::new(None));
+    let revocation = tokio::spawn(stop_gateway_when_revoked(
+        data.rest_gate().revoked(),
+        Arc::clone(&current),
+    ));
     let supervisor = tokio::spawn(supervise(settings, data, Arc::clone(&current), stop_rx));
     Ok(RunningBot {
         stop,
         current,
         supervisor,
         outbox,
+        revocation,
     })
+}
+
+/// A token Discord refused over REST is refused by the gateway too, at its next connection:
+/// close it now rather than answer commands whose answers cannot be sent. (The delivery
+/// layer has marked the front end failed, so the supervisor does not connect again.)
+async fn stop_gateway_when_revoked(
+    mut revoked: watch::Receiver<bool>,
+    current: Arc<Mutex<Option<Arc<ShardManager>>>>,
+) {
+    if revoked.wait_for(|revoked| *revoked).await.is_err() {
+        return;
+    }
+    let manager = lock(&current).clone();
+    if let Some(manager) = manager {
+        manager.shutdown_all().await;
+    }
 }
 
 /// A bad token is a clear error at start, not a bot that never answers. Other failures (Discord
@@ -165,8 +211,9 @@ async fn supervise(
         let result = match client(&settings, data.clone()).await {
             Ok(mut client) => {
                 *lock(&current) = Some(Arc::clone(&client.shard_manager));
-                // A stop that came while building never reached this client.
-                if *stop.borrow() {
+                // A stop (or a refused token) that came while building never reached this
+                // client.
+                if *stop.borrow() || status.get().is_failed() {
                     return;
                 }
                 let plan = &settings.shards;
@@ -246,6 +293,8 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
                 }
             })
         },
+        // A player whose DMs were found closed is told so under their next command.
+        post_command: |ctx| Box::pin(super::dms_closed_note::after_command(ctx)),
         ..Default::default()
     };
     let framework = poise::Framework::builder()
@@ -367,6 +416,12 @@ mod tests {
             shards: crate::config::ShardPlan {
                 range: 0..1,
                 total: 1,
+            },
+            gate: GateSettings::default(),
+            delivery: DeliverySettings {
+                retry_base: Duration::from_secs(1),
+                channels: 1,
+                refused_access_retry: Duration::from_secs(600),
             },
         };
         assert!(matches!(

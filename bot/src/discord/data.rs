@@ -9,6 +9,7 @@ use serenity::all::User;
 use crate::domain::{GameId, PlayerId};
 use crate::service::GamesService;
 
+use super::delivery::{GateSettings, RestGate};
 use super::{BotError, DiscordStatus};
 
 /// Board theme for Discord (most people use the dark client).
@@ -32,6 +33,8 @@ pub struct Data {
     pub status: DiscordStatus,
     /// Where the web client is served (sign-in links of `/web`); None when HTTP is off.
     pub web_base: Option<String>,
+    /// The one door of every REST request outside an interaction's answer.
+    rest: Arc<RestGate>,
     inner: Arc<Inner>,
 }
 
@@ -51,12 +54,25 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Data {
     pub fn new(service: GamesService, status: DiscordStatus, web_base: Option<String>) -> Self {
+        let rest = Arc::new(RestGate::new(GateSettings::default(), Some(status.clone())));
         Data {
             service,
             status,
             web_base,
+            rest,
             inner: Arc::new(Inner::default()),
         }
+    }
+
+    /// The same, with the delivery layer's gate set up as configured.
+    pub fn with_rest_gate(self, settings: GateSettings) -> Data {
+        let rest = Arc::new(RestGate::new(settings, Some(self.status.clone())));
+        Data { rest, ..self }
+    }
+
+    /// The gate every REST request outside an interaction's answer goes through.
+    pub fn rest_gate(&self) -> &RestGate {
+        &self.rest
     }
 
     /// The player of a Discord user (created on first use).

@@ -22,6 +22,8 @@ pub enum DiscordError {
     InvalidToken,
     #[error("Discord client error: {0}")]
     Client(Box<serenity::Error>),
+    #[error("cannot build the HTTP client for Discord: {0}")]
+    HttpClient(String),
     #[error("the Discord client task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
 }
@@ -50,6 +52,13 @@ pub enum BotError {
     /// Discord refused or failed a request.
     #[error("Discord error: {0}")]
     Discord(Box<serenity::Error>),
+    /// A thread a moderator locked, which the bot may not reopen (no Manage Threads): its
+    /// game goes back to the thread's channel at once.
+    #[error("the thread is locked and the bot may not reopen it: {0}")]
+    ThreadLocked(Box<BotError>),
+    /// The delivery layer did not send a request, or gave up waiting for its answer.
+    #[error(transparent)]
+    Stopped(#[from] super::delivery::Stopped),
     /// The action was done, but its reply could not be sent: the outbox posts it instead.
     #[error("Done, but I could not show it here; it is posted in the channel.")]
     ReplyNotSent(Box<serenity::Error>),
@@ -73,7 +82,10 @@ impl BotError {
     /// (the details go to the log).
     pub fn user_message(&self) -> String {
         match self {
-            BotError::Service(ServiceError::Internal(_)) | BotError::Discord(_) => {
+            BotError::Service(ServiceError::Internal(_))
+            | BotError::Discord(_)
+            | BotError::ThreadLocked(_)
+            | BotError::Stopped(_) => {
                 "Something went wrong on my side; please try again.".to_owned()
             }
             BotError::Service(e) => capitalized(&e.to_string()),
@@ -97,6 +109,8 @@ impl BotError {
             self,
             BotError::Service(ServiceError::Internal(_) | ServiceError::StoreUnavailable(_))
                 | BotError::Discord(_)
+                | BotError::ThreadLocked(_)
+                | BotError::Stopped(_)
                 | BotError::ReplyNotSent(_)
         )
     }

@@ -145,6 +145,7 @@ async fn update_private(
 async fn game_is_over(
     ctx: &SerenityContext,
     press: &ComponentInteraction,
+    data: &Data,
     game: GameId,
 ) -> Result<(), BotError> {
     answer_privately(ctx, press, message(format!("Game #{game} is over."))).await?;
@@ -152,11 +153,10 @@ async fn game_is_over(
         let edit = EditMessage::new()
             .components(Vec::new())
             .allowed_mentions(mentions::nobody());
-        if let Err(e) = press
+        let edited = press
             .channel_id
-            .edit_message(&ctx.http, press.message.id, edit)
-            .await
-        {
+            .edit_message(&ctx.http, press.message.id, edit);
+        if let Err(e) = data.rest_gate().run(edited).await {
             tracing::info!(%game, "buttons of a finished game left on: {e}");
         }
     }
@@ -176,7 +176,7 @@ pub async fn run(
     // Every button but Rematch acts on a game that goes on, and only for its players.
     if kind != GameButton::Rematch {
         if !view.status.is_active() {
-            return game_is_over(ctx, press, game).await;
+            return game_is_over(ctx, press, data, game).await;
         }
         if view.your_side.is_none() {
             return Err(BotError::NotYourGame(game));

@@ -10,10 +10,11 @@ mod commands;
 mod components;
 mod connection;
 mod data;
+mod delivery;
+mod dms_closed_note;
 mod error;
 mod game_buttons;
 mod mentions;
-mod outbox;
 mod picker;
 mod places;
 mod posts;
@@ -24,6 +25,7 @@ mod threads;
 pub use crate::health::{DiscordState, DiscordStatus};
 pub use connection::{DiscordSettings, RunningBot, api_origin, start};
 pub use data::Data;
+pub use delivery::{DeliverySettings, GateSettings};
 pub use error::{BotError, DiscordError};
 
 /// The poise context every command receives.

@@ -97,7 +97,11 @@ pub async fn open_game_thread(
     let builder = CreateThread::new(thread_name(data, game))
         .kind(ChannelType::PublicThread)
         .auto_archive_duration(AutoArchiveDuration::OneWeek);
-    let thread = match channel.create_thread(http, builder).await {
+    let thread = match data
+        .rest_gate()
+        .run(channel.create_thread(http, builder))
+        .await
+    {
         Ok(thread) => thread.id,
         Err(e) => {
             tracing::info!(game = %game.id, %channel, error = %ErrorChain(&e), "no thread for the game; it stays in the channel");

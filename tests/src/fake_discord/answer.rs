@@ -84,6 +84,8 @@ pub enum Refusal {
     UnknownMessage,
     /// 403 50013
     MissingPermissions,
+    /// 403 50001
+    MissingAccess,
     /// 404 10013
     UnknownUser,
     /// 403 50007: the user does not take direct messages from the bot.
@@ -122,6 +124,7 @@ impl Refusal {
             Refusal::UnknownChannel => (StatusCode::NOT_FOUND, 10003, "Unknown Channel"),
             Refusal::UnknownMessage => (StatusCode::NOT_FOUND, 10008, "Unknown Message"),
             Refusal::MissingPermissions => (StatusCode::FORBIDDEN, 50013, "Missing Permissions"),
+            Refusal::MissingAccess => (StatusCode::FORBIDDEN, 50001, "Missing Access"),
             Refusal::UnknownUser => (StatusCode::NOT_FOUND, 10013, "Unknown User"),
             Refusal::CannotMessageUser => (
                 StatusCode::FORBIDDEN,

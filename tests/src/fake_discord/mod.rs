@@ -54,7 +54,9 @@
 //!   [`FakeDiscord::set_member_permissions`]) and `roles` ([`FakeDiscord::give_role`]);
 //!   channel and role options come with their `resolved` channel and role.
 //! - **Scripted faults** ([`faults`]): 500, 429 with Discord's body and rate-limit headers,
-//!   403, 404, 401 on the next matching requests; failing command registrations.
+//!   403 (50013, 50001), 404, 401 on the next matching requests; failing command
+//!   registrations; a channel whose requests are answered late or never (a hung connection);
+//!   a revoked bot token (401 to every request it authorizes, gateway untouched).
 //! - **The bot's ping rule** (`mentions`): every message, follow-up, edit and message callback
 //!   must carry `allowed_mentions`, never allowing `everyone` or roles (Discord would accept
 //!   one without and ping every mention in its text, so this is a problem of the bot).
@@ -123,7 +125,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio::task::JoinHandle;
 
-pub use faults::{Fault, RouteMatch};
+pub use faults::{Fault, Hold, RouteMatch};
 pub use interactions::InteractionLimits;
 pub use payloads::{CommandOption, FakeUser};
 pub use recorder::{Recorded, RecordedAttachment, Recorder, RouteKind, WaitEnd, WaitFailed};
@@ -596,6 +598,26 @@ impl FakeDiscord {
     /// service resumes. Refused requests are still recorded (with their status).
     pub fn fail_next(&self, route: RouteMatch, faults: &[Fault]) {
         self.state.faults.push(route, faults);
+    }
+
+    /// Holds every request about `channel_id` (its messages, edits, threads; a DM channel's
+    /// messages): answered late, or never (`Hold::Never`: recorded with status 0 as it
+    /// arrives, the connection left hanging); `None` serves them at once again.
+    pub fn hold_channel(&self, channel_id: u64, hold: Option<Hold>) {
+        self.state.faults.hold(channel_id, hold);
+    }
+
+    /// How many requests about `channel_id` arrived while it was held, counted as they arrive
+    /// (a late answer is recorded only once it is sent).
+    pub fn held_arrivals(&self, channel_id: u64) -> usize {
+        self.state.faults.held_arrivals(channel_id)
+    }
+
+    /// The bot token is revoked (or reset in the Developer Portal): every request authorized
+    /// by it is answered 401 from now on, as Discord does (interaction answers, authorized by
+    /// their interaction's token, are not).
+    pub fn revoke_token(&self) {
+        self.state.faults.revoke_token();
     }
 
     /// The next `times` command registrations (`PUT .../commands`) are answered 500;

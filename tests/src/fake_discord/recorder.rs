@@ -77,7 +77,8 @@ pub struct Recorded {
     pub message: Option<Value>,
     pub at: Instant,
     /// The HTTP status the fake answered: 2xx accepted, anything else refused (scripted faults,
-    /// limits, late or doubled interaction answers, missing permissions...).
+    /// limits, late or doubled interaction answers, missing permissions...); 0 for a request
+    /// held unanswered ([`super::faults::Hold::Never`]).
     pub status: u16,
     /// Discord's JSON error code when the request was refused (e.g. 50035, 10062, 50013).
     pub error_code: Option<u64>,
@@ -278,6 +279,8 @@ impl Recorded {
         }
         if self.kind == RouteKind::Unknown {
             line.push_str("  <-- UNKNOWN ROUTE (404)");
+        } else if self.status == 0 {
+            line.push_str("  <-- NEVER ANSWERED");
         } else if !self.accepted() {
             let code = self.error_code.map(|c| format!(" {c}")).unwrap_or_default();
             line.push_str(&format!("  <-- REFUSED {}{code}", self.status));

@@ -11,6 +11,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::answer::{Answer, Refusal};
+use super::faults::Hold;
 use super::images;
 use super::interactions::InteractionInfo;
 use super::limits::{self, FieldError};
@@ -81,6 +82,7 @@ pub(crate) async fn handle(State(state): State<Arc<FakeState>>, request: Request
             incoming.method, incoming.path
         ));
     }
+    let hold = state.faults.hold_of(place_of(&kind));
     let mut recorded = Recorded {
         index: 0,
         method: incoming.method.to_string(),
@@ -93,16 +95,41 @@ pub(crate) async fn handle(State(state): State<Arc<FakeState>>, request: Request
         status: 0,
         error_code: None,
     };
-    let answer = judge_and_serve(&state, &incoming, &mut recorded);
+    match hold {
+        // Recorded as it arrives (status 0: never answered); the handler waits until the bot
+        // drops the connection.
+        Some(Hold::Never) => {
+            state.recorder.push(recorded);
+            return std::future::pending().await;
+        }
+        Some(Hold::Late(delay)) => tokio::time::sleep(delay).await,
+        None => {}
+    }
+    let answer = judge_and_serve(&state, &incoming, &mut recorded, token_route);
     recorded.status = answer.status.as_u16();
     recorded.error_code = answer.error_code();
     state.recorder.push(recorded);
     answer.into_response()
 }
 
+/// The place (channel, thread, DM channel) a request is about, for the holds a test scripts.
+fn place_of(kind: &RouteKind) -> Option<u64> {
+    match kind {
+        RouteKind::ThreadCreate { channel_id } | RouteKind::ChannelEdit { channel_id } => {
+            Some(*channel_id)
+        }
+        other => other.channel_id(),
+    }
+}
+
 /// Checks the request against Discord's description and limits, answers it (a scripted fault,
 /// a refusal, or the service), and checks the answer against the description.
-fn judge_and_serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Answer {
+fn judge_and_serve(
+    state: &FakeState,
+    incoming: &Incoming,
+    recorded: &mut Recorded,
+    token_route: bool,
+) -> Answer {
     let api = match spec::discord_api() {
         Ok(api) => Some(api),
         Err(e) => {
@@ -157,7 +184,9 @@ fn judge_and_serve(state: &FakeState, incoming: &Incoming, recorded: &mut Record
     // A body that breaks the description is a problem, but is served: the description is
     // stricter than Discord in places (it refuses integer snowflakes Discord's own examples
     // use), so refusing it would invent refusals. The limits below are Discord's own.
-    let answer = if let Some(fault) = state.faults.take(method, &recorded.kind) {
+    let answer = if state.faults.token_revoked() && !token_route {
+        Refusal::Unauthorized.answer()
+    } else if let Some(fault) = state.faults.take(method, &recorded.kind) {
         fault.refusal().answer()
     } else if !limit_errors.is_empty() {
         invalid_form_body(&limit_errors)

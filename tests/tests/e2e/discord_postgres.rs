@@ -1,8 +1,10 @@
 //! Discord tests again, on PostgreSQL: the outbox (retries, holds, direct messages, a thread
-//! or channel gone), whole games and restarts, each test on a database of its own on the
-//! server the tests start (`test-support/src/pg_server.rs`). `World` picks PostgreSQL for a
+//! or channel gone, the delivery layer), whole games and restarts, each test on a database of
+//! its own on the server the tests start (`test-support/src/pg_server.rs`). `World` picks PostgreSQL for a
 //! test whose module path starts with `discord_postgres::` (see `tests/src/world.rs`).
 
+#[path = "discord_delivery.rs"]
+mod discord_delivery;
 #[path = "discord_games.rs"]
 mod discord_games;
 #[path = "discord_lifecycle.rs"]

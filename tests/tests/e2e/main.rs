@@ -5,6 +5,7 @@
 mod discord_analysis;
 mod discord_buttons;
 mod discord_challenges;
+mod discord_delivery;
 mod discord_flows;
 mod discord_games;
 mod discord_gateway;

@@ -32,7 +32,9 @@ pub async fn follow(
     if let Some(thread) = thread {
         // The board, in the game's new thread, pinging whoever is to move.
         let post = posts::board_post(data, &view).await;
-        thread.send_message(ctx.http(), post.message()).await?;
+        data.rest_gate()
+            .run(thread.send_message(ctx.http(), post.message()))
+            .await?;
     }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! The Discord outbox as the service offers it to the worker that delivers it: the post due in
 //! each channel (or each player's direct messages), and what became of an attempt.
 
+use std::collections::HashSet;
+
 use crate::domain::{EventId, OutboxId};
 use crate::store::rows::{self, OutboxHead, OutboxStatus};
 
@@ -30,25 +32,108 @@ impl Discord<'_> {
     /// what became of a post leaves it to be taken again when the claim lapses), and when the
     /// next of the others falls due.
     pub async fn claim_due_posts(self) -> Result<(Vec<ChannelPost>, Option<i64>)> {
-        let heads = self.outbox_heads().await?;
+        self.claim_due_posts_for(usize::MAX, HashSet::new()).await
+    }
+
+    /// Like [`Self::claim_due_posts`], at most `max` of them, and none of the channels in
+    /// `busy` (this instance is delivering there: a channel's posts go out one at a time).
+    /// Those channels' heads are left out of the next due time too: the worker looks again
+    /// when their delivery ends.
+    pub async fn claim_due_posts_for(
+        self,
+        max: usize,
+        busy: HashSet<u64>,
+    ) -> Result<(Vec<ChannelPost>, Option<i64>)> {
         let now = SystemClock.now_ms();
-        if heads.iter().all(|h| h.due_at > now) {
-            return Ok((Vec::new(), heads.iter().map(|h| h.due_at).min()));
+        let free = |h: &ChannelPost| !busy.contains(&h.channel_id);
+        let heads: Vec<ChannelPost> = self.outbox_heads().await?;
+        if max == 0 || heads.iter().filter(|h| free(h)).all(|h| h.due_at > now) {
+            let next = heads.iter().filter(|h| free(h)).map(|h| h.due_at).min();
+            return Ok((Vec::new(), next));
         }
         let until = now.saturating_add(self.service.claim_lease_ms());
         self.service
             .inner
             .store
             .write(move |c| {
-                let (due, later): (Vec<ChannelPost>, Vec<ChannelPost>) = rows::outbox_heads(c)?
-                    .into_iter()
-                    .map(ChannelPost::from)
+                let heads = rows::outbox_heads(c)?.into_iter().map(ChannelPost::from);
+                let (mut due, later): (Vec<ChannelPost>, Vec<ChannelPost>) = heads
+                    .filter(|h| !busy.contains(&h.channel_id))
                     .partition(|h| h.due_at <= now);
+                // Those left for want of room are due now: the worker comes back for them.
+                let next = if due.len() > max {
+                    Some(now)
+                } else {
+                    later.iter().map(|h| h.due_at).min()
+                };
+                due.truncate(max);
                 for head in &due {
                     rows::claim_outbox_post(c, head.id, until)?;
                 }
-                Ok((due, later.iter().map(|h| h.due_at).min()))
+                Ok((due, next))
             })
+            .await
+    }
+
+    /// Renews this instance's claim on post `id` while its delivery runs (every third of the
+    /// lease), so a slow request never lets another instance post it too.
+    pub async fn renew_post_claim(self, id: OutboxId) -> Result<()> {
+        let until = SystemClock
+            .now_ms()
+            .saturating_add(self.service.claim_lease_ms());
+        self.service
+            .inner
+            .store
+            .write(move |c| Ok(rows::renew_outbox_claim(c, id, until)?))
+            .await
+    }
+
+    /// How long a claim stands (the worker renews it every third of this).
+    pub fn claim_lease(self) -> std::time::Duration {
+        std::time::Duration::from_millis(u64::try_from(self.service.claim_lease_ms()).unwrap_or(0))
+    }
+
+    /// Nothing was sent (the delivery stopped itself): the post waits until `at`, without a
+    /// try counted.
+    pub async fn post_deferred(self, id: OutboxId, at: i64) -> Result<()> {
+        self.service
+            .inner
+            .store
+            .write(move |c| Ok(rows::outbox_deferred(c, id, at)?))
+            .await
+    }
+
+    /// Discord refused direct message `id` to `user` because their DMs are closed (50007):
+    /// the post is given up and the player's turn DMs (`/notify dm`) are turned off, in one
+    /// transaction, so no further DM costs a refused request; the player is owed one note
+    /// ([`Self::take_dms_closed_note`]).
+    pub async fn dms_closed(self, id: OutboxId, user: u64) -> Result<()> {
+        let now = SystemClock.now_ms();
+        self.service
+            .commit(move |c, _| {
+                rows::outbox_dms_closed(c, id, now)?;
+                if let Some(player) = rows::player_by_discord(c, user)? {
+                    rows::set_discord_dm(c, player.id, false)?;
+                }
+                Ok(())
+            })
+            .await
+    }
+
+    /// Whether the Discord user `user` is owed the note that their DMs were turned off; marks
+    /// it given, so it is given once. Read first: most commands owe nothing and write nothing.
+    pub async fn take_dms_closed_note(self, user: u64) -> Result<bool> {
+        let owed = self
+            .service
+            .read(move |c| Ok(rows::dms_closed_note_owed(c, user)?))
+            .await?;
+        if !owed {
+            return Ok(false);
+        }
+        self.service
+            .inner
+            .store
+            .write(move |c| Ok(rows::take_dms_closed_note(c, user)?))
             .await
     }
 

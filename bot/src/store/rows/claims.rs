@@ -58,3 +58,13 @@ pub fn claim_outbox_post(c: &Conn<'_>, id: OutboxId, until: i64) -> Result<()> {
     )?;
     Ok(())
 }
+
+/// Renews the claim on Discord post `id` until `until` while its request runs, so no other
+/// instance takes it over meanwhile; a post no longer pending is left alone.
+pub fn renew_outbox_claim(c: &Conn<'_>, id: OutboxId, until: i64) -> Result<()> {
+    c.execute(
+        "UPDATE discord_outbox SET next_attempt_at = ?2 WHERE id = ?1 AND status = 'pending'",
+        params![id, until],
+    )?;
+    Ok(())
+}
