@@ -113,7 +113,7 @@ impl Discord<'_> {
             .commit(move |c, _| {
                 rows::outbox_dms_closed(c, id, now)?;
                 if let Some(player) = rows::player_by_discord(c, user)? {
-                    rows::set_discord_dm(c, player.id, false)?;
+                    rows::note_discord_dms_closed(c, player.id)?;
                 }
                 Ok(())
             })

@@ -156,6 +156,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         postgres: Postgres::Unchanged,
         then: None,
     },
+    Migration {
+        version: 15,
+        name: "dms_closed_note",
+        sqlite: include_str!("../../../../migrations/0015_dms_closed_note.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0015_dms_closed_note.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -209,12 +209,6 @@ pub fn event_context(
     )
 }
 
-/// `last_error` of a direct message refused because the player's DMs are closed (50007),
-/// while the player has not yet been told that their DMs were turned off...
-pub const DMS_CLOSED_UNTOLD: &str = "direct messages closed (50007); player not told yet";
-/// ...and once they were told.
-pub const DMS_CLOSED_TOLD: &str = "direct messages closed (50007); player told";
-
 /// Waits post `id` until `at` without counting a try (nothing was sent).
 pub fn outbox_deferred(c: &Conn<'_>, id: OutboxId, at: i64) -> Result<()> {
     c.execute(
@@ -224,36 +218,13 @@ pub fn outbox_deferred(c: &Conn<'_>, id: OutboxId, at: i64) -> Result<()> {
     Ok(())
 }
 
-/// Direct message `id` was refused because its player's DMs are closed: given up, marked as
-/// owing the player a note (see [`DMS_CLOSED_UNTOLD`]).
+/// Direct message `id` was refused because its player's DMs are closed (50007): given up.
 pub fn outbox_dms_closed(c: &Conn<'_>, id: OutboxId, now: i64) -> Result<()> {
     c.execute(
         "UPDATE discord_outbox SET status = 'abandoned', attempts = attempts + 1, \
-             last_error = ?2, done_at = ?3 WHERE id = ?1 AND status = 'pending'",
-        params![id, DMS_CLOSED_UNTOLD, now],
+             last_error = 'direct messages closed (50007)', done_at = ?2 \
+             WHERE id = ?1 AND status = 'pending'",
+        params![id, now],
     )?;
     Ok(())
-}
-
-/// Whether the Discord user `user` is owed the note that their DMs were turned off (a DM's
-/// `channel_id` is its user: the pending index finds it).
-pub fn dms_closed_note_owed(c: &Conn<'_>, user: u64) -> Result<bool> {
-    Ok(c.query_opt(
-        "SELECT id FROM discord_outbox WHERE status = 'abandoned' AND channel_id = ?1 \
-             AND dm_user_id = ?1 AND last_error = ?2 LIMIT 1",
-        params![snowflake_column(user), DMS_CLOSED_UNTOLD],
-        |r| r.get::<i64>(0),
-    )?
-    .is_some())
-}
-
-/// Marks the note owed to `user` as given; answers whether one was owed (so it is given once,
-/// whichever instance answers the player's next command).
-pub fn take_dms_closed_note(c: &Conn<'_>, user: u64) -> Result<bool> {
-    let changed = c.execute(
-        "UPDATE discord_outbox SET last_error = ?3 WHERE status = 'abandoned' \
-             AND channel_id = ?1 AND dm_user_id = ?1 AND last_error = ?2",
-        params![snowflake_column(user), DMS_CLOSED_UNTOLD, DMS_CLOSED_TOLD],
-    )?;
-    Ok(changed > 0)
 }

@@ -163,6 +163,36 @@ pub fn set_discord_dm(c: &Conn<'_>, player: PlayerId, on: bool) -> Result<()> {
     Ok(())
 }
 
+/// `player`'s DMs were refused as closed: their turn DMs are off, and they are owed one note.
+pub fn note_discord_dms_closed(c: &Conn<'_>, player: PlayerId) -> Result<()> {
+    c.execute(
+        "UPDATE players SET discord_dm = FALSE, discord_dms_closed_untold = TRUE WHERE id = ?1",
+        params![player],
+    )?;
+    Ok(())
+}
+
+/// Whether the Discord user `user` is owed the note that their DMs were turned off.
+pub fn dms_closed_note_owed(c: &Conn<'_>, user: u64) -> Result<bool> {
+    Ok(c.query_opt(
+        "SELECT discord_dms_closed_untold FROM players WHERE discord_user_id = ?1",
+        params![user as i64],
+        |r| r.get::<bool>(0),
+    )?
+    .unwrap_or(false))
+}
+
+/// Marks the note owed to `user` as given; answers whether one was owed (so it is given once,
+/// whichever instance answers the player's next command).
+pub fn take_dms_closed_note(c: &Conn<'_>, user: u64) -> Result<bool> {
+    let changed = c.execute(
+        "UPDATE players SET discord_dms_closed_untold = FALSE \
+         WHERE discord_user_id = ?1 AND discord_dms_closed_untold",
+        params![user as i64],
+    )?;
+    Ok(changed > 0)
+}
+
 /// The Discord user playing `side` in `game`, when they asked for a direct message on their
 /// turn (`None` for the AI, a player without Discord, or one who did not ask).
 pub fn discord_dm_user_to_move(c: &Conn<'_>, game: GameId, side: Side) -> Result<Option<u64>> {
