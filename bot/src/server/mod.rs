@@ -2,7 +2,9 @@
 //! with what both need (the client's address, rate limits, the places for open streams), and
 //! the router that serves them together on one listener (`listener.rs`).
 
+mod address_slots;
 mod client_addr;
+mod deadlines;
 pub mod http;
 pub mod listener;
 mod rate_limit;
@@ -11,6 +13,7 @@ pub(crate) mod stream_slots;
 pub mod web;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -113,6 +116,14 @@ pub fn router(
             )
         })
         .layer(DefaultBodyLimit::max(state.config.body_limit_bytes))
+        // Inside the request id's layers, so a 503 or 408 names its request too.
+        .layer(axum::middleware::from_fn_with_state(
+            deadlines::Deadlines {
+                body: Duration::from_millis(state.config.body_timeout_ms.max(1)),
+                request: Duration::from_millis(state.config.request_timeout_ms.max(1)),
+            },
+            deadlines::enforce,
+        ))
         .layer(axum::middleware::from_fn(observe::count_request))
         // Inside `set_request_id`, so the id is there to remember.
         .layer(axum::middleware::from_fn(observe::remember_request_id))

@@ -108,7 +108,8 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientKey {
     }
 }
 
-fn client_key(ip: IpAddr) -> IpAddr {
+/// The key an address is counted by: IPv4 as it is, IPv6 by its /64 (IPv4-mapped as IPv4).
+pub(super) fn client_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {

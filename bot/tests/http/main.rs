@@ -28,6 +28,7 @@ mod players;
 mod public_games;
 mod ratings;
 mod scheduler;
+mod slow_bodies;
 mod starts;
 mod storage;
 mod stream_limits;
