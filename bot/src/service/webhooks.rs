@@ -128,6 +128,24 @@ impl GamesService {
             .map_err(ServiceError::from)
     }
 
+    /// Puts deliveries off without an attempt: each is due again at its time (ms). For the
+    /// deliveries the worker took but will not send now (their endpoint busy or failing), and
+    /// for those it held when it stopped. One write for them all.
+    pub async fn postpone_webhook_deliveries(&self, due_at: Vec<(DeliveryId, i64)>) -> Result<()> {
+        if due_at.is_empty() {
+            return Ok(());
+        }
+        self.inner
+            .store
+            .write(move |c| {
+                due_at
+                    .iter()
+                    .try_for_each(|&(id, at)| rows::claim_delivery(c, id, at))
+            })
+            .await
+            .map_err(ServiceError::from)
+    }
+
     pub async fn remove_webhook(&self, player: PlayerId, id: WebhookId) -> Result<()> {
         self.commit(move |c, _| {
             if rows::deactivate_webhook(c, player, id)? {

@@ -35,4 +35,5 @@ mod stream_limits;
 mod tokens;
 mod web_analysis;
 mod web_sessions;
+mod webhook_crowd;
 mod webhook_targets;
