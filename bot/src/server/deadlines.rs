@@ -138,7 +138,7 @@ pub async fn enforce(State(limits): State<Deadlines>, request: Request, next: Ne
                 ),
             );
             error.retry_after_secs = Some(RETRY_AFTER_SECS);
-            error.request_id = super::http::observe::current_request_id();
+            error.request_id = super::request_id::current();
             error.into_response()
         }
     }

@@ -8,6 +8,7 @@ mod deadlines;
 pub mod http;
 pub mod listener;
 mod rate_limit;
+pub(crate) mod request_id;
 mod status;
 pub(crate) mod stream_slots;
 pub mod web;
@@ -40,6 +41,8 @@ pub struct AppState {
     pub registrations: Arc<RateLimiter<Option<std::net::IpAddr>>>,
     /// Requests without a token, per client address.
     pub anonymous: Arc<RateLimiter<Option<std::net::IpAddr>>>,
+    /// Failed sign-ins to the web client, per client address.
+    pub sign_ins: Arc<RateLimiter<Option<std::net::IpAddr>>>,
     pub boards: Arc<board::BoardCache>,
     /// Becomes true when the server shuts down, so endless streams end.
     pub shutdown: watch::Receiver<bool>,
@@ -83,6 +86,10 @@ pub fn router(
             config.anonymous_per_second,
             config.anonymous_burst,
         )),
+        sign_ins: Arc::new(RateLimiter::new(
+            config.sign_in_failures_per_minute / 60.0,
+            config.sign_in_failures_burst,
+        )),
         boards: Arc::new(board::BoardCache::new(config.board_cache_entries)),
         service,
         shutdown,
@@ -100,7 +107,7 @@ pub fn router(
     Router::new()
         .nest(API_PREFIX, api)
         .route("/metrics", axum::routing::get(handlers::metrics))
-        .merge(web::router())
+        .merge(web::router(state.clone()))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -126,7 +133,7 @@ pub fn router(
         ))
         .layer(axum::middleware::from_fn(observe::count_request))
         // Inside `set_request_id`, so the id is there to remember.
-        .layer(axum::middleware::from_fn(observe::remember_request_id))
+        .layer(axum::middleware::from_fn(request_id::remember))
         // A span per request; answers at debug (server errors are logged by their handlers).
         .layer(
             TraceLayer::new_for_http()

@@ -37,6 +37,13 @@ impl GamesService {
             .check_with_system_resolver(&parsed)
             .await
             .map_err(|e| ServiceError::Invalid(e.to_string()))?;
+        // A NUL cannot be stored as text (PostgreSQL refuses it): refused here as the input it
+        // is, not failed as a write.
+        if secret.contains('\0') {
+            return Err(ServiceError::Invalid(
+                "webhook secret must not contain the NUL character".into(),
+            ));
+        }
         // Characters, as the message and the schema say (not bytes).
         if !SECRET_CHARS.contains(&secret.chars().count()) {
             return Err(ServiceError::Invalid(format!(

@@ -27,6 +27,8 @@ mod connections;
 mod consistency;
 #[path = "../http/contract.rs"]
 mod contract;
+#[path = "../http/error_text.rs"]
+mod error_text;
 #[path = "../http/events.rs"]
 mod events;
 #[path = "../http/games.rs"]
@@ -41,6 +43,8 @@ mod messages;
 mod operations;
 #[path = "../http/places.rs"]
 mod places;
+#[path = "../http/private_actions.rs"]
+mod private_actions;
 #[path = "../http/players.rs"]
 mod players;
 #[path = "../http/public_games.rs"]
