@@ -33,6 +33,7 @@ mod scheduler;
 mod slow_bodies;
 mod starts;
 mod storage;
+mod stuck_database;
 mod stream_limits;
 mod tokens;
 mod web_analysis;
