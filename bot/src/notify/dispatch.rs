@@ -3,9 +3,12 @@
 //! slow or down costs only its own deliveries:
 //! - at most `webhooks.max_in_flight_per_endpoint` of its deliveries are in flight, and
 //!   `webhooks.max_in_flight` in all, so the rest of the places go to the other endpoints;
-//! - a few more wait in memory for its places ([`QUEUED_PER_ENDPOINT`]); any beyond are put
-//!   back in the outbox for a little while (no attempt counted), so one endpoint's backlog
-//!   never fills the worker;
+//! - a few more wait in memory for its places ([`QUEUED_PER_ENDPOINT`]) while it answers;
+//!   any beyond, and any for an endpoint that is failing, are put back in the outbox (no
+//!   attempt counted) for about as long as its deliveries have been taking, so one
+//!   endpoint's backlog never fills the worker nor costs a write a second;
+//! - the endpoints that are failing or slow share half the places in all, so however many of them
+//!   there are, the others keep the other half;
 //! - after `webhooks.breaker_failures` failures in a row its circuit opens (`breaker.rs`): its
 //!   deliveries are put off, without an attempt counted, until one trial delivery succeeds.
 //!
@@ -34,7 +37,7 @@ use super::webhooks::{Attempt, deliver, retry_policy};
 /// Deliveries taken from the outbox at once, at most.
 const BATCH: usize = 64;
 /// Deliveries of one endpoint waiting in memory for a place; more taken for it are put off.
-const QUEUED_PER_ENDPOINT: usize = 32;
+const QUEUED_PER_ENDPOINT: usize = 16;
 /// Deliveries held (waiting or in flight) per place in flight: the worker's memory bound.
 const HELD_PER_PLACE: usize = 4;
 /// Longest a healthy but busy endpoint's extra deliveries are put off.
@@ -82,6 +85,7 @@ impl DeliveryWorker {
                     }
                 };
             }
+            d.shed_slow();
             d.put_off().await;
             d.start();
             d.forget_idle();
@@ -103,7 +107,8 @@ impl DeliveryWorker {
 #[derive(Default)]
 struct Endpoint {
     waiting: VecDeque<WebhookDelivery>,
-    in_flight: usize,
+    /// When each delivery in flight was sent.
+    in_flight: Vec<Instant>,
     breaker: Breaker,
 }
 
@@ -116,15 +121,47 @@ impl Endpoint {
             Allowance::OpenUntil(_) => 0,
         }
     }
+
+    /// Whether it is failing, or slow: a delivery in flight for longer than [`BUSY_WAIT`].
+    /// Nothing waits in memory for a slow endpoint's places, and slow endpoints share half the
+    /// places in all.
+    fn slow(&self, now: Instant) -> bool {
+        self.breaker.failing()
+            || self
+                .in_flight
+                .iter()
+                .any(|sent| now.saturating_duration_since(*sent) > BUSY_WAIT)
+    }
+
+    /// How long to put off a delivery it has no place for: about as long as its deliveries
+    /// in flight have been taking (a slow endpoint frees its places slowly), at least
+    /// [`BUSY_WAIT`], at most a delivery's timeout; drawn below that (full jitter).
+    fn busy_wait(&self, now: Instant, timeout: Duration) -> Duration {
+        let oldest = self
+            .in_flight
+            .iter()
+            .map(|sent| now.saturating_duration_since(*sent))
+            .max()
+            .unwrap_or_default();
+        let ceiling = if self.breaker.failing() {
+            timeout
+        } else {
+            (oldest * 2).max(BUSY_WAIT).min(timeout.max(BUSY_WAIT))
+        };
+        Backoff::new(ceiling, ceiling).wait(0)
+    }
 }
 
 struct Dispatch<'w> {
     worker: &'w DeliveryWorker,
     endpoints: HashMap<String, Endpoint>,
     tasks: JoinSet<Attempt>,
-    /// Each task's endpoint, so a task that panicked still gives its place back.
-    task_endpoints: HashMap<tokio::task::Id, String>,
+    /// Each task's endpoint, when it was sent, and whether it holds one of the failing
+    /// endpoints' places, so a task that panicked still gives its places back.
+    task_endpoints: HashMap<tokio::task::Id, (String, Instant, bool)>,
     in_flight: usize,
+    /// Deliveries in flight to endpoints that were failing when they were sent.
+    failing_in_flight: usize,
     waiting: usize,
     /// Deliveries to put back in the outbox, each due again at its time (ms).
     put_off: Vec<(DeliveryId, i64)>,
@@ -139,6 +176,7 @@ impl<'w> Dispatch<'w> {
             tasks: JoinSet::new(),
             task_endpoints: HashMap::new(),
             in_flight: 0,
+            failing_in_flight: 0,
             waiting: 0,
             put_off: Vec::new(),
             breaker_backoff: retry_policy(&worker.config),
@@ -182,18 +220,16 @@ impl<'w> Dispatch<'w> {
     }
 
     fn place(&mut self, delivery: WebhookDelivery, now: Instant) {
+        let share = self.worker.config.max_in_flight_per_endpoint.max(1);
+        let timeout = Duration::from_millis(self.worker.config.timeout_ms.max(1));
         let endpoint = self.endpoints.entry(delivery.url.clone()).or_default();
+        let full = endpoint.in_flight.len() + endpoint.waiting.len()
+            >= endpoint.places(now, share);
         if let Allowance::OpenUntil(until) = endpoint.breaker.allowance(now) {
             let wait = until.saturating_duration_since(now);
             self.put_off_for(delivery.id, wait);
-        } else if endpoint.waiting.len() >= QUEUED_PER_ENDPOINT {
-            // A failing endpoint frees its places only as its deliveries time out.
-            let ceiling = if endpoint.breaker.failing() {
-                Duration::from_millis(self.worker.config.timeout_ms.max(1))
-            } else {
-                BUSY_WAIT
-            };
-            let wait = Backoff::new(ceiling, ceiling).wait(0);
+        } else if endpoint.waiting.len() >= QUEUED_PER_ENDPOINT || (endpoint.slow(now) && full) {
+            let wait = endpoint.busy_wait(now, timeout);
             self.put_off_for(delivery.id, wait);
         } else {
             endpoint.waiting.push_back(delivery);
@@ -227,6 +263,7 @@ impl<'w> Dispatch<'w> {
         let now = Instant::now();
         let config = &self.worker.config;
         let share = config.max_in_flight_per_endpoint.max(1);
+        let failing_places = (config.max_in_flight / 2).max(1);
         let mut progress = true;
         while progress && self.in_flight < config.max_in_flight {
             progress = false;
@@ -234,15 +271,22 @@ impl<'w> Dispatch<'w> {
                 if self.in_flight >= config.max_in_flight {
                     break;
                 }
-                if endpoint.in_flight >= endpoint.places(now, share) {
+                if endpoint.in_flight.len() >= endpoint.places(now, share) {
+                    continue;
+                }
+                let failing = endpoint.slow(now);
+                if failing && self.failing_in_flight >= failing_places {
                     continue;
                 }
                 let Some(delivery) = endpoint.waiting.pop_front() else {
                     continue;
                 };
                 self.waiting -= 1;
-                endpoint.in_flight += 1;
+                endpoint.in_flight.push(now);
                 self.in_flight += 1;
+                if failing {
+                    self.failing_in_flight += 1;
+                }
                 progress = true;
                 let (policy, service, config) = (
                     self.worker.policy.clone(),
@@ -252,7 +296,8 @@ impl<'w> Dispatch<'w> {
                 let task = self.tasks.spawn(async move {
                     deliver(&policy, &service, &config, delivery).await
                 });
-                self.task_endpoints.insert(task.id(), url.clone());
+                self.task_endpoints
+                    .insert(task.id(), (url.clone(), now, failing));
             }
         }
     }
@@ -266,13 +311,18 @@ impl<'w> Dispatch<'w> {
             }
         };
         self.in_flight = self.in_flight.saturating_sub(1);
-        let Some(url) = self.task_endpoints.remove(&id) else {
+        let Some((url, sent, failing)) = self.task_endpoints.remove(&id) else {
             return;
         };
+        if failing {
+            self.failing_in_flight = self.failing_in_flight.saturating_sub(1);
+        }
         let Some(endpoint) = self.endpoints.get_mut(&url) else {
             return;
         };
-        endpoint.in_flight = endpoint.in_flight.saturating_sub(1);
+        if let Some(at) = endpoint.in_flight.iter().position(|s| *s == sent) {
+            endpoint.in_flight.swap_remove(at);
+        }
         let delivered = match attempt {
             Some(Attempt {
                 delivered,
@@ -309,10 +359,39 @@ impl<'w> Dispatch<'w> {
         }
     }
 
+    /// Puts off what waits for an endpoint that has turned slow, beyond what its free places
+    /// take now: it would hold the worker's room for as long as that endpoint takes.
+    fn shed_slow(&mut self) {
+        let now = Instant::now();
+        let timeout = Duration::from_millis(self.worker.config.timeout_ms.max(1));
+        let share = self.worker.config.max_in_flight_per_endpoint.max(1);
+        let mut shed = Vec::new();
+        for endpoint in self.endpoints.values_mut() {
+            if endpoint.waiting.is_empty() || !endpoint.slow(now) {
+                continue;
+            }
+            // What its free places take at once stays.
+            let keep = endpoint
+                .places(now, share)
+                .saturating_sub(endpoint.in_flight.len());
+            if endpoint.waiting.len() <= keep {
+                continue;
+            }
+            let beyond = endpoint.waiting.split_off(keep);
+            for delivery in beyond {
+                shed.push((delivery.id, endpoint.busy_wait(now, timeout)));
+            }
+        }
+        self.waiting -= shed.len();
+        for (id, wait) in shed {
+            self.put_off_for(id, wait);
+        }
+    }
+
     /// Forgets the endpoints with nothing waiting, nothing in flight and nothing to remember.
     fn forget_idle(&mut self) {
         self.endpoints.retain(|_, e| {
-            !(e.waiting.is_empty() && e.in_flight == 0 && e.breaker.is_clear())
+            !(e.waiting.is_empty() && e.in_flight.is_empty() && e.breaker.is_clear())
         });
     }
 
