@@ -1,7 +1,9 @@
 //! Time limits of a request after its headers (the accept loop times the headers themselves):
-//! - its body must arrive whole within `http.body_timeout_ms` of the request's start; one that
-//!   does not is answered `408` and its connection closed, so a client that sends a body a
-//!   byte at a time (or never) holds its connection for that long at most;
+//! - its body must arrive whole within between half and all of `http.body_timeout_ms` (drawn
+//!   per request, as the accept loop draws the header timeout: bodies started together do not
+//!   all time out together) of the request's start; one that does not is answered `408` and
+//!   its connection closed, so a client that sends a body a byte at a time (or never) holds
+//!   its connection for that long at most;
 //! - its answer must be ready within `http.request_timeout_ms` (the body's time included):
 //!   a request still waiting then, for the database most likely, is answered `503` with
 //!   `Retry-After`, rather than holding its connection and its client for as long as the
@@ -17,7 +19,7 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -113,7 +115,7 @@ pub async fn enforce(State(limits): State<Deadlines>, request: Request, next: Ne
     } else {
         Body::new(DeadlineBody {
             inner: body,
-            deadline: Box::pin(tokio::time::sleep(limits.body)),
+            deadline: Box::pin(tokio::time::sleep(jittered(limits.body))),
             state: Arc::clone(&state),
         })
     };
@@ -144,6 +146,18 @@ pub async fn enforce(State(limits): State<Deadlines>, request: Request, next: Ne
     }
 }
 
+/// Between half and all of `limit`. The draws need no secrecy, only spread: a counter mixed
+/// by splitmix64.
+fn jittered(limit: Duration) -> Duration {
+    static DRAWS: AtomicU64 = AtomicU64::new(0x9E37_79B9_7F4A_7C15);
+    let mut z = DRAWS.fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    let fraction = (z >> 11) as f64 / (1u64 << 53) as f64;
+    limit.mul_f64(0.5 + 0.5 * fraction)
+}
+
 /// `408`, and the connection closed: what is left of the body is never read.
 fn body_too_slow(limit: Duration) -> Response {
     let mut response = ApiError::new(
@@ -159,4 +173,18 @@ fn body_too_slow(limit: Duration) -> Response {
         .headers_mut()
         .insert(header::CONNECTION, HeaderValue::from_static("close"));
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn body_deadlines_lie_between_half_and_all_and_are_spread() {
+        let limit = Duration::from_secs(10);
+        let drawn: Vec<Duration> = (0..1000).map(|_| jittered(limit)).collect();
+        assert!(drawn.iter().all(|d| *d >= limit / 2 && *d <= limit));
+        let early = drawn.iter().filter(|d| **d < limit * 3 / 4).count();
+        assert!((300..700).contains(&early), "{early} of 1000 in the first half");
+    }
 }
