@@ -179,11 +179,8 @@ fn fit_descriptors(args: &HttpBenchArgs) -> anyhow::Result<()> {
             return Ok(());
         }
     };
-    let ends = args.half_open
-        + args.slow_bodies
-        + args.idle_streams
-        + args.games
-        + args.board_clients;
+    let ends =
+        args.half_open + args.slow_bodies + args.idle_streams + args.games + args.board_clients;
     // In-process, the server's end of each connection is in this process too.
     let need = if args.url.is_empty() { 2 * ends } else { ends } + DESCRIPTORS_SPARE;
     if need > limit {
@@ -711,10 +708,7 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
     let elapsed = start.elapsed().as_secs_f64();
     let streams_held = streams.as_ref().map(|s| s.held().end_run()).transpose();
     let half_open_held = half_open.as_ref().map(|h| h.held().end_run()).transpose();
-    let slow_bodies_held = slow_bodies
-        .as_ref()
-        .map(|h| h.held().end_run())
-        .transpose();
+    let slow_bodies_held = slow_bodies.as_ref().map(|h| h.held().end_run()).transpose();
     let window_end = webhooks::now_ms();
     let mut latencies = Vec::new();
     let (mut accepted, mut errors) = (0u64, 0u64);

@@ -68,9 +68,8 @@ impl DeliveryWorker {
     /// Delivers until `shutdown` turns true.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let signal = self.service.outbox_signal();
-        let mut poll = tokio::time::interval(Duration::from_millis(
-            self.config.poll_interval_ms.max(10),
-        ));
+        let mut poll =
+            tokio::time::interval(Duration::from_millis(self.config.poll_interval_ms.max(10)));
         poll.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let mut d = Dispatch::new(&self);
         // Whether the outbox may hold due deliveries not taken yet.
@@ -223,8 +222,7 @@ impl<'w> Dispatch<'w> {
         let share = self.worker.config.max_in_flight_per_endpoint.max(1);
         let timeout = Duration::from_millis(self.worker.config.timeout_ms.max(1));
         let endpoint = self.endpoints.entry(delivery.url.clone()).or_default();
-        let full = endpoint.in_flight.len() + endpoint.waiting.len()
-            >= endpoint.places(now, share);
+        let full = endpoint.in_flight.len() + endpoint.waiting.len() >= endpoint.places(now, share);
         if let Allowance::OpenUntil(until) = endpoint.breaker.allowance(now) {
             let wait = until.saturating_duration_since(now);
             self.put_off_for(delivery.id, wait);
@@ -293,9 +291,9 @@ impl<'w> Dispatch<'w> {
                     self.worker.service.clone(),
                     self.worker.config.clone(),
                 );
-                let task = self.tasks.spawn(async move {
-                    deliver(&policy, &service, &config, delivery).await
-                });
+                let task = self
+                    .tasks
+                    .spawn(async move { deliver(&policy, &service, &config, delivery).await });
                 self.task_endpoints
                     .insert(task.id(), (url.clone(), now, failing));
             }

@@ -91,8 +91,14 @@ mod tests {
         let a = slots.take(ip("203.0.113.7"));
         let b = slots.take(ip("203.0.113.7"));
         assert!(a.is_some() && b.is_some());
-        assert!(slots.take(ip("203.0.113.7")).is_none(), "a third is refused");
-        assert!(slots.take(ip("203.0.113.8")).is_some(), "others have theirs");
+        assert!(
+            slots.take(ip("203.0.113.7")).is_none(),
+            "a third is refused"
+        );
+        assert!(
+            slots.take(ip("203.0.113.8")).is_some(),
+            "others have theirs"
+        );
         // One /64 is one client.
         let v6 = slots.take(ip("2001:db8:1::1"));
         let v6b = slots.take(ip("2001:db8:1::2"));

@@ -19,7 +19,7 @@
 
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -185,6 +185,9 @@ mod tests {
         let drawn: Vec<Duration> = (0..1000).map(|_| jittered(limit)).collect();
         assert!(drawn.iter().all(|d| *d >= limit / 2 && *d <= limit));
         let early = drawn.iter().filter(|d| **d < limit * 3 / 4).count();
-        assert!((300..700).contains(&early), "{early} of 1000 in the first half");
+        assert!(
+            (300..700).contains(&early),
+            "{early} of 1000 in the first half"
+        );
     }
 }

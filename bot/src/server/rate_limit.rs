@@ -52,7 +52,9 @@ impl<K: Hash + Eq> RateLimiter<K> {
     pub fn peek(&self, key: K) -> Result<(), u64> {
         let now = Instant::now();
         let buckets = self.buckets();
-        let tokens = buckets.get(&key).map_or(self.burst, |b| self.refilled(b, now));
+        let tokens = buckets
+            .get(&key)
+            .map_or(self.burst, |b| self.refilled(b, now));
         self.verdict(tokens)
     }
 
@@ -218,7 +220,11 @@ mod tests {
         })
         .join();
         assert!(limiter.buckets.is_poisoned());
-        assert_eq!(limiter.check_at(1, t0), Err(60), "an empty bucket stays empty");
+        assert_eq!(
+            limiter.check_at(1, t0),
+            Err(60),
+            "an empty bucket stays empty"
+        );
         assert_eq!(limiter.peek(1).map_err(|_| ()), Err(()));
         assert!(limiter.check_at(2, t0).is_ok(), "others have theirs");
         assert!(!limiter.buckets.is_poisoned());

@@ -46,7 +46,9 @@ async fn an_internal_error_says_only_internal_error_with_the_request_id() {
     }
 
     // The web client's page for the same game: the same words, and the request id to quote.
-    let r = reqwest::get(format!("{}/games/{game}", app.base)).await.unwrap();
+    let r = reqwest::get(format!("{}/games/{game}", app.base))
+        .await
+        .unwrap();
     assert_eq!(r.status(), StatusCode::INTERNAL_SERVER_ERROR);
     let id = r.headers()["x-request-id"].to_str().unwrap().to_owned();
     let page = r.text().await.unwrap();
@@ -75,10 +77,7 @@ async fn a_nul_in_a_text_field_is_refused_as_input_not_failed_as_a_write() {
         .await;
     assert_eq!(answer["error"]["code"], "invalid", "{answer}");
     assert!(
-        answer["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("NUL"),
+        answer["error"]["message"].as_str().unwrap().contains("NUL"),
         "{answer}"
     );
 }

@@ -15,8 +15,12 @@ async fn game_of_a_and_b(app: &TestApp, a: &Player, b: &Player, private: bool) -
                     "clock": { "kind": "unlimited" }, "private": private }),
         )
         .await;
-    app.post(&format!("/challenges/{challenge}/accept"), &b.token, json!({}))
-        .await["id"]
+    app.post(
+        &format!("/challenges/{challenge}/accept"),
+        &b.token,
+        json!({}),
+    )
+    .await["id"]
         .as_i64()
         .unwrap()
 }

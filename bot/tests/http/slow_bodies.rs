@@ -49,7 +49,10 @@ async fn read_until_closed(stream: &mut TcpStream) -> String {
         }
     })
     .await;
-    assert!(closed.is_ok(), "a slow body's connection still open after {WAIT:?}");
+    assert!(
+        closed.is_ok(),
+        "a slow body's connection still open after {WAIT:?}"
+    );
     String::from_utf8_lossy(&got).into_owned()
 }
 

@@ -20,7 +20,11 @@ fn client_from(ip: [u8; 4]) -> reqwest::Client {
         .unwrap()
 }
 
-async fn sign_in_with_token(client: &reqwest::Client, app: &TestApp, token: &str) -> reqwest::Response {
+async fn sign_in_with_token(
+    client: &reqwest::Client,
+    app: &TestApp,
+    token: &str,
+) -> reqwest::Response {
     client
         .post(format!("{}/login/token", app.base))
         .form(&[("token", token)])
@@ -87,7 +91,11 @@ async fn every_page_a_visitor_without_a_session_opens_is_limited() {
         c.http.anonymous_burst = 2;
     })
     .await;
-    for path in ["/variants", "/variants/brandubh/start.svg", "/variants/tablut"] {
+    for path in [
+        "/variants",
+        "/variants/brandubh/start.svg",
+        "/variants/tablut",
+    ] {
         // A fresh address for each page: the limit is per address.
         let client = client_from(match path {
             "/variants" => [127, 0, 0, 3],
@@ -95,10 +103,18 @@ async fn every_page_a_visitor_without_a_session_opens_is_limited() {
             _ => [127, 0, 0, 5],
         });
         for _ in 0..2 {
-            let r = client.get(format!("{}{path}", app.base)).send().await.unwrap();
+            let r = client
+                .get(format!("{}{path}", app.base))
+                .send()
+                .await
+                .unwrap();
             assert_eq!(r.status(), StatusCode::OK, "{path}");
         }
-        let r = client.get(format!("{}{path}", app.base)).send().await.unwrap();
+        let r = client
+            .get(format!("{}{path}", app.base))
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS, "{path}");
         assert!(r.headers().get("retry-after").is_some(), "{path}");
     }

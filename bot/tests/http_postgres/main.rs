@@ -43,10 +43,10 @@ mod messages;
 mod operations;
 #[path = "../http/places.rs"]
 mod places;
-#[path = "../http/private_actions.rs"]
-mod private_actions;
 #[path = "../http/players.rs"]
 mod players;
+#[path = "../http/private_actions.rs"]
+mod private_actions;
 #[path = "../http/public_games.rs"]
 mod public_games;
 #[path = "../http/ratings.rs"]

@@ -87,7 +87,9 @@ impl IntoResponse for WebError {
         );
         let mut response = (status, page).into_response();
         if let Some(secs) = retry_after {
-            response.headers_mut().insert(header::RETRY_AFTER, secs.into());
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, secs.into());
         }
         response
     }
@@ -119,7 +121,9 @@ impl IntoResponse for Plain {
         )
             .into_response();
         if let Some(secs) = self.0.retry_after() {
-            response.headers_mut().insert(header::RETRY_AFTER, secs.into());
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, secs.into());
         }
         response
     }
