@@ -47,6 +47,15 @@ async fn a_sign_in_form_from_another_origin_is_refused() {
         .unwrap();
     assert_eq!(foreign.status(), StatusCode::FORBIDDEN);
     assert!(foreign.headers().get(SET_COOKIE).is_none(), "signed in");
+    // An opaque origin (a sandboxed frame elsewhere) is not this site either.
+    let opaque = browserless()
+        .post(format!("{}/login/token", app.base))
+        .header(ORIGIN, "null")
+        .form(&[("token", a.token.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opaque.status(), StatusCode::FORBIDDEN);
     let own = browserless()
         .post(format!("{}/login/token", app.base))
         .header(ORIGIN, &app.base)

@@ -47,15 +47,22 @@ pub async fn admit(State(state): State<AppState>, request: Request, next: Next) 
 
 /// Whether a request says it comes from another site: `Sec-Fetch-Site` naming another site,
 /// or an `Origin` that is not this server's (its `Host`, or `http.public_url`). A client that
-/// is not a browser sends neither, and is not refused for it.
+/// is not a browser sends neither, and is not refused for it. The pages' `Referrer-Policy:
+/// same-origin` lets browsers send this site's forms with their real origin.
 fn from_another_site(headers: &HeaderMap, state: &AppState) -> bool {
-    let fetch_site = headers
-        .get("sec-fetch-site")
-        .is_some_and(|v| v.as_bytes() == b"cross-site" || v.as_bytes() == b"same-site");
-    fetch_site
-        || headers
-            .get(header::ORIGIN)
-            .is_some_and(|origin| !own_origin(origin.as_bytes(), headers, &state.config.public_url))
+    let fetch_site = headers.get("sec-fetch-site").map(|v| v.as_bytes());
+    if matches!(fetch_site, Some(b"cross-site" | b"same-site")) {
+        return true;
+    }
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return false;
+    };
+    // `null`: an opaque origin (a sandboxed frame), unless the browser says in the same
+    // request that it comes from this site.
+    if origin.as_bytes() == b"null" {
+        return fetch_site != Some(b"same-origin");
+    }
+    !own_origin(origin.as_bytes(), headers, &state.config.public_url)
 }
 
 /// Whether `origin` (`scheme://host[:port]`) is this server: the host the request was sent to,
