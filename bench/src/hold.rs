@@ -3,7 +3,7 @@
 //! from moment to moment, so the printed figures say what the server really carried and not
 //! just what was asked for.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -225,11 +225,37 @@ impl HalfOpen {
     pub fn start(runtime: &Handle, addr: SocketAddr, host: &str, n: usize) -> HalfOpen {
         // A request line and the start of the headers: the server has read too little to
         // answer and must wait for the rest, which never comes.
-        let request: Arc<[u8]> = format!(
+        let request = format!(
             "POST /api/v1/players HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nX-Bench: half-op"
-        )
-        .into_bytes()
-        .into();
+        );
+        HalfOpen::holding(runtime, addr, None, request, n)
+    }
+
+    /// Starts `n` connections from `from` (an address of this machine; 127.0.0.2 and up are
+    /// loopback on Linux) that send a registration's whole headers announcing a 60,000-byte
+    /// body, and one byte of it: the server reads the headers, then waits for the body.
+    pub fn slow_bodies(
+        runtime: &Handle,
+        addr: SocketAddr,
+        host: &str,
+        from: IpAddr,
+        n: usize,
+    ) -> HalfOpen {
+        let request = format!(
+            "POST /api/v1/players HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+             Content-Length: 60000\r\nX-Bench: slow-body\r\n\r\n{{"
+        );
+        HalfOpen::holding(runtime, addr, Some(from), request, n)
+    }
+
+    fn holding(
+        runtime: &Handle,
+        addr: SocketAddr,
+        from: Option<IpAddr>,
+        request: String,
+        n: usize,
+    ) -> HalfOpen {
+        let request: Arc<[u8]> = request.into_bytes().into();
         let held = Arc::new(Held::default());
         let opening = Arc::new(Semaphore::new(OPENING_AT_ONCE));
         let mut tasks = JoinSet::new();
@@ -237,6 +263,7 @@ impl HalfOpen {
             tasks.spawn_on(
                 hold_half_open(
                     addr,
+                    from,
                     Arc::clone(&request),
                     Arc::clone(&held),
                     Arc::clone(&opening),
@@ -257,6 +284,7 @@ impl HalfOpen {
 
 async fn hold_half_open(
     addr: SocketAddr,
+    from: Option<IpAddr>,
     request: Arc<[u8]>,
     held: Arc<Held>,
     opening: Arc<Semaphore>,
@@ -273,7 +301,7 @@ async fn hold_half_open(
             } else {
                 opening.acquire().await.ok()
             };
-            half_open(addr, &request).await
+            half_open(addr, from, &request).await
         };
         let mut stream = match connected {
             Ok(stream) => stream,
@@ -284,9 +312,9 @@ async fn hold_half_open(
                 continue;
             }
         };
-        retry = RETRY_FIRST;
         held.opened(again);
         again = true;
+        let opened = Instant::now();
         // Whatever the server says (a 408, or nothing) is read and dropped; the end of the
         // stream, or a reset, is its close.
         while let Ok(n) = stream.read(&mut buf).await {
@@ -295,11 +323,34 @@ async fn hold_half_open(
             }
         }
         held.closed();
+        // Closed at once (its address holds its share of connections already): wait before
+        // the next try, as after a failed connect, rather than spin.
+        if opened.elapsed() < Duration::from_millis(100) {
+            tokio::time::sleep(retry).await;
+            retry = (retry * 2).min(RETRY_MOST);
+        } else {
+            retry = RETRY_FIRST;
+        }
     }
 }
 
-async fn half_open(addr: SocketAddr, request: &[u8]) -> std::io::Result<TcpStream> {
-    let mut stream = TcpStream::connect(addr).await?;
+async fn half_open(
+    addr: SocketAddr,
+    from: Option<IpAddr>,
+    request: &[u8],
+) -> std::io::Result<TcpStream> {
+    let mut stream = match from {
+        None => TcpStream::connect(addr).await?,
+        Some(from) => {
+            let socket = if from.is_ipv4() {
+                tokio::net::TcpSocket::new_v4()?
+            } else {
+                tokio::net::TcpSocket::new_v6()?
+            };
+            socket.bind(SocketAddr::new(from, 0))?;
+            socket.connect(addr).await?
+        }
+    };
     stream.set_nodelay(true)?;
     stream.write_all(request).await?;
     Ok(stream)

@@ -17,6 +17,13 @@
 //! start, at the end and at the fewest is printed beside the moves, with how many the server
 //! closed and were reopened. A stream the server refuses fails the run.
 //!
+//! `--slow-bodies N` connections from `--attacker-address` (127.0.0.2: another address than
+//! the moves', as an attacker's would be) send a registration's headers and one byte of its
+//! 60,000-byte body, and are opened again whenever the server closes them. `--slow-webhooks N`
+//! gives the players of N games a webhook whose endpoint never answers, and
+//! `--webhook-probes N` the players of N other games one that answers at once: their
+//! deliveries' latency (from the event's commit to its arrival) is printed beside the moves.
+//!
 //! Without `--url` the service runs in this process on a fresh temporary database file (or
 //! the database `--database-url` names, e.g. PostgreSQL), with durable commits, on its own
 //! runtime threads; `--instances N` runs N services there on that one database, as N
@@ -25,6 +32,7 @@
 //! shared. `--url` may be given once per instance: the games are spread over them.
 
 mod hold;
+mod webhooks;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -41,6 +49,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 pub use hold::{HalfOpen, Held, HeldCounts, HeldReport, Streams};
+pub use webhooks::DeliveryReport;
 
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
@@ -114,6 +123,20 @@ pub struct HttpBenchArgs {
     /// checks and stores with the move.
     #[arg(long)]
     pub idempotency_keys: bool,
+    /// Connections held through the move load, from `--attacker-address`, each with a
+    /// request's headers and one byte of its 60,000-byte body; reopened when closed.
+    #[arg(long, default_value_t = 0)]
+    pub slow_bodies: usize,
+    /// Where the slow bodies come from: an address of this machine other than the moves'.
+    #[arg(long, default_value = "127.0.0.2")]
+    pub attacker_address: std::net::IpAddr,
+    /// Games whose second player has a webhook whose endpoint never answers.
+    #[arg(long, default_value_t = 0)]
+    pub slow_webhooks: usize,
+    /// Games (others than those) whose second player has a webhook that answers at once; its
+    /// deliveries' latency is reported.
+    #[arg(long, default_value_t = 0)]
+    pub webhook_probes: usize,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -156,7 +179,8 @@ fn fit_descriptors(args: &HttpBenchArgs) -> anyhow::Result<()> {
             return Ok(());
         }
     };
-    let ends = args.half_open + args.idle_streams + args.games + args.board_clients;
+    let ends =
+        args.half_open + args.slow_bodies + args.idle_streams + args.games + args.board_clients;
     // In-process, the server's end of each connection is in this process too.
     let need = if args.url.is_empty() { 2 * ends } else { ends } + DESCRIPTORS_SPARE;
     if need > limit {
@@ -183,6 +207,12 @@ pub fn server_config(args: &HttpBenchArgs) -> Config {
     config.http.registration_burst = u32::MAX;
     config.http.max_streams_per_player = args.streams_per_player;
     config.http.max_streams = config.http.max_streams.max(args.idle_streams);
+    // The load's own connections come from one address: room for all of them (the slow
+    // bodies come from another, and get the default share).
+    let own = args.games + args.board_clients + args.idle_streams + args.half_open + 64;
+    config.http.max_connections_per_address = config.http.max_connections_per_address.max(own);
+    // The webhook endpoints are local.
+    config.webhooks.allow_private = vec!["127.0.0.1".into()];
     config
 }
 
@@ -455,6 +485,10 @@ pub struct LoadReport {
     pub streams: Option<HeldReport>,
     /// The half-open connections held through the move load, when asked for.
     pub half_open: Option<HeldReport>,
+    /// The slow bodies held through the move load, when asked for.
+    pub slow_bodies: Option<HeldReport>,
+    /// The webhook probes' deliveries of the events of the move load, when asked for.
+    pub webhooks: Option<DeliveryReport>,
 }
 
 /// How long filling a holder may take before the run fails: generous, as a slow start is
@@ -569,6 +603,7 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
         bases.join(", ")
     );
     let players = register_many(&client, base, "bench", args.games * 2).await?;
+    let endpoints = add_webhooks(args, base, &client, &players).await?;
     let abuse = AbuseRuntime::new()?;
     let streams = match args.idle_streams {
         0 => None,
@@ -587,6 +622,25 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
                 .await?;
             println!("{n} half-open connections open");
             Some(half_open)
+        }
+    };
+    let slow_bodies = match args.slow_bodies {
+        0 => None,
+        n => {
+            let (addr, host) = socket_addr(base).await?;
+            let slow =
+                HalfOpen::slow_bodies(abuse.handle()?, addr, &host, args.attacker_address, n);
+            // Not all of them stand: the server caps the connections of one address.
+            slow.held()
+                .wait_for(1, opening_time(n), "slow bodies")
+                .await?;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            println!(
+                "{n} slow bodies from {} opened ({} standing)",
+                args.attacker_address,
+                slow.held().now().held
+            );
+            Some(slow)
         }
     };
     let interval =
@@ -644,14 +698,18 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
             .iter()
             .map(Streams::held)
             .chain(half_open.iter().map(HalfOpen::held))
+            .chain(slow_bodies.iter().map(HalfOpen::held))
     };
     tokio::time::sleep_until(start.into()).await;
+    let window_start = webhooks::now_ms();
     holders().for_each(Held::start_run);
     tokio::time::sleep_until((start + Duration::from_secs_f64(args.secs)).into()).await;
     stop.store(true, Ordering::Relaxed);
     let elapsed = start.elapsed().as_secs_f64();
     let streams_held = streams.as_ref().map(|s| s.held().end_run()).transpose();
     let half_open_held = half_open.as_ref().map(|h| h.held().end_run()).transpose();
+    let slow_bodies_held = slow_bodies.as_ref().map(|h| h.held().end_run()).transpose();
+    let window_end = webhooks::now_ms();
     let mut latencies = Vec::new();
     let (mut accepted, mut errors) = (0u64, 0u64);
     while let Some(done) = tasks.join_next().await {
@@ -661,8 +719,17 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
         latencies.extend(stats.latencies_us);
     }
     // Let go of them before the board test, which measures the cache alone.
-    drop((streams, half_open, abuse));
-    let (streams_held, half_open_held) = (streams_held?, half_open_held?);
+    drop((streams, half_open, slow_bodies, abuse));
+    let (streams_held, half_open_held, slow_bodies_held) =
+        (streams_held?, half_open_held?, slow_bodies_held?);
+    let webhooks = match &endpoints {
+        Some(endpoints) if args.webhook_probes > 0 => {
+            // The last events of the load are still on their way.
+            tokio::time::sleep(DELIVERY_GRACE).await;
+            Some(endpoints.report(window_start, window_end))
+        }
+        _ => None,
+    };
     latencies.sort_unstable();
     let report = LoadReport {
         accepted,
@@ -673,6 +740,8 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
         max_ms: percentile(&latencies, 100.0),
         streams: streams_held,
         half_open: half_open_held,
+        slow_bodies: slow_bodies_held,
+        webhooks,
     };
     let offered = if args.rate > 0.0 {
         format!("{:.0}/s offered", args.rate)
@@ -710,10 +779,69 @@ pub async fn load(args: &HttpBenchArgs, bases: &[String]) -> anyhow::Result<Load
     if let Some(h) = &report.half_open {
         println!("half-open connections: {}", held_line(h));
     }
+    if let Some(h) = &report.slow_bodies {
+        println!(
+            "slow bodies from {}: {}",
+            args.attacker_address,
+            held_line(h)
+        );
+    }
+    if let Some(w) = &report.webhooks {
+        println!(
+            "webhook probes ({} games; {} webhooks that never answer): {} events of the load delivered; \
+             from commit to arrival ms p50 {:.0}  p99 {:.0}  max {:.0}",
+            args.webhook_probes, args.slow_webhooks, w.delivered, w.p50_ms, w.p99_ms, w.max_ms
+        );
+    }
     if args.board_clients > 0 {
         boards(args, base, &client, &base_arc).await?;
     }
     Ok(report)
+}
+
+/// How long the probes' deliveries of the load's last events are waited for.
+const DELIVERY_GRACE: Duration = Duration::from_secs(3);
+
+/// Gives the second players of the first `--slow-webhooks` games a webhook that never
+/// answers, and of the next `--webhook-probes` games one that answers at once.
+async fn add_webhooks(
+    args: &HttpBenchArgs,
+    base: &str,
+    client: &reqwest::Client,
+    players: &[Player],
+) -> anyhow::Result<Option<webhooks::Endpoints>> {
+    if args.slow_webhooks + args.webhook_probes == 0 {
+        return Ok(None);
+    }
+    if args.slow_webhooks + args.webhook_probes > args.games {
+        bail!("--slow-webhooks and --webhook-probes together take more games than --games");
+    }
+    let endpoints = webhooks::Endpoints::start().await?;
+    for i in 0..args.slow_webhooks + args.webhook_probes {
+        let player = players.get(2 * i + 1).context("a game's second player")?;
+        let url = if i < args.slow_webhooks {
+            format!("http://{}/dead/{i}", endpoints.dead)
+        } else {
+            format!("http://{}/probe/{i}", endpoints.probe)
+        };
+        call(
+            client,
+            base,
+            "/webhooks",
+            Some(&player.token),
+            json!({ "url": url, "secret": "bench-webhook-secret" }),
+        )
+        .await
+        .context(
+            "registering a webhook (a server given by --url must allow 127.0.0.1 in \
+             webhooks.allow_private)",
+        )?;
+    }
+    println!(
+        "{} webhooks that never answer, {} probes",
+        args.slow_webhooks, args.webhook_probes
+    );
+    Ok(Some(endpoints))
 }
 
 fn held_line(h: &HeldReport) -> String {

@@ -137,6 +137,7 @@ impl RunningApp {
             );
             let limits = crate::server::listener::ConnectionLimits::fitted(
                 config.http.max_connections,
+                config.http.max_connections_per_address,
                 Duration::from_millis(config.http.header_read_timeout_ms.max(1)),
             );
             // The accept loop gives each request its client's address, which the per-address

@@ -89,9 +89,26 @@ pub struct HttpConfig {
     pub max_streams: usize,
     /// Connections open at once (lowered at start to fit the file-descriptor limit).
     pub max_connections: usize,
+    /// Connections one client address (an IPv6 client by its /64) may hold open at once;
+    /// beyond, a new connection is closed as soon as it is accepted. Trusted proxies are
+    /// not counted (every client behind one shares its address).
+    pub max_connections_per_address: usize,
     /// A request's headers must arrive within this; an idle keep-alive connection is closed
     /// after it. Each connection gets between half and all of it, at random.
     pub header_read_timeout_ms: u64,
+    /// A request's body must arrive whole within this (from the request's start); beyond,
+    /// `408` and the connection is closed.
+    pub body_timeout_ms: u64,
+    /// A request must be answered within this (its body included); a request still waiting
+    /// then (on a stuck database) is answered `503` with `Retry-After`. A streamed answer
+    /// counts as answered once it starts.
+    pub request_timeout_ms: u64,
+    /// Failed sign-ins (an API token pasted into the web client's form that is not valid, a
+    /// used or unknown sign-in link) per minute per client address, sustained.
+    #[serde(deserialize_with = "sources::exact_f64")]
+    pub sign_in_failures_per_minute: f64,
+    /// Failed sign-ins one client address may make at once above that rate.
+    pub sign_in_failures_burst: u32,
     /// Where people reach this server, e.g. `https://tafl.example.org` (no trailing slash):
     /// the start of sign-in links, and `https` here marks the session cookie `Secure`.
     /// Empty: `http://` and `listen`.
@@ -169,7 +186,18 @@ pub struct WebhooksConfig {
     /// Delay before the first retry; doubled after each failure.
     pub initial_backoff_ms: u64,
     pub max_backoff_ms: u64,
+    /// How long one delivery may take before it counts as failed.
     pub timeout_ms: u64,
+    /// Deliveries in flight at once, to all endpoints together.
+    pub max_in_flight: usize,
+    /// Deliveries in flight at once to one endpoint (one webhook URL): a slow endpoint holds
+    /// this many places at most, and the others are delivered beside it.
+    pub max_in_flight_per_endpoint: usize,
+    /// Failed deliveries in a row after which an endpoint is left alone for a while (its
+    /// circuit opens): its due deliveries wait, without counting as attempts, until one
+    /// trial delivery succeeds. The wait doubles (with full jitter) from
+    /// `initial_backoff_ms` up to `max_backoff_ms` each time the trial fails.
+    pub breaker_failures: u32,
     /// How often the outbox is polled for due retries.
     pub poll_interval_ms: u64,
     /// Webhook targets the operator trusts: addresses (`127.0.0.1`), networks (`10.0.0.0/8`)
@@ -261,7 +289,12 @@ impl Default for HttpConfig {
             max_streams_per_player: 5,
             max_streams: 10_000,
             max_connections: 20_000,
+            max_connections_per_address: 256,
             header_read_timeout_ms: 5_000,
+            body_timeout_ms: 10_000,
+            request_timeout_ms: 10_000,
+            sign_in_failures_per_minute: 10.0,
+            sign_in_failures_burst: 10,
             public_url: String::new(),
             trusted_proxies: Vec::new(),
         }
@@ -303,6 +336,9 @@ impl Default for WebhooksConfig {
             initial_backoff_ms: 2_000,
             max_backoff_ms: 3_600_000,
             timeout_ms: 10_000,
+            max_in_flight: 64,
+            max_in_flight_per_endpoint: 4,
+            breaker_failures: 5,
             poll_interval_ms: 1_000,
             allow_private: Vec::new(),
         }

@@ -17,6 +17,8 @@ pub const ENGINE_WAITING: &str = "taflbot_engine_waiting";
 pub const DISCORD_POST_FAILURES: &str = "taflbot_discord_post_failures_total";
 pub const DISCORD_POSTS_GIVEN_UP: &str = "taflbot_discord_posts_given_up_total";
 pub const LOG_LINES_DROPPED: &str = "taflbot_log_lines_dropped_total";
+pub const HTTP_CONNECTIONS_REFUSED: &str = "taflbot_http_connections_refused_total";
+pub const WEBHOOK_CIRCUITS_OPENED: &str = "taflbot_webhook_circuits_opened_total";
 
 /// Latency buckets, in seconds: from a cached read to a slow AI move.
 const BUCKETS: &[f64] = &[
@@ -56,6 +58,14 @@ fn describe() {
         HTTP_DURATION,
         metrics::Unit::Seconds,
         "HTTP request latency by route"
+    );
+    describe_counter!(
+        HTTP_CONNECTIONS_REFUSED,
+        "connections closed at once because their address held http.max_connections_per_address"
+    );
+    describe_counter!(
+        WEBHOOK_CIRCUITS_OPENED,
+        "times a webhook endpoint failed webhooks.breaker_failures times in a row and was left alone for a while"
     );
     describe_counter!(MOVES, "moves played, by who played them (player or ai)");
     describe_counter!(GAMES_STARTED, "games started");

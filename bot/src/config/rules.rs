@@ -75,7 +75,40 @@ impl Config {
             "games.max_bank_ratio must be a number of at least 1",
         )?;
         ensure(
-            self.webhooks.max_attempts >= 1,
+            http.sign_in_failures_per_minute > 0.0,
+            "http.sign_in_failures_per_minute must be above 0",
+        )?;
+        ensure(
+            http.max_connections_per_address >= 1,
+            "http.max_connections_per_address must be at least 1",
+        )?;
+        ensure(
+            (1..=3_600_000).contains(&http.body_timeout_ms),
+            "http.body_timeout_ms must be between 1 and 3600000 (an hour)",
+        )?;
+        ensure(
+            (1..=3_600_000).contains(&http.request_timeout_ms),
+            "http.request_timeout_ms must be between 1 and 3600000 (an hour)",
+        )?;
+        let webhooks = &self.webhooks;
+        ensure(
+            webhooks.max_in_flight >= 1,
+            "webhooks.max_in_flight must be at least 1",
+        )?;
+        ensure(
+            (1..=webhooks.max_in_flight).contains(&webhooks.max_in_flight_per_endpoint),
+            "webhooks.max_in_flight_per_endpoint must be between 1 and webhooks.max_in_flight",
+        )?;
+        ensure(
+            webhooks.breaker_failures >= 1,
+            "webhooks.breaker_failures must be at least 1",
+        )?;
+        ensure(
+            webhooks.timeout_ms >= 1,
+            "webhooks.timeout_ms must be at least 1",
+        )?;
+        ensure(
+            webhooks.max_attempts >= 1,
             "webhooks.max_attempts must be at least 1",
         )?;
         self.validate_discord()
@@ -171,6 +204,46 @@ mod tests {
                 "TAFLBOT_WEBHOOKS_MAX_ATTEMPTS",
                 "0",
                 "webhooks.max_attempts must be at least 1",
+            ),
+            (
+                "TAFLBOT_HTTP_SIGN_IN_FAILURES_PER_MINUTE",
+                "0",
+                "http.sign_in_failures_per_minute must be above 0",
+            ),
+            (
+                "TAFLBOT_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+                "0",
+                "http.max_connections_per_address must be at least 1",
+            ),
+            (
+                "TAFLBOT_HTTP_BODY_TIMEOUT_MS",
+                "0",
+                "http.body_timeout_ms must be between 1 and 3600000",
+            ),
+            (
+                "TAFLBOT_HTTP_REQUEST_TIMEOUT_MS",
+                "3600001",
+                "http.request_timeout_ms must be between 1 and 3600000",
+            ),
+            (
+                "TAFLBOT_WEBHOOKS_MAX_IN_FLIGHT",
+                "0",
+                "webhooks.max_in_flight must be at least 1",
+            ),
+            (
+                "TAFLBOT_WEBHOOKS_MAX_IN_FLIGHT_PER_ENDPOINT",
+                "65",
+                "webhooks.max_in_flight_per_endpoint must be between 1 and webhooks.max_in_flight",
+            ),
+            (
+                "TAFLBOT_WEBHOOKS_BREAKER_FAILURES",
+                "0",
+                "webhooks.breaker_failures must be at least 1",
+            ),
+            (
+                "TAFLBOT_WEBHOOKS_TIMEOUT_MS",
+                "0",
+                "webhooks.timeout_ms must be at least 1",
             ),
             (
                 "TAFLBOT_HTTP_LISTEN",

@@ -1,9 +1,14 @@
 //! Notifications to the outside world: webhook deliveries from the transactional outbox, to
 //! targets checked against the server's own network (`crate::webhook_target`, shared with the
-//! service, which checks a webhook's URL when it is registered).
+//! service, which checks a webhook's URL when it is registered). `dispatch.rs` decides which
+//! delivery goes when (endpoints never wait for each other), `breaker.rs` leaves a failing
+//! endpoint alone for a while, `webhooks.rs` sends one delivery.
 
+mod breaker;
+mod dispatch;
 mod signature;
 mod webhooks;
 
+pub use dispatch::DeliveryWorker;
 pub use signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign, verify};
-pub use webhooks::{DeliveryWorker, EVENT_ID_HEADER};
+pub use webhooks::EVENT_ID_HEADER;

@@ -1,7 +1,8 @@
-//! Delivers the outbox: each pending delivery is POSTed to its webhook, signed; a failure
-//! is retried with exponential backoff until `max_attempts`. A delivery is marked done only
-//! after a 2xx answer, so every event arrives at least once; receivers deduplicate by the
-//! stable event id in `X-Taflbot-Event-Id` (also the body's `id`).
+//! One delivery: the event POSTed to its webhook, signed, and the attempt recorded: done on a
+//! 2xx answer, else retried with exponential backoff until `max_attempts`. A delivery is marked
+//! done only after a 2xx answer, so every event arrives at least once; receivers deduplicate
+//! by the stable event id in `X-Taflbot-Event-Id` (also the body's `id`). Which deliveries
+//! go when, beside which others, is the dispatcher's (`dispatch.rs`).
 //!
 //! Before each attempt the target is checked again (`TargetPolicy`) against what its host
 //! resolves to now, and the request connects to exactly the addresses checked, with no proxy
@@ -9,83 +10,25 @@
 
 use std::time::Duration;
 
-use tokio::sync::watch;
-
 use crate::backoff::Backoff;
 use crate::config::WebhooksConfig;
 use crate::service::{GamesService, ServiceError, WebhookDelivery};
 
 use super::signature::{SIGNATURE_HEADER, TIMESTAMP_HEADER, sign};
-use crate::logging::ErrorChain;
 use crate::webhook_target::{CheckedTarget, TargetPolicy};
 
 pub const EVENT_ID_HEADER: &str = "x-taflbot-event-id";
 
-/// Deliveries attempted per pass.
-const BATCH: u32 = 64;
-
-pub struct DeliveryWorker {
-    service: GamesService,
-    config: WebhooksConfig,
-    policy: TargetPolicy,
+/// How one delivery went.
+#[derive(Debug)]
+pub(super) struct Attempt {
+    /// The endpoint answered 2xx.
+    pub(super) delivered: bool,
+    /// Whether the attempt was written down.
+    pub(super) recorded: Result<(), ServiceError>,
 }
 
-impl DeliveryWorker {
-    pub fn new(
-        service: GamesService,
-        config: WebhooksConfig,
-    ) -> Result<DeliveryWorker, ServiceError> {
-        let policy = config.target_policy().map_err(ServiceError::internal)?;
-        Ok(DeliveryWorker {
-            service,
-            config,
-            policy,
-        })
-    }
-
-    /// Delivers until `shutdown` turns true.
-    pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
-        let signal = self.service.webhooks().outbox_signal();
-        let poll = Duration::from_millis(self.config.poll_interval_ms.max(10));
-        loop {
-            match self.pass().await {
-                Ok(n) if n == BATCH as usize => continue,
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %ErrorChain(&e), "webhook delivery pass failed"),
-            }
-            tokio::select! {
-                _ = signal.notified() => {}
-                _ = tokio::time::sleep(poll) => {}
-                _ = shutdown.changed() => return,
-            }
-        }
-    }
-
-    /// Attempts every due delivery once; returns how many were attempted.
-    pub async fn pass(&self) -> Result<usize, ServiceError> {
-        let due = self.service.webhooks().due_deliveries(BATCH).await?;
-        let n = due.len();
-        let mut tasks = tokio::task::JoinSet::new();
-        for d in due {
-            let policy = self.policy.clone();
-            let service = self.service.clone();
-            let config = self.config.clone();
-            tasks.spawn(async move { deliver(&policy, &service, &config, d).await });
-        }
-        while let Some(done) = tasks.join_next().await {
-            match done {
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %ErrorChain(&e), "recording a delivery failed")
-                }
-                Err(e) => tracing::warn!(error = %e, "a delivery task failed"),
-                Ok(Ok(())) => {}
-            }
-        }
-        Ok(n)
-    }
-}
-
-fn retry_policy(config: &WebhooksConfig) -> Backoff {
+pub(super) fn retry_policy(config: &WebhooksConfig) -> Backoff {
     Backoff::new(
         Duration::from_millis(config.initial_backoff_ms),
         Duration::from_millis(config.max_backoff_ms),
@@ -98,19 +41,33 @@ fn backoff_ms(config: &WebhooksConfig, attempts_done: u32) -> i64 {
     i64::try_from(wait.as_millis()).unwrap_or(i64::MAX / 2)
 }
 
-async fn deliver(
+/// Sends `d` and records the attempt.
+pub(super) async fn deliver(
     policy: &TargetPolicy,
     service: &GamesService,
     config: &WebhooksConfig,
     d: WebhookDelivery,
-) -> Result<(), ServiceError> {
+) -> Attempt {
     let Some(event) = d.event else {
-        return service
+        let recorded = service
             .webhooks()
             .attempted(d.id, Err("event missing".into()), None)
             .await;
+        // Not the endpoint's failure: it was never asked.
+        return Attempt {
+            delivered: true,
+            recorded,
+        };
     };
-    let body = serde_json::to_vec(&event).map_err(ServiceError::internal)?;
+    let body = match serde_json::to_vec(&event) {
+        Ok(body) => body,
+        Err(e) => {
+            return Attempt {
+                delivered: true,
+                recorded: Err(ServiceError::internal(e)),
+            };
+        }
+    };
     let timestamp = service.now_ms() / 1000;
     let result = match checked_client(policy, config, &d.url).await {
         Ok((url, client)) => {
@@ -136,7 +93,11 @@ async fn deliver(
     if let Err(e) = &result {
         tracing::info!(delivery = %d.id, url = %d.url, attempt = d.attempts + 1, error = %e, "webhook delivery failed");
     }
-    service.webhooks().attempted(d.id, result, retry_at).await
+    let delivered = result.is_ok();
+    Attempt {
+        delivered,
+        recorded: service.webhooks().attempted(d.id, result, retry_at).await,
+    }
 }
 
 /// Checks `url` against `policy` as its host resolves now, and gives a client that connects

@@ -44,7 +44,8 @@ impl TrustedProxies {
         Ok(TrustedProxies { networks })
     }
 
-    fn trusts(&self, ip: IpAddr) -> bool {
+    /// Whether `ip` is one of the trusted proxies.
+    pub fn trusts(&self, ip: IpAddr) -> bool {
         let ip = unmapped(ip);
         self.networks.iter().any(|net| net.contains(&ip))
     }

@@ -7,6 +7,9 @@
 //! - at most `http.max_connections` connections are open (below the file-descriptor limit,
 //!   which is raised to its hard maximum at start): at the cap, new connections wait in the
 //!   kernel's backlog while those open are served;
+//! - one address holds at most `http.max_connections_per_address` of them
+//!   ([`AddressSlots`]); a connection beyond is closed as soon as it is accepted, so one client
+//!   with thousands of unfinished requests cannot take the places everyone else needs;
 //! - on shutdown, no new connection is accepted and the requests in flight finish;
 //! - the kernel's queue of connections not yet accepted is [`BACKLOG`] long, not tokio's
 //!   1024: when many clients connect at once (the header read timeout closing thousands of
@@ -27,6 +30,7 @@ use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
 use super::TrustedProxies;
+use super::address_slots::AddressSlots;
 
 /// Descriptors kept for the database, logs and outgoing requests.
 const DESCRIPTORS_KEPT: u64 = 128;
@@ -56,13 +60,20 @@ pub fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
 #[derive(Debug, Clone, Copy)]
 pub struct ConnectionLimits {
     pub max_connections: usize,
+    /// Connections one address (an IPv6 peer by its /64) may hold open; trusted proxies are
+    /// not counted.
+    pub max_per_address: usize,
     pub header_read_timeout: Duration,
 }
 
 impl ConnectionLimits {
     /// `wanted` connections, lowered to what the file-descriptor limit allows (raised first to
     /// its hard maximum where the system lets us).
-    pub fn fitted(wanted: usize, header_read_timeout: Duration) -> ConnectionLimits {
+    pub fn fitted(
+        wanted: usize,
+        max_per_address: usize,
+        header_read_timeout: Duration,
+    ) -> ConnectionLimits {
         let descriptors = match rlimit::increase_nofile_limit(u64::MAX) {
             Ok(limit) => limit,
             Err(e) => {
@@ -83,6 +94,7 @@ impl ConnectionLimits {
         }
         ConnectionLimits {
             max_connections,
+            max_per_address,
             header_read_timeout,
         }
     }
@@ -105,6 +117,7 @@ pub async fn serve(
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
     let open = Arc::new(Semaphore::new(limits.max_connections));
+    let per_address = Arc::new(AddressSlots::new(limits.max_per_address));
     let mut seed = getrandom::u64().unwrap_or(0x9E37_79B9_7F4A_7C15) | 1;
     let graceful = GracefulShutdown::new();
     loop {
@@ -128,6 +141,21 @@ pub async fn serve(
             },
             () = stopped(&mut shutdown) => break,
         };
+        // The connection's own address: nothing of the request has been read yet. A trusted
+        // proxy speaks for many clients and is left to the global cap.
+        let address_slot = if proxies.trusts(remote.ip()) {
+            None
+        } else {
+            match per_address.take(remote.ip()) {
+                Some(slot) => Some(slot),
+                None => {
+                    metrics::counter!(crate::telemetry::HTTP_CONNECTIONS_REFUSED).increment(1);
+                    tracing::debug!(%remote, "connection refused: its address holds its share");
+                    // Dropped unanswered: its place (`place`) goes back at once.
+                    continue;
+                }
+            }
+        };
         let router = router.clone();
         let proxies = Arc::clone(&proxies);
         let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
@@ -144,6 +172,7 @@ pub async fn serve(
             if let Err(e) = connection.await {
                 tracing::debug!(%remote, "connection ended: {e}");
             }
+            drop(address_slot);
             drop(place);
         });
     }

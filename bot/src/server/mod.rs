@@ -2,15 +2,19 @@
 //! with what both need (the client's address, rate limits, the places for open streams), and
 //! the router that serves them together on one listener (`listener.rs`).
 
+mod address_slots;
 mod client_addr;
+mod deadlines;
 pub mod http;
 pub mod listener;
 mod rate_limit;
+pub(crate) mod request_id;
 mod status;
 pub(crate) mod stream_slots;
 pub mod web;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
@@ -37,6 +41,8 @@ pub struct AppState {
     pub registrations: Arc<RateLimiter<Option<std::net::IpAddr>>>,
     /// Requests without a token, per client address.
     pub anonymous: Arc<RateLimiter<Option<std::net::IpAddr>>>,
+    /// Failed sign-ins to the web client, per client address.
+    pub sign_ins: Arc<RateLimiter<Option<std::net::IpAddr>>>,
     pub boards: Arc<board::BoardCache>,
     /// Becomes true when the server shuts down, so endless streams end.
     pub shutdown: watch::Receiver<bool>,
@@ -80,6 +86,10 @@ pub fn router(
             config.anonymous_per_second,
             config.anonymous_burst,
         )),
+        sign_ins: Arc::new(RateLimiter::new(
+            config.sign_in_failures_per_minute / 60.0,
+            config.sign_in_failures_burst,
+        )),
         boards: Arc::new(board::BoardCache::new(config.board_cache_entries)),
         service,
         shutdown,
@@ -97,7 +107,7 @@ pub fn router(
     Router::new()
         .nest(API_PREFIX, api)
         .route("/metrics", axum::routing::get(handlers::metrics))
-        .merge(web::router())
+        .merge(web::router(state.clone()))
         .fallback(|| async {
             ApiError::new(
                 StatusCode::NOT_FOUND,
@@ -113,9 +123,17 @@ pub fn router(
             )
         })
         .layer(DefaultBodyLimit::max(state.config.body_limit_bytes))
+        // Inside the request id's layers, so a 503 or 408 names its request too.
+        .layer(axum::middleware::from_fn_with_state(
+            deadlines::Deadlines {
+                body: Duration::from_millis(state.config.body_timeout_ms.max(1)),
+                request: Duration::from_millis(state.config.request_timeout_ms.max(1)),
+            },
+            deadlines::enforce,
+        ))
         .layer(axum::middleware::from_fn(observe::count_request))
         // Inside `set_request_id`, so the id is there to remember.
-        .layer(axum::middleware::from_fn(observe::remember_request_id))
+        .layer(axum::middleware::from_fn(request_id::remember))
         // A span per request; answers at debug (server errors are logged by their handlers).
         .layer(
             TraceLayer::new_for_http()

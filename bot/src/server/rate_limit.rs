@@ -47,10 +47,44 @@ impl<K: Hash + Eq> RateLimiter<K> {
         self.check_at(key, Instant::now())
     }
 
+    /// Whether `key`'s bucket holds a request, without taking it: for limits that count only
+    /// failures (a failed sign-in), asked before the attempt.
+    pub fn peek(&self, key: K) -> Result<(), u64> {
+        let now = Instant::now();
+        let buckets = self.buckets();
+        let tokens = buckets
+            .get(&key)
+            .map_or(self.burst, |b| self.refilled(b, now));
+        self.verdict(tokens)
+    }
+
+    /// The buckets. A panic while they were held (there is none to expect: the updates are
+    /// arithmetic) leaves each bucket as it was or as it was being set, both fine to go on
+    /// from, so the lock's poison is cleared, never taken as "no limit".
+    fn buckets(&self) -> std::sync::MutexGuard<'_, HashMap<K, Bucket>> {
+        self.buckets.lock().unwrap_or_else(|poisoned| {
+            self.buckets.clear_poison();
+            poisoned.into_inner()
+        })
+    }
+
+    fn refilled(&self, bucket: &Bucket, now: Instant) -> f64 {
+        let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
+        (bucket.tokens + elapsed * self.rate).min(self.burst)
+    }
+
+    /// `Ok` when `tokens` hold a request, else the seconds until they will.
+    fn verdict(&self, tokens: f64) -> Result<(), u64> {
+        if tokens >= 1.0 {
+            Ok(())
+        } else {
+            let wait = (1.0 - tokens) / self.rate;
+            Err(wait.ceil().max(1.0) as u64)
+        }
+    }
+
     fn check_at(&self, key: K, now: Instant) -> Result<(), u64> {
-        let Ok(mut buckets) = self.buckets.lock() else {
-            return Ok(());
-        };
+        let mut buckets = self.buckets();
         if buckets.len() >= self.max_buckets && !buckets.contains_key(&key) {
             self.evict(&mut buckets, now);
         }
@@ -58,16 +92,13 @@ impl<K: Hash + Eq> RateLimiter<K> {
             tokens: self.burst,
             at: now,
         });
-        let elapsed = now.saturating_duration_since(bucket.at).as_secs_f64();
-        bucket.tokens = (bucket.tokens + elapsed * self.rate).min(self.burst);
+        bucket.tokens = self.refilled(bucket, now);
         bucket.at = now;
-        if bucket.tokens >= 1.0 {
+        let verdict = self.verdict(bucket.tokens);
+        if verdict.is_ok() {
             bucket.tokens -= 1.0;
-            Ok(())
-        } else {
-            let wait = (1.0 - bucket.tokens) / self.rate;
-            Err(wait.ceil().max(1.0) as u64)
         }
+        verdict
     }
 
     /// Drops the buckets that have refilled (forgetting them changes nothing); if that is not
@@ -108,7 +139,8 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientKey {
     }
 }
 
-fn client_key(ip: IpAddr) -> IpAddr {
+/// The key an address is counted by: IPv4 as it is, IPv6 by its /64 (IPv4-mapped as IPv4).
+pub(super) fn client_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
@@ -174,6 +206,37 @@ mod tests {
                 .check_at(greedy, t0 + Duration::from_secs(30))
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn a_poisoned_lock_still_limits() {
+        let limiter = std::sync::Arc::new(RateLimiter::new(1.0 / 60.0, 1));
+        let t0 = Instant::now();
+        assert!(limiter.check_at(1u32, t0).is_ok());
+        let holder = std::sync::Arc::clone(&limiter);
+        let _ = std::thread::spawn(move || {
+            let _held = holder.buckets.lock();
+            panic!("poisons the lock");
+        })
+        .join();
+        assert!(limiter.buckets.is_poisoned());
+        assert_eq!(
+            limiter.check_at(1, t0),
+            Err(60),
+            "an empty bucket stays empty"
+        );
+        assert_eq!(limiter.peek(1).map_err(|_| ()), Err(()));
+        assert!(limiter.check_at(2, t0).is_ok(), "others have theirs");
+        assert!(!limiter.buckets.is_poisoned());
+    }
+
+    #[test]
+    fn peeking_takes_nothing() {
+        let limiter = RateLimiter::new(1.0 / 60.0, 1);
+        assert!(limiter.peek(5u32).is_ok());
+        assert!(limiter.peek(5).is_ok());
+        assert!(limiter.check(5).is_ok());
+        assert!(limiter.peek(5).is_err());
     }
 
     #[test]

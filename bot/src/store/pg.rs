@@ -65,6 +65,9 @@ impl Pipelined {
     }
 }
 
+/// How long opening a connection may take, when `database.url` does not say.
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// One connection to the server and the statements prepared on it.
 pub(super) struct Session {
     client: Client,
@@ -86,7 +89,13 @@ impl Session {
             .enable_all()
             .build()
             .map_err(|e| StoreError::Setup(format!("cannot start a database runtime: {e}")))?;
-        let (client, connection) = runtime.block_on(tokio_postgres::connect(url, NoTls))?;
+        // A server that does not answer must not hang the writer or a reader for the
+        // system's TCP timeout (minutes): unless the URL sets its own `connect_timeout`.
+        let mut config: tokio_postgres::Config = url.parse()?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        let (client, connection) = runtime.block_on(config.connect(NoTls))?;
         runtime.spawn(async move {
             if let Err(e) = connection.await {
                 tracing::debug!(error = %e, "a database connection ended");

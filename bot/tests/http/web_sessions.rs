@@ -317,7 +317,7 @@ async fn pages_refuse_frames_and_caches_and_load_only_their_own_files() {
     );
     assert_eq!(h["x-frame-options"], "DENY");
     assert_eq!(h["cache-control"], "no-store");
-    assert_eq!(h["referrer-policy"], "no-referrer");
+    assert_eq!(h["referrer-policy"], "same-origin");
     // The assets may be kept a while.
     let css = browserless()
         .get(format!("{}/assets/app.css", app.base))

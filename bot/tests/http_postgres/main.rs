@@ -27,6 +27,8 @@ mod connections;
 mod consistency;
 #[path = "../http/contract.rs"]
 mod contract;
+#[path = "../http/error_text.rs"]
+mod error_text;
 #[path = "../http/events.rs"]
 mod events;
 #[path = "../http/games.rs"]
@@ -43,6 +45,8 @@ mod operations;
 mod places;
 #[path = "../http/players.rs"]
 mod players;
+#[path = "../http/private_actions.rs"]
+mod private_actions;
 #[path = "../http/public_games.rs"]
 mod public_games;
 #[path = "../http/ratings.rs"]

@@ -82,7 +82,7 @@ impl From<ServiceError> for ApiError {
             api.retry_after_secs = Some(*retry_after_secs);
         }
         if let ServiceError::Internal(_) = &e {
-            api.request_id = super::observe::current_request_id();
+            api.request_id = crate::server::request_id::current();
         }
         if let ServiceError::Conflict { game, .. } = e {
             api.game = game;

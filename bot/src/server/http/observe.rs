@@ -1,5 +1,7 @@
 //! What the HTTP layer tells operators: a request id on every request and answer, a span per
-//! request carrying it, and request counts and latencies by route for `/metrics`.
+//! request carrying it, and request counts and latencies by route for `/metrics`. The id of
+//! the request being answered, for answers built without the request at hand, is
+//! `server::request_id`'s (the web client names it too).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -43,30 +45,6 @@ pub fn set_request_id() -> SetRequestIdLayer<NextRequestId> {
 /// Returns the request's id on its answer.
 pub fn propagate_request_id() -> PropagateRequestIdLayer {
     PropagateRequestIdLayer::new(REQUEST_ID)
-}
-
-tokio::task_local! {
-    /// The id of the request being answered, for an answer built without the request at
-    /// hand (an internal error names it, so its log line can be found).
-    static CURRENT_REQUEST_ID: String;
-}
-
-/// Runs the rest of the request with its id known to `current_request_id`.
-pub async fn remember_request_id(request: Request, next: Next) -> Response {
-    let id = request
-        .headers()
-        .get(&REQUEST_ID)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    match id {
-        Some(id) => CURRENT_REQUEST_ID.scope(id, next.run(request)).await,
-        None => next.run(request).await,
-    }
-}
-
-/// The id of the request being answered, inside `remember_request_id`.
-pub fn current_request_id() -> Option<String> {
-    CURRENT_REQUEST_ID.try_with(String::clone).ok()
 }
 
 /// The span of a request: method, route and request id.

@@ -34,6 +34,22 @@ const INTERNAL: Refusal = refusal(
      `request_id` names the failure's line in the server's log",
 );
 
+/// `server::deadlines`, on every route: the answer was not ready within
+/// `http.request_timeout_ms`. It carries `Retry-After`, but the document does not require it
+/// here: the readiness check's own 503 (time-boxed below the deadline) has none.
+const DEADLINE: Refusal = refusal(
+    "503",
+    "Not answered within `http.request_timeout_ms`, the database being slow or stuck \
+     (`unavailable`, with `Retry-After`)",
+);
+
+/// `server::deadlines`, for a route that takes a body.
+const BODY_DEADLINE: Refusal = refusal(
+    "408",
+    "The body did not arrive whole within `http.body_timeout_ms` (`request_timeout`); the \
+     connection is closed",
+);
+
 /// `auth::Authed`: the token, its rate limit, and the store it is looked up in.
 const AUTHED: [Refusal; 3] = [
     refusal(
@@ -135,7 +151,7 @@ pub fn add(path: &str, operation: &mut Value) {
         parameter_in("query"),
     );
     let has_body = operation.get("requestBody").is_some();
-    let mut refusals: Vec<&Refusal> = vec![&UNKNOWN_QUERY, &INTERNAL];
+    let mut refusals: Vec<&Refusal> = vec![&UNKNOWN_QUERY, &INTERNAL, &DEADLINE];
     if declares_token {
         refusals.extend(&AUTHED);
     } else if token_optional {
@@ -153,6 +169,7 @@ pub fn add(path: &str, operation: &mut Value) {
     }
     if has_body {
         refusals.extend(&JSON_BODY);
+        refusals.push(&BODY_DEADLINE);
     }
     let Some(responses) = operation
         .get_mut("responses")

@@ -43,6 +43,27 @@ impl WebError {
             e.log_failure(during);
         }
     }
+
+    /// Seconds to wait before asking again, when there is such a time.
+    fn retry_after(&self) -> Option<u64> {
+        match self {
+            WebError::RateLimited(secs) => Some(*secs),
+            WebError::Service(ServiceError::StoreUnavailable(_)) => Some(1),
+            _ => None,
+        }
+    }
+
+    /// What the visitor is told: the error's own words; for a failure of ours, "internal
+    /// error" and the request's id, which names the cause's line in the server's log (never
+    /// the cause itself).
+    fn shown(&self) -> String {
+        match (self, crate::server::request_id::current()) {
+            (WebError::Service(ServiceError::Internal(_)), Some(id)) => {
+                format!("{self} (request id {id})")
+            }
+            _ => self.to_string(),
+        }
+    }
 }
 
 /// A page: the sign-in page for a visitor who must sign in, else the message on a page.
@@ -53,7 +74,8 @@ impl IntoResponse for WebError {
         }
         self.log_failure("web page");
         let status = self.status();
-        let message = self.to_string();
+        let message = self.shown();
+        let retry_after = self.retry_after();
         let page = super::layout::page(
             "Something went wrong",
             None,
@@ -63,7 +85,13 @@ impl IntoResponse for WebError {
                 p { a href="/" { "Back to my games" } }
             },
         );
-        (status, page).into_response()
+        let mut response = (status, page).into_response();
+        if let Some(secs) = retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, secs.into());
+        }
+        response
     }
 }
 
@@ -86,11 +114,17 @@ impl From<ServiceError> for Plain {
 impl IntoResponse for Plain {
     fn into_response(self) -> Response {
         self.0.log_failure("web request");
-        (
+        let mut response = (
             self.0.status(),
             [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-            self.0.to_string(),
+            self.0.shown(),
         )
-            .into_response()
+            .into_response();
+        if let Some(secs) = self.0.retry_after() {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, secs.into());
+        }
+        response
     }
 }

@@ -10,9 +10,9 @@ mod error;
 mod layout;
 mod pages;
 mod session;
+pub(super) mod visitors;
 
 use axum::Router;
-use axum::response::IntoResponse;
 use axum::routing::{get, post};
 
 use crate::server::AppState;
@@ -20,8 +20,10 @@ use crate::server::AppState;
 pub use assets::game_page_asset_bytes;
 pub use session::{CSRF_HEADER, SESSION_COOKIE};
 
-/// The pages, at the root of the site (the API stays under `/api/v1`).
-pub fn router() -> Router<AppState> {
+/// The pages, at the root of the site (the API stays under `/api/v1`). Every page passes
+/// through `visitors::admit` (the session, the limit for visitors without one, no form from
+/// another site); the assets, the same bytes for everyone, do not.
+pub fn router(state: AppState) -> Router<AppState> {
     use pages::*;
     Router::new()
         .route("/", get(home::home))
@@ -49,6 +51,7 @@ pub fn router() -> Router<AppState> {
         .route("/variants", get(variants::variant_list))
         .route("/variants/{id}", get(variants::variant_page))
         .route("/variants/{id}/start.svg", get(variants::start_picture))
+        .route_layer(axum::middleware::from_fn_with_state(state, visitors::admit))
         .route("/assets/{name}", get(assets::asset))
         .layer(axum::middleware::from_fn(security_headers))
 }
@@ -60,17 +63,7 @@ async fn security_headers(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::http::{HeaderValue, Method, header};
-    // A form another site posts (sign-in forms too, which have no session to hold a CSRF
-    // token yet: another site must not sign a visitor in to the other site's account). Browsers
-    // say where a request comes from in Sec-Fetch-Site; clients that are not browsers send none.
-    let cross_site = request
-        .headers()
-        .get("sec-fetch-site")
-        .is_some_and(|v| v.as_bytes() == b"cross-site" || v.as_bytes() == b"same-site");
-    if request.method() == Method::POST && cross_site {
-        return error::WebError::BadCsrf.into_response();
-    }
+    use axum::http::{HeaderValue, header};
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     headers.insert(
@@ -82,7 +75,10 @@ async fn security_headers(
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     headers.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        // No address to other sites (a sign-in link's page holds its token in the address);
+        // to this one the address goes, and the origin too: `no-referrer` makes browsers send
+        // `Origin: null` with this site's own forms, which the Origin check must refuse.
+        HeaderValue::from_static("same-origin"),
     );
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,

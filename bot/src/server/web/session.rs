@@ -72,6 +72,10 @@ impl FromRequestParts<AppState> for MaybeSignedIn {
     type Rejection = WebError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, WebError> {
+        // Found once per request, by the layer every page passes through (`visitors.rs`).
+        if let Some(found) = parts.extensions.get::<MaybeSignedIn>() {
+            return Ok(found.clone());
+        }
         let Some(secret) = cookie(&parts.headers, SESSION_COOKIE).filter(|s| !s.is_empty()) else {
             return Ok(MaybeSignedIn(None));
         };

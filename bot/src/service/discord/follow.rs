@@ -22,9 +22,14 @@ impl Discord<'_> {
             .commit(move |c, _| {
                 let row = game_state::load(c, id)?;
                 if game_state::side_of(&row, player).is_none() {
-                    return Err(ServiceError::Forbidden(format!(
-                        "only the players of game {id} may bring it here"
-                    )));
+                    // A private game is not found by anyone else, as for reading it.
+                    return Err(if row.private {
+                        game_state::not_a_player(&row)
+                    } else {
+                        ServiceError::Forbidden(format!(
+                            "only the players of game {id} may bring it here"
+                        ))
+                    });
                 }
                 if !row.status.is_active() {
                     return Err(ServiceError::GameOver);

@@ -39,6 +39,13 @@ impl Webhooks<'_> {
             .check_with_system_resolver(&parsed)
             .await
             .map_err(|e| ServiceError::Invalid(e.to_string()))?;
+        // A NUL cannot be stored as text (PostgreSQL refuses it): refused here as the input it
+        // is, not failed as a write.
+        if secret.contains('\0') {
+            return Err(ServiceError::Invalid(
+                "webhook secret must not contain the NUL character".into(),
+            ));
+        }
         // Characters, as the message and the schema say (not bytes).
         if !SECRET_CHARS.contains(&secret.chars().count()) {
             return Err(ServiceError::Invalid(format!(
@@ -129,6 +136,25 @@ impl Webhooks<'_> {
             .write(move |c| match result {
                 Ok(()) => rows::delivery_succeeded(c, id, now),
                 Err(e) => rows::delivery_failed(c, id, &e, retry_at),
+            })
+            .await
+            .map_err(ServiceError::from)
+    }
+
+    /// Puts deliveries off without an attempt: each is due again at its time (ms). For the
+    /// deliveries the worker took but will not send now (their endpoint busy or failing), and
+    /// for those it held when it stopped. One write for them all.
+    pub async fn postpone_deliveries(self, due_at: Vec<(DeliveryId, i64)>) -> Result<()> {
+        if due_at.is_empty() {
+            return Ok(());
+        }
+        self.service
+            .inner
+            .store
+            .write(move |c| {
+                due_at
+                    .iter()
+                    .try_for_each(|&(id, at)| rows::claim_delivery(c, id, at))
             })
             .await
             .map_err(ServiceError::from)

@@ -30,8 +30,7 @@ fn my_active_game(
     player: PlayerId,
 ) -> Result<(GameRow, Side)> {
     let mut row = game_state::load(c, id)?;
-    let side = game_state::side_of(&row, player)
-        .ok_or_else(|| ServiceError::Forbidden(format!("you do not play in game {id}")))?;
+    let side = game_state::side_of(&row, player).ok_or_else(|| game_state::not_a_player(&row))?;
     if !row.status.is_active() || end_if_out_of_time(c, e, &mut row)? {
         return Err(ServiceError::GameOver);
     }

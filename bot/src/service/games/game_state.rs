@@ -284,6 +284,16 @@ pub(crate) fn visible_to(row: &GameRow, viewer: Option<PlayerId>) -> bool {
     !row.private || viewer.is_some_and(|p| side_of(row, p).is_some())
 }
 
+/// What someone who does not play in `row` is told when they try to act in it: a private game
+/// is not found (as for reading it: its existence is not told), a public one is not theirs.
+pub(crate) fn not_a_player(row: &GameRow) -> ServiceError {
+    if row.private {
+        ServiceError::NotFound(Missing::Game(row.id))
+    } else {
+        ServiceError::Forbidden(format!("you do not play in game {}", row.id))
+    }
+}
+
 /// Loads a game `viewer` may see, or says it does not exist (a private game is not found by
 /// anyone else: its existence is not told either).
 pub(crate) fn load_visible(c: &Conn<'_>, id: GameId, viewer: Option<PlayerId>) -> Result<GameRow> {

@@ -214,9 +214,7 @@ fn refused(
             return Ok(Err(conflict(c, row, too_late_message(row))?));
         }
         Refusal::StalePly { sent, played } => conflict(c, row, stale_ply_message(sent, played))?,
-        Refusal::NotInGame => {
-            ServiceError::Forbidden(format!("you do not play in game {}", row.id))
-        }
+        Refusal::NotInGame => game_state::not_a_player(row),
         Refusal::GameOver => ServiceError::GameOver,
         Refusal::NotYourTurn(side) => ServiceError::NotYourTurn(side.to_string()),
         Refusal::WrongSeat => ServiceError::NotYourTurn(match actor {

@@ -7,7 +7,7 @@ use crate::domain::{GameId, PlayerId, SideChoice};
 
 use super::Challenges;
 use crate::service::views::{ChallengeCreated, GameView, SeatView};
-use crate::service::{NewChallenge, Opponent, Place, Result, RulesChoice, ServiceError};
+use crate::service::{Missing, NewChallenge, Opponent, Place, Result, RulesChoice, ServiceError};
 
 /// Who the rematch is against: the other seat of the game.
 fn opponent_of(seat: &SeatView) -> Result<Opponent> {
@@ -51,9 +51,12 @@ impl Challenges<'_> {
     pub async fn rematch(self, player: PlayerId, game: GameId) -> Result<ChallengeCreated> {
         let view = self.service.games().game(Some(player), game).await?;
         let Some(mine) = view.your_side else {
-            return Err(ServiceError::Forbidden(format!(
-                "you do not play in game {game}"
-            )));
+            // A private game is not found by anyone else, as for reading it.
+            return Err(if view.private {
+                ServiceError::NotFound(Missing::Game(game))
+            } else {
+                ServiceError::Forbidden(format!("you do not play in game {game}"))
+            });
         };
         if view.status.is_active() {
             return Err(ServiceError::Conflict {

@@ -52,6 +52,10 @@ pub async fn health(State(state): State<AppState>) -> Response {
     (code, Json(Health { status, discord })).into_response()
 }
 
+/// How long readiness waits for the store's probe at most: the whole answer comes within a
+/// second.
+const STORE_PROBE: std::time::Duration = std::time::Duration::from_millis(800);
+
 /// Whether the service is ready to serve, and each check's result.
 #[derive(Serialize, ToSchema)]
 pub struct Readiness {
@@ -117,16 +121,30 @@ pub struct DiscordCheck {
 )]
 pub async fn ready(State(state): State<AppState>) -> Response {
     let started = std::time::Instant::now();
-    let database = match state.service.probe_store().await {
-        Ok(()) => StoreCheck {
+    // Time-boxed: a load balancer asking whether to send traffic here needs an answer at
+    // once, above all when the database is stuck; and within the request's own deadline,
+    // which would answer in the API's error shape instead.
+    let probe = STORE_PROBE.min(std::time::Duration::from_millis(
+        state.config.request_timeout_ms / 2,
+    ));
+    let database = match tokio::time::timeout(probe, state.service.probe_store()).await {
+        Ok(Ok(())) => StoreCheck {
             ok: true,
             ms: Some(started.elapsed().as_millis() as u64),
             error: None,
         },
-        Err(e) => StoreCheck {
+        Ok(Err(e)) => StoreCheck {
             ok: false,
             ms: None,
             error: Some(e.to_string()),
+        },
+        Err(_) => StoreCheck {
+            ok: false,
+            ms: None,
+            error: Some(format!(
+                "the database did not answer within {} ms",
+                probe.as_millis()
+            )),
         },
     };
     let scheduler = match state.ops.scheduler_every {

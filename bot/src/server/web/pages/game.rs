@@ -10,7 +10,7 @@ use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 
 use crate::domain::{GameId, GameStatus};
-use crate::server::{AppState, ClientKey};
+use crate::server::AppState;
 use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView, variant_label};
 
 use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};
@@ -18,7 +18,7 @@ use super::super::error::{Plain, WebError};
 use super::super::layout::{Me, csrf_field, local_time, page_with};
 use super::super::session::{MaybeSignedIn, SignedIn};
 use super::game_analysis::{latest_analysis, move_mark, panel_for, ply_evaluation};
-use super::{me_of, spectator_allowed};
+use super::me_of;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct BoardQuery {
@@ -49,11 +49,9 @@ impl BoardQuery {
 pub async fn game_page(
     State(state): State<AppState>,
     MaybeSignedIn(session): MaybeSignedIn,
-    ClientKey(client): ClientKey,
     Path(id): Path<GameId>,
     Query(q): Query<BoardQuery>,
 ) -> Result<Response, WebError> {
-    spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
     let shown = state.service.games().game_board(viewer, id, q.ply).await?;
@@ -117,11 +115,9 @@ pub async fn game_page(
 pub async fn board_part(
     State(state): State<AppState>,
     MaybeSignedIn(session): MaybeSignedIn,
-    ClientKey(client): ClientKey,
     Path(id): Path<GameId>,
     Query(q): Query<BoardQuery>,
 ) -> Result<Response, Plain> {
-    spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
     let shown = state.service.games().game_board(viewer, id, q.ply).await?;

@@ -11,7 +11,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 
 use crate::domain::{AnalysisStatus, GameId, PlayerId};
-use crate::server::{AppState, ClientKey};
+use crate::server::AppState;
 use crate::service::{AnalysisView, MarkView, Missing, PlyView, ServiceError};
 
 use super::super::analysis_svg::analysis_chart_svg;
@@ -20,7 +20,7 @@ use super::super::error::{Plain, WebError};
 use super::super::layout::{Me, csrf_field};
 use super::super::session::{CSRF_HEADER, MaybeSignedIn, SignedIn};
 use super::game::{BoardQuery, CsrfForm};
-use super::{me_of, spectator_allowed};
+use super::me_of;
 
 /// The latest analysis of game `id` that `viewer` may see, if any.
 pub async fn latest_analysis(
@@ -191,11 +191,9 @@ pub fn ply_evaluation(ply: &PlyView) -> Markup {
 pub async fn analysis_part(
     State(state): State<AppState>,
     MaybeSignedIn(session): MaybeSignedIn,
-    ClientKey(client): ClientKey,
     Path(id): Path<GameId>,
     Query(q): Query<BoardQuery>,
 ) -> Result<Response, Plain> {
-    spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
     state.service.games().ensure_visible(viewer, id).await?;

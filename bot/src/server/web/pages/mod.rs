@@ -26,16 +26,3 @@ async fn me_of(state: &AppState, session: Option<&SignedIn>) -> Result<Option<Me
         csrf_token: session.csrf_token.clone(),
     }))
 }
-
-/// Visitors without a session read public pages under the API's limit for requests without a
-/// token (`http.anonymous_per_second`, per address).
-fn spectator_allowed(
-    state: &AppState,
-    session: Option<&SignedIn>,
-    client: Option<std::net::IpAddr>,
-) -> Result<(), WebError> {
-    if session.is_some() {
-        return Ok(());
-    }
-    state.anonymous.check(client).map_err(WebError::RateLimited)
-}

@@ -5,14 +5,14 @@ use axum::response::{IntoResponse, Response};
 use maud::html;
 
 use crate::domain::GameStatus;
-use crate::server::{AppState, ClientKey};
+use crate::server::AppState;
 use crate::service::{HistoryQuery, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::page;
 use super::super::session::MaybeSignedIn;
 use super::game::seat;
-use super::{me_of, spectator_allowed};
+use super::me_of;
 
 /// Finished games listed on a player's page (all of them: `GET /api/v1/players/{handle}/games`).
 const RECENT_GAMES: u32 = 20;
@@ -20,10 +20,8 @@ const RECENT_GAMES: u32 = 20;
 pub async fn player_page(
     State(state): State<AppState>,
     MaybeSignedIn(session): MaybeSignedIn,
-    ClientKey(client): ClientKey,
     Path(handle): Path<String>,
 ) -> Result<Response, WebError> {
-    spectator_allowed(&state, session.as_ref(), client)?;
     let me = me_of(&state, session.as_ref()).await?;
     let viewer = session.as_ref().map(|s| s.player);
     let profile = state

@@ -6,11 +6,12 @@ use axum::response::{IntoResponse, Redirect, Response};
 use maud::html;
 use serde::Deserialize;
 
-use crate::server::AppState;
+use crate::server::{AppState, ClientKey};
 
 use super::super::error::WebError;
 use super::super::layout::page;
 use super::super::session::{SignedIn, cleared_cookie, session_cookie};
+use super::super::visitors::{sign_in_allowed, sign_in_failed};
 use super::game::CsrfForm;
 
 /// `GET /login/{token}`: a button that redeems the link. Opening the link does not use it up,
@@ -39,29 +40,38 @@ pub struct TokenForm {
 /// `POST /login`: redeems a sign-in link.
 pub async fn redeem_link(
     State(state): State<AppState>,
+    ClientKey(client): ClientKey,
     axum::Form(form): axum::Form<TokenForm>,
 ) -> Result<Response, WebError> {
+    sign_in_allowed(&state, client)?;
     let session = state
         .service
         .credentials()
         .redeem_login_link(&form.token)
-        .await?;
+        .await
+        .map_err(WebError::from)
+        .inspect_err(|e| sign_in_failed(&state, client, e))?;
     Ok(signed_in(&state, &session))
 }
 
 /// `POST /login/token`: signs in with a pasted API token.
 pub async fn with_api_token(
     State(state): State<AppState>,
+    ClientKey(client): ClientKey,
     axum::Form(form): axum::Form<TokenForm>,
 ) -> Result<Response, WebError> {
-    if form.token.trim().is_empty() {
-        return Err(WebError::BadInput("paste one of your API tokens".into()));
+    sign_in_allowed(&state, client)?;
+    let session = if form.token.trim().is_empty() {
+        Err(WebError::BadInput("paste one of your API tokens".into()))
+    } else {
+        state
+            .service
+            .credentials()
+            .sign_in_with_api_token(&form.token)
+            .await
+            .map_err(WebError::from)
     }
-    let session = state
-        .service
-        .credentials()
-        .sign_in_with_api_token(&form.token)
-        .await?;
+    .inspect_err(|e| sign_in_failed(&state, client, e))?;
     Ok(signed_in(&state, &session))
 }
 
