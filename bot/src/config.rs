@@ -391,8 +391,8 @@ impl WebhooksConfig {
 
 impl HttpConfig {
     /// The proxies whose `X-Forwarded-For` is believed, read from `trusted_proxies`.
-    pub fn trusted_proxies(&self) -> Result<crate::server::TrustedProxies, ConfigError> {
-        crate::server::TrustedProxies::new(&self.trusted_proxies)
+    pub fn trusted_proxies(&self) -> Result<crate::client_addr::TrustedProxies, ConfigError> {
+        crate::client_addr::TrustedProxies::new(&self.trusted_proxies)
             .map_err(|e| ConfigError::Invalid(e.to_string()))
     }
 

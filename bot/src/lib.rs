@@ -4,6 +4,7 @@ pub mod ai_picker;
 pub mod app;
 pub mod backoff;
 pub mod cli;
+pub mod client_addr;
 pub mod config;
 pub mod discord;
 pub mod domain;

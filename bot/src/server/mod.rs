@@ -3,7 +3,6 @@
 //! the router that serves them together on one listener (`listener.rs`).
 
 mod address_slots;
-mod client_addr;
 mod deadlines;
 pub mod http;
 pub mod listener;
@@ -28,7 +27,7 @@ use crate::service::GamesService;
 
 use http::{API_PREFIX, ApiError, board, extract, handlers, observe, openapi};
 
-pub use client_addr::{ClientAddr, TrustedProxies};
+pub use crate::client_addr::{ClientAddr, TrustedProxies};
 pub use rate_limit::{ClientKey, RateLimiter};
 pub use status::status_of;
 
