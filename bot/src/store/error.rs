@@ -44,6 +44,10 @@ pub enum StoreError {
     Thread(String),
     #[error("a database lock was poisoned")]
     Poisoned,
+    /// Every read connection the store may open was in use for this long: a burst, worth
+    /// retrying soon.
+    #[error("every read connection stayed busy for {0:?}")]
+    ReadersBusy(std::time::Duration),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
 }
@@ -56,7 +60,7 @@ impl StoreError {
         match self {
             StoreError::Database(e) => e.unavailable,
             StoreError::Commit { unavailable, .. } => *unavailable,
-            StoreError::WriterGone | StoreError::FileGone(_) => true,
+            StoreError::WriterGone | StoreError::FileGone(_) | StoreError::ReadersBusy(_) => true,
             StoreError::Migration(_)
             | StoreError::NoRow(_)
             | StoreError::Parameter(_)

@@ -45,6 +45,8 @@ struct Inner {
     writer: Writer,
     readers: Readers,
     max_readers: usize,
+    /// One permit per read connection that may be open at once.
+    open_readers: Arc<tokio::sync::Semaphore>,
     /// PostgreSQL: bumped whenever any instance committed (see [`Store::changes`]).
     changes: Option<watch::Receiver<u64>>,
     /// Tells the listener thread to end with the store.
@@ -63,6 +65,14 @@ impl Drop for Inner {
 
 /// Idle PostgreSQL read connections kept at least (see `Store::open_postgres`).
 const PG_IDLE_READERS: usize = 16;
+
+/// Read connections open at once, at most, as a multiple of those kept idle: a burst of reads
+/// waits for a connection rather than opening one each (PostgreSQL's default
+/// `max_connections` is 100, for every instance together).
+const OPEN_READERS_PER_IDLE: usize = 2;
+
+/// How long a read waits for a connection before the store answers that it is busy.
+const READ_CONNECTION_WAIT: Duration = Duration::from_secs(2);
 
 /// The idle read connections, and how to open another.
 enum Readers {
@@ -128,6 +138,7 @@ impl Store {
                 // A server connection costs a process to open: those opened under a burst are
                 // kept for the next one, up to this many.
                 max_readers: readers.max(PG_IDLE_READERS),
+                open_readers: open_readers(readers.max(PG_IDLE_READERS)),
                 changes: Some(heard),
                 stop,
             }),
@@ -171,6 +182,7 @@ impl Store {
                     busy_timeout,
                 },
                 max_readers: readers.max(1),
+                open_readers: open_readers(readers.max(1)),
                 changes: None,
                 stop: Arc::new(AtomicBool::new(false)),
             }),
@@ -200,20 +212,33 @@ impl Store {
         self.inner.writer.submit(job, after_commit).await
     }
 
-    /// Runs `query` on a read-only connection off the async runtime.
+    /// Runs `query` on a read-only connection off the async runtime, once one of the bounded
+    /// number of read connections is free (busy past [`READ_CONNECTION_WAIT`]: refused as
+    /// [`StoreError::ReadersBusy`], which is "try again soon").
     pub async fn read<T, E, F>(&self, query: F) -> Result<T, E>
     where
         F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
+        let open = self.inner.open_readers.clone();
+        let permit = match tokio::time::timeout(READ_CONNECTION_WAIT, open.acquire_owned()).await {
+            Ok(Ok(permit)) => permit,
+            Ok(Err(_)) => return Err(E::from(StoreError::Poisoned)),
+            Err(_) => return Err(E::from(StoreError::ReadersBusy(READ_CONNECTION_WAIT))),
+        };
         let store = self.clone();
-        tokio::task::spawn_blocking(move || store.read_blocking(query))
-            .await
-            .map_err(|e| E::from(StoreError::Thread(e.to_string())))?
+        tokio::task::spawn_blocking(move || {
+            let read = store.read_blocking(query);
+            drop(permit);
+            read
+        })
+        .await
+        .map_err(|e| E::from(StoreError::Thread(e.to_string())))?
     }
 
-    /// Like [`Store::read`], for code already off the runtime.
+    /// Like [`Store::read`], for code already off the runtime. Not bounded by the read
+    /// connections' permits: for callers (tests, tools) that bound themselves.
     pub fn read_blocking<T, E, F>(&self, query: F) -> Result<T, E>
     where
         F: FnOnce(&Conn<'_>) -> Result<T, E>,
@@ -291,3 +316,10 @@ fn open_reader(path: &Path, busy_timeout: Duration) -> Result<Connection, StoreE
 mod tests;
 #[cfg(test)]
 mod tests_postgres;
+
+/// The permits of the read connections that may be open at once, for `idle` kept idle.
+fn open_readers(idle: usize) -> Arc<tokio::sync::Semaphore> {
+    Arc::new(tokio::sync::Semaphore::new(
+        idle.saturating_mul(OPEN_READERS_PER_IDLE),
+    ))
+}

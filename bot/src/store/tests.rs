@@ -308,3 +308,51 @@ async fn a_stored_ai_level_out_of_range_is_read_as_corrupt_data() {
         }
     }
 }
+
+/// A burst of reads waits for the bounded read connections; one that waits too long is told
+/// the store is busy (a "try again soon"), and reads go on once connections are free.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reads_beyond_the_open_connections_wait_and_then_are_refused_as_busy() {
+    let dir = tempfile::tempdir().unwrap();
+    // One idle reader: two may be open at once.
+    let store = Store::open(&dir.path().join("t.db"), 1, Duration::from_secs(5), 64).unwrap();
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let held = Arc::new(Mutex::new(held));
+    let (started, mut running) = tokio::sync::mpsc::channel::<()>(2);
+    let mut holders = Vec::new();
+    for _ in 0..2 {
+        let (store, held, started) = (store.clone(), held.clone(), started.clone());
+        holders.push(tokio::spawn(async move {
+            store
+                .read(move |_| {
+                    let _ = started.blocking_send(());
+                    let _ = held.lock().unwrap().recv();
+                    Ok::<_, StoreError>(())
+                })
+                .await
+        }));
+    }
+    for _ in 0..2 {
+        tokio::time::timeout(Duration::from_secs(10), running.recv())
+            .await
+            .expect("both holding reads started");
+    }
+    let busy = store.read(|_| Ok::<_, StoreError>(())).await;
+    match busy {
+        Err(e @ StoreError::ReadersBusy(_)) => assert!(e.is_unavailable()),
+        other => panic!("expected the store to be busy, got {other:?}"),
+    }
+    release.send(()).unwrap();
+    release.send(()).unwrap();
+    for holder in holders {
+        tokio::time::timeout(Duration::from_secs(10), holder)
+            .await
+            .expect("the holding reads ended")
+            .unwrap()
+            .unwrap();
+    }
+    store
+        .read(|_| Ok::<_, StoreError>(()))
+        .await
+        .expect("a read once connections are free");
+}
