@@ -369,8 +369,14 @@ mod tests {
         );
     }
 
-    #[tokio::test]
-    async fn a_player_with_too_many_waiting_is_refused_and_others_are_not() {
+    /// A queue with one worker, taken by a search of `owner`'s until `release` is sent to.
+    async fn one_worker_held_by(
+        owner: EngineOwner,
+    ) -> (
+        EngineQueue,
+        std::sync::mpsc::Sender<()>,
+        tokio::task::JoinHandle<Result<()>>,
+    ) {
         let queue = EngineQueue::new(EngineLimits {
             workers: 1,
             strong_at_once: 1,
@@ -378,20 +384,24 @@ mod tests {
         let (release, hold) = std::sync::mpsc::channel::<()>();
         let hold = Mutex::new(hold);
         let q = queue.clone();
-        // Takes the only worker until released.
         let busy = tokio::spawn(async move {
-            q.run(job(player(9), false), move || {
+            q.run(job(owner, false), move || {
                 let _ = hold.lock().unwrap().recv();
             })
             .await
         });
-        tokio::time::timeout(Duration::from_secs(10), async {
+        within("the first search to start", async {
             while queue.lock().running == 0 {
                 tokio::task::yield_now().await;
             }
         })
-        .await
-        .expect("the first search started");
+        .await;
+        (queue, release, busy)
+    }
+
+    #[tokio::test]
+    async fn a_player_with_too_many_waiting_is_refused_and_others_are_not() {
+        let (queue, release, busy) = one_worker_held_by(player(9)).await;
         let capped = |owner| EngineJob {
             owner,
             strong: false,
@@ -437,26 +447,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_search_given_up_before_its_turn_gives_its_place_back() {
-        let queue = EngineQueue::new(EngineLimits {
-            workers: 1,
-            strong_at_once: 1,
-        });
-        let (release, hold) = std::sync::mpsc::channel::<()>();
-        let hold = Mutex::new(hold);
-        let q = queue.clone();
-        let busy = tokio::spawn(async move {
-            q.run(job(player(1), false), move || {
-                let _ = hold.lock().unwrap().recv();
-            })
-            .await
-        });
-        tokio::time::timeout(Duration::from_secs(10), async {
-            while queue.lock().running == 0 {
-                tokio::task::yield_now().await;
-            }
-        })
-        .await
-        .expect("the first search started");
+        let (queue, release, busy) = one_worker_held_by(player(1)).await;
         // Given up while waiting: its future is dropped.
         let gave_up = tokio::time::timeout(
             Duration::from_millis(1),
