@@ -255,6 +255,63 @@ async fn a_pasted_api_token_signs_in_and_a_wrong_one_does_not() {
     assert!(bad.headers().get(SET_COOKIE).is_none());
 }
 
+#[tokio::test]
+async fn revoking_a_token_ends_the_browser_sessions_it_opened() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let pasted = browserless()
+        .post(format!("{}/login/token", app.base))
+        .form(&[("token", ada.token.clone())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pasted.status(), StatusCode::SEE_OTHER);
+    let by_token = session_of(&pasted);
+    let (by_link, _) = signed_in(&app, &ada).await;
+    assert!(csrf_of(&app, &by_token).await.is_some());
+
+    // Ada revokes the token (with another one of hers, as a player whose token was stolen would).
+    let other = app
+        .call(
+            reqwest::Method::POST,
+            "/tokens",
+            Some(&ada.token),
+            Some(serde_json::json!({ "name": "laptop" })),
+            StatusCode::CREATED,
+        )
+        .await["token"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let tokens = app.get("/tokens", &other).await;
+    let stolen = tokens
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] != "laptop")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    app.call(
+        reqwest::Method::DELETE,
+        &format!("/tokens/{stolen}"),
+        Some(&other),
+        None,
+        StatusCode::NO_CONTENT,
+    )
+    .await;
+
+    assert_eq!(
+        csrf_of(&app, &by_token).await,
+        None,
+        "the session the revoked token opened is over"
+    );
+    assert!(
+        csrf_of(&app, &by_link).await.is_some(),
+        "a session opened by a sign-in link is not the token's"
+    );
+}
+
 /// A Copenhagen game well under way: 60 moves, each side's first legal move.
 pub(super) async fn game_of_sixty_moves(app: &TestApp) -> (Player, Player, i64) {
     let (a, b, game) = app.game_between_a_and_b("copenhagen").await;

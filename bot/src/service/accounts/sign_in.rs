@@ -104,6 +104,7 @@ impl Credentials<'_> {
                     &session.csrf_token,
                     e.now(),
                     expires_at,
+                    None,
                 )?;
                 Ok(session.opened(player, expires_at))
             })
@@ -113,8 +114,8 @@ impl Credentials<'_> {
     /// Opens a session for the player of an API token pasted into the sign-in form.
     #[tracing::instrument(level = "debug", skip_all)]
     pub async fn sign_in_with_api_token(self, api_token: &str) -> Result<NewWebSession> {
-        let player = self
-            .authenticate(api_token.trim())
+        let (player, token) = self
+            .identify(api_token.trim())
             .await?
             .ok_or_else(|| ServiceError::Forbidden("this API token is not valid".into()))?;
         let session = SessionSecrets::new()?;
@@ -130,6 +131,8 @@ impl Credentials<'_> {
                     &session.csrf_token,
                     e.now(),
                     expires_at,
+                    // Revoking the token ends the session (the row goes with it).
+                    Some(token),
                 )?;
                 Ok(session.opened(player, expires_at))
             })

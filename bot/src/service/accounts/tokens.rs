@@ -67,6 +67,14 @@ fn cache(lock: &RwLock<TokenCache>) -> std::sync::RwLockWriteGuard<'_, TokenCach
 impl Credentials<'_> {
     /// The player a bearer token belongs to, if any. Notes the use (at most once a minute).
     pub async fn authenticate(self, token: &str) -> Result<Option<PlayerId>> {
+        Ok(self.identify(token).await?.map(|(player, _)| player))
+    }
+
+    /// The player a bearer token belongs to and the token's id, if any. Notes the use.
+    pub(in crate::service) async fn identify(
+        self,
+        token: &str,
+    ) -> Result<Option<(PlayerId, TokenId)>> {
         let hash = token_hash(token);
         let lock = &self.service.inner.tokens;
         let cached = {
@@ -101,7 +109,7 @@ impl Credentials<'_> {
             }
         };
         self.note_use(hash, id, last_used_at);
-        Ok(Some(player))
+        Ok(Some((player, id)))
     }
 
     /// Writes `last_used_at` when the stored one is a minute old, off the request's path.

@@ -165,6 +165,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 16,
+        name: "sessions_of_tokens",
+        sqlite: include_str!("../../../../migrations/0016_sessions_of_tokens.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0016_sessions_of_tokens.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

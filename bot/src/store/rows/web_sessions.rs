@@ -54,11 +54,19 @@ pub fn insert_web_session(
     csrf_token: &str,
     now: i64,
     expires_at: i64,
+    opened_with_token: Option<TokenId>,
 ) -> Result<()> {
     c.execute(
-        "INSERT INTO web_sessions (player_id, session_hash, csrf_token, created_at, expires_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![player, session_hash, csrf_token, now, expires_at],
+        "INSERT INTO web_sessions (player_id, session_hash, csrf_token, created_at, expires_at, \
+         opened_with_token) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![
+            player,
+            session_hash,
+            csrf_token,
+            now,
+            expires_at,
+            opened_with_token
+        ],
     )?;
     Ok(())
 }
