@@ -6,8 +6,35 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
-use taflbot_e2e::fake_discord::{CommandOption as Opt, RouteKind};
+use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, RouteKind};
 use taflbot_e2e::world::{WAIT, World, game_id_in};
+
+/// `/play`'s options for a Brandubh game against the AI at level 1, the player attacking.
+fn play_options() -> [Opt; 3] {
+    [
+        Opt::string("variant", "brandubh"),
+        Opt::integer("level", 1),
+        Opt::string("side", "attackers"),
+    ]
+}
+
+/// `user` starts a game against the AI in `channel` with `/play`; its id, once announced.
+async fn start_ai_game(world: &World, user: &FakeUser, channel: u64) -> i64 {
+    let sent = world
+        .fake
+        .slash(user, channel, "play", &play_options())
+        .unwrap();
+    let token = sent.token.clone();
+    let start = world
+        .fake
+        .recorder()
+        .wait_for("the start of the AI game", WAIT, |r| {
+            r.answers(&token) && r.text().contains("begins")
+        })
+        .await
+        .unwrap();
+    game_id_in(&start.text())
+}
 
 fn quick_analysis(config: &mut taflbot::config::Config) {
     config.games.analysis_ms_per_ply = 30;
@@ -72,29 +99,7 @@ async fn analyze_posts_the_summary_and_a_described_chart_and_hints_are_for_ai_ga
 
     // In a casual game against the AI, the player to move gets the AI's move, privately.
     let ai_channel = world.fake.new_channel("ai");
-    let sent = world
-        .fake
-        .slash(
-            &alice,
-            ai_channel,
-            "play",
-            &[
-                Opt::string("variant", "brandubh"),
-                Opt::integer("level", 1),
-                Opt::string("side", "attackers"),
-            ],
-        )
-        .unwrap();
-    let token = sent.token.clone();
-    let start = world
-        .fake
-        .recorder()
-        .wait_for("the start of the AI game", WAIT, |r| {
-            r.answers(&token) && r.text().contains("begins")
-        })
-        .await
-        .unwrap();
-    let ai_game = game_id_in(&start.text());
+    let ai_game = start_ai_game(&world, &alice, ai_channel).await;
     let hint = world.slash(&alice, ai_channel, "hint", &[]).await;
     let sent_hint = world
         .fake
@@ -126,21 +131,7 @@ async fn a_hint_or_an_ai_game_asked_again_too_soon_is_refused_privately_with_the
     let world = World::start_with(hints_and_ai_games_spaced).await;
     let alice = world.fake.new_user("alice");
     let channel = world.fake.new_channel("ai");
-    let play = [
-        Opt::string("variant", "brandubh"),
-        Opt::integer("level", 1),
-        Opt::string("side", "attackers"),
-    ];
-    let sent = world.fake.slash(&alice, channel, "play", &play).unwrap();
-    let token = sent.token.clone();
-    world
-        .fake
-        .recorder()
-        .wait_for("the start of the AI game", WAIT, |r| {
-            r.answers(&token) && r.text().contains("begins")
-        })
-        .await
-        .unwrap();
+    start_ai_game(&world, &alice, channel).await;
     let hint = world.slash(&alice, channel, "hint", &[]).await;
     world
         .fake
@@ -162,7 +153,10 @@ async fn a_hint_or_an_ai_game_asked_again_too_soon_is_refused_privately_with_the
     assert!(refused.is_ephemeral(), "{}", refused.text());
     assert!(refused.text().contains("in 60 s"), "{}", refused.text());
 
-    let again = world.fake.slash(&alice, channel, "play", &play).unwrap();
+    let again = world
+        .fake
+        .slash(&alice, channel, "play", &play_options())
+        .unwrap();
     let token = again.token.clone();
     let refused = world
         .fake

@@ -285,6 +285,9 @@ impl Analysis<'_> {
     }
 }
 
+/// How long a hint waits, at most, for the engine (its search included).
+const HINT_WAIT: Duration = Duration::from_secs(30);
+
 fn not_analysed(id: GameId) -> ServiceError {
     ServiceError::NotFound(Missing::Analysis(id))
 }
@@ -434,12 +437,22 @@ impl Analysis<'_> {
             strong: level >= picker.max_level(),
             waiting_cap: Some(self.hints_waiting_per_player()),
         };
-        let picked = self
+        // A hint is asked for now: past its wait it is refused (the place in line is given
+        // back), never answered minutes later.
+        let search = self
             .service
             .inner
             .engine
-            .run(job, move || picker.pick(&game, level))
-            .await?;
+            .run(job, move || picker.pick(&game, level));
+        let picked = tokio::time::timeout(HINT_WAIT, search)
+            .await
+            .map_err(|_| ServiceError::Limited {
+                message: format!(
+                    "the engine is busy: no hint within {} s; ask again later",
+                    HINT_WAIT.as_secs()
+                ),
+                retry_after_secs: HINT_WAIT.as_secs(),
+            })??;
         picked
             .map(|mv| mv.to_string())
             .ok_or(ServiceError::GameOver)
