@@ -4,6 +4,7 @@
 //! file (the default, one process), or a PostgreSQL database that several instances share
 //! (their writers take turns through an advisory lock; [`Store::changes`] hears the others).
 
+mod checkpointer;
 mod conn;
 mod domain_values;
 mod error;
@@ -51,6 +52,8 @@ struct Inner {
     changes: Option<watch::Receiver<u64>>,
     /// Tells the listener thread to end with the store.
     stop: Arc<AtomicBool>,
+    /// SQLite: checkpoints the log off the writer's path, until dropped with the store.
+    _checkpointer: Option<checkpointer::Checkpointer>,
 }
 
 impl Drop for Inner {
@@ -141,6 +144,7 @@ impl Store {
                 open_readers: open_readers(readers.max(PG_IDLE_READERS)),
                 changes: Some(heard),
                 stop,
+                _checkpointer: None,
             }),
         })
     }
@@ -185,6 +189,7 @@ impl Store {
                 open_readers: open_readers(readers.max(1)),
                 changes: None,
                 stop: Arc::new(AtomicBool::new(false)),
+                _checkpointer: Some(checkpointer::Checkpointer::start(path, busy_timeout)?),
             }),
         })
     }
@@ -296,6 +301,11 @@ fn configure(conn: &Connection, busy_timeout: Duration) -> Result<(), StoreError
         )));
     }
     conn.execute_batch("PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;")?;
+    conn.pragma_update(
+        None,
+        "wal_autocheckpoint",
+        checkpointer::WRITER_CHECKPOINT_PAGES,
+    )?;
     Ok(())
 }
 
