@@ -113,6 +113,23 @@ impl RunningApp {
             Some(_) => DiscordState::Connecting,
             None => DiscordState::Off,
         });
+        // Interactions received over HTTP reach the framework of the gateway client running.
+        let relay = crate::discord::interactions_endpoint::InteractionRelay::default();
+        let mut front_ends = crate::server::FrontEndRoutes::new();
+        let public_key = config.discord.interactions_public_key.trim();
+        if config.discord.enabled_token().is_some() && !public_key.is_empty() {
+            let key = crate::discord::interactions_endpoint::PublicKey::parse(public_key).map_err(
+                |e| {
+                    StartError::Config(ConfigError::Invalid(format!(
+                        "discord.interactions_public_key: {e}"
+                    )))
+                },
+            )?;
+            front_ends.push((
+                crate::discord::interactions_endpoint::PATH,
+                crate::discord::interactions_endpoint::endpoint(key, relay.clone()),
+            ));
+        }
         let (addr, server) = if config.http.enabled {
             let wanted = config.http.listen_addr()?;
             let listener =
@@ -134,6 +151,7 @@ impl RunningApp {
                         .scheduler
                         .then(|| Duration::from_millis(config.games.scheduler_interval_ms)),
                 },
+                front_ends,
             );
             let limits = crate::server::listener::ConnectionLimits::fitted(
                 config.http.max_connections,
@@ -175,6 +193,7 @@ impl RunningApp {
                             config.discord.refused_access_retry_secs,
                         ),
                     },
+                    relay,
                 };
                 tracing::info!(
                     shards = ?settings.shards.range,

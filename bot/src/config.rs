@@ -238,6 +238,10 @@ pub struct DiscordConfig {
     /// (50001) or Missing Permissions (50013) is tried again, with back-off, before its games
     /// leave it: long enough for an admin reworking permissions.
     pub refused_access_retry_secs: u64,
+    /// The application's public key (Developer Portal, General Information), 64 hexadecimal
+    /// digits: when set, interactions are also taken over HTTP at `/discord/interactions`
+    /// (Discord's Interactions Endpoint URL; docs/discord.md, "Several instances").
+    pub interactions_public_key: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -358,6 +362,7 @@ impl Default for DiscordConfig {
             delivery_channels: 8,
             invalid_request_budget: 5_000,
             refused_access_retry_secs: 600,
+            interactions_public_key: String::new(),
         }
     }
 }

@@ -133,6 +133,12 @@ impl Config {
         ensure(
             discord.refused_access_retry_secs <= 7 * 24 * 3600,
             "discord.refused_access_retry_secs must be at most 604800 (7 days)",
+        )?;
+        let key = discord.interactions_public_key.trim();
+        ensure(
+            key.is_empty() || (key.len() == 64 && key.bytes().all(|b| b.is_ascii_hexdigit())),
+            "discord.interactions_public_key must be the application's public key: \
+             64 hexadecimal digits, as the Developer Portal shows it",
         )
     }
 }
@@ -285,6 +291,11 @@ mod tests {
                 "TAFLBOT_DISCORD_REFUSED_ACCESS_RETRY_SECS",
                 "9999999",
                 "discord.refused_access_retry_secs must be at most 604800",
+            ),
+            (
+                "TAFLBOT_DISCORD_INTERACTIONS_PUBLIC_KEY",
+                "not-a-key",
+                "discord.interactions_public_key must be the application's public key",
             ),
         ];
         for (name, value, message) in cases {

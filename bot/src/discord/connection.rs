@@ -15,6 +15,7 @@ use tokio::task::JoinHandle;
 use crate::backoff::Backoff;
 
 use super::delivery::{self, DeliverySettings, GateSettings};
+use super::interactions_endpoint::{InteractionRelay, RelayingFramework};
 use super::{Data, DiscordError, DiscordState, commands, components, error, mentions};
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
@@ -36,6 +37,8 @@ pub struct DiscordSettings {
     pub gate: GateSettings,
     /// How the outbox is delivered: channels at once, how long refused access is retried.
     pub delivery: DeliverySettings,
+    /// Where interactions received over HTTP reach this instance's framework.
+    pub relay: InteractionRelay,
 }
 
 /// The origin (scheme, host, port) that requests go to, read off `discord.api_base`.
@@ -224,6 +227,8 @@ async fn supervise(
             }
             Err(e) => Err(e),
         };
+        // Interactions received over HTTP wait for the next client's session.
+        settings.relay.forget();
         if *stop.borrow() || status.get().is_failed() {
             return;
         }
@@ -320,7 +325,7 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
         })
         .build();
     Ok(ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
-        .framework(framework)
+        .framework(RelayingFramework::new(framework, settings.relay.clone()))
         .await?)
 }
 
@@ -423,6 +428,7 @@ mod tests {
                 channels: 1,
                 refused_access_retry: Duration::from_secs(600),
             },
+            relay: InteractionRelay::default(),
         };
         assert!(matches!(
             http_client(&settings),

@@ -14,6 +14,7 @@ mod delivery;
 mod dms_closed_note;
 mod error;
 mod game_buttons;
+pub mod interactions_endpoint;
 mod mentions;
 mod picker;
 mod places;

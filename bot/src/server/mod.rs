@@ -62,12 +62,18 @@ pub struct Ops {
     pub scheduler_every: Option<std::time::Duration>,
 }
 
-/// The whole HTTP application: the API under `/api/v1`, the metrics, and the web client.
+/// Routes another front end serves on this listener (e.g. Discord's interactions endpoint),
+/// under the same body limit, deadlines and request ids as the API.
+pub type FrontEndRoutes = Vec<(&'static str, axum::routing::MethodRouter<AppState>)>;
+
+/// The whole HTTP application: the API under `/api/v1`, the metrics, the web client, and the
+/// routes of other front ends.
 pub fn router(
     service: GamesService,
     config: HttpConfig,
     shutdown: watch::Receiver<bool>,
     ops: Ops,
+    front_ends: FrontEndRoutes,
 ) -> Router {
     let (api, document) = openapi::api();
     let queries = Arc::new(extract::QueryNames::of(&document));
@@ -103,7 +109,12 @@ pub fn router(
         queries,
         extract::refuse_unknown_query,
     ));
-    Router::new()
+    let router = front_ends
+        .into_iter()
+        .fold(Router::new(), |router, (path, route)| {
+            router.route(path, route)
+        });
+    router
         .nest(API_PREFIX, api)
         .route("/metrics", axum::routing::get(handlers::metrics))
         .merge(web::router(state.clone()))

@@ -107,6 +107,7 @@ pub mod faults;
 mod gateway;
 pub mod images;
 pub mod interactions;
+pub mod interactions_endpoint;
 pub mod limits;
 mod mentions;
 pub mod payloads;
@@ -127,6 +128,7 @@ use tokio::task::JoinHandle;
 
 pub use faults::{Fault, Hold, RouteMatch};
 pub use interactions::InteractionLimits;
+pub use interactions_endpoint::{EndpointAnswer, Signing};
 pub use payloads::{CommandOption, FakeUser};
 pub use recorder::{Recorded, RecordedAttachment, Recorder, RouteKind, WaitEnd, WaitFailed};
 
@@ -174,6 +176,8 @@ pub enum FakeError {
         given: String,
         choices: String,
     },
+    #[error("the interactions endpoint: {0}")]
+    Endpoint(String),
 }
 
 /// Checks that serenity can read `value` as a `T` (serenity drops what it cannot read).
@@ -244,6 +248,8 @@ pub(crate) struct FakeState {
     pub messages: Mutex<HashMap<u64, Value>>,
     pub faults: ScriptedFaults,
     pub gateway: gateway::GatewayHub,
+    /// Where interactions go instead of the gateway, once the test set an endpoint URL.
+    pub(crate) endpoint: interactions_endpoint::Endpoint,
 }
 
 impl FakeState {
@@ -384,6 +390,7 @@ impl FakeDiscord {
             messages: Mutex::new(HashMap::new()),
             faults: ScriptedFaults::default(),
             gateway: gateway::GatewayHub::default(),
+            endpoint: interactions_endpoint::Endpoint::default(),
         });
         let app = axum::Router::new()
             .route("/gateway", axum::routing::get(gateway::upgrade))
@@ -399,6 +406,23 @@ impl FakeDiscord {
             default_channel,
             server,
         })
+    }
+
+    /// Sends every later interaction to the bot's Interactions Endpoint `url` (signed, over
+    /// HTTP) instead of the gateway, once the URL passed Discord's check (a signed PING
+    /// answered PONG, a forged one refused 401); `None` goes back to the gateway.
+    pub async fn send_interactions_to(&self, url: Option<&str>) -> Result<(), FakeError> {
+        interactions_endpoint::set_url(&self.state, url).await
+    }
+
+    /// Posts `body` to an interactions endpoint `url`, signed as `signing` says.
+    pub async fn post_to_endpoint(
+        &self,
+        url: &str,
+        body: &Value,
+        signing: Signing,
+    ) -> Result<EndpointAnswer, FakeError> {
+        interactions_endpoint::post(&self.state, url, body, signing).await
     }
 
     /// The value for the bot's `discord.api_base` setting.
@@ -907,7 +931,10 @@ impl FakeDiscord {
         if let Some(info) = locked(&self.state.interactions).get_mut(&token) {
             info.sent_at = sent_at;
         }
-        self.state.gateway.dispatch("INTERACTION_CREATE", payload)?;
+        match self.state.endpoint.url() {
+            Some(url) => interactions_endpoint::deliver(Arc::clone(&self.state), url, payload),
+            None => self.state.gateway.dispatch("INTERACTION_CREATE", payload)?,
+        }
         Ok(SentInteraction {
             id,
             token,

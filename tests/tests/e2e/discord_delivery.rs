@@ -9,16 +9,14 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use taflbot::app::{AppOptions, RunningApp};
+use taflbot::app::RunningApp;
 use taflbot::config::Config;
 use taflbot::discord::DiscordState;
 use taflbot::domain::{GameId, PlayerId};
-use taflbot::service::{Clock, ManualClock, SystemClock};
-use taflbot_e2e::bot::{FAKE_TOKEN, init_logging};
+use taflbot_e2e::bot::{shard_instance_config, start_instance};
 use taflbot_e2e::fake_discord::{
     CommandOption as Opt, FakeDiscord, FakeUser, Fault, Hold, Recorded, RouteKind, RouteMatch,
 };
@@ -317,27 +315,11 @@ async fn instance(
     dir: &tempfile::TempDir,
     shards: &str,
 ) -> RunningApp {
-    init_logging();
-    let mut config = Config::default();
+    let mut config = shard_instance_config(fake, dir.path(), 2, shards);
     config.database.url = url.to_owned();
-    config.database.path = dir.path().join(format!("unused-{shards}.db"));
-    config.discord.token = Some(FAKE_TOKEN.to_owned());
-    config.discord.api_base = fake.api_base();
-    config.discord.guild_id = Some(fake.guild_id());
-    config.discord.shard_count = Some(2);
-    config.discord.shards = shards.to_owned();
     config.discord.retry_base_ms = 20;
     config.games.claim_lease_secs = 1;
-    config.http.listen = "127.0.0.1:0".to_owned();
-    config.webhooks.enabled = false;
-    let options = AppOptions {
-        clock: Arc::new(ManualClock::new(SystemClock.now_ms())),
-        picker: None,
-        scheduler: false,
-    };
-    RunningApp::start(config, options)
-        .await
-        .expect("the app starts")
+    start_instance(config).await
 }
 
 /// `alice` challenges `bob` in `channel` and `bob` accepts: the game's id.

@@ -8,13 +8,8 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
-use std::sync::Arc;
-
-use taflbot::app::{AppOptions, RunningApp};
-use taflbot::config::Config;
-use taflbot::service::Clock;
-use taflbot::service::{ManualClock, SystemClock};
-use taflbot_e2e::bot::{FAKE_TOKEN, init_logging};
+use taflbot::app::RunningApp;
+use taflbot_e2e::bot::{shard_instance_config, start_instance};
 use taflbot_e2e::fake_discord::FakeDiscord;
 use taflbot_e2e::world::WAIT;
 
@@ -25,24 +20,7 @@ async fn instance(
     count: u16,
     shards: &str,
 ) -> RunningApp {
-    init_logging();
-    let mut config = Config::default();
-    config.discord.token = Some(FAKE_TOKEN.to_owned());
-    config.discord.api_base = fake.api_base();
-    config.discord.guild_id = Some(fake.guild_id());
-    config.discord.shard_count = Some(count);
-    config.discord.shards = shards.to_owned();
-    config.database.path = dir.path().join(format!("taflbot-{shards}.db"));
-    config.http.listen = "127.0.0.1:0".to_owned();
-    config.webhooks.enabled = false;
-    let options = AppOptions {
-        clock: Arc::new(ManualClock::new(SystemClock.now_ms())),
-        picker: None,
-        scheduler: false,
-    };
-    RunningApp::start(config, options)
-        .await
-        .expect("the app starts")
+    start_instance(shard_instance_config(fake, dir.path(), count, shards)).await
 }
 
 /// Waits for both shards of two to identify, then has /help answered.

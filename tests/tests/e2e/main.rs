@@ -10,6 +10,7 @@ mod discord_flows;
 mod discord_games;
 mod discord_gateway;
 mod discord_help;
+mod discord_interactions_endpoint;
 mod discord_lifecycle;
 mod discord_notifications;
 #[allow(
