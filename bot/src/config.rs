@@ -238,6 +238,10 @@ pub struct DiscordConfig {
     /// (50001) or Missing Permissions (50013) is tried again, with back-off, before its games
     /// leave it: long enough for an admin reworking permissions.
     pub refused_access_retry_secs: u64,
+    /// A command or button whose answer is not ready after this long is acknowledged with a
+    /// deferral (the answer then edits or follows it), so Discord's 3 seconds are never missed
+    /// whatever the work behind it (docs/discord.md, "Answered in time").
+    pub defer_after_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -358,6 +362,7 @@ impl Default for DiscordConfig {
             delivery_channels: 8,
             invalid_request_budget: 5_000,
             refused_access_retry_secs: 600,
+            defer_after_ms: 500,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 mod alt_text;
 mod announcements;
+mod answers;
 mod challenge_posts;
 mod commands;
 mod components;
@@ -17,6 +18,7 @@ mod game_buttons;
 mod mentions;
 mod picker;
 mod places;
+mod post_permissions;
 mod posts;
 mod server;
 mod text_board;

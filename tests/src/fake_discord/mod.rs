@@ -20,7 +20,7 @@
 //!   reference is looser in what it *takes* (an attachment's numeric placeholder `id`, the form
 //!   serenity sends) is checked as the string the description wants.
 //! - **Limits the description leaves out** ([`limits`]): content 2,000 characters, 25
-//!   autocomplete choices, `custom_id` 100 characters, embed limits (title, description,
+//!   autocomplete choices (names and string values 100 characters), `custom_id` 100 characters, embed limits (title, description,
 //!   fields, footer, author, 6,000 in all, 10 embeds), component layouts (at most 5 action rows,
 //!   5 buttons in a row or one select menu alone, 1 to 25 select options, option label, value
 //!   and description 100, button label 80): refused 400 50035 with Discord's error tree, and a
@@ -36,12 +36,26 @@
 //! - **Interaction rules** ([`interactions`]): the first callback within 3 s of the event (else
 //!   404 10062), one callback only (else 400 40060), follow-ups and response edits while the
 //!   token lives, 15 min (else 401 50027). A problem unless the test calls
-//!   [`FakeDiscord::expect_protocol_refusals`]; both durations can be shortened.
-//! - **Channels and permissions** ([`permissions`]): channel routes answer 404 10003 for a
-//!   channel the fake does not know or deleted, 403 50013 without VIEW_CHANNEL and
-//!   SEND_MESSAGES, or without EMBED_LINKS for embeds, or ATTACH_FILES for files (expected
-//!   answers, not problems). Interaction answers are not subject to them, as on Discord. Edits
-//!   keep the fields and attachments they leave out.
+//!   [`FakeDiscord::expect_protocol_refusals`]; both durations can be shortened (a test holds
+//!   the bot to 1 s with [`FakeDiscord::set_interaction_limits`]). Deferrals as on Discord: a
+//!   deferred message's placeholder (callback 5) is settled by the first follow-up or `@original`
+//!   edit, which takes the placeholder's visibility whatever its own flags say; after a deferred
+//!   update (callback 6) `@original` is the clicked message.
+//! - **The application's id** ([`application`]): different from the bot user's id;
+//!   `/webhooks/{application}/...` and `/applications/{application}/...` under another id are
+//!   refused (401 50027, 403 50001) as a problem of the bot.
+//! - **Channels and permissions** ([`permissions`]): permissions computed as Discord does, for
+//!   members and the bot: a base from @everyone ([`FakeDiscord::set_everyone_permissions`])
+//!   and the member's roles ([`FakeDiscord::new_role_granting`], [`FakeDiscord::give_role`];
+//!   the bot's base is its invite's permissions and its roles'), everything for the owner or
+//!   with ADMINISTRATOR, then the channel's overwrites ([`FakeDiscord::add_overwrite`]) in
+//!   Discord's order: @everyone, the member's roles, the member; a thread has its parent's.
+//!   They are the `member.permissions` and `app_permissions` of interactions, and what the
+//!   channel routes check: 404 10003 for a channel the fake does not know or deleted, 403 50013
+//!   without VIEW_CHANNEL and SEND_MESSAGES, or without EMBED_LINKS for embeds, or ATTACH_FILES
+//!   for files (expected answers, not problems). [`FakeDiscord::set_bot_permissions`] sets the
+//!   bot's bits in one channel outright. Interaction answers are not subject to them, as on
+//!   Discord. Edits keep the fields and attachments they leave out.
 //! - **Threads and direct messages** ([`threads`]): public threads created under a channel
 //!   (CREATE_PUBLIC_THREADS in the parent, else 403 50013), posts in them under
 //!   SEND_MESSAGES_IN_THREADS; an archived thread reopened by a message unless locked (then 400
@@ -50,9 +64,10 @@
 //!   with closed DMs refuses messages with 403 50007. The test guild's channels give the bot
 //!   every permission but the two thread ones, unless a test calls
 //!   [`FakeDiscord::allow_threads`].
-//! - **Members**: each interaction carries the member's `permissions` (all, unless
-//!   [`FakeDiscord::set_member_permissions`]) and `roles` ([`FakeDiscord::give_role`]);
-//!   channel and role options come with their `resolved` channel and role.
+//! - **Members**: each interaction carries the member's `permissions` in its channel (see
+//!   above; [`FakeDiscord::set_member_permissions`] replaces a member's base) and `roles`
+//!   ([`FakeDiscord::give_role`]); channel and role options come with their `resolved` channel
+//!   and role.
 //! - **Scripted faults** ([`faults`]): 500, 429 with Discord's body and rate-limit headers,
 //!   403 (50013, 50001), 404, 401 on the next matching requests; failing command
 //!   registrations; a channel whose requests are answered late or never (a hung connection);
@@ -77,10 +92,11 @@
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
 //!   GUILD_MEMBER_ADD), only CHANNEL_DELETE is sent.
-//! - Permissions: one set of bits per channel for the bot, nothing else: no roles, no
-//!   permission overwrites per role or member, no ADMINISTRATOR bypass; a thread takes its
-//!   parent's bits; who may run a command (`default_member_permissions`) is not enforced (the
-//!   member's `permissions` are sent for the bot to check).
+//! - Permissions: roles and overwrites live in the fake, not in GUILD_CREATE (its roles and
+//!   channels carry no overwrites: the bot reads permissions from interactions only); no
+//!   per-thread overwrites (a thread takes its parent's); who may run a command
+//!   (`default_member_permissions`) and where (`contexts`) is not enforced (the member's
+//!   `permissions` are sent for the bot to check).
 //! - Threads: public threads only (no private threads, no forum posts, no thread from a
 //!   message), no THREAD_CREATE/THREAD_DELETE/THREAD_UPDATE dispatches, no thread members, no
 //!   auto-archiving by time (a test archives), no active-thread limit.
@@ -103,6 +119,7 @@
 //! - One guild: no other guilds, no guild outages (GUILD_DELETE unavailable).
 
 pub mod answer;
+mod application;
 pub mod faults;
 mod gateway;
 pub mod images;
@@ -231,6 +248,12 @@ pub(crate) struct FakeState {
     pub member_roles: Mutex<HashMap<u64, Vec<u64>>>,
     /// The guild's roles: id and name.
     pub roles: Mutex<Vec<(u64, String)>>,
+    /// The permissions each role grants (none, unless a test gives some).
+    pub role_permissions: Mutex<HashMap<u64, u64>>,
+    /// What @everyone grants every member.
+    pub everyone_permissions: Mutex<u64>,
+    /// The permission overwrites of each channel (threads have their parent's).
+    pub overwrites: Mutex<HashMap<u64, Vec<permissions::Overwrite>>>,
     /// Threads and direct-message channels.
     pub threads: Mutex<threads::Threads>,
     pub commands: Mutex<Vec<Value>>,
@@ -286,12 +309,49 @@ impl FakeState {
         locked(&self.threads).dm_channels.get(&channel_id).copied()
     }
 
-    /// The permissions of `user` in the guild (all, unless a test restricted them).
-    pub fn member_permissions_of(&self, user: u64) -> u64 {
-        locked(&self.member_permissions)
-            .get(&user)
-            .copied()
-            .unwrap_or(permissions::ALL_PERMISSIONS)
+    /// The base permissions of `user` in the guild: @everyone's and their roles' (or what a
+    /// test set for them), everything for the owner.
+    pub fn member_base_permissions(&self, user: u64) -> u64 {
+        if user == self.owner.id {
+            return permissions::ALL_PERMISSIONS;
+        }
+        if let Some(bits) = locked(&self.member_permissions).get(&user) {
+            return permissions::base_permissions(*bits, []);
+        }
+        let everyone = *locked(&self.everyone_permissions);
+        let granted = locked(&self.role_permissions).clone();
+        let roles = self.member_roles_of(user);
+        permissions::base_permissions(
+            everyone,
+            roles.iter().filter_map(|r| granted.get(r).copied()),
+        )
+    }
+
+    /// The permissions of `user` in `channel_id` (a thread: its parent's), as Discord computes
+    /// them: `member.permissions` of their interactions there.
+    pub fn member_permissions_in(&self, user: u64, channel_id: u64) -> u64 {
+        let channel = self.permission_channel(channel_id);
+        let overwrites = self.overwrites_of(channel);
+        let roles = self.member_roles_of(user);
+        permissions::channel_permissions(
+            self.member_base_permissions(user),
+            user,
+            &roles,
+            &overwrites,
+        )
+    }
+
+    /// The channel whose overwrites hold in `channel_id`: a thread's parent, else itself.
+    fn permission_channel(&self, channel_id: u64) -> u64 {
+        self.thread(channel_id)
+            .map_or(channel_id, |thread| thread.parent_id)
+    }
+
+    fn overwrites_of(&self, channel: u64) -> Vec<permissions::Overwrite> {
+        locked(&self.overwrites)
+            .get(&channel)
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn member_roles_of(&self, user: u64) -> Vec<u64> {
@@ -306,15 +366,21 @@ impl FakeState {
         locked(&self.channels).clone()
     }
 
-    /// The bot's permissions in a channel, or in a thread's parent channel.
+    /// The bot's permissions in a channel, or in a thread's parent channel: what a test set
+    /// there, else computed as for any member, from the bot's base (its invite's permissions,
+    /// [`permissions::DEFAULT_BOT_PERMISSIONS`], and its roles') and the channel's overwrites.
     pub fn bot_permissions_in(&self, channel_id: u64) -> u64 {
-        let channel = self
-            .thread(channel_id)
-            .map_or(channel_id, |thread| thread.parent_id);
-        locked(&self.bot_permissions)
-            .get(&channel)
-            .copied()
-            .unwrap_or(permissions::DEFAULT_BOT_PERMISSIONS)
+        let channel = self.permission_channel(channel_id);
+        if let Some(bits) = locked(&self.bot_permissions).get(&channel) {
+            return *bits;
+        }
+        let granted = locked(&self.role_permissions).clone();
+        let roles = self.member_roles_of(self.bot.id);
+        let base = permissions::base_permissions(
+            permissions::DEFAULT_BOT_PERMISSIONS,
+            roles.iter().filter_map(|r| granted.get(r).copied()),
+        );
+        permissions::channel_permissions(base, self.bot.id, &roles, &self.overwrites_of(channel))
     }
 
     pub fn channel_name(&self, channel_id: u64) -> String {
@@ -376,6 +442,9 @@ impl FakeDiscord {
             member_permissions: Mutex::new(HashMap::new()),
             member_roles: Mutex::new(HashMap::new()),
             roles: Mutex::new(Vec::new()),
+            role_permissions: Mutex::new(HashMap::new()),
+            everyone_permissions: Mutex::new(permissions::DEFAULT_EVERYONE_PERMISSIONS),
+            overwrites: Mutex::new(HashMap::new()),
             threads: Mutex::new(threads::Threads::default()),
             commands: Mutex::new(Vec::new()),
             interactions: Mutex::new(HashMap::new()),
@@ -523,17 +592,50 @@ impl FakeDiscord {
             .collect()
     }
 
-    /// Sets the guild permissions of `user` (`member.permissions` in their interactions), e.g.
-    /// without MANAGE_GUILD (1 << 5).
+    /// Sets the guild permissions of `user` in place of what @everyone and their roles give
+    /// (channel overwrites still apply), e.g. without MANAGE_GUILD (1 << 5).
     pub fn set_member_permissions(&self, user: &FakeUser, bits: u64) {
         locked(&self.state.member_permissions).insert(user.id, bits);
     }
 
-    /// A new role of the guild.
+    /// Sets what @everyone grants every member of the guild (not the bot, whose base is its
+    /// invite's permissions).
+    pub fn set_everyone_permissions(&self, bits: u64) {
+        *locked(&self.state.everyone_permissions) = bits;
+    }
+
+    /// A new role of the guild, granting nothing.
     pub fn new_role(&self, name: &str) -> u64 {
+        self.new_role_granting(name, 0)
+    }
+
+    /// A new role of the guild, granting `bits` to its members (the bot too, once given it).
+    pub fn new_role_granting(&self, name: &str, bits: u64) -> u64 {
         let id = self.state.next_id();
         locked(&self.state.roles).push((id, name.into()));
+        locked(&self.state.role_permissions).insert(id, bits);
         id
+    }
+
+    /// Adds a permission overwrite to `channel_id` (and so to its threads): `allow` and `deny`
+    /// for @everyone, a role or a member (the bot is the member [`FakeDiscord::bot_user`]).
+    /// Interactions there carry the member's and the bot's permissions with it applied, and the
+    /// bot's messages there are refused without what they need.
+    pub fn add_overwrite(
+        &self,
+        channel_id: u64,
+        target: permissions::OverwriteTarget,
+        allow: u64,
+        deny: u64,
+    ) {
+        locked(&self.state.overwrites)
+            .entry(channel_id)
+            .or_default()
+            .push(permissions::Overwrite {
+                target,
+                allow,
+                deny,
+            });
     }
 
     /// Gives `user` the role `role` (in `member.roles` of their interactions).
@@ -876,7 +978,10 @@ impl FakeDiscord {
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
         let permissions = self.permissions_in(channel_id);
-        let member_permissions = self.state.member_permissions_of(user.id).to_string();
+        let member_permissions = self
+            .state
+            .member_permissions_in(user.id, channel_id)
+            .to_string();
         let member_roles = self.state.member_roles_of(user.id);
         let mut ctx = self.context(
             id,
