@@ -14,5 +14,5 @@ mod budget;
 pub mod command;
 mod component;
 
-pub use budget::{AnswerState, Deferral, within_budget};
+pub use budget::within_budget;
 pub use component::ClickAnswer;
