@@ -153,3 +153,39 @@ impl InteractionInfo {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_first_answer_after_a_deferred_message_takes_the_placeholders_visibility() {
+        let mut public = InteractionInfo::new(1, 2);
+        public.note_callback(5, 0);
+        let private_error = json!({"content": "oops", "flags": EPHEMERAL});
+        let settled = public.settle_placeholder(&private_error);
+        assert_eq!(
+            settled.and_then(|s| s["flags"].as_u64()),
+            Some(0),
+            "shown to everyone, like its public placeholder"
+        );
+        // Settled once: the next follow-up keeps its own flags.
+        assert!(public.settle_placeholder(&private_error).is_none());
+
+        let mut private = InteractionInfo::new(3, 2);
+        private.note_callback(5, EPHEMERAL);
+        let settled = private.settle_placeholder(&json!({"content": "board"}));
+        assert_eq!(settled.and_then(|s| s["flags"].as_u64()), Some(EPHEMERAL));
+    }
+
+    #[test]
+    fn after_a_deferred_update_the_original_is_the_clicked_message() {
+        let mut click = InteractionInfo::new(1, 2);
+        click.component_message = Some(99);
+        assert_eq!(click.original(), None);
+        click.note_callback(6, 0);
+        assert_eq!(click.original(), Some(99));
+        assert!(click.settle_placeholder(&json!({})).is_none());
+    }
+}
