@@ -9,13 +9,17 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use serde_json::Value;
+use tafl_engine::{Game, Move};
+use taflbot::service::MovePicker;
 use taflbot_e2e::fake_discord::{
     CommandOption as Opt, Fault, Hold, Recorded, RouteKind, RouteMatch, SentInteraction,
 };
-use taflbot_e2e::world::{WAIT, World};
+use taflbot_e2e::world::{WAIT, World, game_id_in};
 
 /// What the brief promises: the first answer reaches Discord within a second of the event.
 const FIRST_ANSWER: Duration = Duration::from_secs(1);
@@ -191,5 +195,67 @@ async fn an_error_after_a_public_deferral_is_shown_privately_and_the_placeholder
         .collect();
     assert!(public.is_empty(), "public messages left: {public:?}");
     world.fake.hold_channel(channel, None);
+    world.stop().await;
+}
+
+/// An AI that, once told to stall, thinks for [`SLOW_STEP`] and then finds nothing (as a
+/// search that fails would); until then, the first legal move.
+#[derive(Default)]
+struct StallingAi {
+    stalling: AtomicBool,
+}
+
+impl MovePicker for StallingAi {
+    fn pick(&self, game: &Game, _level: u8) -> Option<Move> {
+        if self.stalling.load(Ordering::SeqCst) {
+            std::thread::sleep(SLOW_STEP);
+            return None;
+        }
+        game.legal_moves().first().copied()
+    }
+}
+
+#[tokio::test]
+async fn a_private_command_that_fails_after_its_deferral_answers_privately() {
+    let ai = Arc::new(StallingAi::default());
+    let world = World::start_with_ai(
+        |config| config.discord.defer_after_ms = 500,
+        Arc::clone(&ai) as Arc<dyn MovePicker>,
+    )
+    .await;
+    hold_the_bot_to_one_second(&world);
+    let alice = world.fake.new_user("alice");
+    let channel = world.fake.channel();
+    let start = world
+        .slash(
+            &alice,
+            channel,
+            "play",
+            &[
+                Opt::string("variant", "brandubh"),
+                Opt::string("side", "attackers"),
+            ],
+        )
+        .await;
+    let game = game_id_in(&start.text());
+    world.wait_for_outbox_drained().await;
+    // /hint answers privately; the engine now takes 1.5 s and then fails.
+    ai.stalling.store(true, Ordering::SeqCst);
+    let sent = world
+        .fake
+        .slash(&alice, channel, "hint", &[Opt::integer("game", game)])
+        .unwrap();
+    let first = first_answer_in_time(&world, &sent).await;
+    assert_eq!(first.callback_type(), Some(5), "{first:?}");
+    assert!(first.is_ephemeral(), "a private command defers privately");
+    let error = world.reply(&sent).await;
+    assert!(error.is_ephemeral(), "{error:?}");
+    assert!(!error.text().is_empty());
+    assert!(
+        world.fake.channel_messages(channel).iter().all(|m| {
+            m["content"] != error.text().as_str() || m["flags"].as_u64().unwrap_or(0) & 64 != 0
+        }),
+        "the error is shown to alice alone"
+    );
     world.stop().await;
 }
