@@ -64,6 +64,11 @@
 //!   with closed DMs refuses messages with 403 50007. The test guild's channels give the bot
 //!   every permission but the two thread ones, unless a test calls
 //!   [`FakeDiscord::allow_threads`].
+//! - **Several servers** ([`guilds`]): beside the test guild, [`FakeDiscord::new_guild`] adds
+//!   one with its own owner, @everyone permissions, roles ([`FakeDiscord::new_role_in`]) and
+//!   channels ([`FakeDiscord::new_channel_in`]); interactions there carry its id, the member's
+//!   roles there and permissions computed from its @everyone and roles; the bot's messages
+//!   there belong to it.
 //! - **Members**: each interaction carries the member's `permissions` in its channel (see
 //!   above; [`FakeDiscord::set_member_permissions`] replaces a member's base) and `roles`
 //!   ([`FakeDiscord::give_role`]); channel and role options come with their `resolved` channel
@@ -116,12 +121,15 @@
 //!   injected, and the 3 s are measured at the fake (no network in between).
 //! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
 //!   headers are not checked beyond `Authorization: Bot ...`.
-//! - One guild: no other guilds, no guild outages (GUILD_DELETE unavailable).
+//! - Added guilds reach the bot only through their interactions (no GUILD_CREATE for them), and
+//!   guild commands registered in the test guild answer in every guild; no guild outages
+//!   (GUILD_DELETE unavailable).
 
 pub mod answer;
 mod application;
 pub mod faults;
 mod gateway;
+pub mod guilds;
 pub mod images;
 pub mod interactions;
 pub mod limits;
@@ -254,6 +262,8 @@ pub(crate) struct FakeState {
     pub everyone_permissions: Mutex<u64>,
     /// The permission overwrites of each channel (threads have their parent's).
     pub overwrites: Mutex<HashMap<u64, Vec<permissions::Overwrite>>>,
+    /// The guilds a test added beside the test guild, with their channels and roles.
+    pub guilds: Mutex<guilds::Guilds>,
     /// Threads and direct-message channels.
     pub threads: Mutex<threads::Threads>,
     pub commands: Mutex<Vec<Value>>,
@@ -309,18 +319,20 @@ impl FakeState {
         locked(&self.threads).dm_channels.get(&channel_id).copied()
     }
 
-    /// The base permissions of `user` in the guild: @everyone's and their roles' (or what a
-    /// test set for them), everything for the owner.
-    pub fn member_base_permissions(&self, user: u64) -> u64 {
-        if user == self.owner.id {
+    /// The base permissions of `user` in `guild`: @everyone's and their roles' there (or
+    /// what a test set for them), everything for the guild's owner.
+    pub fn member_base_permissions(&self, user: u64, guild: u64) -> u64 {
+        let added = locked(&self.guilds).added.get(&guild).copied();
+        let owner = added.map_or(self.owner.id, |g| g.owner);
+        if user == owner {
             return permissions::ALL_PERMISSIONS;
         }
         if let Some(bits) = locked(&self.member_permissions).get(&user) {
             return permissions::base_permissions(*bits, []);
         }
-        let everyone = *locked(&self.everyone_permissions);
+        let everyone = added.map_or_else(|| *locked(&self.everyone_permissions), |g| g.everyone);
         let granted = locked(&self.role_permissions).clone();
-        let roles = self.member_roles_of(user);
+        let roles = self.member_roles_in(user, guild);
         permissions::base_permissions(
             everyone,
             roles.iter().filter_map(|r| granted.get(r).copied()),
@@ -331,14 +343,30 @@ impl FakeState {
     /// them: `member.permissions` of their interactions there.
     pub fn member_permissions_in(&self, user: u64, channel_id: u64) -> u64 {
         let channel = self.permission_channel(channel_id);
+        let guild = self.guild_of(channel_id);
         let overwrites = self.overwrites_of(channel);
-        let roles = self.member_roles_of(user);
+        let roles = self.member_roles_in(user, guild);
         permissions::channel_permissions(
-            self.member_base_permissions(user),
+            self.member_base_permissions(user, guild),
             user,
             &roles,
             &overwrites,
         )
+    }
+
+    /// The guild `channel_id` (a channel or a thread) belongs to.
+    pub fn guild_of(&self, channel_id: u64) -> u64 {
+        let channel = self.permission_channel(channel_id);
+        locked(&self.guilds).guild_of_channel(channel, self.guild_id)
+    }
+
+    /// The roles of `user` in `guild`.
+    pub fn member_roles_in(&self, user: u64, guild: u64) -> Vec<u64> {
+        let guilds = locked(&self.guilds);
+        self.member_roles_of(user)
+            .into_iter()
+            .filter(|role| guilds.role_in(*role, guild, self.guild_id))
+            .collect()
     }
 
     /// The channel whose overwrites hold in `channel_id`: a thread's parent, else itself.
@@ -361,9 +389,15 @@ impl FakeState {
             .unwrap_or_default()
     }
 
-    /// The guild's channels, without the deleted ones.
+    /// The test guild's channels, without the deleted ones (those of added guilds are left
+    /// out: GUILD_CREATE is sent for the test guild only).
     pub fn live_channels(&self) -> Vec<(u64, String)> {
-        locked(&self.channels).clone()
+        let guilds = locked(&self.guilds);
+        locked(&self.channels)
+            .iter()
+            .filter(|(id, _)| !guilds.channels.contains_key(id))
+            .cloned()
+            .collect()
     }
 
     /// The bot's permissions in a channel, or in a thread's parent channel: what a test set
@@ -375,7 +409,7 @@ impl FakeState {
             return *bits;
         }
         let granted = locked(&self.role_permissions).clone();
-        let roles = self.member_roles_of(self.bot.id);
+        let roles = self.member_roles_in(self.bot.id, self.guild_of(channel_id));
         let base = permissions::base_permissions(
             permissions::DEFAULT_BOT_PERMISSIONS,
             roles.iter().filter_map(|r| granted.get(r).copied()),
@@ -445,6 +479,7 @@ impl FakeDiscord {
             role_permissions: Mutex::new(HashMap::new()),
             everyone_permissions: Mutex::new(permissions::DEFAULT_EVERYONE_PERMISSIONS),
             overwrites: Mutex::new(HashMap::new()),
+            guilds: Mutex::new(guilds::Guilds::default()),
             threads: Mutex::new(threads::Threads::default()),
             commands: Mutex::new(Vec::new()),
             interactions: Mutex::new(HashMap::new()),
@@ -614,6 +649,41 @@ impl FakeDiscord {
         let id = self.state.next_id();
         locked(&self.state.roles).push((id, name.into()));
         locked(&self.state.role_permissions).insert(id, bits);
+        id
+    }
+
+    /// A new guild beside the test guild, owned by a new member, whose @everyone grants
+    /// `everyone` (e.g. [`permissions::DEFAULT_EVERYONE_PERMISSIONS`]); its channels and roles
+    /// come from [`FakeDiscord::new_channel_in`] and [`FakeDiscord::new_role_in`].
+    pub fn new_guild(&self, everyone: u64) -> u64 {
+        let id = self.state.next_id();
+        let owner = self.new_user(&format!("owner-{id}"));
+        locked(&self.state.guilds).added.insert(
+            id,
+            guilds::FakeGuild {
+                id,
+                owner: owner.id,
+                everyone,
+            },
+        );
+        id
+    }
+
+    /// A new text channel in `guild` (the test guild or one from [`FakeDiscord::new_guild`]).
+    pub fn new_channel_in(&self, guild: u64, name: &str) -> u64 {
+        let id = self.new_channel(name);
+        if guild != self.state.guild_id {
+            locked(&self.state.guilds).channels.insert(id, guild);
+        }
+        id
+    }
+
+    /// A new role of `guild`, granting `bits` to its members there.
+    pub fn new_role_in(&self, guild: u64, name: &str, bits: u64) -> u64 {
+        let id = self.new_role_granting(name, bits);
+        if guild != self.state.guild_id {
+            locked(&self.state.guilds).roles.insert(id, guild);
+        }
         id
     }
 
@@ -982,7 +1052,8 @@ impl FakeDiscord {
             .state
             .member_permissions_in(user.id, channel_id)
             .to_string();
-        let member_roles = self.state.member_roles_of(user.id);
+        let guild = self.state.guild_of(channel_id);
+        let member_roles = self.state.member_roles_in(user.id, guild);
         let mut ctx = self.context(
             id,
             &token,
@@ -992,6 +1063,7 @@ impl FakeDiscord {
             &now,
             &permissions,
         );
+        ctx.guild_id = guild;
         ctx.member_permissions = &member_permissions;
         ctx.member_roles = &member_roles;
         ctx.thread_parent = self.state.thread(channel_id).map(|t| t.parent_id);

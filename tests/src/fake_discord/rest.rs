@@ -885,7 +885,7 @@ fn store_payload(
         guild_id: state
             .dm_recipient(channel_id)
             .is_none()
-            .then_some(state.guild_id),
+            .then(|| state.guild_of(channel_id)),
         author: &state.bot,
         application_id: state.application_id,
         webhook_id: by_webhook.then_some(state.application_id),

@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 use taflbot_e2e::fake_discord::permissions::{
-    ATTACH_FILES, OverwriteTarget, SEND_MESSAGES, VIEW_CHANNEL,
+    ATTACH_FILES, DEFAULT_EVERYONE_PERMISSIONS, OverwriteTarget, SEND_MESSAGES, VIEW_CHANNEL,
 };
 use taflbot_e2e::fake_discord::threads::SEND_MESSAGES_IN_THREADS;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, RouteKind};
@@ -92,6 +92,46 @@ async fn a_role_overwrite_lets_its_members_play_where_everyone_else_may_not() {
         "{}",
         refused.text()
     );
+    world.wait_for_outbox_drained().await;
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn each_server_has_its_own_roles_and_permissions() {
+    let world = World::start().await;
+    let alice = world.fake.new_user("alice");
+    // A second server where @everyone may only read; its "players" role may write.
+    let readers = world
+        .fake
+        .new_guild(DEFAULT_EVERYONE_PERMISSIONS & !SEND_MESSAGES);
+    let hall = world.fake.new_channel_in(readers, "hall");
+    let players = world.fake.new_role_in(readers, "players", SEND_MESSAGES);
+    let refused = world.slash(&alice, hall, "play", &[]).await;
+    assert!(refused.is_ephemeral(), "{}", refused.text());
+    assert!(
+        refused.text().contains("Send Messages"),
+        "{}",
+        refused.text()
+    );
+    // A role of the test guild grants nothing there.
+    let elsewhere = world.fake.new_role_granting("writers", SEND_MESSAGES);
+    world.fake.give_role(&alice, elsewhere);
+    let still = world.slash(&alice, hall, "play", &[]).await;
+    assert!(still.is_ephemeral(), "{}", still.text());
+    // The second server's role does; the game is that server's.
+    world.fake.give_role(&alice, players);
+    let started = world
+        .slash(&alice, hall, "play", &[Opt::string("variant", "brandubh")])
+        .await;
+    assert!(!started.is_ephemeral(), "{}", started.text());
+    assert_eq!(
+        started.message.as_ref().unwrap()["guild_id"],
+        readers.to_string(),
+        "the start belongs to the second server"
+    );
+    // The test guild is untouched: alice plays there as before.
+    let home = world.slash(&alice, world.fake.channel(), "play", &[]).await;
+    assert!(!home.is_ephemeral(), "{}", home.text());
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
