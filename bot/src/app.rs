@@ -208,7 +208,8 @@ impl RunningApp {
                     (true, None) => None,
                 };
                 let data =
-                    crate::discord::Data::new(service.clone(), discord_status.clone(), web_base);
+                    crate::discord::Data::new(service.clone(), discord_status.clone(), web_base)
+                        .with_answer_budget(Duration::from_millis(config.discord.defer_after_ms));
                 Some(crate::discord::start(settings, data).await?)
             }
             None => {

@@ -242,6 +242,10 @@ pub struct DiscordConfig {
     /// digits: when set, interactions are also taken over HTTP at `/discord/interactions`
     /// (Discord's Interactions Endpoint URL; docs/discord.md, "Several instances").
     pub interactions_public_key: String,
+    /// A command or button whose answer is not ready after this long is acknowledged with a
+    /// deferral (the answer then edits or follows it), so Discord's 3 seconds are never missed
+    /// whatever the work behind it (docs/discord.md, "Answered in time").
+    pub defer_after_ms: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -363,6 +367,7 @@ impl Default for DiscordConfig {
             invalid_request_budget: 5_000,
             refused_access_retry_secs: 600,
             interactions_public_key: String::new(),
+            defer_after_ms: 500,
         }
     }
 }

@@ -104,6 +104,9 @@ fn config(fake: &FakeDiscord, db: PathBuf, tweak: fn(&mut Config)) -> Config {
     config.webhooks.enabled = false;
     // The limits on engine work have tests of their own; here a test may play at its pace.
     crate::games_without_engine_limits(&mut config);
+    // Answers are deferred only after a second, not 500 ms: the suite runs on busy machines, and
+    // most tests look at direct answers. The tests of the answer budget set their own.
+    config.discord.defer_after_ms = 1_000;
     tweak(&mut config);
     config
 }

@@ -22,11 +22,13 @@ pub const BOT_PERMISSIONS: Permissions = Permissions::empty()
     // Today: to see a game's channel at all; without it nothing else applies there.
     .union(Permissions::VIEW_CHANNEL)
     // Today: the announcer posts moves made over HTTP or by the AI, game ends, draw offers,
-    // reminders and expired challenges as channel messages; `/challenge` and `/play` check it.
+    // reminders and expired challenges as channel messages; `/challenge`, `/play` and
+    // `/follow` check it (Send Messages in Threads in a thread).
     .union(Permissions::SEND_MESSAGES)
     // Today: `/help` and `/rules` answer with embeds.
     .union(Permissions::EMBED_LINKS)
-    // Today: every move's post carries the board PNG; `/challenge` and `/play` check it.
+    // Today: every move's post carries the board PNG; `/challenge`, `/play` and `/follow`
+    // check it.
     .union(Permissions::ATTACH_FILES)
     // Today: a game started inside a thread is announced in that thread, where Send Messages
     // counts for nothing. Planned: per-game threads.

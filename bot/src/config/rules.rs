@@ -131,6 +131,10 @@ impl Config {
             "discord.invalid_request_budget must be between 1 and 9000 (Discord bans at 10000)",
         )?;
         ensure(
+            (10..=2_000).contains(&discord.defer_after_ms),
+            "discord.defer_after_ms must be between 10 and 2000 (Discord waits 3 s in all)",
+        )?;
+        ensure(
             discord.refused_access_retry_secs <= 7 * 24 * 3600,
             "discord.refused_access_retry_secs must be at most 604800 (7 days)",
         )?;
@@ -286,6 +290,11 @@ mod tests {
                 "TAFLBOT_DISCORD_INVALID_REQUEST_BUDGET",
                 "10000",
                 "discord.invalid_request_budget must be between 1 and 9000",
+            ),
+            (
+                "TAFLBOT_DISCORD_DEFER_AFTER_MS",
+                "2500",
+                "discord.defer_after_ms must be between 10 and 2000",
             ),
             (
                 "TAFLBOT_DISCORD_REFUSED_ACCESS_RETRY_SECS",

@@ -2,11 +2,11 @@
 //! challenge or game it is about, so a click works after a restart with nothing kept in memory.
 //! Custom ids stay far under Discord's 100 characters (`game:resign-yes:<19 digits>`).
 
-use serenity::all::{
-    ComponentInteraction, Context as SerenityContext, CreateInteractionResponse,
-    CreateInteractionResponseMessage, FullEvent, Interaction,
-};
+use poise::CreateReply;
+use serenity::all::{ComponentInteraction, Context as SerenityContext, FullEvent, Interaction};
 
+use super::answers::{ClickAnswer, within_budget};
+use super::commands::common::fitted;
 use super::commands::help;
 use super::game_buttons::{self, GameButton};
 use super::mentions;
@@ -87,22 +87,18 @@ pub async fn on_event(
     Ok(())
 }
 
-/// Every click gets an answer: the action's, or a private error.
+/// Every click gets an answer, within its budget or after a deferral: the action's, or a
+/// private error.
 async fn on_button(ctx: &SerenityContext, press: &ComponentInteraction, data: &Data) {
-    let outcome = match ButtonAction::parse(&press.data.custom_id) {
-        Ok(action) => run(ctx, press, data, action).await,
-        Err(e) => Err(e),
+    let click = ClickAnswer::new(ctx, press);
+    let work = async {
+        let action = ButtonAction::parse(&press.data.custom_id)?;
+        run(&click, data, action).await
     };
+    let outcome = within_budget(data.answer_budget(), work, click.defer()).await;
     if let Err(error) = outcome {
         error.log(&format!("button {}", press.data.custom_id));
-        let reply = CreateInteractionResponseMessage::new()
-            .content(error.user_message())
-            .allowed_mentions(mentions::nobody())
-            .ephemeral(true);
-        if let Err(e) = press
-            .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
-            .await
-        {
+        if let Err(e) = click.message(private(error.user_message())).await {
             tracing::warn!("could not answer a button click: {e}");
         }
     }
@@ -116,16 +112,18 @@ pub fn on_private_message(press: &ComponentInteraction) -> bool {
         .is_some_and(|f| f.contains(serenity::all::MessageFlags::EPHEMERAL))
 }
 
+/// A message only the presser sees, pinging nobody.
+pub fn private(text: impl Into<String>) -> CreateReply {
+    CreateReply::default()
+        .content(fitted(text.into()))
+        .allowed_mentions(mentions::nobody())
+        .ephemeral(true)
+}
+
 /// Answers a click with a message only the presser sees.
-pub async fn answer_privately(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
-    reply: CreateInteractionResponseMessage,
-) -> Result<(), BotError> {
+pub async fn answer_privately(click: &ClickAnswer<'_>, reply: CreateReply) -> Result<(), BotError> {
     let reply = reply.allowed_mentions(mentions::nobody()).ephemeral(true);
-    press
-        .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
-        .await?;
+    click.message(reply).await?;
     Ok(())
 }
 
@@ -133,31 +131,27 @@ pub async fn answer_privately(
 /// (the outbox only if that fails), and a follow-up pings the first to move, since an edited
 /// message pings nobody.
 async fn accepted_here(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
+    click: &ClickAnswer<'_>,
     data: &Data,
     scope: crate::service::InReply,
     id: ChallengeId,
     game: &crate::service::GameView,
 ) -> Result<(), BotError> {
     let post = posts::start_post(data, game).await;
-    let mut update = CreateInteractionResponseMessage::new()
+    let mut update = CreateReply::default()
         .content(format!("Challenge #{id} accepted.\n{}", post.content))
         .allowed_mentions(mentions::only(&post.pings))
         .components(post.components.clone());
     if let Some(file) = post.attachment() {
-        update = update.add_file(file);
+        update = update.attachment(file);
     }
-    let sent = press
-        .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-        .await;
-    if let Err(e) = sent {
+    if let Err(e) = click.update(update).await {
         scope.not_shown().await;
         return Err(BotError::ReplyNotSent(Box::new(e)));
     }
     scope.shown().await;
     if !post.pings.is_empty() {
-        let ping = serenity::all::CreateInteractionResponseFollowup::new()
+        let ping = CreateReply::default()
             .content(format!(
                 "{}, you move first in game #{}.",
                 post.pings
@@ -168,7 +162,7 @@ async fn accepted_here(
                 game.id
             ))
             .allowed_mentions(mentions::only(&post.pings));
-        if let Err(e) = press.create_followup(&ctx.http, ping).await {
+        if let Err(e) = click.message(ping).await {
             tracing::info!(game = %game.id, "could not ping the first to move: {e}");
         }
     }
@@ -194,85 +188,76 @@ async fn check_may_answer(
     }
 }
 
-async fn run(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
-    data: &Data,
-    action: ButtonAction,
-) -> Result<(), BotError> {
+/// A challenge accepted: the game starts in a thread of its own where it may (the challenge
+/// message links to it), else in the challenge's channel.
+async fn accept(click: &ClickAnswer<'_>, data: &Data, id: ChallengeId) -> Result<(), BotError> {
+    let press = click.press();
+    check_may_answer(press, data, id).await?;
+    let me = data.player_of(&press.user).await?;
+    let scope = data.service.discord().in_reply();
+    let game = scope.service().challenges().accept(me, id).await?;
+    let place = threads::StartPlace {
+        channel: press.channel_id,
+        guild: press.guild_id,
+        parent: press.channel.as_ref().and_then(|c| c.parent_id),
+        bot_permissions: press.app_permissions,
+    };
+    let thread = threads::open_game_thread(click.http(), data, &game, place).await;
+    let Some(thread) = thread else {
+        return accepted_here(click, data, scope, id, &game).await;
+    };
+    // The start goes out in the thread (the outbox), pinging the first to move; the
+    // challenge message links to it.
+    let update = CreateReply::default()
+        .content(format!(
+            "Challenge #{id} accepted. {}",
+            threads::link_line(data, &game, thread)
+        ))
+        .allowed_mentions(mentions::nobody())
+        .components(Vec::new());
+    let sent = click.update(update).await;
+    scope.not_shown().await;
+    sent.map_err(|e| BotError::ReplyNotSent(Box::new(e)))?;
+    Ok(())
+}
+
+async fn run(click: &ClickAnswer<'_>, data: &Data, action: ButtonAction) -> Result<(), BotError> {
+    let press = click.press();
+    let http = click.http();
     match action {
         ButtonAction::HowToPlay => {
-            let reply = CreateInteractionResponseMessage::new()
+            let reply = CreateReply::default()
                 .embed(help::how_to_play_embed())
                 .allowed_mentions(mentions::nobody())
                 .ephemeral(true);
-            press
-                .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
-                .await?;
+            click.message(reply).await?;
         }
         ButtonAction::Accept(id) if on_private_message(press) => {
             // From /challenges: the game starts in the challenge's channel, posted there.
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
             let game = data.service.challenges().accept(me, id).await?;
-            challenge_posts::take_buttons_off(&ctx.http, data, id).await;
+            challenge_posts::take_buttons_off(http, data, id).await;
             let text = format!(
                 "Challenge #{id} accepted: game #{} starts{}.",
                 game.id,
                 challenge_posts::where_shown(game.context.as_deref())
             );
-            answer_privately(
-                ctx,
-                press,
-                CreateInteractionResponseMessage::new().content(text),
-            )
-            .await?;
+            click.message(private(text)).await?;
         }
-        ButtonAction::Accept(id) => {
-            check_may_answer(press, data, id).await?;
-            let me = data.player_of(&press.user).await?;
-            let scope = data.service.discord().in_reply();
-            let game = scope.service().challenges().accept(me, id).await?;
-            let place = threads::StartPlace {
-                channel: press.channel_id,
-                guild: press.guild_id,
-                parent: press.channel.as_ref().and_then(|c| c.parent_id),
-                bot_permissions: press.app_permissions,
-            };
-            let thread = threads::open_game_thread(&ctx.http, data, &game, place).await;
-            let Some(thread) = thread else {
-                return accepted_here(ctx, press, data, scope, id, &game).await;
-            };
-            // The start goes out in the thread (the outbox), pinging the first to move; the
-            // challenge message links to it.
-            let update = CreateInteractionResponseMessage::new()
-                .content(format!(
-                    "Challenge #{id} accepted. {}",
-                    threads::link_line(data, &game, thread)
-                ))
-                .allowed_mentions(mentions::nobody())
-                .components(Vec::new());
-            let sent = press
-                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await;
-            scope.not_shown().await;
-            sent.map_err(|e| BotError::ReplyNotSent(Box::new(e)))?;
-        }
+        ButtonAction::Accept(id) => accept(click, data, id).await?,
         ButtonAction::Decline(id) => {
             check_may_answer(press, data, id).await?;
             let me = data.player_of(&press.user).await?;
             let challenge = data.service.challenges().decline(me, id).await?;
             if on_private_message(press) {
-                challenge_posts::take_buttons_off(&ctx.http, data, id).await;
-                let text = format!("You declined challenge #{id}.");
-                return answer_privately(
-                    ctx,
-                    press,
-                    CreateInteractionResponseMessage::new().content(text),
-                )
-                .await;
+                challenge_posts::take_buttons_off(http, data, id).await;
+                click
+                    .message(private(format!("You declined challenge #{id}.")))
+                    .await?;
+                return Ok(());
             }
-            let update = CreateInteractionResponseMessage::new()
+            let update = CreateReply::default()
                 .content(format!(
                     "Challenge #{id} from {} was declined by <@{}>.",
                     seat_label(&challenge.challenger),
@@ -286,38 +271,29 @@ async fn run(
                         .collect::<Vec<_>>(),
                 ))
                 .components(Vec::new());
-            press
-                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await?;
+            click.update(update).await?;
         }
         ButtonAction::Cancel(id) => {
             let me = data.player_of(&press.user).await?;
             data.service.challenges().cancel(me, id).await?;
             if on_private_message(press) {
-                challenge_posts::take_buttons_off(&ctx.http, data, id).await;
-                let text = format!("You withdrew challenge #{id}.");
-                return answer_privately(
-                    ctx,
-                    press,
-                    CreateInteractionResponseMessage::new().content(text),
-                )
-                .await;
+                challenge_posts::take_buttons_off(http, data, id).await;
+                click
+                    .message(private(format!("You withdrew challenge #{id}.")))
+                    .await?;
+                return Ok(());
             }
-            let update = CreateInteractionResponseMessage::new()
+            let update = CreateReply::default()
                 .content(format!(
                     "Challenge #{id} was withdrawn by <@{}>.",
                     press.user.id.get()
                 ))
                 .allowed_mentions(mentions::nobody())
                 .components(Vec::new());
-            press
-                .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-                .await?;
+            click.update(update).await?;
         }
-        ButtonAction::Game(button, game) => {
-            game_buttons::run(ctx, press, data, button, game).await?
-        }
-        ButtonAction::Pick(step) => picker::run(ctx, press, data, step).await?,
+        ButtonAction::Game(button, game) => game_buttons::run(click, data, button, game).await?,
+        ButtonAction::Pick(step) => picker::run(click, data, step).await?,
     }
     Ok(())
 }

@@ -1,12 +1,10 @@
 //! Building the serenity client (real Discord or a local fake) and running it.
 
-use crate::logging::ErrorChain;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serenity::all::{
-    ApplicationId, Client, ClientBuilder, GatewayError, GatewayIntents, GuildId, Http, HttpBuilder,
-    ShardManager,
+    Client, ClientBuilder, GatewayError, GatewayIntents, GuildId, Http, HttpBuilder, ShardManager,
 };
 use serenity::http::HttpError;
 use tokio::sync::watch;
@@ -16,7 +14,7 @@ use crate::backoff::Backoff;
 
 use super::delivery::{self, DeliverySettings, GateSettings};
 use super::interactions_endpoint::{InteractionRelay, RelayingFramework};
-use super::{Data, DiscordError, DiscordState, commands, components, error, mentions};
+use super::{Data, DiscordError, DiscordState, answers, commands, components, error, mentions};
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
 const DISCORD_ORIGIN: &str = "https://discord.com";
@@ -184,9 +182,7 @@ async fn check_token(http: &Http) -> Result<(), DiscordError> {
     match http.get_current_user().await {
         Ok(user) => {
             tracing::info!(bot = %user.name, id = user.id.get(), "Discord accepted the bot token");
-            // Follow-ups are sent to the application's webhook; a bot's application shares its
-            // user's id.
-            http.set_application_id(ApplicationId::new(user.id.get()));
+            learn_application_id(http).await;
             Ok(())
         }
         Err(serenity::Error::Http(HttpError::UnsuccessfulRequest(response)))
@@ -197,6 +193,21 @@ async fn check_token(http: &Http) -> Result<(), DiscordError> {
         Err(e) => {
             tracing::warn!("could not check the bot token yet: {e}");
             Ok(())
+        }
+    }
+}
+
+/// Follow-ups (the AI's answers to a command) go to the application's webhook, named by the
+/// application's id, which Discord gives here (and in READY, which sets the gateway client's):
+/// it is the bot user's id only for applications made since 2019, so it is never assumed.
+async fn learn_application_id(http: &Http) {
+    match http.get_current_application_info().await {
+        Ok(application) => {
+            tracing::debug!(application = application.id.get(), "Discord application id");
+            http.set_application_id(application.id);
+        }
+        Err(e) => {
+            tracing::warn!("could not read the application id yet (follow-ups wait for it): {e}")
         }
     }
 }
@@ -276,8 +287,11 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
     let http = http_client(settings)?;
     let guild = settings.guild_id.map(GuildId::new);
     let retry_base = settings.retry_base;
+    let mut commands = commands::all();
+    // Every command is answered, or deferred, within its budget.
+    answers::command::under_budget(&mut commands);
     let options = poise::FrameworkOptions {
-        commands: commands::all(),
+        commands,
         on_error: |e| Box::pin(error::on_error(e)),
         event_handler: |framework, event| {
             Box::pin(components::on_event(
@@ -288,16 +302,8 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
         },
         // Every reply pings nobody unless it names whom.
         allowed_mentions: Some(mentions::nobody()),
-        // Who uses the bot in a guild is on that guild's leaderboard.
-        pre_command: |ctx| {
-            Box::pin(async move {
-                if let Some(guild) = ctx.guild_id()
-                    && let Err(e) = ctx.data().seen_in_guild(guild.get(), ctx.author()).await
-                {
-                    tracing::warn!(%guild, error = %ErrorChain(&e), "could not note a player seen in a guild");
-                }
-            })
-        },
+        // Who uses the bot in a guild is noted under each command's answer budget
+        // (`answers::command`), not before it.
         // A player whose DMs were found closed is told so under their next command.
         post_command: |ctx| Box::pin(super::dms_closed_note::after_command(ctx)),
         ..Default::default()

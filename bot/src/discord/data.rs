@@ -15,6 +15,9 @@ use super::{BotError, DiscordStatus};
 /// Board theme for Discord (most people use the dark client).
 pub const BOARD_THEME: &str = "dark";
 
+/// How long a command or click may take before it is deferred (`discord.defer_after_ms`).
+const DEFAULT_ANSWER_BUDGET: Duration = Duration::from_millis(500);
+
 /// An interaction token stays usable for 15 minutes; leave a margin for slow networks.
 const FOLLOWUP_WINDOW: Duration = Duration::from_secs(14 * 60);
 
@@ -35,6 +38,8 @@ pub struct Data {
     pub web_base: Option<String>,
     /// The one door of every REST request outside an interaction's answer.
     rest: Arc<RestGate>,
+    /// How long a command or click may work before its interaction is deferred.
+    answer_budget: Duration,
     inner: Arc<Inner>,
 }
 
@@ -60,8 +65,22 @@ impl Data {
             status,
             web_base,
             rest,
+            answer_budget: DEFAULT_ANSWER_BUDGET,
             inner: Arc::new(Inner::default()),
         }
+    }
+
+    /// The same, with commands and clicks deferred after `budget` without an answer.
+    pub fn with_answer_budget(self, budget: Duration) -> Data {
+        Data {
+            answer_budget: budget,
+            ..self
+        }
+    }
+
+    /// How long a command or click may work before its interaction is deferred.
+    pub fn answer_budget(&self) -> Duration {
+        self.answer_budget
     }
 
     /// The same, with the delivery layer's gate set up as configured.

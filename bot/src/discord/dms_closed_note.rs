@@ -39,7 +39,7 @@ pub async fn after_command(ctx: Context<'_>) {
         .content(NOTE)
         .allowed_mentions(mentions::nobody())
         .ephemeral(true);
-    if let Err(e) = ctx.send(note).await {
+    if let Err(e) = super::answers::command::send_private(&ctx, note).await {
         tracing::info!(user, "cannot give the closed-DMs note: {e}");
     }
 }

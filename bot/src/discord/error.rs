@@ -46,6 +46,18 @@ pub enum BotError {
     NotYourGame(GameId),
     #[error("{0}")]
     BadOption(String),
+    /// The member may not write where they asked for a game (an announcements channel).
+    #[error(
+        "You may not send messages here ({0} missing), so no game of yours can be posted here; \
+         use a channel where you may write."
+    )]
+    MemberMayNotPost(String),
+    /// The bot may not post a game's messages where it was asked to.
+    #[error(
+        "I cannot post a game here: I am missing {0}. A server admin can grant it to me in this \
+         channel's permissions."
+    )]
+    BotMayNotPost(String),
     /// The games service refused (illegal move, not your turn...) or failed.
     #[error(transparent)]
     Service(#[from] ServiceError),
@@ -133,7 +145,8 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
             let reply = CreateReply::default()
                 .content(error.user_message())
                 .ephemeral(true);
-            if let Err(e) = ctx.send(reply).await {
+            // Private even after a public deferral (`answers::command`).
+            if let Err(e) = super::answers::command::send_private(&ctx, reply).await {
                 tracing::warn!("could not send the error reply: {e}");
             }
         }
@@ -145,7 +158,10 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
             let reply = CreateReply::default()
                 .content("I could not read this command's options; the command list may be out of date, try again in a minute.")
                 .ephemeral(true);
-            if let Err(e) = poise::Context::Application(ctx).send(reply).await {
+            if let Err(e) =
+                super::answers::command::send_private(&poise::Context::Application(ctx), reply)
+                    .await
+            {
                 tracing::warn!("could not send the error reply: {e}");
             }
         }
@@ -153,9 +169,9 @@ pub async fn on_error(error: poise::FrameworkError<'_, Data, BotError>) {
             let text = error
                 .map(|e| e.user_message())
                 .unwrap_or_else(|| "You cannot use this command here.".to_owned());
-            if let Err(e) = ctx
-                .send(CreateReply::default().content(text).ephemeral(true))
-                .await
+            if let Err(e) =
+                super::answers::command::send_private(&ctx, CreateReply::default().content(text))
+                    .await
             {
                 tracing::warn!("could not send the error reply: {e}");
             }

@@ -4,11 +4,10 @@
 //! act. What is shown only to the presser is ephemeral; what the other player must see (a draw
 //! offered or answered, a game ended) the service posts in the game's channel.
 
-use serenity::all::{
-    ButtonStyle, ComponentInteraction, Context as SerenityContext, CreateActionRow, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseMessage, EditMessage,
-};
+use poise::CreateReply;
+use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, EditMessage};
 
+use super::answers::ClickAnswer;
 use super::commands::challenge::{challenge_buttons, challenge_text};
 use super::commands::common::fitted;
 use super::components::{ButtonAction, answer_privately, on_private_message};
@@ -121,41 +120,31 @@ pub fn rematch_rows(game: &GameView) -> Vec<CreateActionRow> {
     )])]
 }
 
-fn message(text: String) -> CreateInteractionResponseMessage {
-    CreateInteractionResponseMessage::new().content(fitted(text))
+fn message(text: String) -> CreateReply {
+    CreateReply::default().content(fitted(text))
 }
 
 /// Replaces the private message the button was on (the resign confirmation).
-async fn update_private(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
-    text: String,
-) -> Result<(), BotError> {
+async fn update_private(click: &ClickAnswer<'_>, text: String) -> Result<(), BotError> {
     let update = message(text)
         .allowed_mentions(mentions::nobody())
         .components(Vec::new());
-    press
-        .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
-        .await?;
+    click.update(update).await?;
     Ok(())
 }
 
 /// A button of a finished game: says so privately, and takes the buttons off the post it was
 /// on when that post is public (best effort: the answer matters, the edit is a courtesy).
-async fn game_is_over(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
-    data: &Data,
-    game: GameId,
-) -> Result<(), BotError> {
-    answer_privately(ctx, press, message(format!("Game #{game} is over."))).await?;
+async fn game_is_over(click: &ClickAnswer<'_>, data: &Data, game: GameId) -> Result<(), BotError> {
+    let press = click.press();
+    answer_privately(click, message(format!("Game #{game} is over."))).await?;
     if !on_private_message(press) {
         let edit = EditMessage::new()
             .components(Vec::new())
             .allowed_mentions(mentions::nobody());
         let edited = press
             .channel_id
-            .edit_message(&ctx.http, press.message.id, edit);
+            .edit_message(click.http(), press.message.id, edit);
         if let Err(e) = data.rest_gate().run(edited).await {
             tracing::info!(%game, "buttons of a finished game left on: {e}");
         }
@@ -165,27 +154,27 @@ async fn game_is_over(
 
 /// Handles a click on one of `game`'s buttons.
 pub async fn run(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
+    click: &ClickAnswer<'_>,
     data: &Data,
     kind: GameButton,
     game: GameId,
 ) -> Result<(), BotError> {
+    let press = click.press();
     let me = data.player_of(&press.user).await?;
     let view = data.service.games().game(Some(me), game).await?;
     // Every button but Rematch acts on a game that goes on, and only for its players.
     if kind != GameButton::Rematch {
         if !view.status.is_active() {
-            return game_is_over(ctx, press, data, game).await;
+            return game_is_over(click, data, game).await;
         }
         if view.your_side.is_none() {
             return Err(BotError::NotYourGame(game));
         }
     }
     match kind {
-        GameButton::Pick => picker::open(ctx, press, data, &view).await,
-        GameButton::Legal => legal_moves(ctx, press, data, &view).await,
-        GameButton::Flip => flipped_board(ctx, press, data, &view).await,
+        GameButton::Pick => picker::open(click, data, &view).await,
+        GameButton::Legal => legal_moves(click, data, &view).await,
+        GameButton::Flip => flipped_board(click, data, &view).await,
         GameButton::Resign => {
             let confirm = message(format!("Really resign game #{game}?")).components(vec![
                 CreateActionRow::Buttons(vec![
@@ -198,24 +187,23 @@ pub async fn run(
                     button(game, GameButton::ResignNo, "No", ButtonStyle::Secondary),
                 ]),
             ]);
-            answer_privately(ctx, press, confirm).await
+            answer_privately(click, confirm).await
         }
         GameButton::ResignYes => {
             // The service posts the end in the game's channel, for both players.
             data.service.games().resign(me, game).await?;
-            update_private(ctx, press, format!("You resigned game #{game}.")).await
+            update_private(click, format!("You resigned game #{game}.")).await
         }
-        GameButton::ResignNo => update_private(ctx, press, format!("Game #{game} goes on.")).await,
+        GameButton::ResignNo => update_private(click, format!("Game #{game} goes on.")).await,
         GameButton::OfferDraw => {
             data.service.games().offer_draw(me, game).await?;
             let text = format!("You offered a draw in game #{game}; your opponent is asked.");
-            answer_privately(ctx, press, message(text)).await
+            answer_privately(click, message(text)).await
         }
         GameButton::AcceptDraw => {
             data.service.games().accept_draw(me, game).await?;
             answer_privately(
-                ctx,
-                press,
+                click,
                 message(format!("You accepted the draw in game #{game}.")),
             )
             .await
@@ -223,20 +211,18 @@ pub async fn run(
         GameButton::DeclineDraw => {
             data.service.games().decline_draw(me, game).await?;
             answer_privately(
-                ctx,
-                press,
+                click,
                 message(format!("You declined the draw in game #{game}.")),
             )
             .await
         }
-        GameButton::Rematch => rematch(ctx, press, data, &view).await,
+        GameButton::Rematch => rematch(click, data, &view).await,
     }
 }
 
 /// The presser's legal moves, or whose turn it is.
 async fn legal_moves(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
+    click: &ClickAnswer<'_>,
     data: &Data,
     view: &GameView,
 ) -> Result<(), BotError> {
@@ -256,17 +242,16 @@ async fn legal_moves(
             )
         }
     };
-    answer_privately(ctx, press, message(text)).await
+    answer_privately(click, message(text)).await
 }
 
 /// The board turned half a turn from how the presser usually sees it.
 async fn flipped_board(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
+    click: &ClickAnswer<'_>,
     data: &Data,
     view: &GameView,
 ) -> Result<(), BotError> {
-    let me = data.player_of(&press.user).await?;
+    let me = data.player_of(&click.press().user).await?;
     let flip = !data.service.accounts().board_flipped(me).await?;
     let board = posts::board_image(data, view.id, None, flip).await;
     let mut reply = message(format!(
@@ -284,19 +269,15 @@ async fn flipped_board(
             posts::board_filename(view.id, view.ply),
         )
         .description(board.alt);
-        reply = reply.add_file(file);
+        reply = reply.attachment(file);
     }
-    answer_privately(ctx, press, reply).await
+    answer_privately(click, reply).await
 }
 
 /// A rematch of a finished game: a new challenge to the other player (sides swapped) with
 /// Accept/Decline buttons, or against the AI a new game at once.
-async fn rematch(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
-    data: &Data,
-    view: &GameView,
-) -> Result<(), BotError> {
+async fn rematch(click: &ClickAnswer<'_>, data: &Data, view: &GameView) -> Result<(), BotError> {
+    let press = click.press();
     let me = data.player_of(&press.user).await?;
     // The service refuses a rematch of a game that goes on, or by someone not in it.
     let scope = data.service.discord().in_reply();
@@ -309,7 +290,7 @@ async fn rematch(
                 .allowed_mentions(mentions::only(&post.pings))
                 .components(post.components.clone());
             if let Some(file) = post.attachment() {
-                reply = reply.add_file(file);
+                reply = reply.attachment(file);
             }
             reply
         }
@@ -326,20 +307,29 @@ async fn rematch(
                 .components(challenge_buttons(&created.challenge))
         }
     };
-    let sent = press
-        .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
-        .await;
-    match sent {
-        Ok(()) => scope.shown().await,
+    let shown = match click.message(reply).await {
+        Ok(shown) => {
+            scope.shown().await;
+            shown
+        }
         Err(e) => {
             scope.not_shown().await;
             return Err(BotError::ReplyNotSent(Box::new(e)));
         }
+    };
+    if created.game.is_some() {
+        return Ok(());
     }
-    if created.game.is_none()
-        && let Ok(shown) = press.get_response(&ctx.http).await
-    {
-        challenge_posts::note(data, created.challenge.id, &shown).await;
+    // Remembered so the buttons can be taken off when the challenge expires.
+    let shown = match shown {
+        Some(message) => Ok(message),
+        None => press.get_response(click.http()).await,
+    };
+    match shown {
+        Ok(message) => challenge_posts::note(data, created.challenge.id, &message).await,
+        Err(e) => {
+            tracing::info!(challenge = %created.challenge.id, "rematch message not read back: {e}")
+        }
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 mod alt_text;
 mod announcements;
+mod answers;
 mod challenge_posts;
 mod commands;
 mod components;
@@ -18,6 +19,7 @@ pub mod interactions_endpoint;
 mod mentions;
 mod picker;
 mod places;
+mod post_permissions;
 mod posts;
 mod server;
 mod text_board;

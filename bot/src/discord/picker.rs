@@ -4,12 +4,13 @@
 //! with "more…" and "earlier…" options. Every step carries the game and the ply it was opened
 //! at, so a picker left open while the game moved on is refused instead of playing a stale move.
 
+use poise::CreateReply;
 use serenity::all::{
-    ComponentInteraction, ComponentInteractionDataKind, Context as SerenityContext,
-    CreateActionRow, CreateInteractionResponse, CreateInteractionResponseMessage, CreateSelectMenu,
+    ComponentInteraction, ComponentInteractionDataKind, CreateActionRow, CreateSelectMenu,
     CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
+use super::answers::ClickAnswer;
 use super::components::{ButtonAction, answer_privately};
 use super::posts::{self, MoveFacts};
 use super::{BotError, Data, mentions};
@@ -164,7 +165,7 @@ async fn pieces_message(
     data: &Data,
     view: &GameView,
     page: usize,
-) -> Result<CreateInteractionResponseMessage, BotError> {
+) -> Result<CreateReply, BotError> {
     let legal = data.service.games().legal_moves(view.id, None).await?;
     let all = pieces(&legal);
     let (shown, page, pages) = page_of(&all, page);
@@ -172,7 +173,7 @@ async fn pieces_message(
         game: view.id,
         ply: view.ply,
     };
-    Ok(CreateInteractionResponseMessage::new()
+    Ok(CreateReply::default()
         .content(format!(
             "Game #{}: which piece? ({} can move; page {} of {pages})",
             view.id,
@@ -189,7 +190,7 @@ async fn targets_message(
     view: &GameView,
     from: &str,
     page: usize,
-) -> Result<CreateInteractionResponseMessage, BotError> {
+) -> Result<CreateReply, BotError> {
     let legal = data
         .service
         .games()
@@ -207,7 +208,7 @@ async fn targets_message(
         ply: view.ply,
         from: from.to_owned(),
     };
-    Ok(CreateInteractionResponseMessage::new()
+    Ok(CreateReply::default()
         .content(format!(
             "Game #{}: where to, from {from}? ({} moves; page {} of {pages})",
             view.id,
@@ -219,23 +220,13 @@ async fn targets_message(
 }
 
 /// Opens the picker privately for the player to move (the "Pick a move" button).
-pub async fn open(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
-    data: &Data,
-    view: &GameView,
-) -> Result<(), BotError> {
+pub async fn open(click: &ClickAnswer<'_>, data: &Data, view: &GameView) -> Result<(), BotError> {
     if !view.your_turn {
         let text = format!("It is not your turn in game #{}.", view.id);
-        return answer_privately(
-            ctx,
-            press,
-            CreateInteractionResponseMessage::new().content(text),
-        )
-        .await;
+        return answer_privately(click, CreateReply::default().content(text)).await;
     }
     let first = pieces_message(data, view, 0).await?;
-    answer_privately(ctx, press, first).await
+    answer_privately(click, first).await
 }
 
 /// What was selected in a menu.
@@ -253,24 +244,14 @@ fn page_number(value: &str) -> Option<usize> {
     value.strip_prefix("page:")?.parse().ok()
 }
 
-async fn update(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
-    message: CreateInteractionResponseMessage,
-) -> Result<(), BotError> {
-    press
-        .create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(message))
-        .await?;
+async fn update(click: &ClickAnswer<'_>, message: CreateReply) -> Result<(), BotError> {
+    click.update(message).await?;
     Ok(())
 }
 
 /// Handles a selection in one of the picker's menus.
-pub async fn run(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
-    data: &Data,
-    step: PickerStep,
-) -> Result<(), BotError> {
+pub async fn run(click: &ClickAnswer<'_>, data: &Data, step: PickerStep) -> Result<(), BotError> {
+    let press = click.press();
     let value = selected(press)?;
     let (game, ply) = match &step {
         PickerStep::Pieces { game, ply } | PickerStep::Targets { game, ply, .. } => (*game, *ply),
@@ -287,31 +268,31 @@ pub async fn run(
     }
     match (step, page_number(&value)) {
         (PickerStep::Pieces { .. }, Some(page)) => {
-            update(ctx, press, pieces_message(data, &view, page).await?).await
+            update(click, pieces_message(data, &view, page).await?).await
         }
         (PickerStep::Targets { from, .. }, Some(page)) => {
-            update(ctx, press, targets_message(data, &view, &from, page).await?).await
+            update(click, targets_message(data, &view, &from, page).await?).await
         }
         (PickerStep::Targets { .. }, None) if value == BACK => {
-            update(ctx, press, pieces_message(data, &view, 0).await?).await
+            update(click, pieces_message(data, &view, 0).await?).await
         }
         (PickerStep::Pieces { .. }, None) => {
-            update(ctx, press, targets_message(data, &view, &value, 0).await?).await
+            update(click, targets_message(data, &view, &value, 0).await?).await
         }
         (PickerStep::Targets { from, .. }, None) => {
-            play(ctx, press, data, &view, format!("{from}-{value}")).await
+            play(click, data, &view, format!("{from}-{value}")).await
         }
     }
 }
 
 /// Plays the chosen move as `/move` does, and shows it to the channel as `/move`'s reply would.
 async fn play(
-    ctx: &SerenityContext,
-    press: &ComponentInteraction,
+    click: &ClickAnswer<'_>,
     data: &Data,
     view: &GameView,
     text: String,
 ) -> Result<(), BotError> {
+    let press = click.press();
     let me = data.player_of(&press.user).await?;
     let against_ai = view.attackers.ai_level.is_some() || view.defenders.ai_level.is_some();
     let request = MoveRequest {
@@ -326,18 +307,8 @@ async fn play(
     }
     let after = data.service.games().game(Some(me), played.game_id).await?;
     let post = posts::move_post(data, &after, &MoveFacts::from(&played)).await;
-    let mut reply = CreateInteractionResponseMessage::new()
-        .content(post.content.clone())
-        .allowed_mentions(mentions::only(&post.pings))
-        .components(post.components.clone());
-    if let Some(file) = post.attachment() {
-        reply = reply.add_file(file);
-    }
-    let sent = press
-        .create_response(&ctx.http, CreateInteractionResponse::Message(reply))
-        .await;
-    match sent {
-        Ok(()) => {
+    match click.message(post.reply()).await {
+        Ok(_) => {
             scope.shown().await;
             Ok(())
         }

@@ -2,8 +2,9 @@
 //! member's permissions and roles, the bot's permissions in the channel, and the server's
 //! settings.
 
-use serenity::all::{ChannelId, Permissions};
+use serenity::all::{ChannelId, ChannelType, Permissions};
 
+use super::post_permissions::{self, PlaceKind};
 use super::{BotError, Context};
 use crate::service::{ServerMember, ServerSettings};
 
@@ -82,6 +83,47 @@ pub fn check_game_channel(
             ctx.channel_id().get(),
             parent_channel(ctx).map(ChannelId::get),
         )?;
+    }
+    Ok(())
+}
+
+/// Whether this command is used in a thread or in a channel.
+fn place_kind(ctx: &Context<'_>) -> PlaceKind {
+    let thread = interaction(ctx)
+        .and_then(|i| i.channel.as_ref())
+        .is_some_and(|c| {
+            matches!(
+                c.kind,
+                ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread
+            )
+        });
+    if thread {
+        PlaceKind::Thread
+    } else {
+        PlaceKind::Channel
+    }
+}
+
+/// Refuses to start or bring a game here unless both the member and the bot may post here
+/// (`/challenge`, `/play`, `/follow`): the member's and the bot's permissions in this channel,
+/// as the interaction gives them, with the thread bit inside a thread. Outside a server there
+/// is nothing to check.
+pub fn check_may_post_game_here(ctx: &Context<'_>) -> Result<(), BotError> {
+    let Some(interaction) = interaction(ctx).filter(|i| i.guild_id.is_some()) else {
+        return Ok(());
+    };
+    let place = place_kind(ctx);
+    if let Some(held) = interaction.member.as_ref().and_then(|m| m.permissions) {
+        let lacking = post_permissions::missing(held, post_permissions::member_needs(place));
+        if !lacking.is_empty() {
+            return Err(BotError::MemberMayNotPost(post_permissions::names(lacking)));
+        }
+    }
+    if let Some(held) = interaction.app_permissions {
+        let lacking = post_permissions::missing(held, post_permissions::bot_needs(place));
+        if !lacking.is_empty() {
+            return Err(BotError::BotMayNotPost(post_permissions::names(lacking)));
+        }
     }
     Ok(())
 }

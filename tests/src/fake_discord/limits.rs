@@ -7,6 +7,8 @@ use serde_json::{Map, Value, json};
 /// Message content, for bots (the description says 4,000, which is the limit for some users).
 pub const CONTENT_MAX_CHARS: usize = 2000;
 pub const AUTOCOMPLETE_MAX_CHOICES: usize = 25;
+/// An autocomplete choice's name, and a string choice's value.
+pub const CHOICE_TEXT_MAX_CHARS: usize = 100;
 pub const CUSTOM_ID_MAX_CHARS: usize = 100;
 /// Action rows under one message.
 pub const ACTION_ROWS_MAX: usize = 5;
@@ -289,6 +291,39 @@ fn custom_id_limits(value: &Value, path: &[String], errors: &mut Vec<FieldError>
 
 /// The limits of an interaction callback: a message (types 4 and 7), autocomplete choices
 /// (type 8), a modal (type 9).
+/// Autocomplete choices: at most 25, each name (and a string value) at most 100 characters.
+/// One choice too long refuses the whole answer, and the user sees no suggestion at all.
+fn choice_limits(data: &Value, prefix: &[String]) -> Vec<FieldError> {
+    let choices = data
+        .get("choices")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let mut errors = Vec::new();
+    if choices.len() > AUTOCOMPLETE_MAX_CHOICES {
+        errors.push(FieldError::too_long(
+            at(prefix, &["choices"]),
+            AUTOCOMPLETE_MAX_CHOICES,
+        ));
+    }
+    for (i, choice) in choices.iter().enumerate() {
+        let index = i.to_string();
+        for field in ["name", "value"] {
+            let long = choice
+                .get(field)
+                .and_then(Value::as_str)
+                .is_some_and(|text| text.chars().count() > CHOICE_TEXT_MAX_CHARS);
+            if long {
+                errors.push(FieldError::too_long(
+                    at(prefix, &["choices", &index, field]),
+                    CHOICE_TEXT_MAX_CHARS,
+                ));
+            }
+        }
+    }
+    errors
+}
+
 pub fn callback_limits(body: &Value) -> Vec<FieldError> {
     let data_prefix = ["data".to_owned()];
     let Some(data) = body.get("data").filter(|d| d.is_object()) else {
@@ -296,20 +331,7 @@ pub fn callback_limits(body: &Value) -> Vec<FieldError> {
     };
     match body.get("type").and_then(Value::as_u64) {
         Some(4 | 7) => message_limits(data, &data_prefix),
-        Some(8) => {
-            let choices = data
-                .get("choices")
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len);
-            if choices > AUTOCOMPLETE_MAX_CHOICES {
-                vec![FieldError::too_long(
-                    at(&data_prefix, &["choices"]),
-                    AUTOCOMPLETE_MAX_CHOICES,
-                )]
-            } else {
-                Vec::new()
-            }
-        }
+        Some(8) => choice_limits(data, &data_prefix),
         Some(9) => {
             let mut errors = Vec::new();
             custom_id_limits(data, &data_prefix, &mut errors);

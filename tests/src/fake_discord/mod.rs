@@ -20,7 +20,7 @@
 //!   reference is looser in what it *takes* (an attachment's numeric placeholder `id`, the form
 //!   serenity sends) is checked as the string the description wants.
 //! - **Limits the description leaves out** ([`limits`]): content 2,000 characters, 25
-//!   autocomplete choices, `custom_id` 100 characters, embed limits (title, description,
+//!   autocomplete choices (names and string values 100 characters), `custom_id` 100 characters, embed limits (title, description,
 //!   fields, footer, author, 6,000 in all, 10 embeds), component layouts (at most 5 action rows,
 //!   5 buttons in a row or one select menu alone, 1 to 25 select options, option label, value
 //!   and description 100, button label 80): refused 400 50035 with Discord's error tree, and a
@@ -36,12 +36,26 @@
 //! - **Interaction rules** ([`interactions`]): the first callback within 3 s of the event (else
 //!   404 10062), one callback only (else 400 40060), follow-ups and response edits while the
 //!   token lives, 15 min (else 401 50027). A problem unless the test calls
-//!   [`FakeDiscord::expect_protocol_refusals`]; both durations can be shortened.
-//! - **Channels and permissions** ([`permissions`]): channel routes answer 404 10003 for a
-//!   channel the fake does not know or deleted, 403 50013 without VIEW_CHANNEL and
-//!   SEND_MESSAGES, or without EMBED_LINKS for embeds, or ATTACH_FILES for files (expected
-//!   answers, not problems). Interaction answers are not subject to them, as on Discord. Edits
-//!   keep the fields and attachments they leave out.
+//!   [`FakeDiscord::expect_protocol_refusals`]; both durations can be shortened (a test holds
+//!   the bot to 1 s with [`FakeDiscord::set_interaction_limits`]). Deferrals as on Discord: a
+//!   deferred message's placeholder (callback 5) is settled by the first follow-up or `@original`
+//!   edit, which takes the placeholder's visibility whatever its own flags say; after a deferred
+//!   update (callback 6) `@original` is the clicked message.
+//! - **The application's id** ([`application`]): different from the bot user's id;
+//!   `/webhooks/{application}/...` and `/applications/{application}/...` under another id are
+//!   refused (401 50027, 403 50001) as a problem of the bot.
+//! - **Channels and permissions** ([`permissions`]): permissions computed as Discord does, for
+//!   members and the bot: a base from @everyone ([`FakeDiscord::set_everyone_permissions`])
+//!   and the member's roles ([`FakeDiscord::new_role_granting`], [`FakeDiscord::give_role`];
+//!   the bot's base is its invite's permissions and its roles'), everything for the owner or
+//!   with ADMINISTRATOR, then the channel's overwrites ([`FakeDiscord::add_overwrite`]) in
+//!   Discord's order: @everyone, the member's roles, the member; a thread has its parent's.
+//!   They are the `member.permissions` and `app_permissions` of interactions, and what the
+//!   channel routes check: 404 10003 for a channel the fake does not know or deleted, 403 50013
+//!   without VIEW_CHANNEL and SEND_MESSAGES, or without EMBED_LINKS for embeds, or ATTACH_FILES
+//!   for files (expected answers, not problems). [`FakeDiscord::set_bot_permissions`] sets the
+//!   bot's bits in one channel outright. Interaction answers are not subject to them, as on
+//!   Discord. Edits keep the fields and attachments they leave out.
 //! - **Threads and direct messages** ([`threads`]): public threads created under a channel
 //!   (CREATE_PUBLIC_THREADS in the parent, else 403 50013), posts in them under
 //!   SEND_MESSAGES_IN_THREADS; an archived thread reopened by a message unless locked (then 400
@@ -50,9 +64,15 @@
 //!   with closed DMs refuses messages with 403 50007. The test guild's channels give the bot
 //!   every permission but the two thread ones, unless a test calls
 //!   [`FakeDiscord::allow_threads`].
-//! - **Members**: each interaction carries the member's `permissions` (all, unless
-//!   [`FakeDiscord::set_member_permissions`]) and `roles` ([`FakeDiscord::give_role`]);
-//!   channel and role options come with their `resolved` channel and role.
+//! - **Several servers** ([`guilds`]): beside the test guild, [`FakeDiscord::new_guild`] adds
+//!   one with its own owner, @everyone permissions, roles ([`FakeDiscord::new_role_in`]) and
+//!   channels ([`FakeDiscord::new_channel_in`]); interactions there carry its id, the member's
+//!   roles there and permissions computed from its @everyone and roles; the bot's messages
+//!   there belong to it.
+//! - **Members**: each interaction carries the member's `permissions` in its channel (see
+//!   above; [`FakeDiscord::set_member_permissions`] replaces a member's base) and `roles`
+//!   ([`FakeDiscord::give_role`]); channel and role options come with their `resolved` channel
+//!   and role.
 //! - **Scripted faults** ([`faults`]): 500, 429 with Discord's body and rate-limit headers,
 //!   403 (50013, 50001), 404, 401 on the next matching requests; failing command
 //!   registrations; a channel whose requests are answered late or never (a hung connection);
@@ -77,10 +97,11 @@
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
 //!   GUILD_MEMBER_ADD), only CHANNEL_DELETE is sent.
-//! - Permissions: one set of bits per channel for the bot, nothing else: no roles, no
-//!   permission overwrites per role or member, no ADMINISTRATOR bypass; a thread takes its
-//!   parent's bits; who may run a command (`default_member_permissions`) is not enforced (the
-//!   member's `permissions` are sent for the bot to check).
+//! - Permissions: roles and overwrites live in the fake, not in GUILD_CREATE (its roles and
+//!   channels carry no overwrites: the bot reads permissions from interactions only); no
+//!   per-thread overwrites (a thread takes its parent's); who may run a command
+//!   (`default_member_permissions`) and where (`contexts`) is not enforced (the member's
+//!   `permissions` are sent for the bot to check).
 //! - Threads: public threads only (no private threads, no forum posts, no thread from a
 //!   message), no THREAD_CREATE/THREAD_DELETE/THREAD_UPDATE dispatches, no thread members, no
 //!   auto-archiving by time (a test archives), no active-thread limit.
@@ -100,11 +121,15 @@
 //!   injected, and the 3 s are measured at the fake (no network in between).
 //! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
 //!   headers are not checked beyond `Authorization: Bot ...`.
-//! - One guild: no other guilds, no guild outages (GUILD_DELETE unavailable).
+//! - Added guilds reach the bot only through their interactions (no GUILD_CREATE for them), and
+//!   guild commands registered in the test guild answer in every guild; no guild outages
+//!   (GUILD_DELETE unavailable).
 
 pub mod answer;
+mod application;
 pub mod faults;
 mod gateway;
+pub mod guilds;
 pub mod images;
 pub mod interactions;
 pub mod interactions_endpoint;
@@ -235,6 +260,14 @@ pub(crate) struct FakeState {
     pub member_roles: Mutex<HashMap<u64, Vec<u64>>>,
     /// The guild's roles: id and name.
     pub roles: Mutex<Vec<(u64, String)>>,
+    /// The permissions each role grants (none, unless a test gives some).
+    pub role_permissions: Mutex<HashMap<u64, u64>>,
+    /// What @everyone grants every member.
+    pub everyone_permissions: Mutex<u64>,
+    /// The permission overwrites of each channel (threads have their parent's).
+    pub overwrites: Mutex<HashMap<u64, Vec<permissions::Overwrite>>>,
+    /// The guilds a test added beside the test guild, with their channels and roles.
+    pub guilds: Mutex<guilds::Guilds>,
     /// Threads and direct-message channels.
     pub threads: Mutex<threads::Threads>,
     pub commands: Mutex<Vec<Value>>,
@@ -292,12 +325,67 @@ impl FakeState {
         locked(&self.threads).dm_channels.get(&channel_id).copied()
     }
 
-    /// The permissions of `user` in the guild (all, unless a test restricted them).
-    pub fn member_permissions_of(&self, user: u64) -> u64 {
-        locked(&self.member_permissions)
-            .get(&user)
-            .copied()
-            .unwrap_or(permissions::ALL_PERMISSIONS)
+    /// The base permissions of `user` in `guild`: @everyone's and their roles' there (or
+    /// what a test set for them), everything for the guild's owner.
+    pub fn member_base_permissions(&self, user: u64, guild: u64) -> u64 {
+        let added = locked(&self.guilds).added.get(&guild).copied();
+        let owner = added.map_or(self.owner.id, |g| g.owner);
+        if user == owner {
+            return permissions::ALL_PERMISSIONS;
+        }
+        if let Some(bits) = locked(&self.member_permissions).get(&user) {
+            return permissions::base_permissions(*bits, []);
+        }
+        let everyone = added.map_or_else(|| *locked(&self.everyone_permissions), |g| g.everyone);
+        let granted = locked(&self.role_permissions).clone();
+        let roles = self.member_roles_in(user, guild);
+        permissions::base_permissions(
+            everyone,
+            roles.iter().filter_map(|r| granted.get(r).copied()),
+        )
+    }
+
+    /// The permissions of `user` in `channel_id` (a thread: its parent's), as Discord computes
+    /// them: `member.permissions` of their interactions there.
+    pub fn member_permissions_in(&self, user: u64, channel_id: u64) -> u64 {
+        let channel = self.permission_channel(channel_id);
+        let guild = self.guild_of(channel_id);
+        let overwrites = self.overwrites_of(channel);
+        let roles = self.member_roles_in(user, guild);
+        permissions::channel_permissions(
+            self.member_base_permissions(user, guild),
+            user,
+            &roles,
+            &overwrites,
+        )
+    }
+
+    /// The guild `channel_id` (a channel or a thread) belongs to.
+    pub fn guild_of(&self, channel_id: u64) -> u64 {
+        let channel = self.permission_channel(channel_id);
+        locked(&self.guilds).guild_of_channel(channel, self.guild_id)
+    }
+
+    /// The roles of `user` in `guild`.
+    pub fn member_roles_in(&self, user: u64, guild: u64) -> Vec<u64> {
+        let guilds = locked(&self.guilds);
+        self.member_roles_of(user)
+            .into_iter()
+            .filter(|role| guilds.role_in(*role, guild, self.guild_id))
+            .collect()
+    }
+
+    /// The channel whose overwrites hold in `channel_id`: a thread's parent, else itself.
+    fn permission_channel(&self, channel_id: u64) -> u64 {
+        self.thread(channel_id)
+            .map_or(channel_id, |thread| thread.parent_id)
+    }
+
+    fn overwrites_of(&self, channel: u64) -> Vec<permissions::Overwrite> {
+        locked(&self.overwrites)
+            .get(&channel)
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn member_roles_of(&self, user: u64) -> Vec<u64> {
@@ -307,20 +395,32 @@ impl FakeState {
             .unwrap_or_default()
     }
 
-    /// The guild's channels, without the deleted ones.
+    /// The test guild's channels, without the deleted ones (those of added guilds are left
+    /// out: GUILD_CREATE is sent for the test guild only).
     pub fn live_channels(&self) -> Vec<(u64, String)> {
-        locked(&self.channels).clone()
+        let guilds = locked(&self.guilds);
+        locked(&self.channels)
+            .iter()
+            .filter(|(id, _)| !guilds.channels.contains_key(id))
+            .cloned()
+            .collect()
     }
 
-    /// The bot's permissions in a channel, or in a thread's parent channel.
+    /// The bot's permissions in a channel, or in a thread's parent channel: what a test set
+    /// there, else computed as for any member, from the bot's base (its invite's permissions,
+    /// [`permissions::DEFAULT_BOT_PERMISSIONS`], and its roles') and the channel's overwrites.
     pub fn bot_permissions_in(&self, channel_id: u64) -> u64 {
-        let channel = self
-            .thread(channel_id)
-            .map_or(channel_id, |thread| thread.parent_id);
-        locked(&self.bot_permissions)
-            .get(&channel)
-            .copied()
-            .unwrap_or(permissions::DEFAULT_BOT_PERMISSIONS)
+        let channel = self.permission_channel(channel_id);
+        if let Some(bits) = locked(&self.bot_permissions).get(&channel) {
+            return *bits;
+        }
+        let granted = locked(&self.role_permissions).clone();
+        let roles = self.member_roles_in(self.bot.id, self.guild_of(channel_id));
+        let base = permissions::base_permissions(
+            permissions::DEFAULT_BOT_PERMISSIONS,
+            roles.iter().filter_map(|r| granted.get(r).copied()),
+        );
+        permissions::channel_permissions(base, self.bot.id, &roles, &self.overwrites_of(channel))
     }
 
     pub fn channel_name(&self, channel_id: u64) -> String {
@@ -382,6 +482,10 @@ impl FakeDiscord {
             member_permissions: Mutex::new(HashMap::new()),
             member_roles: Mutex::new(HashMap::new()),
             roles: Mutex::new(Vec::new()),
+            role_permissions: Mutex::new(HashMap::new()),
+            everyone_permissions: Mutex::new(permissions::DEFAULT_EVERYONE_PERMISSIONS),
+            overwrites: Mutex::new(HashMap::new()),
+            guilds: Mutex::new(guilds::Guilds::default()),
             threads: Mutex::new(threads::Threads::default()),
             commands: Mutex::new(Vec::new()),
             interactions: Mutex::new(HashMap::new()),
@@ -547,17 +651,85 @@ impl FakeDiscord {
             .collect()
     }
 
-    /// Sets the guild permissions of `user` (`member.permissions` in their interactions), e.g.
-    /// without MANAGE_GUILD (1 << 5).
+    /// Sets the guild permissions of `user` in place of what @everyone and their roles give
+    /// (channel overwrites still apply), e.g. without MANAGE_GUILD (1 << 5).
     pub fn set_member_permissions(&self, user: &FakeUser, bits: u64) {
         locked(&self.state.member_permissions).insert(user.id, bits);
     }
 
-    /// A new role of the guild.
+    /// Sets what @everyone grants every member of the guild (not the bot, whose base is its
+    /// invite's permissions).
+    pub fn set_everyone_permissions(&self, bits: u64) {
+        *locked(&self.state.everyone_permissions) = bits;
+    }
+
+    /// A new role of the guild, granting nothing.
     pub fn new_role(&self, name: &str) -> u64 {
+        self.new_role_granting(name, 0)
+    }
+
+    /// A new role of the guild, granting `bits` to its members (the bot too, once given it).
+    pub fn new_role_granting(&self, name: &str, bits: u64) -> u64 {
         let id = self.state.next_id();
         locked(&self.state.roles).push((id, name.into()));
+        locked(&self.state.role_permissions).insert(id, bits);
         id
+    }
+
+    /// A new guild beside the test guild, owned by a new member, whose @everyone grants
+    /// `everyone` (e.g. [`permissions::DEFAULT_EVERYONE_PERMISSIONS`]); its channels and roles
+    /// come from [`FakeDiscord::new_channel_in`] and [`FakeDiscord::new_role_in`].
+    pub fn new_guild(&self, everyone: u64) -> u64 {
+        let id = self.state.next_id();
+        let owner = self.new_user(&format!("owner-{id}"));
+        locked(&self.state.guilds).added.insert(
+            id,
+            guilds::FakeGuild {
+                id,
+                owner: owner.id,
+                everyone,
+            },
+        );
+        id
+    }
+
+    /// A new text channel in `guild` (the test guild or one from [`FakeDiscord::new_guild`]).
+    pub fn new_channel_in(&self, guild: u64, name: &str) -> u64 {
+        let id = self.new_channel(name);
+        if guild != self.state.guild_id {
+            locked(&self.state.guilds).channels.insert(id, guild);
+        }
+        id
+    }
+
+    /// A new role of `guild`, granting `bits` to its members there.
+    pub fn new_role_in(&self, guild: u64, name: &str, bits: u64) -> u64 {
+        let id = self.new_role_granting(name, bits);
+        if guild != self.state.guild_id {
+            locked(&self.state.guilds).roles.insert(id, guild);
+        }
+        id
+    }
+
+    /// Adds a permission overwrite to `channel_id` (and so to its threads): `allow` and `deny`
+    /// for @everyone, a role or a member (the bot is the member [`FakeDiscord::bot_user`]).
+    /// Interactions there carry the member's and the bot's permissions with it applied, and the
+    /// bot's messages there are refused without what they need.
+    pub fn add_overwrite(
+        &self,
+        channel_id: u64,
+        target: permissions::OverwriteTarget,
+        allow: u64,
+        deny: u64,
+    ) {
+        locked(&self.state.overwrites)
+            .entry(channel_id)
+            .or_default()
+            .push(permissions::Overwrite {
+                target,
+                allow,
+                deny,
+            });
     }
 
     /// Gives `user` the role `role` (in `member.roles` of their interactions).
@@ -900,8 +1072,12 @@ impl FakeDiscord {
         let now = now_rfc3339();
         let channel_name = self.state.channel_name(channel_id);
         let permissions = self.permissions_in(channel_id);
-        let member_permissions = self.state.member_permissions_of(user.id).to_string();
-        let member_roles = self.state.member_roles_of(user.id);
+        let member_permissions = self
+            .state
+            .member_permissions_in(user.id, channel_id)
+            .to_string();
+        let guild = self.state.guild_of(channel_id);
+        let member_roles = self.state.member_roles_in(user.id, guild);
         let mut ctx = self.context(
             id,
             &token,
@@ -911,6 +1087,7 @@ impl FakeDiscord {
             &now,
             &permissions,
         );
+        ctx.guild_id = guild;
         ctx.member_permissions = &member_permissions;
         ctx.member_roles = &member_roles;
         ctx.thread_parent = self.state.thread(channel_id).map(|t| t.parent_id);

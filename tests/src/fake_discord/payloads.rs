@@ -620,6 +620,10 @@ fn acting_member(ctx: &InteractionContext<'_>) -> Value {
 /// The channel of an interaction: a text channel, or a public thread with its parent.
 fn interaction_channel(ctx: &InteractionContext<'_>) -> Value {
     let mut channel = partial_channel(ctx.channel_id, ctx.channel_name);
+    // The channel's `permissions` are the member's there, as in `member.permissions`.
+    if let Some(map) = channel.as_object_mut() {
+        map.insert("permissions".into(), json!(ctx.member_permissions));
+    }
     if let (Some(parent), Some(map)) = (ctx.thread_parent, channel.as_object_mut()) {
         map.insert("type".into(), json!(11));
         map.insert("parent_id".into(), json!(parent.to_string()));

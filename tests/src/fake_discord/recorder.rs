@@ -165,12 +165,14 @@ impl Recorded {
         text
     }
 
-    /// Whether the message is only visible to the user who acted (flag 64).
+    /// Whether the message is only visible to the user who acted (flag 64): as sent, or as
+    /// stored (an edit that settled a private deferral carries no flags of its own).
     pub fn is_ephemeral(&self) -> bool {
-        self.message_payload()
-            .and_then(|p| p.get("flags"))
-            .and_then(Value::as_u64)
-            .is_some_and(|f| f & 64 != 0)
+        [self.message_payload(), self.message.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter_map(|m| m.get("flags").and_then(Value::as_u64))
+            .any(|f| f & 64 != 0)
     }
 
     /// The custom_id of the first button whose id starts with `prefix`.

@@ -11,6 +11,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use super::answer::{Answer, Refusal};
+use super::application;
 use super::faults::Hold;
 use super::images;
 use super::interactions::InteractionInfo;
@@ -190,6 +191,11 @@ fn judge_and_serve(
         fault.refusal().answer()
     } else if !limit_errors.is_empty() {
         invalid_form_body(&limit_errors)
+    } else if let Some((refusal, problem)) =
+        application::wrong_application(&incoming.segments(), state.application_id)
+    {
+        state.problem(problem);
+        refusal.answer()
     } else {
         serve(state, incoming, recorded)
     };
@@ -370,7 +376,10 @@ fn serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Ans
         }
         (RouteKind::Followup { token }, _) => match interaction_for_token(state, token) {
             Ok(info) => {
-                let message = store_message(state, info.channel_id, None, true, incoming);
+                let message = match settled_placeholder(state, token, incoming) {
+                    Some(message) => message,
+                    None => store_message(state, info.channel_id, None, true, incoming),
+                };
                 recorded.message = Some(message.clone());
                 Answer::ok(message)
             }
@@ -507,8 +516,15 @@ fn response_message(
         Ok(info) => info,
         Err(refusal) => return refusal,
     };
+    if incoming.method == Method::PATCH
+        && which == "@original"
+        && let Some(message) = settled_placeholder(state, token, incoming)
+    {
+        recorded.message = Some(message.clone());
+        return Answer::ok(message);
+    }
     let id = if which == "@original" {
-        info.original_message
+        info.original()
     } else {
         which.parse().ok()
     };
@@ -534,6 +550,30 @@ fn response_message(
         }
         _ => Refusal::UnknownMessage.answer(),
     }
+}
+
+/// A follow-up or `@original` edit that settles a deferred message's placeholder: stored as the
+/// original response, with the placeholder's visibility. `None` when no placeholder waits.
+fn settled_placeholder(state: &FakeState, token: &str, incoming: &Incoming) -> Option<Value> {
+    let empty = json!({});
+    let payload = incoming.json.as_ref().unwrap_or(&empty);
+    let (channel_id, settled) = {
+        let mut interactions = locked(&state.interactions);
+        let entry = interactions.get_mut(token)?;
+        (entry.channel_id, entry.settle_placeholder(payload)?)
+    };
+    let message = store_payload(
+        state,
+        channel_id,
+        None,
+        true,
+        &settled,
+        &incoming.attachments,
+    );
+    if let Some(entry) = locked(&state.interactions).get_mut(token) {
+        entry.original_message = message_id(&message);
+    }
+    Some(message)
 }
 
 /// `POST /channels/{id}/messages` and `PATCH /channels/{id}/messages/{message_id}`.
@@ -733,7 +773,16 @@ fn interaction_callback(
         Some(Ok(answer)) => answer,
     };
     let body = incoming.json.as_ref();
-    match body.and_then(|j| j.get("type")).and_then(Value::as_u64) {
+    let kind = body.and_then(|j| j.get("type")).and_then(Value::as_u64);
+    let flags = body
+        .and_then(|j| j.get("data"))
+        .and_then(|d| d.get("flags"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    if let (Some(kind), Some(entry)) = (kind, locked(&state.interactions).get_mut(token)) {
+        entry.note_callback(kind, flags);
+    }
+    match kind {
         // A message in reply: it becomes the original response.
         Some(4) => {
             let data = body
@@ -836,7 +885,7 @@ fn store_payload(
         guild_id: state
             .dm_recipient(channel_id)
             .is_none()
-            .then_some(state.guild_id),
+            .then(|| state.guild_of(channel_id)),
         author: &state.bot,
         application_id: state.application_id,
         webhook_id: by_webhook.then_some(state.application_id),

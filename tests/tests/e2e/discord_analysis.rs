@@ -6,7 +6,7 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
-use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, RouteKind};
+use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser};
 use taflbot_e2e::world::{WAIT, World, game_id_in};
 
 /// `/play`'s options for a Brandubh game against the AI at level 1, the player attacking.
@@ -77,13 +77,9 @@ async fn analyze_posts_the_summary_and_a_described_chart_and_hints_are_for_ai_ga
     let post = world
         .fake
         .recorder()
+        // The answer itself when the analysis is quick, an edit of the deferral otherwise.
         .wait_for("the analysis with its chart", WAIT, |r| {
-            r.answers(&token)
-                && matches!(
-                    r.kind,
-                    RouteKind::EditResponse { .. } | RouteKind::Followup { .. }
-                )
-                && r.png_attachments().count() == 1
+            r.accepted() && r.answers(&token) && r.png_attachments().count() == 1
         })
         .await
         .unwrap();

@@ -3,6 +3,7 @@
 //! modules again on PostgreSQL (`World` picks the database by the test's module path).
 
 mod discord_analysis;
+mod discord_answers;
 mod discord_buttons;
 mod discord_challenges;
 mod discord_delivery;
@@ -13,6 +14,7 @@ mod discord_help;
 mod discord_interactions_endpoint;
 mod discord_lifecycle;
 mod discord_notifications;
+mod discord_permissions;
 #[allow(
     clippy::duplicate_mod,
     reason = "the same Discord tests, compiled again to run on PostgreSQL"

@@ -1,6 +1,7 @@
 //! `/analyze` (the computer analysis of a game: each side's accuracy, the worst moves with the
 //! better line, and the chart) and `/hint` (the AI's move, in a casual game against it).
 
+use crate::discord::answers::command::send;
 use std::time::Duration;
 
 use poise::CreateReply;
@@ -20,10 +21,7 @@ use crate::service::{
 const WAIT_FOR_ANALYSIS: Duration = Duration::from_secs(14 * 60);
 
 /// The computer analysis of a game: accuracy, the worst moves, and a chart
-#[poise::command(
-    slash_command,
-    required_bot_permissions = "SEND_MESSAGES | ATTACH_FILES"
-)]
+#[poise::command(slash_command)]
 pub async fn analyze(
     ctx: Context<'_>,
     #[description = "Which game (default: this channel's, else your last finished game)"]
@@ -36,14 +34,15 @@ pub async fn analyze(
     // Subscribed before asking, so the end of a short analysis is not missed.
     let mut events = data.service.events().subscribe();
     let asked = data.service.analysis().request(me, id).await?;
-    ctx.defer().await?;
+    // A long wait is deferred by the answer budget (`answers`); the answer edits it.
     let view = if asked.status == crate::domain::AnalysisStatus::Done {
         asked
     } else {
         match wait_for(&mut events, asked.id).await {
             Some(()) => data.service.analysis().get(Some(me), id).await?,
             None => {
-                ctx.send(
+                send(
+                    &ctx,
                     CreateReply::default()
                         .content(format!(
                             "The analysis of game #{id} is still waiting its turn \
@@ -72,7 +71,7 @@ pub async fn analyze(
         .content(summary_text(&view, &game_view))
         .attachment(chart)
         .allowed_mentions(mentions::nobody());
-    ctx.send(reply).await?;
+    send(&ctx, reply).await?;
     Ok(())
 }
 
@@ -87,9 +86,9 @@ pub async fn hint(
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let summary = game_here(&ctx, me, game.map(GameId)).await?;
-    ctx.defer_ephemeral().await?;
     let mv = data.service.analysis().hint(me, summary.id).await?;
-    ctx.send(
+    send(
+        &ctx,
         CreateReply::default()
             .content(format!("Hint for game #{}: **{mv}**", summary.id))
             .ephemeral(true)

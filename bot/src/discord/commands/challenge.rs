@@ -1,6 +1,7 @@
 //! `/challenge` and `/play`: starting games, against a person (with Accept/Decline buttons) or
 //! against the AI.
 
+use crate::discord::answers::command::send;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, User};
 
 use crate::discord::challenge_posts;
@@ -19,7 +20,8 @@ use crate::service::{
 };
 
 // Both start a game whose later moves (over HTTP, by the AI) the bot posts in this channel, so
-// it must be allowed to post there, with the board image.
+// the member must be allowed to write there, and the bot to post there with the board image
+// (`server::check_may_post_game_here`).
 
 /// The clock of a challenge when none is given: three days per move.
 pub const DEFAULT_CLOCK: ClockSpec = ClockSpec::PerMove {
@@ -75,10 +77,7 @@ pub fn challenge_text(challenge: &ChallengeView) -> String {
 }
 
 /// Challenge someone to a game here (no opponent: anyone here may accept; me: the AI)
-#[poise::command(
-    slash_command,
-    required_bot_permissions = "SEND_MESSAGES | ATTACH_FILES"
-)]
+#[poise::command(slash_command)]
 pub async fn challenge(
     ctx: Context<'_>,
     #[description = "Who to play (leave out for an open challenge anyone here may accept)"]
@@ -96,6 +95,7 @@ pub async fn challenge(
         bool,
     >,
 ) -> Result<(), BotError> {
+    server::check_may_post_game_here(&ctx)?;
     let settings = server::settings(&ctx).await?;
     server::check_game_channel(&ctx, settings.as_ref())?;
     let side = side.map(SideChoice::from).unwrap_or_default();
@@ -151,9 +151,14 @@ pub async fn challenge(
         .content(challenge_text(&created.challenge))
         .components(challenge_buttons(&created.challenge))
         .allowed_mentions(mentions::only(&pings));
-    let sent = ctx.send(reply).await?;
+    let shown = send(&ctx, reply).await?;
     // Remembered so the buttons can be taken off when the challenge expires.
-    match sent.message().await {
+    let shown = match (shown, ctx) {
+        (Some(message), _) => Ok(message),
+        (None, poise::Context::Application(app)) => app.interaction.get_response(ctx.http()).await,
+        (None, poise::Context::Prefix(_)) => return Ok(()),
+    };
+    match shown {
         Ok(message) => challenge_posts::note(data, created.challenge.id, &message).await,
         Err(e) => {
             tracing::info!(challenge = %created.challenge.id, error = %ErrorChain(&e), "challenge message not read back")
@@ -163,10 +168,7 @@ pub async fn challenge(
 }
 
 /// Play against the AI here
-#[poise::command(
-    slash_command,
-    required_bot_permissions = "SEND_MESSAGES | ATTACH_FILES"
-)]
+#[poise::command(slash_command)]
 pub async fn play(
     ctx: Context<'_>,
     #[description = "Which variant (default: the server's, else brandubh, small and quick)"]
@@ -180,6 +182,7 @@ pub async fn play(
         bool,
     >,
 ) -> Result<(), BotError> {
+    server::check_may_post_game_here(&ctx)?;
     let settings = server::settings(&ctx).await?;
     server::check_game_channel(&ctx, settings.as_ref())?;
     let variant = variant.unwrap_or_else(|| play_variant(settings.as_ref()));
@@ -211,9 +214,8 @@ async fn start_ai_game(
         rated: None,
         private,
     };
-    // What the user can get wrong is checked before deferring, so the refusal stays private.
+    // What the user can get wrong is refused before the game is created.
     data.service.challenges().check(&request)?;
-    ctx.defer().await?;
     let me = data.player_of(ctx.author()).await?;
     // The reply shows the start; the AI's first move waits in the outbox behind it.
     let scope = data.service.discord().in_reply();
@@ -228,7 +230,7 @@ async fn start_ai_game(
         let reply = poise::CreateReply::default()
             .content(threads::link_line(data, &game, thread))
             .allowed_mentions(mentions::nobody());
-        let sent = ctx.send(reply).await;
+        let sent = send(&ctx, reply).await;
         scope.not_shown().await;
         sent?;
         return Ok(());

@@ -1,6 +1,7 @@
 //! `/challenges`: your pending challenges, received (to you, or open to anyone) and sent, with
 //! buttons to accept, decline or withdraw them, privately.
 
+use crate::discord::answers::command::send;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton};
 
 use super::common::fitted;
@@ -68,7 +69,7 @@ fn row(challenge: &ChallengeView, received: bool) -> CreateActionRow {
 }
 
 /// Your pending challenges, with buttons to answer them
-#[poise::command(slash_command)]
+#[poise::command(slash_command, ephemeral)]
 pub async fn challenges(ctx: Context<'_>) -> Result<(), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
@@ -110,6 +111,6 @@ pub async fn challenges(ctx: Context<'_>) -> Result<(), BotError> {
         .components(rows)
         .allowed_mentions(mentions::nobody())
         .ephemeral(true);
-    ctx.send(reply).await?;
+    send(&ctx, reply).await?;
     Ok(())
 }

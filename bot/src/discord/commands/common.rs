@@ -14,6 +14,29 @@ pub const MAX_CHOICES: usize = 25;
 /// The most characters Discord takes in a message's content.
 const MAX_CONTENT_CHARS: usize = 2_000;
 
+/// The most characters of an autocomplete choice's name, and of a string choice's value:
+/// Discord refuses the whole answer (and the user sees no suggestions) for one longer choice.
+pub const MAX_CHOICE_CHARS: usize = 100;
+
+/// An autocomplete choice whose name is cut to Discord's 100 characters, on one line. (A
+/// choice's name is shown as plain text: no markdown to escape.)
+pub fn choice(name: &str, value: impl Into<serde_json::Value>) -> AutocompleteChoice {
+    AutocompleteChoice::new(cut_to(name, MAX_CHOICE_CHARS), value)
+}
+
+/// `text` on one line and at most `max` characters, with an ellipsis where it was cut.
+pub fn cut_to(text: &str, max: usize) -> String {
+    let line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    if line.chars().count() <= max {
+        return line;
+    }
+    let cut: String = line.chars().take(max.saturating_sub(1)).collect();
+    format!("{cut}…")
+}
+
 /// `text` cut to what Discord takes in one message, with an ellipsis where it was cut: a reply
 /// built from many names is shortened, never refused.
 pub fn fitted(text: String) -> String {
@@ -58,7 +81,18 @@ pub async fn games_here(
         .await?)
 }
 
+/// A game in a message: its number and players, names shown literally.
 fn describe(game: &GameSummary) -> String {
+    format!(
+        "#{} {} vs {}",
+        game.id,
+        crate::discord::mentions::literal(&game.attackers.name),
+        crate::discord::mentions::literal(&game.defenders.name)
+    )
+}
+
+/// A game as an autocomplete choice's name (plain text, cut to Discord's limit by [`choice`]).
+fn choice_name(game: &GameSummary) -> String {
     format!(
         "#{} {} vs {}",
         game.id, game.attackers.name, game.defenders.name
@@ -97,7 +131,7 @@ pub async fn answer(
     scope: InReply,
     reply: poise::CreateReply,
 ) -> Result<(), BotError> {
-    match ctx.send(reply).await {
+    match crate::discord::answers::command::send(ctx, reply).await {
         Ok(_) => {
             scope.shown().await;
             Ok(())
@@ -139,7 +173,7 @@ pub async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocom
                     .starts_with(partial.trim_start_matches('#'))
         })
         .take(MAX_CHOICES)
-        .map(|g| AutocompleteChoice::new(describe(g), g.id.get()))
+        .map(|g| choice(&choice_name(g), g.id.get()))
         .collect();
     CreateAutocompleteResponse::new().set_choices(choices)
 }
@@ -155,7 +189,7 @@ pub async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> CreateAuto
         .into_iter()
         .filter(|v| v.id.contains(&typed) || v.name.to_ascii_lowercase().contains(&typed))
         .take(MAX_CHOICES)
-        .map(|v| AutocompleteChoice::new(format!("{} ({}x{})", v.name, v.dim, v.dim), v.id))
+        .map(|v| choice(&format!("{} ({}x{})", v.name, v.dim, v.dim), v.id))
         .collect();
     CreateAutocompleteResponse::new().set_choices(choices)
 }
@@ -201,6 +235,16 @@ pub fn parse_clock(text: &str) -> Result<ClockSpec, BotError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn choice_names_fit_discords_hundred_characters_on_one_line() {
+        let long = format!("#12 {} vs {}", "A".repeat(64), "B".repeat(64));
+        let cut = cut_to(&long, MAX_CHOICE_CHARS);
+        assert_eq!(cut.chars().count(), MAX_CHOICE_CHARS);
+        assert!(cut.ends_with('…'));
+        assert_eq!(cut_to("two\nlines", MAX_CHOICE_CHARS), "two lines");
+        assert_eq!(cut_to("short", MAX_CHOICE_CHARS), "short");
+    }
 
     #[test]
     fn clocks_are_read_forgivingly() {

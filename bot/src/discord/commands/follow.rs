@@ -1,5 +1,6 @@
 //! `/follow`: bring a game started elsewhere (over the HTTP API) into this channel.
 
+use crate::discord::answers::command::send;
 use crate::discord::posts;
 use crate::discord::threads;
 use crate::discord::{BotError, Context, mentions, places, server};
@@ -12,6 +13,7 @@ pub async fn follow(
     #[description = "The game's number"] game: i64,
 ) -> Result<(), BotError> {
     let data = ctx.data();
+    server::check_may_post_game_here(&ctx)?;
     let settings = server::settings(&ctx).await?;
     server::check_game_channel(&ctx, settings.as_ref())?;
     let me = data.player_of(ctx.author()).await?;
@@ -23,18 +25,19 @@ pub async fn follow(
     let thread =
         threads::open_game_thread(ctx.http(), data, &view, server::start_place(&ctx)).await;
     let reply = match thread {
-        Some(thread) => poise::CreateReply::default()
-            .content(threads::link_line(data, &view, thread))
-            .allowed_mentions(mentions::nobody()),
+        Some(thread) => {
+            // The board first, in the game's new thread, pinging whoever is to move; then the
+            // line here that links to it.
+            let post = posts::board_post(data, &view).await;
+            data.rest_gate()
+                .run(thread.send_message(ctx.http(), post.message()))
+                .await?;
+            poise::CreateReply::default()
+                .content(threads::link_line(data, &view, thread))
+                .allowed_mentions(mentions::nobody())
+        }
         None => posts::board_post(data, &view).await.reply(),
     };
-    ctx.send(reply).await?;
-    if let Some(thread) = thread {
-        // The board, in the game's new thread, pinging whoever is to move.
-        let post = posts::board_post(data, &view).await;
-        data.rest_gate()
-            .run(thread.send_message(ctx.http(), post.message()))
-            .await?;
-    }
+    send(&ctx, reply).await?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! Commands about the game of this channel: `/board`, `/resign`, `/draw`, `/record`.
 
+use crate::discord::answers::command::{send, send_private};
 use serenity::all::CreateAttachment;
 
 use super::common::{answer, autocomplete_game, fitted, game_here};
@@ -61,7 +62,11 @@ pub async fn board(
         post.content = fitted(format!("{board}\n{}", post.content));
         post.png = None;
     }
-    ctx.send(post.reply().ephemeral(private)).await?;
+    if private {
+        send_private(&ctx, post.reply()).await?;
+    } else {
+        send(&ctx, post.reply()).await?;
+    }
     Ok(())
 }
 
@@ -210,6 +215,6 @@ pub async fn record(
         }
         Err(e) => content.push_str(&format!("\n(The .otg record is not available: {e}.)")),
     }
-    ctx.send(reply.content(content)).await?;
+    send(&ctx, reply.content(content)).await?;
     Ok(())
 }

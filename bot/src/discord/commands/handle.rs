@@ -1,10 +1,11 @@
 //! `/handle`: see or change your handle, the name people challenge and find you by over HTTP
 //! and on the web.
 
+use crate::discord::answers::command::send;
 use crate::discord::{BotError, Context};
 
 /// See or change your handle (how others find and challenge you)
-#[poise::command(slash_command)]
+#[poise::command(slash_command, ephemeral)]
 pub async fn handle(
     ctx: Context<'_>,
     #[description = "Your new handle: 2-24 letters, digits, _ or -, starting with a letter"]
@@ -26,7 +27,10 @@ pub async fn handle(
             format!("Your handle is now `{}`.", player.handle)
         }
     };
-    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await?;
+    send(
+        &ctx,
+        poise::CreateReply::default().content(text).ephemeral(true),
+    )
+    .await?;
     Ok(())
 }

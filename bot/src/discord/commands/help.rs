@@ -1,5 +1,6 @@
 //! `/help`: what the bot does and how to play.
 
+use crate::discord::answers::command::send;
 use poise::CreateReply;
 use serenity::all::{ButtonStyle, CreateActionRow, CreateButton, CreateEmbed};
 
@@ -97,7 +98,7 @@ const COMMANDS: &[(&str, &str)] = &[
 ];
 
 /// What the bot does, and the list of commands
-#[poise::command(slash_command)]
+#[poise::command(slash_command, ephemeral)]
 pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
     let list: String = COMMANDS
         .iter()
@@ -121,7 +122,7 @@ pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
         .embed(embed)
         .components(vec![CreateActionRow::Buttons(vec![button])])
         .ephemeral(true);
-    ctx.send(reply).await?;
+    send(&ctx, reply).await?;
     Ok(())
 }
 

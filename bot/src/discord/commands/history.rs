@@ -1,5 +1,6 @@
 //! `/history`: finished games, yours or someone's, latest first, in pages like `/games`.
 
+use crate::discord::answers::command::send;
 use serenity::all::User;
 
 use super::common::fitted;
@@ -73,8 +74,11 @@ pub async fn history(
     if let Some(next) = games.next_page {
         lines.push(format!("More on `/history page:{next}`."));
     }
-    ctx.send(poise::CreateReply::default().content(fitted(lines.join("\n"))))
-        .await?;
+    send(
+        &ctx,
+        poise::CreateReply::default().content(fitted(lines.join("\n"))),
+    )
+    .await?;
     Ok(())
 }
 

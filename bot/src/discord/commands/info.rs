@@ -1,5 +1,6 @@
 //! `/games`, `/rules`, `/token`: about the player and the variants.
 
+use crate::discord::answers::command::send;
 use serenity::all::{CreateAttachment, CreateEmbed};
 
 use super::common::autocomplete_variant;
@@ -13,7 +14,7 @@ use crate::service::variant_label;
 pub const MAX_LISTING: usize = 1_900;
 
 /// Your active games: where, whose turn, deadline
-#[poise::command(slash_command)]
+#[poise::command(slash_command, ephemeral)]
 pub async fn games(
     ctx: Context<'_>,
     #[description = "Which page, when you have many games (default: 1)"]
@@ -33,8 +34,11 @@ pub async fn games(
     } else {
         listing_page(&lines, page.unwrap_or(1), MAX_LISTING, "games")
     };
-    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await?;
+    send(
+        &ctx,
+        poise::CreateReply::default().content(text).ephemeral(true),
+    )
+    .await?;
     Ok(())
 }
 
@@ -142,19 +146,22 @@ pub async fn rules(
         Ok(png) => {
             let name = format!("{}-start.png", preset.id);
             reply = reply.attachment(CreateAttachment::bytes(png, name.clone()).description(alt));
-            ctx.send(reply.embed(embed.image(format!("attachment://{name}"))))
-                .await?;
+            send(
+                &ctx,
+                reply.embed(embed.image(format!("attachment://{name}"))),
+            )
+            .await?;
         }
         Err(e) => {
             tracing::warn!("no start image for {}: {e}", preset.id);
-            ctx.send(reply.embed(embed)).await?;
+            send(&ctx, reply.embed(embed)).await?;
         }
     }
     Ok(())
 }
 
 /// A private API token to play your games over HTTP
-#[poise::command(slash_command)]
+#[poise::command(slash_command, ephemeral)]
 pub async fn token(ctx: Context<'_>) -> Result<(), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
@@ -167,8 +174,11 @@ pub async fn token(ctx: Context<'_>) -> Result<(), BotError> {
         "Your API token (shown once, keep it secret):\n`{}`\nSend it as `Authorization: Bearer <token>` to the HTTP API (`/api/v1`); it plays the same games as you do here.",
         issued.token
     );
-    ctx.send(poise::CreateReply::default().content(text).ephemeral(true))
-        .await?;
+    send(
+        &ctx,
+        poise::CreateReply::default().content(text).ephemeral(true),
+    )
+    .await?;
     Ok(())
 }
 

@@ -17,10 +17,49 @@ pub mod settings;
 pub mod standings;
 pub mod web;
 
+use serenity::all::{InstallationContext, InteractionContext};
+
 use super::{BotError, Data};
 
-/// Every command the bot registers.
+/// The commands that also work in a direct message with the bot: those about the player, not
+/// about a channel's game. The others are registered for servers only, so Discord does not
+/// offer them where they could only be refused.
+const IN_BOT_DMS: [&str; 12] = [
+    "challenges",
+    "games",
+    "notify",
+    "handle",
+    "token",
+    "web",
+    "help",
+    "rules",
+    "history",
+    "stats",
+    "leaderboard",
+    "analyze",
+];
+
+/// Every command the bot registers, with where it may be used.
 pub fn all() -> Vec<poise::Command<Data, BotError>> {
+    let mut commands = every_command();
+    declare_contexts(&mut commands);
+    commands
+}
+
+/// Declares each command's install and interaction contexts: the bot is installed in servers
+/// (never on a user's account), and its commands work in servers, some in its DMs too.
+fn declare_contexts(commands: &mut [poise::Command<Data, BotError>]) {
+    for command in commands {
+        command.install_context = Some(vec![InstallationContext::Guild]);
+        let mut contexts = vec![InteractionContext::Guild];
+        if IN_BOT_DMS.contains(&&*command.name) {
+            contexts.push(InteractionContext::BotDm);
+        }
+        command.interaction_context = Some(contexts);
+    }
+}
+
+fn every_command() -> Vec<poise::Command<Data, BotError>> {
     vec![
         challenge::challenge(),
         challenge::play(),

@@ -1,5 +1,6 @@
 //! `/abort`: a server's moderators end a game here, without a result.
 
+use crate::discord::answers::command::send;
 use crate::discord::posts;
 use crate::discord::{BotError, Context, places, server};
 use crate::domain::GameId;
@@ -39,6 +40,6 @@ pub async fn abort(
             posts::ending_line(&ended)
         ))
         .allowed_mentions(crate::discord::mentions::nobody());
-    ctx.send(reply).await?;
+    send(&ctx, reply).await?;
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! `/move`: play a move in this channel's game, with autocomplete of the legal moves.
 
-use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse};
+use serenity::all::CreateAutocompleteResponse;
 
-use super::common::{MAX_CHOICES, answer, autocomplete_game, game_here, typed_option};
+use super::common::{MAX_CHOICES, answer, autocomplete_game, choice, game_here, typed_option};
 use crate::discord::posts::{self, MoveFacts};
 use crate::discord::{BotError, Context};
 use crate::domain::GameId;
@@ -43,7 +43,7 @@ async fn autocomplete_move(ctx: Context<'_>, partial: &str) -> CreateAutocomplet
     let choices = match legal.await {
         Ok(legal) => matching_moves(&legal, partial)
             .into_iter()
-            .map(|m| AutocompleteChoice::new(m.clone(), m))
+            .map(|m| choice(&m, m.clone()))
             .collect(),
         Err(e) => {
             tracing::debug!("no move suggestions: {e}");
@@ -68,8 +68,8 @@ pub async fn move_piece(
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let summary = game_here(&ctx, me, game.map(GameId)).await?;
-    // No deferral, even against the AI: the player's move is checked and answered at once (a
-    // refusal stays private); the AI thinks in the service and its move follows up later.
+    // Against the AI too, the player's move is checked and answered at once (deferred only past
+    // the answer budget); the AI thinks in the service and its move follows up later.
     let against_ai = is_ai_game(&summary);
     let request = MoveRequest {
         text: mv,

@@ -1,5 +1,6 @@
 //! `/notify`: how a player hears that it is their turn, beyond the ping in the game's thread.
 
+use crate::discord::answers::command::send;
 use crate::discord::{BotError, Context};
 
 /// On or off.
@@ -12,7 +13,7 @@ pub enum OnOff {
 }
 
 /// Direct messages on your turn and before your deadline
-#[poise::command(slash_command)]
+#[poise::command(slash_command, ephemeral)]
 pub async fn notify(
     ctx: Context<'_>,
     #[description = "A direct message when it is your move, and reminders (default: off)"]
@@ -33,6 +34,6 @@ pub async fn notify(
         .content(text)
         .allowed_mentions(crate::discord::mentions::nobody())
         .ephemeral(true);
-    ctx.send(reply).await?;
+    send(&ctx, reply).await?;
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! `/settings`: a server's own defaults and rules, for members who may manage the server.
 
+use crate::discord::answers::command::send;
 use serenity::all::{ChannelId, RoleId};
 
 use super::common::{autocomplete_variant, parse_clock};
@@ -8,7 +9,12 @@ use crate::discord::{BotError, Context};
 use crate::service::{ServerSettings, SettingsChange};
 
 /// Show or change this server's game settings (Manage Server)
-#[poise::command(slash_command, guild_only, default_member_permissions = "MANAGE_GUILD")]
+#[poise::command(
+    slash_command,
+    ephemeral,
+    guild_only,
+    default_member_permissions = "MANAGE_GUILD"
+)]
 #[allow(
     clippy::too_many_arguments,
     reason = "one option each, as Discord shows them"
@@ -68,7 +74,7 @@ pub async fn settings(
         .content(describe(title, &settings))
         .allowed_mentions(crate::discord::mentions::nobody())
         .ephemeral(true);
-    ctx.send(reply).await?;
+    send(&ctx, reply).await?;
     Ok(())
 }
 

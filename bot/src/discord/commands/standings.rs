@@ -1,6 +1,7 @@
 //! `/leaderboard` and `/stats`: ratings and results, for everyone to see. Names people typed are
 //! shown literally (they ping nobody); handles are shown as code.
 
+use crate::discord::answers::command::send;
 use serenity::all::User;
 
 use super::common::{autocomplete_variant, fitted};
@@ -74,8 +75,7 @@ pub async fn leaderboard(
             listing_page(&lines, page.unwrap_or(1), MAX_LISTING - 100, "leaderboard")
         )
     };
-    ctx.send(poise::CreateReply::default().content(text))
-        .await?;
+    send(&ctx, poise::CreateReply::default().content(text)).await?;
     Ok(())
 }
 
@@ -109,8 +109,11 @@ pub async fn stats(
         .ratings()
         .player_profile_of(player, Some(me))
         .await?;
-    ctx.send(poise::CreateReply::default().content(stats_text(&label, &profile)))
-        .await?;
+    send(
+        &ctx,
+        poise::CreateReply::default().content(stats_text(&label, &profile)),
+    )
+    .await?;
     Ok(())
 }
 

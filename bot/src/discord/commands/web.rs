@@ -1,5 +1,6 @@
 //! `/web`: a private sign-in link to the web client, for the player of this Discord account.
 
+use crate::discord::answers::command::send;
 use poise::CreateReply;
 
 use crate::discord::posts::discord_time;
@@ -28,6 +29,6 @@ pub async fn web(ctx: Context<'_>) -> Result<(), BotError> {
         ))
         .ephemeral(true)
         .allowed_mentions(mentions::nobody());
-    ctx.send(reply).await?;
+    send(&ctx, reply).await?;
     Ok(())
 }
