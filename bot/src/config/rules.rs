@@ -133,6 +133,10 @@ impl Config {
         ensure(
             discord.refused_access_retry_secs <= 7 * 24 * 3600,
             "discord.refused_access_retry_secs must be at most 604800 (7 days)",
+        )?;
+        ensure(
+            (1..=365).contains(&discord.removed_server_grace_days),
+            "discord.removed_server_grace_days must be between 1 and 365",
         )
     }
 }
@@ -285,6 +289,11 @@ mod tests {
                 "TAFLBOT_DISCORD_REFUSED_ACCESS_RETRY_SECS",
                 "9999999",
                 "discord.refused_access_retry_secs must be at most 604800",
+            ),
+            (
+                "TAFLBOT_DISCORD_REMOVED_SERVER_GRACE_DAYS",
+                "0",
+                "discord.removed_server_grace_days must be between 1 and 365",
             ),
         ];
         for (name, value, message) in cases {

@@ -275,11 +275,15 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
         commands: commands::all(),
         on_error: |e| Box::pin(error::on_error(e)),
         event_handler: |framework, event| {
-            Box::pin(components::on_event(
-                framework.serenity_context,
-                event,
-                framework.user_data,
-            ))
+            Box::pin(async move {
+                let data = framework.user_data;
+                let http = &framework.serenity_context.http;
+                super::server_lifecycle::on_event(http, event, data).await;
+                if commands::privacy::on_event(framework.serenity_context, event, data).await {
+                    return Ok(());
+                }
+                components::on_event(framework.serenity_context, event, data).await
+            })
         },
         // Every reply pings nobody unless it names whom.
         allowed_mentions: Some(mentions::nobody()),
@@ -290,6 +294,18 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
                     && let Err(e) = ctx.data().seen_in_guild(guild.get(), ctx.author()).await
                 {
                     tracing::warn!(%guild, error = %ErrorChain(&e), "could not note a player seen in a guild");
+                }
+                // The server of each channel the bot is used in: found again if it removes
+                // the bot (GUILD_DELETE names only the server).
+                if let Some(guild) = ctx.guild_id()
+                    && let Err(e) = ctx
+                        .data()
+                        .service
+                        .discord()
+                        .note_channel_guild(ctx.channel_id().get(), guild.get())
+                        .await
+                {
+                    tracing::warn!(%guild, error = %ErrorChain(&e), "could not note a channel's server");
                 }
             })
         },

@@ -19,6 +19,7 @@ mod picker;
 mod places;
 mod posts;
 mod server;
+mod server_lifecycle;
 mod text_board;
 mod threads;
 

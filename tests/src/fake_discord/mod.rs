@@ -65,6 +65,11 @@
 //!   session missed, then RESUMED; an unknown or ended session gets op 9. A test can refuse
 //!   IDENTIFY with a close code, close the connection, send op 7 or op 9. A client closing
 //!   with 1000 or 1001 ends its session.
+//! - **Server, channel and thread events** ([`guild_events`]): the bot removed from the guild
+//!   (GUILD_DELETE without `unavailable`; the guild's channels then refuse its messages) and
+//!   added back (GUILD_CREATE), a guild outage (GUILD_DELETE with `unavailable: true`),
+//!   CHANNEL_DELETE ([`FakeDiscord::delete_channel`]), THREAD_DELETE and THREAD_UPDATE (a
+//!   thread archived and locked).
 //! - Every payload the fake sends is first parsed with serenity's own types, because serenity
 //!   silently drops events it cannot read: a gap is a loud error, not a test waiting forever.
 //!
@@ -76,13 +81,18 @@
 //!   IDENTIFY rate limit (`max_concurrency`, daily session limit), intents not checked, no
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
-//!   GUILD_MEMBER_ADD), only CHANNEL_DELETE is sent.
+//!   GUILD_MEMBER_ADD); of the channel events only CHANNEL_DELETE, THREAD_DELETE and
+//!   THREAD_UPDATE are sent. GUILD_DELETE and GUILD_CREATE sent after READY go to shard 0 (they
+//!   carry `id`, not `guild_id`); a new session while the bot is removed from the guild still
+//!   gets its GUILD_CREATE. A removed bot is refused with 403 50013 (Discord: 50001).
 //! - Permissions: one set of bits per channel for the bot, nothing else: no roles, no
 //!   permission overwrites per role or member, no ADMINISTRATOR bypass; a thread takes its
 //!   parent's bits; who may run a command (`default_member_permissions`) is not enforced (the
 //!   member's `permissions` are sent for the bot to check).
 //! - Threads: public threads only (no private threads, no forum posts, no thread from a
-//!   message), no THREAD_CREATE/THREAD_DELETE/THREAD_UPDATE dispatches, no thread members, no
+//!   message), no THREAD_CREATE dispatch (THREAD_DELETE and THREAD_UPDATE only when a test
+//!   calls [`FakeDiscord::delete_thread_and_tell`] or [`FakeDiscord::lock_thread_and_tell`]),
+//!   no thread members, no
 //!   auto-archiving by time (a test archives), no active-thread limit.
 //! - Direct messages: no DM gateway events, no DM-only interactions; a DM is refused only when
 //!   the test closed that member's DMs.
@@ -100,11 +110,12 @@
 //!   injected, and the 3 s are measured at the fake (no network in between).
 //! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
 //!   headers are not checked beyond `Authorization: Bot ...`.
-//! - One guild: no other guilds, no guild outages (GUILD_DELETE unavailable).
+//! - One guild: no other guilds (its outage and the bot's removal from it are modelled).
 
 pub mod answer;
 pub mod faults;
 mod gateway;
+pub mod guild_events;
 pub mod images;
 pub mod interactions;
 pub mod limits;

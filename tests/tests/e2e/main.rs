@@ -19,6 +19,7 @@ mod discord_notifications;
 mod discord_postgres;
 mod discord_real_world;
 mod discord_resilience;
+mod discord_server_lifecycle;
 mod discord_settings;
 mod discord_shards;
 mod discord_standings;
