@@ -68,8 +68,9 @@
 //! - **Server, channel and thread events** ([`guild_events`]): the bot removed from the guild
 //!   (GUILD_DELETE without `unavailable`; the guild's channels then refuse its messages) and
 //!   added back (GUILD_CREATE), a guild outage (GUILD_DELETE with `unavailable: true`),
-//!   CHANNEL_DELETE ([`FakeDiscord::delete_channel`]), THREAD_DELETE and THREAD_UPDATE (a
-//!   thread archived and locked).
+//!   CHANNEL_DELETE ([`FakeDiscord::delete_channel`]; [`FakeDiscord::delete_channel_unseen`]
+//!   deletes without it, as for a bot that missed the event), THREAD_DELETE and THREAD_UPDATE
+//!   (a thread archived and locked).
 //! - Every payload the fake sends is first parsed with serenity's own types, because serenity
 //!   silently drops events it cannot read: a gap is a loud error, not a test waiting forever.
 //!
@@ -558,6 +559,18 @@ impl FakeDiscord {
     /// Deletes a channel: messages to it are answered 404 10003 Unknown Channel, and the bot
     /// gets CHANNEL_DELETE (when it is connected).
     pub fn delete_channel(&self, channel_id: u64) -> Result<(), FakeError> {
+        let name = self.delete_channel_unseen(channel_id)?;
+        let channel = payloads::guild_text_channel(channel_id, self.state.guild_id, &name, 0);
+        checked::<serenity::model::channel::GuildChannel>("CHANNEL_DELETE", &channel)?;
+        match self.state.gateway.dispatch("CHANNEL_DELETE", channel) {
+            Ok(()) | Err(FakeError::NotConnected) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Deletes a channel without telling the bot, as when it missed the CHANNEL_DELETE
+    /// (offline, or its session lost); answers the channel's name.
+    pub fn delete_channel_unseen(&self, channel_id: u64) -> Result<String, FakeError> {
         let name = {
             let mut channels = locked(&self.state.channels);
             let position = channels
@@ -567,12 +580,7 @@ impl FakeDiscord {
             channels.remove(position).1
         };
         locked(&self.state.deleted_channels).insert(channel_id);
-        let channel = payloads::guild_text_channel(channel_id, self.state.guild_id, &name, 0);
-        checked::<serenity::model::channel::GuildChannel>("CHANNEL_DELETE", &channel)?;
-        match self.state.gateway.dispatch("CHANNEL_DELETE", channel) {
-            Ok(()) | Err(FakeError::NotConnected) => Ok(()),
-            Err(e) => Err(e),
-        }
+        Ok(name)
     }
 
     /// The messages the fake accepted in `channel_id`, oldest first, from any route (channel

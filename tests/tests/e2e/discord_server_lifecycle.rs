@@ -117,7 +117,13 @@ async fn removed_from_a_server_its_clocks_stop_and_resume_when_the_bot_is_back()
     let removal = world.fake.remove_bot_from_guild().unwrap();
     // Both players are told, by direct message, whatever their /notify choice.
     for player in [&alice, &bob] {
-        direct_message(&world, mark, player, &format!("game #{game} is paused")).await;
+        direct_message(
+            &world,
+            mark,
+            player,
+            &format!("removed from the Discord server where game #{game}"),
+        )
+        .await;
     }
     assert!(event_kinds(&world, game).await.contains(&"game_paused"));
 
@@ -170,7 +176,13 @@ async fn past_the_grace_period_the_games_go_on_over_http_and_the_servers_rows_ar
 
     let mark = world.fake.recorder().mark();
     let _removal = world.fake.remove_bot_from_guild().unwrap();
-    direct_message(&world, mark, &bob, &format!("game #{game} is paused")).await;
+    direct_message(
+        &world,
+        mark,
+        &bob,
+        &format!("removed from the Discord server where game #{game}"),
+    )
+    .await;
 
     // Within the day nothing is forgotten; past it, the server is.
     let grace = Duration::from_secs(24 * 3600);

@@ -17,6 +17,7 @@ mod discord_notifications;
     reason = "the same Discord tests, compiled again to run on PostgreSQL"
 )]
 mod discord_postgres;
+mod discord_privacy;
 mod discord_real_world;
 mod discord_resilience;
 mod discord_server_lifecycle;
