@@ -13,7 +13,10 @@
 use std::time::Duration;
 
 use taflbot::domain::{EventId, GameId};
-use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser, Recorded, RouteKind};
+use taflbot::service::GameView;
+use taflbot_e2e::fake_discord::{
+    CommandOption as Opt, FakeDiscord, FakeError, FakeUser, Recorded, RouteKind,
+};
 use taflbot_e2e::world::{WAIT, World};
 use taflbot_test_support::eventually;
 
@@ -73,7 +76,8 @@ async fn event_kinds(world: &World, game: i64) -> Vec<&'static str> {
         .collect()
 }
 
-async fn deadline_of(world: &World, game: i64) -> Option<i64> {
+/// Game `game` as the service shows it now.
+async fn view(world: &World, game: i64) -> GameView {
     world
         .app
         .service
@@ -81,18 +85,6 @@ async fn deadline_of(world: &World, game: i64) -> Option<i64> {
         .game(None, GameId(game))
         .await
         .unwrap()
-        .deadline_at
-}
-
-async fn context_of(world: &World, game: i64) -> Option<String> {
-    world
-        .app
-        .service
-        .games()
-        .game(None, GameId(game))
-        .await
-        .unwrap()
-        .context
 }
 
 /// Waits until game `game` is placed in `context`.
@@ -100,7 +92,7 @@ async fn placed_in(world: &World, game: i64, context: &str) {
     eventually(
         WAIT,
         &format!("game {game} placed in {context}"),
-        || async { (context_of(world, game).await.as_deref() == Some(context)).then_some(()) },
+        || async { (view(world, game).await.context.as_deref() == Some(context)).then_some(()) },
     )
     .await;
 }
@@ -111,7 +103,10 @@ async fn removed_from_a_server_its_clocks_stop_and_resume_when_the_bot_is_back()
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let channel = world.fake.channel();
     let game = game_with_a_clock(&world, &alice, &bob).await;
-    let deadline = deadline_of(&world, game).await.expect("bob has a deadline");
+    let deadline = view(&world, game)
+        .await
+        .deadline_at
+        .expect("bob has a deadline");
 
     let mark = world.fake.recorder().mark();
     let removal = world.fake.remove_bot_from_guild().unwrap();
@@ -145,7 +140,7 @@ async fn removed_from_a_server_its_clocks_stop_and_resume_when_the_bot_is_back()
     assert!(back.text().contains(&bob.mention()), "{}", back.text());
     assert!(event_kinds(&world, game).await.contains(&"game_resumed"));
     assert_eq!(
-        deadline_of(&world, game).await,
+        view(&world, game).await.deadline_at,
         Some(deadline + 2 * DAY_MS),
         "the clock resumes where it stopped"
     );
@@ -199,7 +194,7 @@ async fn past_the_grace_period_the_games_go_on_over_http_and_the_servers_rows_ar
     }
     assert_eq!(discord.server_row_count(guild).await.unwrap(), 0);
     assert_eq!(
-        context_of(&world, game).await.as_deref(),
+        view(&world, game).await.context.as_deref(),
         Some(format!("discord server {guild} (left)").as_str())
     );
     // Played over HTTP from now on; nothing is posted in the server.
@@ -273,35 +268,33 @@ async fn threaded_game(world: &World, alice: &FakeUser, bob: &FakeUser) -> (u64,
     (channel, game, thread)
 }
 
-#[tokio::test]
-async fn a_deleted_thread_sends_its_game_back_to_the_channel_at_once() {
+/// A game's thread closed by `close` (deleted, or locked by moderators, each with its gateway
+/// event): the game is back in its channel before anything is posted, and is posted there.
+async fn closing_the_thread_sends_its_game_back(
+    close: impl FnOnce(&FakeDiscord, u64) -> Result<(), FakeError>,
+) {
     let world = World::start().await;
     let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
     let (channel, game, thread) = threaded_game(&world, &alice, &bob).await;
-    world.fake.delete_thread_and_tell(thread).unwrap();
+    close(&world.fake, thread).unwrap();
     placed_in(&world, game, &format!("discord:channel:{channel}")).await;
     let mark = world.fake.recorder().mark();
     assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     world.accepted_post_containing(mark, channel, "d1-b1").await;
     assert!(
         world.channel_posts_after(mark, thread).is_empty(),
-        "nothing is tried in the deleted thread"
+        "nothing is tried in the closed thread"
     );
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
 
 #[tokio::test]
+async fn a_deleted_thread_sends_its_game_back_to_the_channel_at_once() {
+    closing_the_thread_sends_its_game_back(FakeDiscord::delete_thread_and_tell).await;
+}
+
+#[tokio::test]
 async fn a_thread_locked_by_moderators_sends_its_game_back_to_the_channel() {
-    let world = World::start().await;
-    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
-    let (channel, game, thread) = threaded_game(&world, &alice, &bob).await;
-    world.fake.lock_thread_and_tell(thread).unwrap();
-    placed_in(&world, game, &format!("discord:channel:{channel}")).await;
-    let mark = world.fake.recorder().mark();
-    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
-    world.accepted_post_containing(mark, channel, "d1-b1").await;
-    assert!(world.channel_posts_after(mark, thread).is_empty());
-    world.wait_for_outbox_drained().await;
-    world.stop().await;
+    closing_the_thread_sends_its_game_back(FakeDiscord::lock_thread_and_tell).await;
 }
