@@ -320,6 +320,17 @@ mod tests {
         use crate::domain::{GameStatus, ResultReason, Seat, Side};
         use crate::service::events::*;
         let payloads = vec![
+            EventPayload::GamePaused(GamePaused {
+                reason: PauseReason::DiscordServerRemoved,
+                resumes_by: 5,
+                context: Some("discord:channel:7".into()),
+            }),
+            EventPayload::GameResumed(GameResumed {
+                place: ResumedWhere::OffDiscord,
+                paused_ms: 3,
+                deadline_at: Some(9),
+                context: None,
+            }),
             EventPayload::ChallengeAccepted(ChallengeAnswer { by: PlayerId(3) }),
             EventPayload::ChallengeDeclined(ChallengeAnswer { by: PlayerId(3) }),
             EventPayload::ChallengeCancelled(ChallengeAnswer { by: PlayerId(3) }),
