@@ -121,6 +121,7 @@ async fn removed_from_a_server_its_clocks_stop_and_resume_when_the_bot_is_back()
         .await;
     }
     assert!(event_kinds(&world, game).await.contains(&"game_paused"));
+    assert!(view(&world, game).await.paused_at.is_some(), "shown paused");
 
     // Two days pass: bob's day per move would be over, but his clock stands still.
     world.clock.advance_ms(2 * DAY_MS);
@@ -139,6 +140,7 @@ async fn removed_from_a_server_its_clocks_stop_and_resume_when_the_bot_is_back()
         .await;
     assert!(back.text().contains(&bob.mention()), "{}", back.text());
     assert!(event_kinds(&world, game).await.contains(&"game_resumed"));
+    assert_eq!(view(&world, game).await.paused_at, None);
     assert_eq!(
         view(&world, game).await.deadline_at,
         Some(deadline + 2 * DAY_MS),
