@@ -46,6 +46,16 @@ async fn a_servers_rows_are_found_paused_and_deleted(store: Store) {
         "a channel keeps its first server"
     );
     assert!(first && !again, "a removal is recorded once");
+    let (in_removed, elsewhere) = store
+        .read(|c| {
+            Ok::<_, StoreError>((
+                rows::channel_in_removed_guild(c, THREAD)?,
+                rows::channel_in_removed_guild(c, THREAD + 1)?,
+            ))
+        })
+        .await
+        .unwrap();
+    assert!(in_removed && !elsewhere);
 
     let (late_before, late_paused, paused_at) = store
         .write(move |c| {

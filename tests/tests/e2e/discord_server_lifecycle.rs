@@ -12,10 +12,10 @@
 
 use std::time::Duration;
 
-use taflbot::domain::{EventId, GameId};
+use taflbot::domain::{EventId, GameId, PlayerId};
 use taflbot::service::GameView;
 use taflbot_e2e::fake_discord::{
-    CommandOption as Opt, FakeDiscord, FakeError, FakeUser, Recorded, RouteKind,
+    CommandOption as Opt, FakeDiscord, FakeError, FakeUser, Fault, Recorded, RouteKind, RouteMatch,
 };
 use taflbot_e2e::world::{WAIT, World};
 use taflbot_test_support::eventually;
@@ -299,4 +299,57 @@ async fn a_deleted_thread_sends_its_game_back_to_the_channel_at_once() {
 #[tokio::test]
 async fn a_thread_locked_by_moderators_sends_its_game_back_to_the_channel() {
     closing_the_thread_sends_its_game_back(FakeDiscord::lock_thread_and_tell).await;
+}
+
+#[tokio::test]
+async fn refusals_while_the_bot_is_out_of_the_server_leave_its_paused_games_in_their_channel() {
+    let world = World::start_with(|c| {
+        c.discord.retry_base_ms = 20;
+        c.discord.refused_access_retry_secs = 0;
+    })
+    .await;
+    let (alice, bob, carl) = (
+        world.fake.new_user("alice"),
+        world.fake.new_user("bob"),
+        world.fake.new_user("carl"),
+    );
+    let channel = world.fake.channel();
+    let kept = game_with_a_clock(&world, &alice, &bob).await;
+    let ended = world.brandubh_game(channel, &alice, &carl).await;
+    world.wait_for_outbox_drained().await;
+    let mark = world.fake.recorder().mark();
+    let removal = world.fake.remove_bot_from_guild().unwrap();
+    direct_message(&world, mark, &bob, &format!("server where game #{kept}")).await;
+    // A game ended while the bot is out: its post is refused as Discord refuses a bot that is
+    // not in the server (50001), which alone would send the channel's games off Discord.
+    world.fake.fail_next(
+        RouteMatch::ChannelMessagesIn(channel),
+        &[
+            Fault::MissingAccess,
+            Fault::MissingAccess,
+            Fault::MissingAccess,
+        ],
+    );
+    let carl_id = PlayerId(world.player_of(&carl).await);
+    world
+        .app
+        .service
+        .games()
+        .resign(carl_id, GameId(ended))
+        .await
+        .unwrap();
+    world.wait_for_outbox_drained().await;
+    let here = format!("discord:channel:{channel}");
+    assert_eq!(
+        view(&world, kept).await.context.as_deref(),
+        Some(here.as_str())
+    );
+    let mark = world.fake.recorder().mark();
+    world.fake.add_bot_back(removal).unwrap();
+    let back = world
+        .accepted_post_containing(mark, channel, "The bot is back")
+        .await;
+    assert!(back.text().contains(&format!("#{kept}")), "{}", back.text());
+    world.wait_for_outbox_drained().await;
+    world.stop().await;
 }

@@ -192,10 +192,12 @@ impl Courier {
             }
             _ => false,
         };
-        if !for_good {
+        let discord = self.data.service.discord();
+        // The bot is out of the channel's server for now: its games wait there, paused, for
+        // the bot to come back or the server's grace period to end.
+        if !for_good || discord.in_removed_server(head.channel_id).await? {
             return Ok(false);
         }
-        let discord = self.data.service.discord();
         if discord.is_game_thread(head.channel_id).await? {
             self.refused_access.cleared(head.channel_id);
             return Ok(discord.game_thread_gone(head.channel_id).await? > 0);

@@ -266,6 +266,14 @@ impl Discord<'_> {
         }
     }
 
+    /// Whether `channel` is in a server that removed the bot: its refusals say nothing about
+    /// the channel, so its games stay (paused) rather than leave it.
+    pub async fn in_removed_server(self, channel: u64) -> Result<bool> {
+        self.service
+            .read(move |c| Ok(rows::channel_in_removed_guild(c, channel)?))
+            .await
+    }
+
     /// How many rows are kept about server `guild` (tests, diagnostics).
     pub async fn server_row_count(self, guild: u64) -> Result<u64> {
         self.service

@@ -86,6 +86,17 @@ pub fn delete_guild_removal(c: &Conn<'_>, guild: u64) -> Result<bool> {
     Ok(deleted == 1)
 }
 
+/// Whether `channel` belongs to a server the bot was removed from (within its grace period).
+pub fn channel_in_removed_guild(c: &Conn<'_>, channel: u64) -> Result<bool> {
+    let found: Option<i64> = c.query_opt(
+        "SELECT r.removed_at FROM discord_channel_guilds g \
+         JOIN discord_removed_guilds r ON r.guild_id = g.guild_id WHERE g.channel_id = ?1",
+        params![snowflake(channel)],
+        |r| r.get(0),
+    )?;
+    Ok(found.is_some())
+}
+
 /// Servers the bot was removed from at or before `cutoff`, the longest ago first.
 pub fn guild_removals_before(c: &Conn<'_>, cutoff: i64) -> Result<Vec<u64>> {
     c.query_all(
