@@ -97,6 +97,13 @@ impl RunningApp {
             background.push(tokio::spawn(
                 async move { s.scheduler().run(every, rx).await },
             ));
+            // Servers that removed the bot: their grace periods end here, Discord on or off.
+            let s = service.clone();
+            let rx = shutdown_rx.clone();
+            let grace = config.discord.removed_server_grace();
+            background.push(tokio::spawn(async move {
+                s.discord().run_removed_servers(grace, every, rx).await
+            }));
         }
         {
             let s = service.clone();
@@ -209,7 +216,9 @@ impl RunningApp {
                 };
                 let data =
                     crate::discord::Data::new(service.clone(), discord_status.clone(), web_base)
-                        .with_answer_budget(Duration::from_millis(config.discord.defer_after_ms));
+                        .with_answer_budget(Duration::from_millis(config.discord.defer_after_ms))
+                        .with_removed_server_grace(config.discord.removed_server_grace())
+                        .with_privacy_statement(config.discord.privacy_policy_url());
                 Some(crate::discord::start(settings, data).await?)
             }
             None => {

@@ -246,6 +246,13 @@ pub struct DiscordConfig {
     /// deferral (the answer then edits or follows it), so Discord's 3 seconds are never missed
     /// whatever the work behind it (docs/discord.md, "Answered in time").
     pub defer_after_ms: u64,
+    /// How long the games of a server that removed the bot stay paused waiting for it to come
+    /// back (then they resume in their channels); after it they go on over HTTP and the
+    /// server's Discord data is deleted.
+    pub removed_server_grace_days: u64,
+    /// The address of the operator's privacy statement (the one given to Discord in the
+    /// Developer Portal), shown by `/privacy`; empty: taflbot's own, docs/privacy.md.
+    pub privacy_policy_url: String,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -368,6 +375,8 @@ impl Default for DiscordConfig {
             refused_access_retry_secs: 600,
             interactions_public_key: String::new(),
             defer_after_ms: 500,
+            removed_server_grace_days: 14,
+            privacy_policy_url: String::new(),
         }
     }
 }
@@ -388,6 +397,16 @@ impl DiscordConfig {
             .as_deref()
             .map(str::trim)
             .filter(|t| !t.is_empty())
+    }
+
+    /// The operator's privacy statement, if they gave its address.
+    pub fn privacy_policy_url(&self) -> Option<String> {
+        Some(self.privacy_policy_url.trim().to_owned()).filter(|url| !url.is_empty())
+    }
+
+    /// How long a server that removed the bot keeps its games paused and its data.
+    pub fn removed_server_grace(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.removed_server_grace_days.saturating_mul(24 * 3600))
     }
 }
 

@@ -143,6 +143,10 @@ impl Config {
             key.is_empty() || (key.len() == 64 && key.bytes().all(|b| b.is_ascii_hexdigit())),
             "discord.interactions_public_key must be the application's public key: \
              64 hexadecimal digits, as the Developer Portal shows it",
+        )?;
+        ensure(
+            (1..=365).contains(&discord.removed_server_grace_days),
+            "discord.removed_server_grace_days must be between 1 and 365",
         )
     }
 }
@@ -305,6 +309,11 @@ mod tests {
                 "TAFLBOT_DISCORD_INTERACTIONS_PUBLIC_KEY",
                 "not-a-key",
                 "discord.interactions_public_key must be the application's public key",
+            ),
+            (
+                "TAFLBOT_DISCORD_REMOVED_SERVER_GRACE_DAYS",
+                "0",
+                "discord.removed_server_grace_days must be between 1 and 365",
             ),
         ];
         for (name, value, message) in cases {

@@ -72,11 +72,13 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
                 discord_user(seat).into_iter().collect(),
             )
         }
+        EventPayload::GameResumed(_) => super::server_lifecycle::back_in_channel(&view),
         EventPayload::ChallengeCreated(_)
         | EventPayload::ChallengeAccepted(_)
         | EventPayload::ChallengeDeclined(_)
         | EventPayload::ChallengeCancelled(_)
         | EventPayload::ChallengeExpired {}
+        | EventPayload::GamePaused(_)
         | EventPayload::AnalysisDone(_) => return Ok(None),
     };
     Ok(Some(post))
@@ -88,6 +90,9 @@ pub async fn direct_message(data: &Data, event: &Event) -> Result<Option<Post>, 
         return Ok(None);
     };
     let view = data.service.games().game(None, game).await?;
+    if let Some(post) = super::server_lifecycle::venue_message(&view, event) {
+        return Ok(Some(post));
+    }
     let intended = match &event.payload {
         EventPayload::GameStarted(started) => Some(started.side_to_move),
         EventPayload::MovePlayed(played) => played.side_to_move,

@@ -294,11 +294,15 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
         commands,
         on_error: |e| Box::pin(error::on_error(e)),
         event_handler: |framework, event| {
-            Box::pin(components::on_event(
-                framework.serenity_context,
-                event,
-                framework.user_data,
-            ))
+            Box::pin(async move {
+                let data = framework.user_data;
+                let http = &framework.serenity_context.http;
+                super::server_lifecycle::on_event(http, event, data).await;
+                if commands::privacy::on_event(framework.serenity_context, event, data).await {
+                    return Ok(());
+                }
+                components::on_event(framework.serenity_context, event, data).await
+            })
         },
         // Every reply pings nobody unless it names whom.
         allowed_mentions: Some(mentions::nobody()),

@@ -40,6 +40,11 @@ pub struct Data {
     rest: Arc<RestGate>,
     /// How long a command or click may work before its interaction is deferred.
     answer_budget: Duration,
+    /// How long a server that removed the bot keeps its games paused and its data
+    /// (`discord.removed_server_grace_days`).
+    removed_server_grace: Duration,
+    /// Where the operator's privacy statement is (`discord.privacy_policy_url`), for `/privacy`.
+    privacy_statement: Option<String>,
     inner: Arc<Inner>,
 }
 
@@ -66,6 +71,8 @@ impl Data {
             web_base,
             rest,
             answer_budget: DEFAULT_ANSWER_BUDGET,
+            removed_server_grace: crate::service::DEFAULT_REMOVED_SERVER_GRACE,
+            privacy_statement: None,
             inner: Arc::new(Inner::default()),
         }
     }
@@ -78,9 +85,44 @@ impl Data {
         }
     }
 
+    /// The same, with the grace period of servers that removed the bot as configured.
+    pub fn with_removed_server_grace(self, grace: Duration) -> Data {
+        Data {
+            removed_server_grace: grace,
+            ..self
+        }
+    }
+
     /// How long a command or click may work before its interaction is deferred.
     pub fn answer_budget(&self) -> Duration {
         self.answer_budget
+    }
+
+    /// How long a server that removed the bot keeps its games paused and its data.
+    pub fn removed_server_grace(&self) -> Duration {
+        self.removed_server_grace
+    }
+
+    /// The same, with the operator's privacy statement at `url` (none: taflbot's own).
+    pub fn with_privacy_statement(self, url: Option<String>) -> Data {
+        Data {
+            privacy_statement: url,
+            ..self
+        }
+    }
+
+    /// Where `/privacy` sends people to read the privacy statement.
+    pub fn privacy_statement(&self) -> &str {
+        self.privacy_statement
+            .as_deref()
+            .unwrap_or(super::commands::privacy::DEFAULT_PRIVACY_STATEMENT)
+    }
+
+    /// Forgets the player of Discord user `user` in this process (their data was erased: their
+    /// next command starts a new player).
+    pub fn forget_player(&self, user: u64) {
+        locked(&self.inner.players).remove(&user);
+        locked(&self.inner.seen_in_guilds).retain(|(_, seen)| *seen != user);
     }
 
     /// The same, with the delivery layer's gate set up as configured.

@@ -22,6 +22,7 @@ mod places;
 mod post_permissions;
 mod posts;
 mod server;
+mod server_lifecycle;
 mod text_board;
 mod threads;
 

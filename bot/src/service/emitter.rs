@@ -75,6 +75,10 @@ impl Emitter {
             self.posts
                 .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
         }
+        for user in bus::discord_venue_dms_of(c, &event)? {
+            self.posts
+                .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
+        }
         self.events.push(event);
         Ok(())
     }

@@ -42,8 +42,8 @@ use crate::store::Store;
 use crate::webhook_target::TargetPolicy;
 
 pub use accounts::{
-    AccountChange, Accounts, Credentials, LOGIN_PATH, MAX_TOKENS_PER_PLAYER, NewWebSession,
-    PLAYERS_PAGE_SIZE, WebSession, login_url, token_name_schema,
+    AccountChange, Accounts, Credentials, ERASED_NAME, Erased, LOGIN_PATH, MAX_TOKENS_PER_PLAYER,
+    NewWebSession, PLAYERS_PAGE_SIZE, PersonalData, WebSession, login_url, token_name_schema,
 };
 pub use analysis::{
     Analysis, AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView,
@@ -51,15 +51,16 @@ pub use analysis::{
 };
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use discord::{
-    ChallengePost, ChannelPost, Discord, GameOffDiscord, InReply, PLAY_DEFAULT_VARIANT, Place,
-    REPLY_HOLD_MS, ServerMember, ServerSettings, SettingsChange, context_schema,
+    ChallengePost, ChannelPost, DEFAULT_REMOVED_SERVER_GRACE, Discord, GameOffDiscord, InReply,
+    PLAY_DEFAULT_VARIANT, Place, REPLY_HOLD_MS, ServerMember, ServerSettings, ServersForgotten,
+    SettingsChange, context_schema,
 };
 pub(crate) use emitter::Emitter;
 pub use error::{Missing, ServiceError};
 pub use events::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventBus, EventPayload,
-    Events, GameEnded, GameStarted, InactivityReminder, MovePlayedEvent, WebhookDelivery, Webhooks,
-    webhook_secret_schema,
+    Events, GameEnded, GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent,
+    PauseReason, ResumedWhere, WebhookDelivery, Webhooks, webhook_secret_schema,
 };
 pub use games::{
     BoardResult, BoardSnapshot, Challenges, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT,

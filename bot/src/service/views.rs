@@ -234,6 +234,10 @@ pub struct GameView {
     pub clock: ClockSpec,
     /// When the player to move runs out of time (ms since the epoch); null without a deadline.
     pub deadline_at: Option<i64>,
+    /// When the game's clocks were paused (its Discord server removed the bot; see the
+    /// `game_paused` event); null while they run. A paused game takes no move, and its
+    /// deadline moves on by the pause when it resumes.
+    pub paused_at: Option<i64>,
     /// Time left in the attackers' bank (ms), under a bank clock.
     pub attackers_bank_ms: Option<i64>,
     /// Time left in the defenders' bank (ms), under a bank clock.

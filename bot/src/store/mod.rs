@@ -326,6 +326,8 @@ fn open_reader(path: &Path, busy_timeout: Duration) -> Result<Connection, StoreE
 mod tests;
 #[cfg(test)]
 mod tests_postgres;
+#[cfg(test)]
+mod tests_server_lifecycle;
 
 /// The permits of the read connections that may be open at once, for `idle` kept idle.
 fn open_readers(idle: usize) -> Arc<tokio::sync::Semaphore> {

@@ -129,6 +129,7 @@ async fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defende
         finished_at: None,
         rated: false,
         private: false,
+        paused_at: None,
     };
     app.service()
         .store()

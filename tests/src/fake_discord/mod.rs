@@ -85,6 +85,12 @@
 //!   session missed, then RESUMED; an unknown or ended session gets op 9. A test can refuse
 //!   IDENTIFY with a close code, close the connection, send op 7 or op 9. A client closing
 //!   with 1000 or 1001 ends its session.
+//! - **Server, channel and thread events** ([`guild_events`]): the bot removed from the guild
+//!   (GUILD_DELETE without `unavailable`; the guild's channels then refuse its messages) and
+//!   added back (GUILD_CREATE), a guild outage (GUILD_DELETE with `unavailable: true`),
+//!   CHANNEL_DELETE ([`FakeDiscord::delete_channel`]; [`FakeDiscord::delete_channel_unseen`]
+//!   deletes without it, as for a bot that missed the event), THREAD_DELETE and THREAD_UPDATE
+//!   (a thread archived and locked).
 //! - Every payload the fake sends is first parsed with serenity's own types, because serenity
 //!   silently drops events it cannot read: a gap is a loud error, not a test waiting forever.
 //!
@@ -96,14 +102,19 @@
 //!   IDENTIFY rate limit (`max_concurrency`, daily session limit), intents not checked, no
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
-//!   GUILD_MEMBER_ADD), only CHANNEL_DELETE is sent.
+//!   GUILD_MEMBER_ADD); of the channel events only CHANNEL_DELETE, THREAD_DELETE and
+//!   THREAD_UPDATE are sent. GUILD_DELETE and GUILD_CREATE sent after READY go to shard 0 (they
+//!   carry `id`, not `guild_id`); a new session while the bot is removed from the guild still
+//!   gets its GUILD_CREATE. A removed bot is refused with 403 50013 (Discord: 50001).
 //! - Permissions: roles and overwrites live in the fake, not in GUILD_CREATE (its roles and
 //!   channels carry no overwrites: the bot reads permissions from interactions only); no
 //!   per-thread overwrites (a thread takes its parent's); who may run a command
 //!   (`default_member_permissions`) and where (`contexts`) is not enforced (the member's
 //!   `permissions` are sent for the bot to check).
 //! - Threads: public threads only (no private threads, no forum posts, no thread from a
-//!   message), no THREAD_CREATE/THREAD_DELETE/THREAD_UPDATE dispatches, no thread members, no
+//!   message), no THREAD_CREATE dispatch (THREAD_DELETE and THREAD_UPDATE only when a test
+//!   calls [`FakeDiscord::delete_thread_and_tell`] or [`FakeDiscord::lock_thread_and_tell`]),
+//!   no thread members, no
 //!   auto-archiving by time (a test archives), no active-thread limit.
 //! - Direct messages: no DM gateway events, no DM-only interactions; a DM is refused only when
 //!   the test closed that member's DMs.
@@ -122,13 +133,14 @@
 //! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
 //!   headers are not checked beyond `Authorization: Bot ...`.
 //! - Added guilds reach the bot only through their interactions (no GUILD_CREATE for them), and
-//!   guild commands registered in the test guild answer in every guild; no guild outages
-//!   (GUILD_DELETE unavailable).
+//!   guild commands registered in the test guild answer in every guild; the test guild's outage
+//!   and the bot's removal from it are modelled, not other guilds'.
 
 pub mod answer;
 mod application;
 pub mod faults;
 mod gateway;
+pub mod guild_events;
 pub mod guilds;
 pub mod images;
 pub mod interactions;
@@ -743,6 +755,18 @@ impl FakeDiscord {
     /// Deletes a channel: messages to it are answered 404 10003 Unknown Channel, and the bot
     /// gets CHANNEL_DELETE (when it is connected).
     pub fn delete_channel(&self, channel_id: u64) -> Result<(), FakeError> {
+        let name = self.delete_channel_unseen(channel_id)?;
+        let channel = payloads::guild_text_channel(channel_id, self.state.guild_id, &name, 0);
+        checked::<serenity::model::channel::GuildChannel>("CHANNEL_DELETE", &channel)?;
+        match self.state.gateway.dispatch("CHANNEL_DELETE", channel) {
+            Ok(()) | Err(FakeError::NotConnected) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Deletes a channel without telling the bot, as when it missed the CHANNEL_DELETE
+    /// (offline, or its session lost); answers the channel's name.
+    pub fn delete_channel_unseen(&self, channel_id: u64) -> Result<String, FakeError> {
         let name = {
             let mut channels = locked(&self.state.channels);
             let position = channels
@@ -752,12 +776,7 @@ impl FakeDiscord {
             channels.remove(position).1
         };
         locked(&self.state.deleted_channels).insert(channel_id);
-        let channel = payloads::guild_text_channel(channel_id, self.state.guild_id, &name, 0);
-        checked::<serenity::model::channel::GuildChannel>("CHANNEL_DELETE", &channel)?;
-        match self.state.gateway.dispatch("CHANNEL_DELETE", channel) {
-            Ok(()) | Err(FakeError::NotConnected) => Ok(()),
-            Err(e) => Err(e),
-        }
+        Ok(name)
     }
 
     /// The messages the fake accepted in `channel_id`, oldest first, from any route (channel

@@ -14,7 +14,7 @@ const HOUR_MS: i64 = 3_600_000;
 
 /// `alice` (attackers) and `bob` start a brandubh game with `clock` in `channel`; returns the
 /// accept reply.
-async fn start(
+pub(crate) async fn start(
     world: &World,
     channel: u64,
     alice: &FakeUser,

@@ -13,5 +13,7 @@ mod discord_lifecycle;
 mod discord_notifications;
 #[path = "discord_resilience.rs"]
 mod discord_resilience;
+#[path = "discord_server_lifecycle.rs"]
+mod discord_server_lifecycle;
 #[path = "discord_threads.rs"]
 mod discord_threads;

@@ -110,7 +110,9 @@ async fn a_deleted_channel_sends_the_game_off_discord_its_players_told_by_dm_and
     let channel = world.fake.new_channel("doomed");
     let game = world.brandubh_game(channel, &alice, &bob).await;
     world.wait_for_outbox_drained().await;
-    world.fake.delete_channel(channel).unwrap();
+    // Unseen: the bot learns it from the refused post (the CHANNEL_DELETE event's own path
+    // is `discord_server_lifecycle.rs`).
+    world.fake.delete_channel_unseen(channel).unwrap();
     let mark = world.fake.recorder().mark();
     assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
     world.wait_for_outbox_drained().await;

@@ -20,8 +20,10 @@ mod discord_permissions;
     reason = "the same Discord tests, compiled again to run on PostgreSQL"
 )]
 mod discord_postgres;
+mod discord_privacy;
 mod discord_real_world;
 mod discord_resilience;
+mod discord_server_lifecycle;
 mod discord_settings;
 mod discord_shards;
 mod discord_standings;

@@ -57,7 +57,8 @@ fn budgeted(ctx: AppContext<'_>) -> poise::BoxFuture<'_, ActionResult<'_>> {
     })
 }
 
-/// Who uses the bot in a guild is on that guild's leaderboard (`/leaderboard server_only`).
+/// Who uses the bot in a guild is on that guild's leaderboard (`/leaderboard server_only`), and
+/// which server the channel is in.
 async fn note_seen_in_guild(ctx: AppContext<'_>) {
     if let Some(guild) = ctx.interaction.guild_id
         && let Err(e) = ctx
@@ -66,6 +67,18 @@ async fn note_seen_in_guild(ctx: AppContext<'_>) {
             .await
     {
         tracing::warn!(%guild, error = %ErrorChain(&e), "could not note a player seen in a guild");
+    }
+    // The server of each channel the bot is used in: found again if it removes the bot
+    // (GUILD_DELETE names only the server).
+    if let Some(guild) = ctx.interaction.guild_id
+        && let Err(e) = ctx
+            .data()
+            .service
+            .discord()
+            .note_channel_guild(ctx.interaction.channel_id.get(), guild.get())
+            .await
+    {
+        tracing::warn!(%guild, error = %ErrorChain(&e), "could not note a channel's server");
     }
 }
 

@@ -47,6 +47,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "a private link that signs you in to the web client, to play your games in a browser",
     ),
     (
+        "/privacy",
+        "what taflbot keeps about you, and a button to delete it (privately)",
+    ),
+    (
         "/hint",
         "the AI's move for you now, in a casual game against the AI (privately)",
     ),

@@ -13,6 +13,7 @@ pub mod info;
 pub mod moderation;
 pub mod moves;
 pub mod notify;
+pub mod privacy;
 pub mod settings;
 pub mod standings;
 pub mod web;
@@ -83,6 +84,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         analyze::analyze(),
         analyze::hint(),
         web::web(),
+        privacy::privacy(),
         help::help(),
     ]
 }

@@ -16,7 +16,7 @@ use super::refused_access::RefusedAccess;
 use super::{RestGate, lease};
 use crate::backoff::Backoff;
 use crate::discord::posts::Post;
-use crate::discord::{BotError, Data, announcements, challenge_posts, threads};
+use crate::discord::{BotError, Data, announcements, challenge_posts, server_lifecycle, threads};
 use crate::logging::ErrorChain;
 use crate::service::{ChannelPost, Clock, Event, EventPayload, GameOffDiscord, SystemClock};
 use crate::telemetry;
@@ -192,10 +192,12 @@ impl Courier {
             }
             _ => false,
         };
-        if !for_good {
+        let discord = self.data.service.discord();
+        // The bot is out of the channel's server for now: its games wait there, paused, for
+        // the bot to come back or the server's grace period to end.
+        if !for_good || discord.in_removed_server(head.channel_id).await? {
             return Ok(false);
         }
-        let discord = self.data.service.discord();
         if discord.is_game_thread(head.channel_id).await? {
             self.refused_access.cleared(head.channel_id);
             return Ok(discord.game_thread_gone(head.channel_id).await? > 0);
@@ -219,30 +221,12 @@ impl Courier {
 
     /// Tells a game's players by direct message that its channel is gone and where it goes on.
     async fn tell_game_left_discord(&self, game: &GameOffDiscord) {
-        for user in &game.discord_users {
-            let post = Post::text(
-                format!(
-                    "The Discord channel of game #{} is gone, so its moves are no longer posted \
-                     there. The game goes on: play it over the HTTP API (`/token` gives you a \
-                     token), or bring it into another channel with `/follow game:{}`.",
-                    game.game_id, game.game_id
-                ),
-                Vec::new(),
-            );
-            if let Err(e) = self.dm(UserId::new(*user), &post).await {
-                tracing::warn!(game = %game.game_id, user, "cannot tell a player by DM that the game left Discord: {e}");
-            }
-        }
+        server_lifecycle::tell_game_left_discord(&self.http, self.gate(), game).await;
     }
 
     /// Sends `post` to `user`'s direct messages.
     async fn dm(&self, user: UserId, post: &Post) -> Result<(), BotError> {
-        let http = self.http.as_ref();
-        let channel = self.gate().run(user.create_dm_channel(http)).await?;
-        self.gate()
-            .run(channel.id.send_message(http, post.message()))
-            .await?;
-        Ok(())
+        server_lifecycle::direct_message(&self.http, self.gate(), user, post).await
     }
 
     /// Sends the direct message of `event` to `user`; nothing when it no longer applies.

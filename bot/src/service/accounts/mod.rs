@@ -7,6 +7,7 @@ pub(crate) mod name_rule;
 mod notify_prefs;
 pub mod players;
 mod preferences;
+mod privacy;
 mod sign_in;
 pub(crate) mod tokens;
 
@@ -14,6 +15,7 @@ use super::GamesService;
 
 pub use account::AccountChange;
 pub use players::PLAYERS_PAGE_SIZE;
+pub use privacy::{ERASED_NAME, Erased, PersonalData};
 pub use sign_in::{LOGIN_PATH, NewWebSession, WebSession, login_url};
 pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};
 

@@ -64,6 +64,13 @@ fn cache(lock: &RwLock<TokenCache>) -> std::sync::RwLockWriteGuard<'_, TokenCach
     lock.write().unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Forgets every cached token of `player` (their tokens were deleted).
+pub(in crate::service) fn forget_tokens_of(lock: &RwLock<TokenCache>, player: PlayerId) {
+    let mut c = cache(lock);
+    c.entries.retain(|_, e| e.player != player);
+    c.revocations += 1;
+}
+
 impl Credentials<'_> {
     /// The player a bearer token belongs to, if any. Notes the use (at most once a minute).
     pub async fn authenticate(self, token: &str) -> Result<Option<PlayerId>> {

@@ -34,6 +34,8 @@ impl Discord<'_> {
                     e.now(),
                 )?;
                 rows::move_pending_posts(c, game, parent, thread, e.wall_now)?;
+                // The thread is in its channel's server (found if the bot is removed from it).
+                rows::note_thread_guild(c, thread, parent, e.wall_now)?;
                 Ok(())
             })
             .await?;
@@ -102,6 +104,29 @@ impl Discord<'_> {
                 Ok(off)
             })
             .await
+    }
+
+    /// Channel `channel` was deleted (CHANNEL_DELETE): the games of its threads come back to it
+    /// and, with its own games, leave Discord at once, without waiting for a post to fail.
+    /// Answers whom to tell; nothing is written where no game was.
+    pub async fn channel_deleted(self, channel: u64) -> Result<Vec<GameOffDiscord>> {
+        let context = Place::DiscordChannel(channel).to_context();
+        let (threads, has_games) = self
+            .service
+            .read(move |c| {
+                Ok((
+                    rows::game_threads_under(c, channel)?,
+                    !rows::active_games_in_context(c, &context)?.is_empty(),
+                ))
+            })
+            .await?;
+        if threads.is_empty() && !has_games {
+            return Ok(Vec::new());
+        }
+        for thread in threads {
+            self.game_thread_gone(thread).await?;
+        }
+        self.games_lost_channel(channel).await
     }
 
     /// Whether `channel` is the thread of some game (the front end then moves the game back

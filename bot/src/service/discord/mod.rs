@@ -10,6 +10,7 @@ mod game_threads;
 mod moderation;
 pub(crate) mod place;
 pub(crate) mod reply;
+mod server_lifecycle;
 mod server_settings;
 
 use super::GamesService;
@@ -19,6 +20,7 @@ pub use channel_posts::ChannelPost;
 pub use game_threads::GameOffDiscord;
 pub use place::{Place, context_schema};
 pub use reply::{InReply, REPLY_HOLD_MS};
+pub use server_lifecycle::{DEFAULT_REMOVED_SERVER_GRACE, ServersForgotten};
 pub use server_settings::{PLAY_DEFAULT_VARIANT, ServerMember, ServerSettings, SettingsChange};
 
 /// The Discord side of the service: `service.discord().claim_due_posts()`.

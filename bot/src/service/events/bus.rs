@@ -15,7 +15,7 @@ use crate::store::StoreError;
 use crate::store::rows::{self, EventRow};
 
 use crate::service::Place;
-use crate::service::events::{Event, EventPayload};
+use crate::service::events::{Event, EventPayload, ResumedWhere};
 
 /// Live events: one channel for every event (front ends), and one per player with listeners
 /// (event streams), so a player's stream wakes only for that player's events.
@@ -106,6 +106,10 @@ fn announced_in_channel(event: &Event) -> bool {
         | EventPayload::ChallengeExpired {} => true,
         // A move's post announces the ending it caused.
         EventPayload::GameEnded(ended) => ended.reason.comes_without_a_move(),
+        // Back in its channel: said there. Off Discord: no channel to say it in.
+        EventPayload::GameResumed(resumed) => resumed.place == ResumedWhere::SameChannel,
+        // The bot is no longer in the server: its players are told by direct message.
+        EventPayload::GamePaused(_) => false,
         EventPayload::ChallengeCreated(_)
         | EventPayload::ChallengeAccepted(_)
         | EventPayload::ChallengeDeclined(_)
@@ -164,6 +168,30 @@ pub(crate) fn discord_dm_of(
         return Ok(None);
     }
     Ok(rows::player(c, player)?.and_then(|p| p.discord_user_id))
+}
+
+/// The Discord users told of `event` by direct message whatever their `/notify` choice: the
+/// players of a game whose Discord server removed the bot (paused), and of one that goes on
+/// off Discord once the server's grace period ended, since no channel post reaches them.
+pub(crate) fn discord_venue_dms_of(
+    c: &Conn<'_>,
+    event: &Event,
+) -> Result<Vec<u64>, crate::store::StoreError> {
+    let tell = match &event.payload {
+        EventPayload::GamePaused(_) => true,
+        EventPayload::GameResumed(resumed) => resumed.place == ResumedWhere::OffDiscord,
+        _ => false,
+    };
+    if !tell {
+        return Ok(Vec::new());
+    }
+    let mut users = Vec::with_capacity(event.players.len());
+    for player in &event.players {
+        if let Some(user) = rows::player(c, *player)?.and_then(|p| p.discord_user_id) {
+            users.push(user);
+        }
+    }
+    Ok(users)
 }
 
 fn seat_player(
@@ -292,6 +320,17 @@ mod tests {
         use crate::domain::{GameStatus, ResultReason, Seat, Side};
         use crate::service::events::*;
         let payloads = vec![
+            EventPayload::GamePaused(GamePaused {
+                reason: PauseReason::DiscordServerRemoved,
+                resumes_by: 5,
+                context: Some("discord:channel:7".into()),
+            }),
+            EventPayload::GameResumed(GameResumed {
+                place: ResumedWhere::OffDiscord,
+                paused_ms: 3,
+                deadline_at: Some(9),
+                context: None,
+            }),
             EventPayload::ChallengeAccepted(ChallengeAnswer { by: PlayerId(3) }),
             EventPayload::ChallengeDeclined(ChallengeAnswer { by: PlayerId(3) }),
             EventPayload::ChallengeCancelled(ChallengeAnswer { by: PlayerId(3) }),

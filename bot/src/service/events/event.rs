@@ -54,6 +54,8 @@ pub enum EventPayload {
     DeadlineReminder(DeadlineReminder),
     AnalysisDone(AnalysisDone),
     InactivityReminder(InactivityReminder),
+    GamePaused(GamePaused),
+    GameResumed(GameResumed),
 }
 
 impl EventPayload {
@@ -72,6 +74,8 @@ impl EventPayload {
             EventPayload::DeadlineReminder(_) => "deadline_reminder",
             EventPayload::AnalysisDone(_) => "analysis_done",
             EventPayload::InactivityReminder(_) => "inactivity_reminder",
+            EventPayload::GamePaused(_) => "game_paused",
+            EventPayload::GameResumed(_) => "game_resumed",
         }
     }
 }
@@ -175,6 +179,45 @@ pub struct InactivityReminder {
     pub ply: u32,
     /// When their turn began (milliseconds since the epoch).
     pub turn_started_at: i64,
+    pub context: Option<String>,
+}
+
+/// Why a game's clocks stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseReason {
+    /// The bot was removed from the Discord server where the game is played.
+    DiscordServerRemoved,
+}
+
+/// A game's clocks stopped: no move is taken and no deadline passes until `game_resumed`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct GamePaused {
+    pub reason: PauseReason,
+    /// When it goes on at the latest (milliseconds since the epoch): then over HTTP, off
+    /// Discord, if the bot was not added back to the server before.
+    pub resumes_by: i64,
+    pub context: Option<String>,
+}
+
+/// Where a resumed game goes on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ResumedWhere {
+    /// In its Discord channel: the bot was added back to the server in time.
+    SameChannel,
+    /// Over HTTP only: the server's grace period ended, its Discord data was deleted.
+    OffDiscord,
+}
+
+/// A paused game's clocks run again, from where they stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct GameResumed {
+    #[serde(rename = "where")]
+    pub place: ResumedWhere,
+    /// How long the clocks stood still (milliseconds): the deadline moved by as much.
+    pub paused_ms: i64,
+    pub deadline_at: Option<i64>,
     pub context: Option<String>,
 }
 

@@ -14,7 +14,8 @@ use super::GamesService;
 pub use bus::EventBus;
 pub use event::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
-    GameStarted, InactivityReminder, MovePlayedEvent,
+    GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent, PauseReason,
+    ResumedWhere,
 };
 pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 

@@ -89,7 +89,8 @@ impl Games<'_> {
                 .service
                 .read(move |c| {
                     let row = game_state::load(c, game_id)?;
-                    if !row.status.is_active() {
+                    // A paused game's AI waits for its clocks to run again (the resume kicks it).
+                    if !row.status.is_active() || row.paused_at.is_some() {
                         return Ok(None);
                     }
                     // The AI's turn waits in line as its human opponent's work.

@@ -134,6 +134,7 @@ fn start_game(c: &Conn<'_>, e: &mut Emitter, ch: &ChallengeRow, opponent: Seat) 
         finished_at: None,
         rated: ch.rated,
         private: ch.private,
+        paused_at: None,
     };
     row.deadline_at = match game_state::seat(&row, to_move) {
         Seat::Player(_) => clock.deadline(e.now(), bank),

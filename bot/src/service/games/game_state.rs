@@ -240,6 +240,7 @@ pub(crate) fn game_view(
         warning: game.warning().as_ref().map(warning_view),
         clock: ClockSpec::from_row(&row.clock),
         deadline_at: row.deadline_at,
+        paused_at: row.paused_at,
         attackers_bank_ms: row.attackers_bank_ms,
         defenders_bank_ms: row.defenders_bank_ms,
         draw_offer_by: row.draw_offer_by,

@@ -16,6 +16,9 @@ pub(crate) enum Refusal {
     /// The player has no seat in the game.
     NotInGame,
     GameOver,
+    /// The game's clocks are paused (its Discord server removed the bot): no move until they
+    /// run again.
+    Paused,
     /// The side to move is past its deadline: the game is to be ended on time.
     OutOfTime,
     /// The move was sent for another ply than the game's.
@@ -43,6 +46,9 @@ pub(crate) fn may_move(
     };
     if !row.status.is_active() {
         return Err(Refusal::GameOver);
+    }
+    if row.paused_at.is_some() {
+        return Err(Refusal::Paused);
     }
     if row.deadline_at.is_some_and(|deadline| deadline <= now) {
         return Err(Refusal::OutOfTime);
@@ -109,6 +115,16 @@ mod tests {
         assert_eq!(
             may_move(&late, Actor::Player(ALICE), None, NOW),
             Err(Refusal::OutOfTime)
+        );
+        let mut paused = game();
+        paused.paused_at = Some(NOW - 5);
+        assert_eq!(
+            may_move(&paused, Actor::Player(ALICE), None, NOW),
+            Err(Refusal::Paused)
+        );
+        assert_eq!(
+            may_move(&paused, Actor::Ai, None, NOW),
+            Err(Refusal::Paused)
         );
         assert_eq!(
             may_move(&game(), Actor::Player(ALICE), Some(3), NOW),

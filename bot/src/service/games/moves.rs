@@ -76,7 +76,10 @@ pub(crate) fn finish(
 /// Returns whether it ended the game.
 pub(crate) fn end_if_out_of_time(c: &Conn<'_>, e: &mut Emitter, row: &mut GameRow) -> Result<bool> {
     match row.deadline_at {
-        Some(deadline) if row.status.is_active() && deadline <= e.now() => {
+        // A paused game's clock stands still: it never runs out of time.
+        Some(deadline)
+            if row.status.is_active() && row.paused_at.is_none() && deadline <= e.now() =>
+        {
             let late = row.side_to_move;
             if let Some(bank) = match late {
                 Side::Attackers => row.attackers_bank_ms.as_mut(),
@@ -216,12 +219,23 @@ fn refused(
         Refusal::StalePly { sent, played } => conflict(c, row, stale_ply_message(sent, played))?,
         Refusal::NotInGame => game_state::not_a_player(row),
         Refusal::GameOver => ServiceError::GameOver,
+        Refusal::Paused => conflict(c, row, paused_message(row))?,
         Refusal::NotYourTurn(side) => ServiceError::NotYourTurn(side.to_string()),
         Refusal::WrongSeat => ServiceError::NotYourTurn(match actor {
             Actor::Player(_) => "the AI".to_owned(),
             Actor::Ai => row.side_to_move.to_string(),
         }),
     })
+}
+
+/// Why a paused game takes no move, and when it goes on.
+fn paused_message(row: &GameRow) -> String {
+    format!(
+        "game {} is paused: the bot was removed from the Discord server where it is played. \
+         Its clocks stand still and resume when the bot is added back, or when the server's \
+         grace period ends, after which the game goes on over HTTP",
+        row.id
+    )
 }
 
 /// A move's answer as kept under its idempotency key.

@@ -174,6 +174,24 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    // Version 17 is the HTTP sessions work's (branch http-crowd-rest): this placeholder keeps
+    // the list numbered 1, 2, 3... until that branch's entry replaces it in the merge.
+    Migration {
+        version: 17,
+        name: "reserved_for_http_sessions",
+        sqlite: include_str!("../../../../migrations/0017_reserved_for_http_sessions.sql"),
+        postgres: Postgres::Unchanged,
+        then: None,
+    },
+    Migration {
+        version: 18,
+        name: "discord_server_lifecycle",
+        sqlite: include_str!("../../../../migrations/0018_discord_server_lifecycle.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0018_discord_server_lifecycle.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -60,6 +60,9 @@ pub struct GameRow {
     pub rated: bool,
     /// Shown only to its players (set when the game starts, never changed).
     pub private: bool,
+    /// When its clocks were paused (its Discord server removed the bot); `None` while they
+    /// run. A paused game takes no move and never runs out of time.
+    pub paused_at: Option<i64>,
 }
 
 #[cfg(test)]
@@ -97,6 +100,7 @@ impl GameRow {
             finished_at: None,
             rated: false,
             private: false,
+            paused_at: None,
         }
     }
 }
@@ -105,7 +109,7 @@ const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_leve
     defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
     position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
     attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
-    draw_offer_by, context, created_at, updated_at, finished_at, rated, private";
+    draw_offer_by, context, created_at, updated_at, finished_at, rated, private, paused_at";
 
 fn game_from(r: &Row<'_>) -> Result<GameRow> {
     Ok(GameRow {
@@ -138,6 +142,7 @@ fn game_from(r: &Row<'_>) -> Result<GameRow> {
         finished_at: r.get(26)?,
         rated: r.get(27)?,
         private: r.get(28)?,
+        paused_at: r.get(29)?,
     })
 }
 
@@ -374,7 +379,7 @@ pub fn active_games_in_context(c: &Conn<'_>, context: &str) -> Result<Vec<GameRo
 /// Active games whose deadline is at or before `now`.
 pub fn games_past_deadline(c: &Conn<'_>, now: i64) -> Result<Vec<GameId>> {
     c.query_all(
-        "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL \
+        "SELECT id FROM games WHERE status = 'active' AND paused_at IS NULL AND deadline_at IS NOT NULL \
              AND deadline_at <= ?1 ORDER BY deadline_at",
         params![now],
         |r| r.get(0),
@@ -385,7 +390,7 @@ pub fn games_past_deadline(c: &Conn<'_>, now: i64) -> Result<Vec<GameId>> {
 /// the current ply has not been sent.
 pub fn games_needing_reminder(c: &Conn<'_>, now: i64, before_ms: i64) -> Result<Vec<GameId>> {
     c.query_all(
-        "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL \
+        "SELECT id FROM games WHERE status = 'active' AND paused_at IS NULL AND deadline_at IS NOT NULL \
              AND deadline_at > ?1 AND deadline_at <= CAST(?1 AS BIGINT) + ?2 \
              AND (reminded_ply IS NULL OR reminded_ply <> ply) ORDER BY deadline_at",
         params![now, before_ms],
@@ -396,7 +401,7 @@ pub fn games_needing_reminder(c: &Conn<'_>, now: i64, before_ms: i64) -> Result<
 /// Active games where the AI is to move.
 pub fn games_awaiting_ai(c: &Conn<'_>) -> Result<Vec<GameId>> {
     c.query_all(
-        "SELECT id FROM games WHERE status = 'active' AND \
+        "SELECT id FROM games WHERE status = 'active' AND paused_at IS NULL AND \
              ((side_to_move = 'attackers' AND attackers_ai_level IS NOT NULL) OR \
               (side_to_move = 'defenders' AND defenders_ai_level IS NOT NULL)) ORDER BY id",
         params![],

@@ -8,7 +8,7 @@ use crate::domain::ReminderKind;
 /// Active games with a deadline within `within_ms` of `now` (the longest reminder threshold).
 pub fn games_with_deadline_within(c: &Conn<'_>, now: i64, within_ms: i64) -> Result<Vec<GameId>> {
     c.query_all(
-        "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NOT NULL \
+        "SELECT id FROM games WHERE status = 'active' AND paused_at IS NULL AND deadline_at IS NOT NULL \
              AND deadline_at > ?1 AND deadline_at <= CAST(?1 AS BIGINT) + ?2 ORDER BY deadline_at",
         params![now, within_ms],
         |r| r.get(0),
@@ -18,7 +18,7 @@ pub fn games_with_deadline_within(c: &Conn<'_>, now: i64, within_ms: i64) -> Res
 /// Active games without a deadline whose turn began at least `idle_ms` before `now`.
 pub fn games_idle_since(c: &Conn<'_>, now: i64, idle_ms: i64) -> Result<Vec<GameId>> {
     c.query_all(
-        "SELECT id FROM games WHERE status = 'active' AND deadline_at IS NULL \
+        "SELECT id FROM games WHERE status = 'active' AND paused_at IS NULL AND deadline_at IS NULL \
              AND turn_started_at <= CAST(?1 AS BIGINT) - ?2 ORDER BY turn_started_at",
         params![now, idle_ms],
         |r| r.get(0),
