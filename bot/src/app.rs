@@ -167,6 +167,7 @@ impl RunningApp {
                     gate: crate::discord::GateSettings {
                         request_timeout: Duration::from_millis(config.discord.request_timeout_ms),
                         invalid_budget: config.discord.invalid_request_budget,
+                        global_per_second: config.discord.global_requests_per_second,
                     },
                     delivery: crate::discord::DeliverySettings {
                         retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
@@ -175,6 +176,7 @@ impl RunningApp {
                             config.discord.refused_access_retry_secs,
                         ),
                     },
+                    stand_in: config.discord.stand_in.clone(),
                 };
                 tracing::info!(
                     shards = ?settings.shards.range,

@@ -19,6 +19,8 @@ use super::{Data, DiscordError, DiscordState, commands, components, error, menti
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
 const DISCORD_ORIGIN: &str = "https://discord.com";
+/// The host serenity sends every request to while its rate limiter is on.
+const DISCORD_HOST: &str = "discord.com";
 
 /// How to connect the Discord front end.
 #[derive(Debug, Clone)]
@@ -36,6 +38,9 @@ pub struct DiscordSettings {
     pub gate: GateSettings,
     /// How the outbox is delivered: channels at once, how long refused access is retried.
     pub delivery: DeliverySettings,
+    /// A local server answering for discord.com (tests), reached with serenity's rate limiter
+    /// on; `api_base` is then Discord's own.
+    pub stand_in: Option<crate::config::DiscordStandIn>,
 }
 
 /// The origin (scheme, host, port) that requests go to, read off `discord.api_base`.
@@ -62,7 +67,7 @@ fn http_client(settings: &DiscordSettings) -> Result<Http, DiscordError> {
     let origin = api_origin(&settings.api_base)?;
     // No request may hang for ever, interaction answers included; the delivery layer's own
     // requests are bounded again, with their waits for the rate limiter, by its gate.
-    let client = reqwest::Client::builder()
+    let mut client = reqwest::Client::builder()
         .use_rustls_tls()
         .connect_timeout(settings.gate.request_timeout)
         .timeout(
@@ -70,7 +75,18 @@ fn http_client(settings: &DiscordSettings) -> Result<Http, DiscordError> {
                 .gate
                 .request_timeout
                 .max(INTERACTION_REQUEST_TIMEOUT),
-        )
+        );
+    if let Some(stand_in) = &settings.stand_in {
+        if origin != DISCORD_ORIGIN {
+            return Err(DiscordError::StandInWithApiBase(settings.api_base.clone()));
+        }
+        let certificate = reqwest::Certificate::from_pem(stand_in.certificate_pem.as_bytes())
+            .map_err(|e| DiscordError::HttpClient(format!("the stand-in's certificate: {e}")))?;
+        client = client
+            .resolve(DISCORD_HOST, stand_in.address)
+            .add_root_certificate(certificate);
+    }
+    let client = client
         .build()
         .map_err(|e| DiscordError::HttpClient(e.to_string()))?;
     let builder = HttpBuilder::new(token).client(client);
@@ -423,6 +439,7 @@ mod tests {
                 channels: 1,
                 refused_access_retry: Duration::from_secs(600),
             },
+            stand_in: None,
         };
         assert!(matches!(
             http_client(&settings),

@@ -18,14 +18,14 @@ use taflbot::config::Config;
 use taflbot::discord::DiscordState;
 use taflbot::domain::{GameId, PlayerId};
 use taflbot::service::{Clock, ManualClock, SystemClock};
-use taflbot_e2e::bot::{FAKE_TOKEN, init_logging};
+use taflbot_e2e::bot::init_logging;
 use taflbot_e2e::fake_discord::{
     CommandOption as Opt, FakeDiscord, FakeUser, Fault, Hold, Recorded, RouteKind, RouteMatch,
 };
 use taflbot_e2e::world::{WAIT, World, game_id_in};
 
 /// Retries in milliseconds, so a test sees several tries at once.
-fn quick_retries(config: &mut Config) {
+pub(crate) fn quick_retries(config: &mut Config) {
     config.discord.retry_base_ms = 20;
 }
 
@@ -321,9 +321,7 @@ async fn instance(
     let mut config = Config::default();
     config.database.url = url.to_owned();
     config.database.path = dir.path().join(format!("unused-{shards}.db"));
-    config.discord.token = Some(FAKE_TOKEN.to_owned());
-    config.discord.api_base = fake.api_base();
-    config.discord.guild_id = Some(fake.guild_id());
+    fake.connect(&mut config);
     config.discord.shard_count = Some(2);
     config.discord.shards = shards.to_owned();
     config.discord.retry_base_ms = 20;

@@ -14,7 +14,7 @@ use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::service::Clock;
 use taflbot::service::{ManualClock, SystemClock};
-use taflbot_e2e::bot::{FAKE_TOKEN, init_logging};
+use taflbot_e2e::bot::init_logging;
 use taflbot_e2e::fake_discord::FakeDiscord;
 use taflbot_e2e::world::WAIT;
 
@@ -27,9 +27,7 @@ async fn instance(
 ) -> RunningApp {
     init_logging();
     let mut config = Config::default();
-    config.discord.token = Some(FAKE_TOKEN.to_owned());
-    config.discord.api_base = fake.api_base();
-    config.discord.guild_id = Some(fake.guild_id());
+    fake.connect(&mut config);
     config.discord.shard_count = Some(count);
     config.discord.shards = shards.to_owned();
     config.database.path = dir.path().join(format!("taflbot-{shards}.db"));

@@ -17,6 +17,7 @@ mod discord_notifications;
     reason = "the same Discord tests, compiled again to run on PostgreSQL"
 )]
 mod discord_postgres;
+mod discord_rate_limits;
 mod discord_real_world;
 mod discord_resilience;
 mod discord_settings;
@@ -25,5 +26,6 @@ mod discord_standings;
 mod discord_threads;
 mod discord_web;
 mod fake_discord_contract;
+mod fake_discord_crowd;
 mod web_analysis;
 mod web_browser;

@@ -18,6 +18,7 @@
 
 mod failure;
 mod gate;
+mod global_limit;
 mod lease;
 mod post;
 mod refused_access;
