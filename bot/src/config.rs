@@ -221,7 +221,8 @@ pub struct DiscordConfig {
     /// First wait before retrying a failed post, registration or gateway connection (doubled
     /// each try).
     pub retry_base_ms: u64,
-    /// The bot's gateway shards in all (absent: one). See `config/discord_shards.rs`.
+    /// The bot's gateway shards in all (absent, with `shards` empty: the count Discord
+    /// recommends, read at each gateway start). See `config/discord_shards.rs`.
     pub shard_count: Option<u16>,
     /// This instance's shards of `shard_count`: `"0-3"`, `"5"`, or empty for all of them.
     pub shards: String,

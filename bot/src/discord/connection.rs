@@ -34,6 +34,9 @@ pub struct DiscordSettings {
     pub retry_base: Duration,
     /// The gateway shards this instance runs.
     pub shards: crate::config::ShardPlan,
+    /// Run every shard of the count Discord recommends (`GET /gateway/bot`) instead of
+    /// `shards`, read at each start of the gateway.
+    pub shards_from_discord: bool,
     /// Every REST request outside an interaction's answer: timeout, invalid-request budget.
     pub gate: GateSettings,
     /// How the outbox is delivered: channels at once, how long refused access is retried.
@@ -232,11 +235,13 @@ async fn supervise(
                 if *stop.borrow() || status.get().is_failed() {
                     return;
                 }
-                let plan = &settings.shards;
-                client
-                    .start_shard_range(serenity_shard_range(plan), u32::from(plan.total))
-                    .await
-                    .map_err(DiscordError::from)
+                match shard_plan(&settings, &client.http).await {
+                    Ok(plan) => client
+                        .start_shard_range(serenity_shard_range(&plan), u32::from(plan.total))
+                        .await
+                        .map_err(DiscordError::from),
+                    Err(e) => Err(e),
+                }
             }
             Err(e) => Err(e),
         };
@@ -248,7 +253,8 @@ async fn supervise(
             status.set(DiscordState::Failed { error });
             return;
         }
-        ends += 1;
+        // A session that was up counts as a fresh start: its end waits the first back-off.
+        ends = reconnect_attempt(ends, status.get() == DiscordState::Connected);
         let error = match result {
             Ok(()) => "the gateway connection ended".to_owned(),
             Err(e) => format!("the gateway connection failed: {e}"),
@@ -262,6 +268,33 @@ async fn supervise(
             _ = stop.wait_for(|stop| *stop) => return,
         }
     }
+}
+
+/// The shards to start: the configured ones, or every shard of the count Discord recommends
+/// now (a bot that grew gets more shards at its next gateway start).
+async fn shard_plan(
+    settings: &DiscordSettings,
+    http: &Http,
+) -> Result<crate::config::ShardPlan, DiscordError> {
+    if !settings.shards_from_discord {
+        return Ok(settings.shards.clone());
+    }
+    let gateway = http.get_bot_gateway().await?;
+    let total = u16::try_from(gateway.shards.max(1)).unwrap_or(u16::MAX);
+    tracing::info!(
+        shards = total,
+        "Discord's recommended shard count (discord.shard_count unset): running all of them"
+    );
+    Ok(crate::config::ShardPlan {
+        range: 0..total,
+        total,
+    })
+}
+
+/// The attempt number of the next reconnection: after a session that was up (`healthy`) the
+/// count starts again, so a bot whose gateway drops once a day never waits the longest back-off.
+fn reconnect_attempt(ends: u32, healthy: bool) -> u32 {
+    if healthy { 1 } else { ends.saturating_add(1) }
 }
 
 /// The errors after which connecting again cannot help.
@@ -423,6 +456,14 @@ mod tests {
     }
 
     #[test]
+    fn the_back_off_starts_again_after_a_session_that_was_up() {
+        assert_eq!(reconnect_attempt(0, false), 1);
+        assert_eq!(reconnect_attempt(8, false), 9);
+        assert_eq!(reconnect_attempt(8, true), 1);
+        assert_eq!(reconnect_attempt(u32::MAX, false), u32::MAX);
+    }
+
+    #[test]
     fn an_empty_token_is_refused_before_connecting() {
         let settings = DiscordSettings {
             token: "  ".into(),
@@ -433,6 +474,7 @@ mod tests {
                 range: 0..1,
                 total: 1,
             },
+            shards_from_discord: false,
             gate: GateSettings::default(),
             delivery: DeliverySettings {
                 retry_base: Duration::from_secs(1),

@@ -22,7 +22,8 @@ use tokio::sync::{mpsc, watch};
 use super::latency::Latencies;
 use super::{FakeError, FakeState, checked, locked, now_rfc3339, payloads};
 
-/// How often the bot is asked to heartbeat; long, so tests see few heartbeats.
+/// How often the bot is asked to heartbeat, unless a test says otherwise: Discord's usual
+/// interval, long, so tests see few heartbeats.
 const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
 
 /// Close codes with which a client ends its session for good (Discord forgets it).
@@ -128,6 +129,8 @@ pub(crate) struct GatewayHub {
     routed: Mutex<Vec<(String, u64)>>,
     /// The latency a test injects into dispatches (shared with the REST side).
     latency: Arc<Latencies>,
+    /// The heartbeat interval HELLO asks for, in milliseconds.
+    pub heartbeat_interval_ms: AtomicU64,
 }
 
 impl GatewayHub {
@@ -144,6 +147,7 @@ impl Default for GatewayHub {
     fn default() -> Self {
         GatewayHub {
             latency: Arc::default(),
+            heartbeat_interval_ms: AtomicU64::new(HEARTBEAT_INTERVAL_MS),
             hub: Mutex::new(Hub::default()),
             next_connection: AtomicU64::new(1),
             sessions: watch::channel(0).0,
@@ -329,7 +333,8 @@ async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
     let gateway = &state.gateway;
     let id = gateway.next_connection.fetch_add(1, Ordering::Relaxed);
     let (to_bot, mut outgoing) = mpsc::unbounded_channel::<Outgoing>();
-    let hello = json!({ "op": 10, "d": { "heartbeat_interval": HEARTBEAT_INTERVAL_MS } });
+    let interval = gateway.heartbeat_interval_ms.load(Ordering::Relaxed);
+    let hello = json!({ "op": 10, "d": { "heartbeat_interval": interval } });
     if !send(&mut socket, &hello).await {
         return;
     }

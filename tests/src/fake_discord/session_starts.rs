@@ -160,6 +160,17 @@ impl super::FakeDiscord {
     pub fn identifies(&self) -> u64 {
         self.state.session_starts.identifies()
     }
+
+    /// The heartbeat interval HELLO asks for from now on (Discord's is about 41 s). A client
+    /// notices a connection closed under it at its next heartbeat, so a short one makes a test
+    /// of refused IDENTIFYs quick.
+    pub fn set_heartbeat_interval(&self, interval: Duration) {
+        let ms = u64::try_from(interval.as_millis()).unwrap_or(u64::MAX);
+        self.state
+            .gateway
+            .heartbeat_interval_ms
+            .store(ms.max(1), std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 #[cfg(test)]
