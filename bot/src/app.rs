@@ -189,9 +189,11 @@ impl RunningApp {
                     guild_id: config.discord.guild_id,
                     retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
                     shards: config.discord.shard_plan()?,
+                    shards_from_discord: config.discord.shard_count_from_discord(),
                     gate: crate::discord::GateSettings {
                         request_timeout: Duration::from_millis(config.discord.request_timeout_ms),
                         invalid_budget: config.discord.invalid_request_budget,
+                        global_per_second: config.discord.global_requests_per_second,
                     },
                     delivery: crate::discord::DeliverySettings {
                         retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
@@ -201,13 +203,21 @@ impl RunningApp {
                         ),
                     },
                     relay,
+                    stand_in: config.discord.stand_in.clone(),
                 };
-                tracing::info!(
-                    shards = ?settings.shards.range,
-                    of = settings.shards.total,
-                    instance = %service.instance(),
-                    "Discord gateway shards of this instance"
-                );
+                if settings.shards_from_discord {
+                    tracing::info!(
+                        instance = %service.instance(),
+                        "Discord gateway shards: every shard of Discord's recommended count"
+                    );
+                } else {
+                    tracing::info!(
+                        shards = ?settings.shards.range,
+                        of = settings.shards.total,
+                        instance = %service.instance(),
+                        "Discord gateway shards of this instance"
+                    );
+                }
                 // Sign-in links from /web point at the public address, else the one bound here.
                 let web_base = match (config.http.public_url.trim().is_empty(), addr) {
                     (false, _) => Some(config.http.base_url()),

@@ -9,11 +9,13 @@ use serde::{Deserialize, Serialize};
 
 mod database_location;
 mod discord_shards;
+mod discord_stand_in;
 mod rules;
 mod sources;
 
 pub use database_location::DatabaseLocation;
 pub use discord_shards::ShardPlan;
+pub use discord_stand_in::DiscordStandIn;
 
 /// Prefix of every environment variable that overrides a setting.
 pub const ENV_PREFIX: &str = "TAFLBOT_";
@@ -219,7 +221,8 @@ pub struct DiscordConfig {
     /// First wait before retrying a failed post, registration or gateway connection (doubled
     /// each try).
     pub retry_base_ms: u64,
-    /// The bot's gateway shards in all (absent: one). See `config/discord_shards.rs`.
+    /// The bot's gateway shards in all (absent, with `shards` empty: the count Discord
+    /// recommends, read at each gateway start). See `config/discord_shards.rs`.
     pub shard_count: Option<u16>,
     /// This instance's shards of `shard_count`: `"0-3"`, `"5"`, or empty for all of them.
     pub shards: String,
@@ -234,6 +237,10 @@ pub struct DiscordConfig {
     /// REST request until the window frees: Discord bans an address for 10,000. With several
     /// instances behind one address, give each its share.
     pub invalid_request_budget: u32,
+    /// REST requests outside interaction answers this instance sends in any second at most:
+    /// Discord's global limit is 50 per bot token, so several instances of one token share
+    /// it (two: 25 each).
+    pub global_requests_per_second: u32,
     /// How long a channel (or game thread) refusing the bot's posts with Missing Access
     /// (50001) or Missing Permissions (50013) is tried again, with back-off, before its games
     /// leave it: long enough for an admin reworking permissions.
@@ -253,6 +260,10 @@ pub struct DiscordConfig {
     /// The address of the operator's privacy statement (the one given to Discord in the
     /// Developer Portal), shown by `/privacy`; empty: taflbot's own, docs/privacy.md.
     pub privacy_policy_url: String,
+    /// A local stand-in for discord.com (tests only): set by code, never read from a file or
+    /// the environment (`config/discord_stand_in.rs`).
+    #[serde(skip)]
+    pub stand_in: Option<DiscordStandIn>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -372,11 +383,13 @@ impl Default for DiscordConfig {
             request_timeout_ms: 10_000,
             delivery_channels: 8,
             invalid_request_budget: 5_000,
+            global_requests_per_second: 50,
             refused_access_retry_secs: 600,
             interactions_public_key: String::new(),
             defer_after_ms: 500,
             removed_server_grace_days: 14,
             privacy_policy_url: String::new(),
+            stand_in: None,
         }
     }
 }

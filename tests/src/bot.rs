@@ -28,9 +28,7 @@ pub fn shard_instance_config(
     shards: &str,
 ) -> taflbot::config::Config {
     let mut config = taflbot::config::Config::default();
-    config.discord.token = Some(FAKE_TOKEN.to_owned());
-    config.discord.api_base = fake.api_base();
-    config.discord.guild_id = Some(fake.guild_id());
+    fake.connect(&mut config);
     config.discord.shard_count = Some(count);
     config.discord.shards = shards.to_owned();
     config.database.path = dir.join(format!("taflbot-{shards}.db"));

@@ -16,7 +16,7 @@ use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::service::{Clock, ManualClock, MovePicker, SystemClock};
 
-use crate::bot::{FAKE_TOKEN, init_logging};
+use crate::bot::init_logging;
 use crate::fake_discord::{
     CommandOption, FakeDiscord, FakeUser, Recorded, RouteKind, SentInteraction,
 };
@@ -90,15 +90,14 @@ fn postgres_database_of_this_test() -> Option<String> {
 }
 
 /// The app's settings for a test: a temporary database, HTTP on a free port, Discord pointed at
-/// the fake (as `taflbot serve` would be, through `discord.api_base`).
+/// the fake (standing in for discord.com, see [`FakeDiscord::connect`]).
 fn config(fake: &FakeDiscord, db: PathBuf, tweak: fn(&mut Config)) -> Config {
     let mut config = Config::default();
     if let Some(url) = postgres_database_of_this_test() {
         config.database.url = url;
     }
-    config.discord.token = Some(FAKE_TOKEN.to_owned());
-    config.discord.api_base = fake.api_base();
-    config.discord.guild_id = Some(fake.guild_id());
+    // As against Discord itself: serenity's rate limiter on, reading the fake's buckets.
+    fake.connect(&mut config);
     config.database.path = db;
     config.http.listen = "127.0.0.1:0".to_owned();
     config.webhooks.enabled = false;

@@ -2,7 +2,9 @@
 //! has in all) and `discord.shards` (this instance's range of them, `"0-3"` or `"5"`; empty:
 //! all). Discord sends each server's events and interactions to shard
 //! `(guild_id >> 22) % shard_count` only, so instances that split the shards between them
-//! each serve their own servers, and every server exactly one instance.
+//! each serve their own servers, and every server exactly one instance. Without either
+//! setting the bot runs the count Discord recommends (`GET /gateway/bot`), read again at each
+//! start of the gateway, so a bot that grew past its shards' servers never meets close 4011.
 
 use std::ops::Range;
 
@@ -16,6 +18,13 @@ pub struct ShardPlan {
 }
 
 impl DiscordConfig {
+    /// Whether the shard count is Discord's recommendation (`GET /gateway/bot`), read at each
+    /// start of the gateway: when neither `shard_count` nor `shards` is set. An instance that
+    /// runs a part of the shards needs the count all instances agree on.
+    pub fn shard_count_from_discord(&self) -> bool {
+        self.shard_count.is_none() && self.shards.trim().is_empty()
+    }
+
     /// This instance's shards, or what is wrong with the two settings, in their words.
     pub fn shard_plan(&self) -> Result<ShardPlan, ConfigError> {
         let text = self.shards.trim();

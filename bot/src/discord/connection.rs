@@ -18,6 +18,8 @@ use super::{Data, DiscordError, DiscordState, answers, commands, components, err
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
 const DISCORD_ORIGIN: &str = "https://discord.com";
+/// The host serenity sends every request to while its rate limiter is on.
+const DISCORD_HOST: &str = "discord.com";
 
 /// How to connect the Discord front end.
 #[derive(Debug, Clone)]
@@ -31,12 +33,18 @@ pub struct DiscordSettings {
     pub retry_base: Duration,
     /// The gateway shards this instance runs.
     pub shards: crate::config::ShardPlan,
+    /// Run every shard of the count Discord recommends (`GET /gateway/bot`) instead of
+    /// `shards`, read at each start of the gateway.
+    pub shards_from_discord: bool,
     /// Every REST request outside an interaction's answer: timeout, invalid-request budget.
     pub gate: GateSettings,
     /// How the outbox is delivered: channels at once, how long refused access is retried.
     pub delivery: DeliverySettings,
     /// Where interactions received over HTTP reach this instance's framework.
     pub relay: InteractionRelay,
+    /// A local server answering for discord.com (tests), reached with serenity's rate limiter
+    /// on; `api_base` is then Discord's own.
+    pub stand_in: Option<crate::config::DiscordStandIn>,
 }
 
 /// The origin (scheme, host, port) that requests go to, read off `discord.api_base`.
@@ -63,7 +71,7 @@ fn http_client(settings: &DiscordSettings) -> Result<Http, DiscordError> {
     let origin = api_origin(&settings.api_base)?;
     // No request may hang for ever, interaction answers included; the delivery layer's own
     // requests are bounded again, with their waits for the rate limiter, by its gate.
-    let client = reqwest::Client::builder()
+    let mut client = reqwest::Client::builder()
         .use_rustls_tls()
         .connect_timeout(settings.gate.request_timeout)
         .timeout(
@@ -71,7 +79,18 @@ fn http_client(settings: &DiscordSettings) -> Result<Http, DiscordError> {
                 .gate
                 .request_timeout
                 .max(INTERACTION_REQUEST_TIMEOUT),
-        )
+        );
+    if let Some(stand_in) = &settings.stand_in {
+        if origin != DISCORD_ORIGIN {
+            return Err(DiscordError::StandInWithApiBase(settings.api_base.clone()));
+        }
+        let certificate = reqwest::Certificate::from_pem(stand_in.certificate_pem.as_bytes())
+            .map_err(|e| DiscordError::HttpClient(format!("the stand-in's certificate: {e}")))?;
+        client = client
+            .resolve(DISCORD_HOST, stand_in.address)
+            .add_root_certificate(certificate);
+    }
+    let client = client
         .build()
         .map_err(|e| DiscordError::HttpClient(e.to_string()))?;
     let builder = HttpBuilder::new(token).client(client);
@@ -230,11 +249,13 @@ async fn supervise(
                 if *stop.borrow() || status.get().is_failed() {
                     return;
                 }
-                let plan = &settings.shards;
-                client
-                    .start_shard_range(serenity_shard_range(plan), u32::from(plan.total))
-                    .await
-                    .map_err(DiscordError::from)
+                match shard_plan(&settings, &client.http).await {
+                    Ok(plan) => client
+                        .start_shard_range(serenity_shard_range(&plan), u32::from(plan.total))
+                        .await
+                        .map_err(DiscordError::from),
+                    Err(e) => Err(e),
+                }
             }
             Err(e) => Err(e),
         };
@@ -248,7 +269,8 @@ async fn supervise(
             status.set(DiscordState::Failed { error });
             return;
         }
-        ends += 1;
+        // A session that was up counts as a fresh start: its end waits the first back-off.
+        ends = reconnect_attempt(ends, status.get() == DiscordState::Connected);
         let error = match result {
             Ok(()) => "the gateway connection ended".to_owned(),
             Err(e) => format!("the gateway connection failed: {e}"),
@@ -262,6 +284,33 @@ async fn supervise(
             _ = stop.wait_for(|stop| *stop) => return,
         }
     }
+}
+
+/// The shards to start: the configured ones, or every shard of the count Discord recommends
+/// now (a bot that grew gets more shards at its next gateway start).
+async fn shard_plan(
+    settings: &DiscordSettings,
+    http: &Http,
+) -> Result<crate::config::ShardPlan, DiscordError> {
+    if !settings.shards_from_discord {
+        return Ok(settings.shards.clone());
+    }
+    let gateway = http.get_bot_gateway().await?;
+    let total = u16::try_from(gateway.shards.max(1)).unwrap_or(u16::MAX);
+    tracing::info!(
+        shards = total,
+        "Discord's recommended shard count (discord.shard_count unset): running all of them"
+    );
+    Ok(crate::config::ShardPlan {
+        range: 0..total,
+        total,
+    })
+}
+
+/// The attempt number of the next reconnection: after a session that was up (`healthy`) the
+/// count starts again, so a bot whose gateway drops once a day never waits the longest back-off.
+fn reconnect_attempt(ends: u32, healthy: bool) -> u32 {
+    if healthy { 1 } else { ends.saturating_add(1) }
 }
 
 /// The errors after which connecting again cannot help.
@@ -422,6 +471,14 @@ mod tests {
     }
 
     #[test]
+    fn the_back_off_starts_again_after_a_session_that_was_up() {
+        assert_eq!(reconnect_attempt(0, false), 1);
+        assert_eq!(reconnect_attempt(8, false), 9);
+        assert_eq!(reconnect_attempt(8, true), 1);
+        assert_eq!(reconnect_attempt(u32::MAX, false), u32::MAX);
+    }
+
+    #[test]
     fn an_empty_token_is_refused_before_connecting() {
         let settings = DiscordSettings {
             token: "  ".into(),
@@ -432,6 +489,7 @@ mod tests {
                 range: 0..1,
                 total: 1,
             },
+            shards_from_discord: false,
             gate: GateSettings::default(),
             delivery: DeliverySettings {
                 retry_base: Duration::from_secs(1),
@@ -439,6 +497,7 @@ mod tests {
                 refused_access_retry: Duration::from_secs(600),
             },
             relay: InteractionRelay::default(),
+            stand_in: None,
         };
         assert!(matches!(
             http_client(&settings),

@@ -13,6 +13,10 @@ use super::Data;
 pub enum DiscordError {
     #[error("discord.api_base must be an http:// or https:// URL, got {0:?}")]
     BadApiBase(String),
+    #[error(
+        "a stand-in for discord.com is set, so discord.api_base must be Discord's own, got {0:?}"
+    )]
+    StandInWithApiBase(String),
     #[error("the Discord bot token is empty")]
     MissingToken,
     #[error(

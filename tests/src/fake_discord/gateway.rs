@@ -19,9 +19,11 @@ use axum::response::Response;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
+use super::latency::Latencies;
 use super::{FakeError, FakeState, checked, locked, now_rfc3339, payloads};
 
-/// How often the bot is asked to heartbeat; long, so tests see few heartbeats.
+/// How often the bot is asked to heartbeat, unless a test says otherwise: Discord's usual
+/// interval, long, so tests see few heartbeats.
 const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
 
 /// Close codes with which a client ends its session for good (Discord forgets it).
@@ -31,6 +33,11 @@ const CLIENT_CLOSES_FOR_GOOD: [u16; 2] = [1000, 1001];
 #[derive(Debug)]
 enum Outgoing {
     Frame(Value),
+    /// A dispatch, sent once `due` (the injected latency) has come, after those before it.
+    Dispatch {
+        frame: Value,
+        due: tokio::time::Instant,
+    },
     /// Close the connection with this code.
     Close(u16),
 }
@@ -120,11 +127,27 @@ pub(crate) struct GatewayHub {
     identified: Mutex<Vec<[u64; 2]>>,
     /// The shard each dispatch went to, in order (tests check where an event was routed).
     routed: Mutex<Vec<(String, u64)>>,
+    /// The latency a test injects into dispatches (shared with the REST side).
+    latency: Arc<Latencies>,
+    /// The heartbeat interval HELLO asks for, in milliseconds.
+    pub heartbeat_interval_ms: AtomicU64,
+}
+
+impl GatewayHub {
+    /// A hub whose dispatches take the latency `latency` gives them.
+    pub fn with_latency(latency: Arc<Latencies>) -> GatewayHub {
+        GatewayHub {
+            latency,
+            ..GatewayHub::default()
+        }
+    }
 }
 
 impl Default for GatewayHub {
     fn default() -> Self {
         GatewayHub {
+            latency: Arc::default(),
+            heartbeat_interval_ms: AtomicU64::new(HEARTBEAT_INTERVAL_MS),
             hub: Mutex::new(Hub::default()),
             next_connection: AtomicU64::new(1),
             sessions: watch::channel(0).0,
@@ -210,8 +233,9 @@ impl GatewayHub {
             .get(&shard)
             .filter(|c| c.session_id.as_deref() == Some(session_id.as_str()))
         {
+            let due = tokio::time::Instant::now() + self.latency.of_dispatch();
             // A connection that just dropped: the event stays in the session for a resume.
-            let _ = connection.to_bot.send(Outgoing::Frame(frame));
+            let _ = connection.to_bot.send(Outgoing::Dispatch { frame, due });
         }
         Ok(())
     }
@@ -309,7 +333,8 @@ async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
     let gateway = &state.gateway;
     let id = gateway.next_connection.fetch_add(1, Ordering::Relaxed);
     let (to_bot, mut outgoing) = mpsc::unbounded_channel::<Outgoing>();
-    let hello = json!({ "op": 10, "d": { "heartbeat_interval": HEARTBEAT_INTERVAL_MS } });
+    let interval = gateway.heartbeat_interval_ms.load(Ordering::Relaxed);
+    let hello = json!({ "op": 10, "d": { "heartbeat_interval": interval } });
     if !send(&mut socket, &hello).await {
         return;
     }
@@ -347,6 +372,10 @@ async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
                 Outgoing::Frame(frame) => {
                     if !send(&mut socket, &frame).await { break; }
                 }
+                Outgoing::Dispatch { frame, due } => {
+                    tokio::time::sleep_until(due).await;
+                    if !send(&mut socket, &frame).await { break; }
+                }
                 Outgoing::Close(code) => {
                     close(&mut socket, code).await;
                     break;
@@ -368,22 +397,33 @@ fn answer_frame(
         // Heartbeat -> heartbeat ACK.
         Some(1) => Next::Reply(vec![json!({ "op": 11 })]),
         Some(2) => {
-            if let Some(code) = *locked(&gateway.identify_refusal) {
-                gateway.rejected_identifies.fetch_add(1, Ordering::Relaxed);
-                return Next::Close(code);
-            }
             let shard = frame
                 .get("d")
                 .and_then(|d| d.get("shard"))
                 .and_then(Value::as_array)
                 .map(|pair| pair.iter().filter_map(Value::as_u64).collect::<Vec<_>>());
-            let [shard, count] = match shard.as_deref() {
-                None => [0, 1],
-                Some(&[shard, count]) if count > 0 && shard < count => [shard, count],
+            let shard = match shard.as_deref() {
+                None => None,
+                Some(&[shard, count]) => Some([shard, count]),
                 Some(other) => {
-                    state.problem(format!("IDENTIFY with an impossible shard {other:?}"));
-                    // 4010: invalid shard, as Discord closes.
-                    return Next::Close(4010);
+                    state.problem(format!("IDENTIFY with a shard that is no pair: {other:?}"));
+                    Some([0, 0])
+                }
+            };
+            // Every IDENTIFY counts against the day's session starts, refused ones too.
+            let counted = state.session_starts.identify(shard);
+            if let Some(code) = *locked(&gateway.identify_refusal) {
+                gateway.rejected_identifies.fetch_add(1, Ordering::Relaxed);
+                return Next::Close(code);
+            }
+            let [shard, count] = match counted {
+                Ok(shard) => shard,
+                Err(refused) => {
+                    if let Some(problem) = refused.problem {
+                        state.problem(format!("{problem}: IDENTIFY {shard:?}"));
+                    }
+                    gateway.rejected_identifies.fetch_add(1, Ordering::Relaxed);
+                    return Next::Close(refused.close_code);
                 }
             };
             match session_start(state, id, to_bot, shard, count) {

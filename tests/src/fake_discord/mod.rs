@@ -3,7 +3,11 @@
 //! breaks it is a *problem*, which makes every wait on the [`Recorder`] fail at once and fails
 //! `World::stop` (and `World::assert_clean`), with the list of problems and of requests.
 //!
-//! The bot under test is pointed at [`FakeDiscord::api_base`]. A test injects
+//! The bot under test is pointed at the fake by [`FakeDiscord::connect`]: the fake serves its
+//! REST routes over TLS too, as a stand-in for `https://discord.com` (a certificate for
+//! `discord.com` made at start, see `tls`), so serenity runs with its rate limiter on, as
+//! against Discord; [`FakeDiscord::api_base`] is the plain-HTTP address, for raw clients and
+//! for a bot with serenity's limiter off. A test injects
 //! `INTERACTION_CREATE` events (slash commands, autocomplete, button clicks, string select
 //! choices) as any user, and
 //! reads what the bot sent from the [`Recorder`]: every REST request with its JSON (or multipart
@@ -77,6 +81,23 @@
 //!   403 (50013, 50001), 404, 401 on the next matching requests; failing command
 //!   registrations; a channel whose requests are answered late or never (a hung connection);
 //!   a revoked bot token (401 to every request it authorizes, gateway untouched).
+//! - **Rate limits** ([`rate_limits`]): a bucket per route and major parameter (channel,
+//!   guild, webhook or interaction with its token), 5 requests per 5 s (an interaction's
+//!   webhook 5 per 2 s) unless a test sets a group's limit, with `X-RateLimit-Limit`,
+//!   `-Remaining`, `-Reset`, `-Reset-After`, `-Bucket` and `-Scope` on every answer; the
+//!   global limit, 50 requests a second (settable), interaction answers apart; past either a
+//!   429 with Discord's body (`retry_after`, `global`) and `Retry-After`, and a problem (a bot
+//!   that honours the headers never sends such a request). Invalid requests (401, 403, 429 but
+//!   of scope `shared`) are counted over 10 minutes; past 10,000 (settable) every request is
+//!   refused as by Discord's ban of the address, a problem. Requests count as they arrive.
+//! - **Latency** ([`latency`]): a test delays the answers of a group of routes, of any route,
+//!   or gateway dispatches by a base ± jitter (e.g. 100 ms ± 50 ms); none by default. Held
+//!   channels (answered late or never) stay scripted faults.
+//! - **Session starts and shards** ([`session_starts`]): `GET /gateway/bot` answers the
+//!   recommended shard count a test sets and the daily `session_start_limit` (`total`,
+//!   `remaining`, `reset_after`, `max_concurrency`); every IDENTIFY counts against it. IDENTIFY
+//!   with fewer shards than a test requires is closed with 4011 (sharding required), a shard
+//!   outside its count with 4010 and one past the day's limit with 4004 (both problems).
 //! - **The bot's ping rule** (`mentions`): every message, follow-up, edit and message callback
 //!   must carry `allowed_mentions`, never allowing `everyone` or roles (Discord would accept
 //!   one without and ping every mention in its text, so this is a problem of the bot).
@@ -91,15 +112,21 @@
 //!   CHANNEL_DELETE ([`FakeDiscord::delete_channel`]; [`FakeDiscord::delete_channel_unseen`]
 //!   deletes without it, as for a bot that missed the event), THREAD_DELETE and THREAD_UPDATE
 //!   (a thread archived and locked).
+//!   with 1000 or 1001 ends its session. Several shards: a guild's events go to its shard
+//!   only (`gateway`).
 //! - Every payload the fake sends is first parsed with serenity's own types, because serenity
 //!   silently drops events it cannot read: a gap is a loud error, not a test waiting forever.
 //!
 //! # Not modelled
-//! - Rate limits beyond scripted 429s: no per-route buckets, no global limit (50 requests per
-//!   second), no `X-RateLimit-*` headers on normal answers, no invalid-request limit.
-//! - Gateway: no zlib or zstd compression, no ETF encoding, one shard (no sharding), no
-//!   heartbeat timeout (a silent client is never dropped, heartbeat `seq` never checked), no
-//!   IDENTIFY rate limit (`max_concurrency`, daily session limit), intents not checked, no
+//! - Rate limits: buckets are never shared between routes (Discord shares some through
+//!   its bucket hash), no per-resource `shared` 429s unless scripted, no limits of their own
+//!   for message deletion or channel renames (2 per 10 minutes), one bot token (the global
+//!   limit and the invalid-request count are the fake's, not per token or address); a ban
+//!   lasts while more than the limit of invalid requests is in the window (Discord: an hour
+//!   or more).
+//! - Gateway: no zlib or zstd compression, no ETF encoding, no heartbeat timeout (a silent
+//!   client is never dropped, heartbeat `seq` never checked), `max_concurrency` is announced
+//!   but identifies are not held to it (5 s per rate-limit key), intents not checked, no
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
 //!   GUILD_MEMBER_ADD); of the channel events only CHANNEL_DELETE, THREAD_DELETE and
@@ -129,7 +156,8 @@
 //!   and the fake does not serve `GET /channels/{id}/messages/{id}`.
 //! - Interactions: the callback type is not checked against the interaction's type, a
 //!   follow-up before the first answer is not refused (Discord: 10015), modal submits cannot be
-//!   injected, and the 3 s are measured at the fake (no network in between).
+//!   injected, and the 3 s are measured at the fake from the moment the event is handed to
+//!   the gateway (so they include injected dispatch latency, as Discord's the network's).
 //! - Query and path parameters (`wait`, `with_response`, snowflake formats) are not validated;
 //!   headers are not checked beyond `Authorization: Bot ...`.
 //! - Added guilds reach the bot only through their interactions (no GUILD_CREATE for them), and
@@ -145,14 +173,18 @@ pub mod guilds;
 pub mod images;
 pub mod interactions;
 pub mod interactions_endpoint;
+pub mod latency;
 pub mod limits;
 mod mentions;
 pub mod payloads;
 pub mod permissions;
+pub mod rate_limits;
 pub mod recorder;
 mod rest;
+pub mod session_starts;
 pub mod spec;
 pub mod threads;
+mod tls;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -178,6 +210,8 @@ use interactions::{InteractionInfo, RuleBroken};
 pub enum FakeError {
     #[error("cannot start the fake Discord: {0}")]
     Start(#[from] std::io::Error),
+    #[error("cannot start the fake Discord's TLS stand-in: {0}")]
+    Tls(#[from] tls::TlsError),
     #[error("no bot is connected to the fake gateway (was it started, did it IDENTIFY?)")]
     NotConnected,
     #[error("the fake built a {what} that serenity cannot read: {error}\npayload: {payload}")]
@@ -295,6 +329,9 @@ pub(crate) struct FakeState {
     pub gateway: gateway::GatewayHub,
     /// Where interactions go instead of the gateway, once the test set an endpoint URL.
     pub(crate) endpoint: interactions_endpoint::Endpoint,
+    pub rate_limits: rate_limits::RateLimits,
+    pub latency: Arc<latency::Latencies>,
+    pub session_starts: session_starts::SessionStarts,
 }
 
 impl FakeState {
@@ -452,11 +489,17 @@ pub struct FakeDiscord {
     state: Arc<FakeState>,
     default_channel: u64,
     server: JoinHandle<()>,
+    /// The same routes over TLS, answering for discord.com ([`FakeDiscord::stand_in`]).
+    tls_server: JoinHandle<()>,
+    stand_in: taflbot::config::DiscordStandIn,
+    /// Set by [`FakeDiscord::connect_bots_without_rate_limiter`].
+    without_rate_limiter: AtomicBool,
 }
 
 impl Drop for FakeDiscord {
     fn drop(&mut self) {
         self.server.abort();
+        self.tls_server.abort();
     }
 }
 
@@ -478,6 +521,7 @@ impl FakeDiscord {
             bot: false,
         };
         let default_channel = first_id + 5;
+        let latency = Arc::new(latency::Latencies::default());
         let state = Arc::new(FakeState {
             base_url: format!("http://{addr}"),
             ws_url: format!("ws://{addr}/gateway"),
@@ -505,13 +549,23 @@ impl FakeDiscord {
             protocol_refusals_expected: AtomicBool::new(false),
             messages: Mutex::new(HashMap::new()),
             faults: ScriptedFaults::default(),
-            gateway: gateway::GatewayHub::default(),
             endpoint: interactions_endpoint::Endpoint::default(),
+            gateway: gateway::GatewayHub::with_latency(Arc::clone(&latency)),
+            rate_limits: rate_limits::RateLimits::default(),
+            latency,
+            session_starts: session_starts::SessionStarts::default(),
         });
         let app = axum::Router::new()
             .route("/gateway", axum::routing::get(gateway::upgrade))
             .fallback(rest::handle)
             .with_state(Arc::clone(&state));
+        let tls_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let identity = Arc::new(tls::TlsIdentity::new()?);
+        let stand_in = taflbot::config::DiscordStandIn {
+            address: tls_listener.local_addr()?,
+            certificate_pem: identity.certificate_pem.clone(),
+        };
+        let tls_server = tokio::spawn(tls::serve(tls_listener, identity, app.clone()));
         let server = tokio::spawn(async move {
             if let Err(e) = axum::serve(listener, app).await {
                 eprintln!("fake Discord server stopped: {e}");
@@ -521,6 +575,9 @@ impl FakeDiscord {
             state,
             default_channel,
             server,
+            tls_server,
+            stand_in,
+            without_rate_limiter: AtomicBool::new(false),
         })
     }
 
@@ -539,6 +596,35 @@ impl FakeDiscord {
         signing: Signing,
     ) -> Result<EndpointAnswer, FakeError> {
         interactions_endpoint::post(&self.state, url, body, signing).await
+    }
+
+    /// Points the bot's settings at the fake as at Discord itself: requests for
+    /// `https://discord.com` reach the fake's TLS listener, so serenity keeps its rate limiter
+    /// on (as in production). The bot's token and test guild are set too. After
+    /// [`FakeDiscord::connect_bots_without_rate_limiter`], the bot is pointed at the fake's
+    /// plain-HTTP address instead (`discord.api_base`, where serenity's limiter is off).
+    pub fn connect(&self, config: &mut taflbot::config::Config) {
+        config.discord.token = Some(crate::bot::FAKE_TOKEN.to_owned());
+        config.discord.guild_id = Some(self.guild_id());
+        if self.without_rate_limiter.load(Ordering::Relaxed) {
+            config.discord.api_base = self.api_base();
+            config.discord.stand_in = None;
+        } else {
+            config.discord.api_base = taflbot::config::Config::default().discord.api_base;
+            config.discord.stand_in = Some(self.stand_in.clone());
+        }
+    }
+
+    /// Bots connected from now on reach the fake through `discord.api_base` (plain HTTP), with
+    /// serenity's rate limiter off, as behind a proxy that limits nothing: for a test that
+    /// shows what the limiter does.
+    pub fn connect_bots_without_rate_limiter(&self) {
+        self.without_rate_limiter.store(true, Ordering::Relaxed);
+    }
+
+    /// Where requests for discord.com reach the fake, and the certificate it presents.
+    pub fn stand_in(&self) -> &taflbot::config::DiscordStandIn {
+        &self.stand_in
     }
 
     /// The value for the bot's `discord.api_base` setting.
@@ -878,7 +964,8 @@ impl FakeDiscord {
         self.state.gateway.resumes()
     }
 
-    /// How many IDENTIFYs were refused by [`FakeDiscord::reject_identify`].
+    /// How many IDENTIFYs were refused: by [`FakeDiscord::reject_identify`], or for their
+    /// shards (4010, 4011) or the day's session starts (4004).
     pub fn rejected_identifies(&self) -> u64 {
         self.state.gateway.rejected_identifies()
     }

@@ -19,6 +19,7 @@ use super::limits::{self, FieldError};
 use super::mentions;
 use super::payloads::{self, StoredAttachment};
 use super::permissions::{self, MessageNeeds};
+use super::rate_limits::{Overrun, RouteGroup};
 use super::recorder::{Recorded, RecordedAttachment, RouteKind};
 use super::spec::{self, RequestBody};
 use super::threads;
@@ -83,6 +84,11 @@ pub(crate) async fn handle(State(state): State<Arc<FakeState>>, request: Request
             incoming.method, incoming.path
         ));
     }
+    // Counted as it arrives, as Discord counts it; the answer carries the bucket's headers.
+    let admission = state
+        .rate_limits
+        .admit(incoming.method.as_str(), &incoming.segments(), &kind);
+    let group = RouteGroup::of(&kind);
     let hold = state.faults.hold_of(place_of(&kind));
     let mut recorded = Recorded {
         index: 0,
@@ -106,7 +112,36 @@ pub(crate) async fn handle(State(state): State<Arc<FakeState>>, request: Request
         Some(Hold::Late(delay)) => tokio::time::sleep(delay).await,
         None => {}
     }
-    let answer = judge_and_serve(&state, &incoming, &mut recorded, token_route);
+    let answer = match admission {
+        Ok(admitted) => {
+            let mut answer = judge_and_serve(&state, &incoming, &mut recorded, token_route);
+            // A scripted 429 brings its own bucket headers.
+            if !answer
+                .headers
+                .iter()
+                .any(|(name, _)| *name == "x-ratelimit-limit")
+            {
+                answer.headers.extend(admitted.headers);
+            }
+            state.rate_limits.note_answer(&answer);
+            answer
+        }
+        Err((overrun, report)) => {
+            if report {
+                state.problem(overrun.problem(incoming.method.as_str(), &incoming.path));
+            }
+            let answer = overrun.answer();
+            // A ban's refusals are the ban itself, not more invalid requests.
+            if !matches!(overrun, Overrun::Banned { .. }) {
+                state.rate_limits.note_answer(&answer);
+            }
+            answer
+        }
+    };
+    let latency = state.latency.of_route(group);
+    if !latency.is_zero() {
+        tokio::time::sleep(latency).await;
+    }
     recorded.status = answer.status.as_u16();
     recorded.error_code = answer.error_code();
     state.recorder.push(recorded);
@@ -405,11 +440,9 @@ fn serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Ans
             commands(state, method, guild.parse().ok(), incoming)
         }
         (RouteKind::Other, ["gateway"]) => Answer::ok(json!({ "url": state.ws_url })),
-        (RouteKind::Other, ["gateway", "bot"]) => Answer::ok(json!({
-            "url": state.ws_url,
-            "shards": 1,
-            "session_start_limit": { "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1 },
-        })),
+        (RouteKind::Other, ["gateway", "bot"]) => {
+            Answer::ok(state.session_starts.gateway_bot(&state.ws_url))
+        }
         (RouteKind::Other, ["users", "@me"]) => Answer::ok(payloads::user(&state.bot)),
         (RouteKind::Other, ["oauth2", "applications", "@me"]) => {
             let info = payloads::application_info(state.application_id, &state.owner);

@@ -23,7 +23,7 @@ use taflbot_e2e::fake_discord::{
 use taflbot_e2e::world::{WAIT, World, game_id_in};
 
 /// Retries in milliseconds, so a test sees several tries at once.
-fn quick_retries(config: &mut Config) {
+pub(crate) fn quick_retries(config: &mut Config) {
     config.discord.retry_base_ms = 20;
 }
 

@@ -15,7 +15,6 @@ use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::discord::DiscordState;
 use taflbot::domain::GameId;
-use taflbot_e2e::bot::FAKE_TOKEN;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeDiscord, Fault, RouteKind, RouteMatch};
 use taflbot_e2e::world::{WAIT, World};
 
@@ -230,8 +229,7 @@ async fn a_token_discord_refuses_is_a_clear_error_at_start() {
     fake.fail_next(RouteMatch::Any, &[Fault::Unauthorized]);
     let dir = tempfile::tempdir().unwrap();
     let mut config = Config::default();
-    config.discord.token = Some(FAKE_TOKEN.to_owned());
-    config.discord.api_base = fake.api_base();
+    fake.connect(&mut config);
     config.database.path = dir.path().join("taflbot.db");
     config.http.listen = "127.0.0.1:0".to_owned();
     let options = AppOptions {

@@ -11,7 +11,7 @@
 use taflbot::app::RunningApp;
 use taflbot_e2e::bot::{shard_instance_config, start_instance};
 use taflbot_e2e::fake_discord::FakeDiscord;
-use taflbot_e2e::world::WAIT;
+use taflbot_e2e::world::{WAIT, World};
 
 /// An app against `fake` running `shards` of `count`, on a database of its own in `dir`.
 async fn instance(
@@ -68,4 +68,16 @@ async fn an_instance_without_a_range_runs_every_shard() {
     both_shards_identify_and_help_is_answered(&fake).await;
     assert_clean(&fake);
     app.shutdown().await;
+}
+
+#[tokio::test]
+async fn without_a_shard_count_the_bot_runs_discords_recommendation() {
+    let fake = FakeDiscord::start().await.unwrap();
+    fake.recommend_shards(2);
+    // Fewer than two would be closed with 4011, as Discord does for a bot in too many servers.
+    fake.require_shards(2);
+    let world = World::start_against(fake, |_| {}).await;
+    both_shards_identify_and_help_is_answered(&world.fake).await;
+    assert_eq!(world.fake.identifies(), 2, "no IDENTIFY refused");
+    world.stop().await;
 }

@@ -21,6 +21,7 @@ mod discord_permissions;
 )]
 mod discord_postgres;
 mod discord_privacy;
+mod discord_rate_limits;
 mod discord_real_world;
 mod discord_resilience;
 mod discord_server_lifecycle;
@@ -30,5 +31,6 @@ mod discord_standings;
 mod discord_threads;
 mod discord_web;
 mod fake_discord_contract;
+mod fake_discord_crowd;
 mod web_analysis;
 mod web_browser;

@@ -8,8 +8,11 @@
 //! - is refused here while the invalid-request budget is spent: Discord bans an address that
 //!   makes 10,000 invalid requests (401, 403, 429) in 10 minutes, so this instance stops well
 //!   before (`discord.invalid_request_budget`, 5,000 by default) until the window frees;
-//! - is given up after `discord.request_timeout_ms`: a hung connection, or serenity's rate
-//!   limiter sleeping inside the call, holds only the one channel that waits on it.
+//! - waits for a place under Discord's global limit (`discord.global_requests_per_second`,
+//!   see `global_limit.rs`), so a burst across many channels is spread, not refused;
+//! - is given up after `discord.request_timeout_ms` (the wait for a place included): a hung
+//!   connection, or serenity's rate limiter sleeping inside the call, holds only the one
+//!   channel that waits on it.
 //!
 //! Interaction answers go through poise and are not held here: Discord does not count them
 //! against the bot's rate limits, and they answer a person who is waiting.
@@ -23,6 +26,7 @@ use serenity::http::HttpError;
 use tokio::sync::watch;
 
 use super::super::{BotError, DiscordState, DiscordStatus};
+use super::global_limit::GlobalLimit;
 
 /// Discord's window for counting invalid requests.
 pub const INVALID_WINDOW: Duration = Duration::from_secs(600);
@@ -51,6 +55,8 @@ pub enum Stopped {
 pub struct GateSettings {
     pub request_timeout: Duration,
     pub invalid_budget: u32,
+    /// Requests let through in any second (Discord's global limit is 50 per bot token).
+    pub global_per_second: u32,
 }
 
 impl Default for GateSettings {
@@ -58,6 +64,7 @@ impl Default for GateSettings {
         GateSettings {
             request_timeout: Duration::from_secs(10),
             invalid_budget: 5_000,
+            global_per_second: 50,
         }
     }
 }
@@ -73,6 +80,7 @@ pub struct RestGate {
     invalid: Mutex<VecDeque<Instant>>,
     /// Turns true once Discord refused the token: nothing is sent any more.
     revoked: watch::Sender<bool>,
+    global: GlobalLimit,
 }
 
 impl RestGate {
@@ -82,6 +90,7 @@ impl RestGate {
             status,
             invalid: Mutex::new(VecDeque::new()),
             revoked: watch::channel(false).0,
+            global: GlobalLimit::new(settings.global_per_second),
         }
     }
 
@@ -93,7 +102,11 @@ impl RestGate {
     ) -> Result<T, BotError> {
         self.check()?;
         let timeout = self.settings.request_timeout;
-        let answer = match tokio::time::timeout(timeout, request).await {
+        let paced = async {
+            self.global.take_place().await;
+            request.await
+        };
+        let answer = match tokio::time::timeout(timeout, paced).await {
             Ok(answer) => answer,
             Err(_) => return Err(BotError::Stopped(Stopped::TimedOut(timeout))),
         };
@@ -215,6 +228,7 @@ mod tests {
             GateSettings {
                 request_timeout: Duration::from_millis(50),
                 invalid_budget: budget,
+                ..GateSettings::default()
             },
             None,
         )

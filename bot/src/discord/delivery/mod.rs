@@ -10,14 +10,16 @@
 //!
 //! Rate limits: against Discord itself serenity's rate limiter reads the `X-RateLimit-*`
 //! headers of every answer and waits before a bucket would answer 429 (inside the request,
-//! which the gate's timeout bounds, so a hot channel waits alone). Several instances of one
-//! token share their buckets through a proxy in front of Discord (`discord.api_base`), with
-//! serenity's limiter off (docs/discord.md, "Delivery").
+//! which the gate's timeout bounds, so a hot channel waits alone); the gate keeps the global
+//! limit itself (`global_limit.rs`), which serenity learns of only from a 429. Several
+//! instances of one token share their buckets through a proxy in front of Discord
+//! (`discord.api_base`), with serenity's limiter off (docs/discord.md, "Delivery").
 //!
 //! Times here are wall-clock: delivery is operational, not part of any game's clock.
 
 mod failure;
 mod gate;
+mod global_limit;
 mod lease;
 mod post;
 mod refused_access;
