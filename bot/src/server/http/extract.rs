@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::complaints::{Source, describe, quote};
+use crate::server::text_input::{NUL_CODE, has_encoded_nul, nul_in_json, nul_in_pairs, nul_refusal};
 use super::error::ApiError;
 use super::{API_PREFIX, AppState};
 
@@ -83,6 +84,9 @@ fn decode_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             quote(&value)
         )));
     }
+    if let Some(field) = nul_in_json(&value) {
+        return Err(nul_refused(&field));
+    }
     serde_path_to_error::deserialize(&value).map_err(|e| {
         let path = e.path().to_string();
         let sent = sent_at(&value, &path).map(quote);
@@ -93,6 +97,11 @@ fn decode_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             sent.as_deref(),
         ))
     })
+}
+
+/// The refusal of a text holding a NUL, naming where it was.
+fn nul_refused(field: &str) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, NUL_CODE, nul_refusal(field))
 }
 
 /// The value at serde's dotted `path` ("clock.kind", "moves[2]"), if it is there.
@@ -116,6 +125,14 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        if has_encoded_nul(parts.uri.path().as_bytes()) {
+            let name = nul_path_parameter(parts).unwrap_or_else(|| "the path".to_owned());
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_path",
+                nul_refusal(&name),
+            ));
+        }
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(p) => Ok(ApiPath(p.0)),
             Err(rejection) => Err(ApiError::new(
@@ -147,6 +164,21 @@ fn bad_id_message(parts: &Parts) -> Option<String> {
     })
 }
 
+/// The name of the path parameter (`handle`) whose segment holds an encoded NUL.
+fn nul_path_parameter(parts: &Parts) -> Option<String> {
+    let pattern: Vec<&str> = parts
+        .extensions
+        .get::<MatchedPath>()?
+        .as_str()
+        .rsplit('/')
+        .collect();
+    let sent: Vec<&str> = parts.uri.path().rsplit('/').collect();
+    pattern.iter().zip(&sent).find_map(|(segment, value)| {
+        let name = segment.strip_prefix('{')?.strip_suffix('}')?;
+        has_encoded_nul(value.as_bytes()).then(|| name.to_owned())
+    })
+}
+
 /// Query parameters. Unknown names are refused before this runs, by
 /// [`refuse_unknown_query`]; what is left is a value of the wrong kind.
 pub struct ApiQuery<T>(pub T);
@@ -156,6 +188,13 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         let query = parts.uri.query().unwrap_or_default();
+        if let Some(name) = nul_in_pairs(query.as_bytes()) {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_query",
+                nul_refusal(&name),
+            ));
+        }
         let pairs = form_urlencoded::parse(query.as_bytes());
         serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(pairs))
             .map(ApiQuery)

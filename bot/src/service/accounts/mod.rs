@@ -9,6 +9,7 @@ pub mod players;
 mod preferences;
 mod sign_in;
 pub(crate) mod tokens;
+mod web_sessions;
 
 use super::GamesService;
 
@@ -16,6 +17,7 @@ pub use account::AccountChange;
 pub use players::PLAYERS_PAGE_SIZE;
 pub use sign_in::{LOGIN_PATH, NewWebSession, WebSession, login_url};
 pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};
+pub use web_sessions::WebSessionView;
 
 /// Players: registration, handles, lookups, their account and preferences.
 #[derive(Clone, Copy)]

@@ -71,7 +71,7 @@ impl Credentials<'_> {
     }
 
     /// The player a bearer token belongs to and the token's id, if any. Notes the use.
-    pub(in crate::service) async fn identify(
+    pub async fn identify(
         self,
         token: &str,
     ) -> Result<Option<(PlayerId, TokenId)>> {

@@ -174,6 +174,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 17,
+        name: "sessions_limits_and_gone_webhooks",
+        sqlite: include_str!("../../../../migrations/0017_sessions_limits_and_gone_webhooks.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0017_sessions_limits_and_gone_webhooks.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.
