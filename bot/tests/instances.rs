@@ -625,8 +625,14 @@ async fn registrations_and_failed_sign_ins_per_address_are_counted_by_both_insta
     }
 
     // Two failed sign-ins in all, then neither instance looks at a third.
-    assert_eq!(failed_sign_in(&client, &one.base).await, StatusCode::FORBIDDEN);
-    assert_eq!(failed_sign_in(&client, &two.base).await, StatusCode::FORBIDDEN);
+    assert_eq!(
+        failed_sign_in(&client, &one.base).await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        failed_sign_in(&client, &two.base).await,
+        StatusCode::FORBIDDEN
+    );
     for base in [&one.base, &two.base] {
         assert_eq!(
             failed_sign_in(&client, base).await,

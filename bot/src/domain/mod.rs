@@ -19,8 +19,8 @@ pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
-    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebSessionId,
-    WebhookId,
+    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId,
+    WebSessionId, WebhookId,
 };
 pub use instance::InstanceId;
 pub use reminder::ReminderKind;

@@ -54,10 +54,7 @@ pub(super) async fn deliver(
     d: WebhookDelivery,
 ) -> Attempt {
     let Some(event) = d.event else {
-        let recorded = service
-            .webhooks()
-            .abandon(d.id, "event missing")
-            .await;
+        let recorded = service.webhooks().abandon(d.id, "event missing").await;
         // Not the endpoint's failure: it was never asked.
         return Attempt {
             delivered: true,

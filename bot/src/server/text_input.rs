@@ -87,10 +87,17 @@ mod tests {
     #[test]
     fn a_nul_is_found_by_its_name_in_pairs() {
         assert_eq!(nul_in_pairs(b"prefix=ad&page=2"), None);
-        assert_eq!(nul_in_pairs(b"page=2&prefix=a%00d").as_deref(), Some("prefix"));
+        assert_eq!(
+            nul_in_pairs(b"page=2&prefix=a%00d").as_deref(),
+            Some("prefix")
+        );
         assert_eq!(nul_in_pairs(b"opponent=%00").as_deref(), Some("opponent"));
         assert_eq!(nul_in_pairs(b"x%00y=1").as_deref(), Some("x\\u0000y"));
-        assert_eq!(nul_in_pairs(b"a=%2500"), None, "an encoded percent sign is text");
+        assert_eq!(
+            nul_in_pairs(b"a=%2500"),
+            None,
+            "an encoded percent sign is text"
+        );
         assert!(has_encoded_nul(b"/players/a%00b"));
         assert!(!has_encoded_nul(b"/players/ada"));
     }

@@ -4,8 +4,8 @@
 
 use crate::domain::{
     AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
-    GameStatus, Handle, OutboxId, PlayerId, ReminderKind, ResultReason, SessionOpening, SharedLimit,
-    SideChoice, SideColumn, TokenId, WebSessionId, WebhookId, Word, from_word,
+    GameStatus, Handle, OutboxId, PlayerId, ReminderKind, ResultReason, SessionOpening,
+    SharedLimit, SideChoice, SideColumn, TokenId, WebSessionId, WebhookId, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};

@@ -56,7 +56,12 @@ fn cases() -> Vec<Case> {
             json!({ "variant": NUL }),
             "variant",
         ),
-        body(Method::POST, "/challenges", json!({ "rules": NUL }), "rules"),
+        body(
+            Method::POST,
+            "/challenges",
+            json!({ "rules": NUL }),
+            "rules",
+        ),
         body(
             Method::POST,
             "/challenges",
@@ -106,16 +111,28 @@ async fn a_nul_in_any_text_of_the_api_is_refused_with_400_naming_the_field() {
     for case in cases() {
         let path = case.path.replace("{game}", &game.to_string());
         let r = app
-            .send(case.method.clone(), &path, Some(&a.token), case.body.clone())
+            .send(
+                case.method.clone(),
+                &path,
+                Some(&a.token),
+                case.body.clone(),
+            )
             .await;
         let status = r.status();
         let text = r.text().await.unwrap();
-        let named = text.contains(&format!("{} must not contain the NUL character", case.field));
+        let named = text.contains(&format!(
+            "{} must not contain the NUL character",
+            case.field
+        ));
         if status != StatusCode::BAD_REQUEST || !named {
             failures.push(format!("{} {path}: {status} {text}", case.method));
         }
     }
-    assert!(failures.is_empty(), "not refused as asked:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "not refused as asked:\n{}",
+        failures.join("\n")
+    );
     // Nothing was stored: Ada's handle and tokens are as they were.
     let me = app.get("/me", &a.token).await;
     assert!(!me.to_string().contains("\\u0000"), "{me}");
@@ -174,6 +191,10 @@ async fn a_nul_in_a_web_form_or_address_is_refused_with_400_naming_the_field() {
             failures.push(format!("{field}: {status} {text}"));
         }
     }
-    assert!(failures.is_empty(), "not refused as asked:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "not refused as asked:\n{}",
+        failures.join("\n")
+    );
     assert!(csrf_of(&app, &cookie).await.is_some(), "still signed in");
 }

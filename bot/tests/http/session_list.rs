@@ -99,7 +99,11 @@ async fn a_player_lists_their_sessions_and_ends_one_then_all() {
         StatusCode::NO_CONTENT,
     )
     .await;
-    assert_eq!(csrf_of(&app, &by_link).await, None, "the laptop is signed out");
+    assert_eq!(
+        csrf_of(&app, &by_link).await,
+        None,
+        "the laptop is signed out"
+    );
     assert!(csrf_of(&app, &by_token).await.is_some(), "the phone is not");
     assert_eq!(sessions(&app, &ada).await.len(), 1);
 
@@ -153,7 +157,13 @@ async fn the_sessions_page_marks_this_session_and_signs_out_another_or_all_other
     let phone_id = with_agent(&list, "The phone")["id"].as_i64().unwrap();
 
     // Without the CSRF token nothing ends.
-    let forged = post_form(&app, &here, &format!("/me/sessions/{phone_id}/end"), "wrong").await;
+    let forged = post_form(
+        &app,
+        &here,
+        &format!("/me/sessions/{phone_id}/end"),
+        "wrong",
+    )
+    .await;
     assert_eq!(forged.status(), StatusCode::FORBIDDEN);
     assert!(csrf_of(&app, &phone).await.is_some());
 

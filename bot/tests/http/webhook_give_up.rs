@@ -36,20 +36,15 @@ async fn deliveries(app: &TestApp) -> (i64, i64) {
         .unwrap()
 }
 
-#[tokio::test]
-async fn a_webhook_failing_for_days_is_given_up_and_its_owner_told() {
-    let app = TestApp::start_with(|c| {
-        c.webhooks.give_up_after_secs = 3 * 24 * 3600;
-        c.webhooks.max_attempts = 1_000;
-        c.webhooks.initial_backoff_ms = 100;
-        c.webhooks.max_backoff_ms = 100;
-        c.webhooks.allow_private = vec!["127.0.0.1".into()];
-    })
-    .await;
+/// A challenges B, whose webhook's endpoint refuses its first `fail_first` deliveries.
+async fn challenged_with_a_webhook(
+    app: &TestApp,
+    fail_first: usize,
+) -> (Player, Player, Arc<Mutex<Receiver>>) {
     let a = app.register("A").await;
     let b = app.register("B").await;
     let state = Arc::new(Mutex::new(Receiver {
-        fail_first: usize::MAX,
+        fail_first,
         ..Receiver::default()
     }));
     let url = start_receiver(state.clone()).await;
@@ -61,10 +56,30 @@ async fn a_webhook_failing_for_days_is_given_up_and_its_owner_told() {
         StatusCode::CREATED,
     )
     .await;
-    assert_eq!(the_webhook(&app, &b).await["status"], "delivering");
+    assert_eq!(the_webhook(app, &b).await["status"], "delivering");
+    app.call(
+        Method::POST,
+        "/challenges",
+        Some(&a.token),
+        Some(json!({ "opponent_id": b.id })),
+        StatusCode::CREATED,
+    )
+    .await;
+    (a, b, state)
+}
+
+#[tokio::test]
+async fn a_webhook_failing_for_days_is_given_up_and_its_owner_told() {
+    let app = TestApp::start_with(|c| {
+        c.webhooks.give_up_after_secs = 3 * 24 * 3600;
+        c.webhooks.max_attempts = 1_000;
+        c.webhooks.initial_backoff_ms = 100;
+        c.webhooks.max_backoff_ms = 100;
+        c.webhooks.allow_private = vec!["127.0.0.1".into()];
+    })
+    .await;
+    let (a, b, state) = challenged_with_a_webhook(&app, usize::MAX).await;
     let challenge = json!({ "opponent_id": b.id });
-    app.call(Method::POST, "/challenges", Some(&a.token), Some(challenge.clone()), StatusCode::CREATED)
-        .await;
 
     let first_failure = app.service().now_ms();
     let hook = eventually(Duration::from_secs(30), "the webhook failing", || async {
@@ -100,8 +115,14 @@ async fn a_webhook_failing_for_days_is_given_up_and_its_owner_told() {
     assert_eq!(given_up, (0, pending), "its deliveries failed");
 
     // A new event queues nothing for it.
-    app.call(Method::POST, "/challenges", Some(&a.token), Some(challenge), StatusCode::CREATED)
-        .await;
+    app.call(
+        Method::POST,
+        "/challenges",
+        Some(&a.token),
+        Some(challenge),
+        StatusCode::CREATED,
+    )
+    .await;
     assert_eq!(deliveries(&app).await, given_up);
 }
 
@@ -113,38 +134,20 @@ async fn a_webhook_that_answers_again_is_failing_no_more() {
         c.webhooks.allow_private = vec!["127.0.0.1".into()];
     })
     .await;
-    let a = app.register("A").await;
-    let b = app.register("B").await;
-    let state = Arc::new(Mutex::new(Receiver {
-        fail_first: 1,
-        ..Receiver::default()
-    }));
-    let url = start_receiver(state.clone()).await;
-    app.call(
-        Method::POST,
-        "/webhooks",
-        Some(&b.token),
-        Some(json!({ "url": url, "secret": SECRET })),
-        StatusCode::CREATED,
-    )
-    .await;
-    app.call(
-        Method::POST,
-        "/challenges",
-        Some(&a.token),
-        Some(json!({ "opponent_id": b.id })),
-        StatusCode::CREATED,
-    )
-    .await;
+    let (_a, b, state) = challenged_with_a_webhook(&app, 1).await;
     eventually(Duration::from_secs(30), "the webhook failing", || async {
         (the_webhook(&app, &b).await["status"] == "failing").then_some(())
     })
     .await;
     app.clock.advance_ms(1_000);
-    eventually(Duration::from_secs(30), "the webhook delivering again", || async {
-        let hook = the_webhook(&app, &b).await;
-        (hook["status"] == "delivering" && hook["failing_since"].is_null()).then_some(())
-    })
+    eventually(
+        Duration::from_secs(30),
+        "the webhook delivering again",
+        || async {
+            let hook = the_webhook(&app, &b).await;
+            (hook["status"] == "delivering" && hook["failing_since"].is_null()).then_some(())
+        },
+    )
     .await;
     assert_eq!(state.lock().unwrap().accepted.len(), 1);
 }

@@ -18,13 +18,7 @@ impl FromRequestParts<AppState> for Authed {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let value = parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
-            ApiError::unauthorized(
-                "missing_token",
-                "send your API token as 'Authorization: Bearer <token>'",
-            )
-        })?;
-        authenticate(value, state).await.map(Authed)
+        authenticate(authorization(parts)?, state).await.map(Authed)
     }
 }
 
@@ -39,13 +33,7 @@ impl FromRequestParts<AppState> for AuthedToken {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let value = parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
-            ApiError::unauthorized(
-                "missing_token",
-                "send your API token as 'Authorization: Bearer <token>'",
-            )
-        })?;
-        let (player, token) = authenticate_token(value, state).await?;
+        let (player, token) = authenticate_token(authorization(parts)?, state).await?;
         Ok(AuthedToken { player, token })
     }
 }
@@ -77,6 +65,16 @@ impl FromRequestParts<AppState> for Viewer {
         }
         Ok(Viewer(None))
     }
+}
+
+/// The request's `Authorization` header, required.
+fn authorization(parts: &Parts) -> Result<&HeaderValue, ApiError> {
+    parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
+        ApiError::unauthorized(
+            "missing_token",
+            "send your API token as 'Authorization: Bearer <token>'",
+        )
+    })
 }
 
 /// The player of the token in an `Authorization` header, after the token's rate limit.

@@ -14,9 +14,11 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::complaints::{Source, describe, quote};
-use crate::server::text_input::{NUL_CODE, has_encoded_nul, nul_in_json, nul_in_pairs, nul_refusal};
 use super::error::ApiError;
 use super::{API_PREFIX, AppState};
+use crate::server::text_input::{
+    NUL_CODE, has_encoded_nul, nul_in_json, nul_in_pairs, nul_refusal,
+};
 
 /// A JSON body: an object whose fields deserialize into `T`.
 pub struct ApiJson<T>(pub T);
@@ -144,17 +146,18 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath
     }
 }
 
+/// The route's pattern and the path sent, segment by segment from their ends (a nested router
+/// sees the path without its prefix).
+fn segments_from_the_end(parts: &Parts) -> Option<(Vec<&str>, Vec<&str>)> {
+    let pattern = parts.extensions.get::<MatchedPath>()?.as_str().rsplit('/');
+    Some((pattern.collect(), parts.uri.path().rsplit('/').collect()))
+}
+
 /// "\"abc\" is not a game id: ids are whole numbers from 1 up", naming the resource by the
 /// path segment before the id. The route's pattern and the path are matched from their ends:
 /// a nested router sees the path without its prefix.
 fn bad_id_message(parts: &Parts) -> Option<String> {
-    let pattern: Vec<&str> = parts
-        .extensions
-        .get::<MatchedPath>()?
-        .as_str()
-        .rsplit('/')
-        .collect();
-    let sent: Vec<&str> = parts.uri.path().rsplit('/').collect();
+    let (pattern, sent) = segments_from_the_end(parts)?;
     pattern.iter().enumerate().find_map(|(i, segment)| {
         let value = sent.get(i)?;
         let resource = pattern.get(i + 1)?;
@@ -166,13 +169,7 @@ fn bad_id_message(parts: &Parts) -> Option<String> {
 
 /// The name of the path parameter (`handle`) whose segment holds an encoded NUL.
 fn nul_path_parameter(parts: &Parts) -> Option<String> {
-    let pattern: Vec<&str> = parts
-        .extensions
-        .get::<MatchedPath>()?
-        .as_str()
-        .rsplit('/')
-        .collect();
-    let sent: Vec<&str> = parts.uri.path().rsplit('/').collect();
+    let (pattern, sent) = segments_from_the_end(parts)?;
     pattern.iter().zip(&sent).find_map(|(segment, value)| {
         let name = segment.strip_prefix('{')?.strip_suffix('}')?;
         has_encoded_nul(value.as_bytes()).then(|| name.to_owned())

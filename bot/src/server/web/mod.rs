@@ -34,7 +34,10 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/logout", post(sign_in::sign_out))
         .route("/me/live", get(live::my_events))
         .route("/me/sessions", get(sessions::sessions_page))
-        .route("/me/sessions/end-others", post(sessions::end_other_sessions))
+        .route(
+            "/me/sessions/end-others",
+            post(sessions::end_other_sessions),
+        )
         .route("/me/sessions/{id}/end", post(sessions::end_session))
         .route("/games/{id}", get(game::game_page))
         .route("/games/{id}/board", get(game::board_part))

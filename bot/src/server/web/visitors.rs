@@ -50,8 +50,7 @@ pub async fn admit(State(state): State<AppState>, request: Request, next: Next) 
             }
         }
         None => {
-            let ClientKey(client) = match ClientKey::from_request_parts(&mut parts, &state).await
-            {
+            let ClientKey(client) = match ClientKey::from_request_parts(&mut parts, &state).await {
                 Ok(key) => key,
                 Err(never) => match never {},
             };

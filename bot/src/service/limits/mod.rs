@@ -47,9 +47,26 @@ fn client_key(client: Option<IpAddr>) -> String {
     client.map_or_else(|| "unknown".to_owned(), |ip| ip.to_string())
 }
 
+/// Where a count looks: whose hits, and the window that ends now.
+struct Window {
+    client: String,
+    now: i64,
+    start: i64,
+}
+
 impl SharedLimits<'_> {
-    fn shared(self) -> bool {
-        self.service.inner.store.dialect() == Dialect::Postgres
+    /// The window `allowance` counts `client`'s hits in, on a database shared by instances
+    /// (PostgreSQL); `None` on SQLite, whose one instance counts in memory.
+    fn window(self, client: Option<IpAddr>, allowance: Allowance) -> Option<Window> {
+        if self.service.inner.store.dialect() != Dialect::Postgres {
+            return None;
+        }
+        let now = self.service.now_ms();
+        Some(Window {
+            client: client_key(client),
+            now,
+            start: now.saturating_sub(allowance.window_ms),
+        })
     }
 
     /// Whether `client` is within `allowance` of `limit`, counted by every instance:
@@ -60,14 +77,12 @@ impl SharedLimits<'_> {
         client: Option<IpAddr>,
         allowance: Allowance,
     ) -> Result<Option<u64>> {
-        if !self.shared() {
+        let Some(Window { client, now, start }) = self.window(client, allowance) else {
             return Ok(None);
-        }
-        let (client, now) = (client_key(client), self.service.now_ms());
-        let window_start = now.saturating_sub(allowance.window_ms);
+        };
         let (hits, oldest) = self
             .service
-            .read(move |c| Ok(rows::limit_hits(c, limit, &client, window_start)?))
+            .read(move |c| Ok(rows::limit_hits(c, limit, &client, start)?))
             .await?;
         Ok(verdict(hits, oldest.unwrap_or(now), now, allowance))
     }
@@ -80,17 +95,15 @@ impl SharedLimits<'_> {
         client: Option<IpAddr>,
         allowance: Allowance,
     ) -> Result<Option<u64>> {
-        if !self.shared() {
+        let Some(Window { client, now, start }) = self.window(client, allowance) else {
             return Ok(None);
-        }
-        let (client, now) = (client_key(client), self.service.now_ms());
-        let window_start = now.saturating_sub(allowance.window_ms);
+        };
         let (hits, oldest) = self
             .service
             .inner
             .store
             .write(move |c| {
-                rows::add_limit_hit(c, limit, &client, now, window_start).map_err(ServiceError::from)
+                rows::add_limit_hit(c, limit, &client, now, start).map_err(ServiceError::from)
             })
             .await?;
         // Past the allowance only with this hit counted: `hits` may be one over, and still
@@ -105,8 +118,14 @@ fn verdict(hits: u64, oldest: i64, now: i64, allowance: Allowance) -> Option<u64
     if hits < allowance.hits {
         return None;
     }
-    let wait_ms = oldest.saturating_add(allowance.window_ms).saturating_sub(now);
-    Some(u64::try_from(wait_ms.saturating_add(999) / 1000).unwrap_or(0).max(1))
+    let wait_ms = oldest
+        .saturating_add(allowance.window_ms)
+        .saturating_sub(now);
+    Some(
+        u64::try_from(wait_ms.saturating_add(999) / 1000)
+            .unwrap_or(0)
+            .max(1),
+    )
 }
 
 #[cfg(test)]

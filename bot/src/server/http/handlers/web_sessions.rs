@@ -48,7 +48,11 @@ pub async fn end_web_session(
     Authed(me): Authed,
     ApiPath(id): ApiPath<WebSessionId>,
 ) -> ApiResult<Response> {
-    state.service.credentials().end_web_session_of(me, id).await?;
+    state
+        .service
+        .credentials()
+        .end_web_session_of(me, id)
+        .await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
