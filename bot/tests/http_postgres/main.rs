@@ -69,5 +69,7 @@ mod tokens;
 mod web_analysis;
 #[path = "../http/web_sessions.rs"]
 mod web_sessions;
+#[path = "../http/webhook_give_up.rs"]
+mod webhook_give_up;
 #[path = "../http/webhook_targets.rs"]
 mod webhook_targets;
