@@ -13,7 +13,7 @@ use crate::config::{Config, ConfigError};
 use crate::health::{DiscordState, DiscordStatus};
 use crate::notify::DeliveryWorker;
 use crate::service::{Clock, GamesService, MovePicker, ServiceError, SystemClock};
-use crate::store::{Store, StoreError};
+use crate::store::{PgTimeouts, Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -72,6 +72,7 @@ impl RunningApp {
             &location,
             db.readers,
             Duration::from_millis(db.busy_timeout_ms),
+            PgTimeouts::from(db),
             db.max_batch,
         )
         .map_err(|source| StartError::Store {

@@ -51,8 +51,16 @@ pub struct DatabaseConfig {
     pub path: PathBuf,
     /// Read-only connections kept for queries (the single writer is separate).
     pub readers: usize,
-    /// How long a connection waits for a lock before giving up.
+    /// SQLite: how long a connection waits for a lock before giving up.
     pub busy_timeout_ms: u64,
+    /// PostgreSQL: how long opening a connection may take (unless the URL sets
+    /// `connect_timeout`); 0: the system's TCP timeout.
+    pub connect_timeout_ms: u64,
+    /// PostgreSQL: the longest a statement may run (`statement_timeout`); 0: no limit.
+    pub statement_timeout_ms: u64,
+    /// PostgreSQL: the longest a statement waits for a lock another session holds
+    /// (`lock_timeout`); 0: no limit.
+    pub lock_timeout_ms: u64,
     /// Most writes committed together in one durable transaction (group commit).
     pub max_batch: usize,
 }
@@ -202,6 +210,11 @@ pub struct WebhooksConfig {
     pub breaker_failures: u32,
     /// How often the outbox is polled for due retries.
     pub poll_interval_ms: u64,
+    /// A webhook whose endpoint has failed every delivery for this long is given up: its
+    /// pending deliveries are marked failed and no new ones are queued (its listing says so).
+    /// The breaker's waits are not attempts, so without this an endpoint gone for good keeps
+    /// its deliveries pending for long. 0: never.
+    pub give_up_after_secs: u64,
     /// Webhook targets the operator trusts: addresses (`127.0.0.1`), networks (`10.0.0.0/8`)
     /// and hosts (`hooks.internal`, `hooks.internal:8443`). Anything else must be https and
     /// resolve to public addresses only. In the environment: a comma-separated list.
@@ -292,6 +305,9 @@ impl Default for DatabaseConfig {
             path: PathBuf::from("./taflbot.db"),
             readers: 4,
             busy_timeout_ms: 5_000,
+            connect_timeout_ms: 5_000,
+            statement_timeout_ms: 5_000,
+            lock_timeout_ms: 2_000,
             max_batch: 256,
         }
     }
@@ -366,6 +382,7 @@ impl Default for WebhooksConfig {
             max_in_flight_per_endpoint: 4,
             breaker_failures: 5,
             poll_interval_ms: 1_000,
+            give_up_after_secs: 3 * 24 * 3600,
             allow_private: Vec::new(),
         }
     }

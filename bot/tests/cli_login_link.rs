@@ -54,14 +54,14 @@ async fn login_link_prints_a_link_that_signs_the_player_in_once() {
         .unwrap_or_else(|| panic!("not a link at http.public_url: {url}"));
     let session = service
         .credentials()
-        .redeem_login_link(token)
+        .redeem_login_link(token, None)
         .await
         .unwrap();
     assert_eq!(session.player, ada.id);
     assert!(
         service
             .credentials()
-            .redeem_login_link(token)
+            .redeem_login_link(token, None)
             .await
             .is_err(),
         "used twice"

@@ -589,3 +589,54 @@ async fn an_instance_killed_under_load_loses_no_acknowledged_move() {
         }
     }
 }
+
+/// Posts a wrong API token to an instance's sign-in form; the answer's status.
+async fn failed_sign_in(client: &reqwest::Client, base: &str) -> StatusCode {
+    let web = base.trim_end_matches("/api/v1");
+    client
+        .post(format!("{web}/login/token"))
+        .form(&[("token", "tfl_not_a_token")])
+        .send()
+        .await
+        .unwrap()
+        .status()
+}
+
+#[tokio::test]
+async fn registrations_and_failed_sign_ins_per_address_are_counted_by_both_instances_together() {
+    let database = pg_server::database_url();
+    let limits = [
+        ("TAFLBOT_HTTP_REGISTRATION_PER_MINUTE", "1"),
+        ("TAFLBOT_HTTP_REGISTRATION_BURST", "2"),
+        ("TAFLBOT_HTTP_SIGN_IN_FAILURES_PER_MINUTE", "1"),
+        ("TAFLBOT_HTTP_SIGN_IN_FAILURES_BURST", "2"),
+    ];
+    let one = Instance::start(&database, &limits);
+    let two = Instance::start(&database, &limits);
+    let client = reqwest::Client::new();
+
+    // Two registrations in all: one on each instance, then neither takes a third.
+    register(&client, &one.base, "Ann").await;
+    register(&client, &two.base, "Bob").await;
+    for base in [&one.base, &two.base] {
+        let (status, body) = post(&client, base, "/players", None, json!({ "name": "Cy" })).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+        assert_eq!(body["error"]["code"], "rate_limited", "{body}");
+    }
+
+    // Two failed sign-ins in all, then neither instance looks at a third.
+    assert_eq!(
+        failed_sign_in(&client, &one.base).await,
+        StatusCode::FORBIDDEN
+    );
+    assert_eq!(
+        failed_sign_in(&client, &two.base).await,
+        StatusCode::FORBIDDEN
+    );
+    for base in [&one.base, &two.base] {
+        assert_eq!(
+            failed_sign_in(&client, base).await,
+            StatusCode::TOO_MANY_REQUESTS
+        );
+    }
+}

@@ -10,7 +10,7 @@ use anyhow::Context;
 
 use crate::config::Config;
 use crate::service::{GamesService, SystemClock};
-use crate::store::Store;
+use crate::store::{PgTimeouts, Store};
 
 #[derive(Debug, clap::Args)]
 pub struct LoginLinkArgs {
@@ -32,6 +32,7 @@ pub fn run(args: &LoginLinkArgs) -> anyhow::Result<ExitCode> {
             &location,
             1,
             Duration::from_millis(db.busy_timeout_ms),
+            PgTimeouts::from(db),
             db.max_batch,
         )
         .with_context(|| format!("cannot open the database {location}"))?;

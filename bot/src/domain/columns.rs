@@ -3,7 +3,10 @@
 
 use tafl_engine::Side;
 
-use super::{AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, SideChoice};
+use super::{
+    AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, SessionOpening, SharedLimit,
+    SideChoice,
+};
 
 /// A value kept as one of a fixed set of words.
 pub trait Word: Sized + Copy + 'static {
@@ -100,6 +103,28 @@ impl Word for ReminderKind {
     }
 }
 word_display!(ReminderKind);
+
+impl Word for SessionOpening {
+    const ALL: &'static [Self] = &[SessionOpening::SignInLink, SessionOpening::ApiToken];
+    fn word(self) -> &'static str {
+        match self {
+            SessionOpening::SignInLink => "sign_in_link",
+            SessionOpening::ApiToken => "api_token",
+        }
+    }
+}
+word_display!(SessionOpening);
+
+impl Word for SharedLimit {
+    const ALL: &'static [Self] = &[SharedLimit::SignInFailure, SharedLimit::Registration];
+    fn word(self) -> &'static str {
+        match self {
+            SharedLimit::SignInFailure => "sign_in_failure",
+            SharedLimit::Registration => "registration",
+        }
+    }
+}
+word_display!(SharedLimit);
 
 /// The engine's [`Side`] in a column (a foreign type needs a local wrapper to be stored).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -67,6 +67,11 @@ id_type!(
 id_type!(WebhookId, "A webhook's id.");
 id_type!(TokenId, "An API token's id.");
 id_type!(
+    /// A browser session of the web client.
+    WebSessionId,
+    "A browser session's id."
+);
+id_type!(
     /// One event's delivery to one webhook.
     DeliveryId,
     "A webhook delivery's id."

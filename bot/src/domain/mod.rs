@@ -10,6 +10,8 @@ mod instance;
 mod reminder;
 mod result;
 mod seat;
+mod session_opening;
+mod shared_limit;
 mod side_choice;
 mod status;
 
@@ -17,12 +19,15 @@ pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
-    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId, WebhookId,
+    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId,
+    WebSessionId, WebhookId,
 };
 pub use instance::InstanceId;
 pub use reminder::ReminderKind;
 pub use result::ResultReason;
 pub use seat::Seat;
+pub use session_opening::SessionOpening;
+pub use shared_limit::SharedLimit;
 pub use side_choice::SideChoice;
-pub use status::{AnalysisStatus, ChallengeStatus, GameStatus};
+pub use status::{AnalysisStatus, ChallengeStatus, GameStatus, WebhookStatus};
 pub use tafl_engine::{DrawReason, Side, WinReason};

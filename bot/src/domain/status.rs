@@ -41,3 +41,15 @@ pub enum AnalysisStatus {
     Running,
     Done,
 }
+
+/// How a webhook's deliveries go: `delivering` (its last delivery arrived, or none was made
+/// yet), `failing` (every delivery has failed since `failing_since`), `gave_up` (it failed for
+/// `webhooks.give_up_after_secs`: its deliveries were marked failed, and no new ones are
+/// queued; remove it and add it again once the endpoint is back).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum WebhookStatus {
+    Delivering,
+    Failing,
+    GaveUp,
+}

@@ -35,6 +35,11 @@ pub(super) fn retry_policy(config: &WebhooksConfig) -> Backoff {
     )
 }
 
+/// `webhooks.give_up_after_secs` in milliseconds (0: never).
+fn give_up_after_ms(config: &WebhooksConfig) -> i64 {
+    i64::try_from(config.give_up_after_secs.saturating_mul(1000)).unwrap_or(i64::MAX)
+}
+
 /// Milliseconds until the retry after `attempts_done` failed tries.
 fn backoff_ms(config: &WebhooksConfig, attempts_done: u32) -> i64 {
     let wait = retry_policy(config).wait(attempts_done);
@@ -49,10 +54,7 @@ pub(super) async fn deliver(
     d: WebhookDelivery,
 ) -> Attempt {
     let Some(event) = d.event else {
-        let recorded = service
-            .webhooks()
-            .attempted(d.id, Err("event missing".into()), None)
-            .await;
+        let recorded = service.webhooks().abandon(d.id, "event missing").await;
         // Not the endpoint's failure: it was never asked.
         return Attempt {
             delivered: true,
@@ -96,7 +98,10 @@ pub(super) async fn deliver(
     let delivered = result.is_ok();
     Attempt {
         delivered,
-        recorded: service.webhooks().attempted(d.id, result, retry_at).await,
+        recorded: service
+            .webhooks()
+            .attempted(d.id, result, retry_at, give_up_after_ms(config))
+            .await,
     }
 }
 

@@ -10,6 +10,7 @@ mod rate_limit;
 pub(crate) mod request_id;
 mod status;
 pub(crate) mod stream_slots;
+pub(crate) mod text_input;
 pub mod web;
 
 use std::sync::Arc;
@@ -42,6 +43,9 @@ pub struct AppState {
     pub anonymous: Arc<RateLimiter<Option<std::net::IpAddr>>>,
     /// Failed sign-ins to the web client, per client address.
     pub sign_ins: Arc<RateLimiter<Option<std::net::IpAddr>>>,
+    /// The web client's pages for a signed-in visitor, per player (all their sessions
+    /// together), at the rate of an API token.
+    pub signed_in_pages: Arc<RateLimiter<crate::domain::PlayerId>>,
     pub boards: Arc<board::BoardCache>,
     /// Becomes true when the server shuts down, so endless streams end.
     pub shutdown: watch::Receiver<bool>,
@@ -94,6 +98,10 @@ pub fn router(
         sign_ins: Arc::new(RateLimiter::new(
             config.sign_in_failures_per_minute / 60.0,
             config.sign_in_failures_burst,
+        )),
+        signed_in_pages: Arc::new(RateLimiter::new(
+            config.rate_limit_per_second,
+            config.rate_limit_burst,
         )),
         boards: Arc::new(board::BoardCache::new(config.board_cache_entries)),
         service,

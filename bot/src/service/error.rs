@@ -1,4 +1,4 @@
-use crate::domain::{ChallengeId, EventId, GameId, PlayerId, TokenId, WebhookId};
+use crate::domain::{ChallengeId, EventId, GameId, PlayerId, TokenId, WebSessionId, WebhookId};
 use crate::logging::ErrorChain;
 use crate::store::StoreError;
 
@@ -39,6 +39,8 @@ pub enum Missing {
     Webhook(WebhookId),
     #[error("token {0} not found")]
     Token(TokenId),
+    #[error("session {0} not found")]
+    WebSession(WebSessionId),
     #[error("no variant is called {0:?}")]
     Variant(String),
     /// A leaderboard is kept per preset variant; `known` lists them.

@@ -10,7 +10,8 @@
 //! - `discord/`: what the Discord front end needs kept (outbox, threads, posts, server
 //!   settings); the rules of play never depend on it;
 //! - `events/`: the event of every change, the bus, the follower of other instances, webhooks;
-//! - `analysis/`: analyses and hints; `ratings/`: Glicko-2 and what is read from it.
+//! - `analysis/`: analyses and hints; `ratings/`: Glicko-2 and what is read from it;
+//! - `limits/`: the limits several instances count together (sign-in failures, registrations).
 //!
 //! Front ends get the acting player's id and map the typed errors to their own replies.
 
@@ -27,6 +28,7 @@ pub mod games;
 mod health;
 #[cfg(test)]
 mod instances_tests;
+pub mod limits;
 pub mod ratings;
 mod views;
 
@@ -43,7 +45,8 @@ use crate::webhook_target::TargetPolicy;
 
 pub use accounts::{
     AccountChange, Accounts, Credentials, ERASED_NAME, Erased, LOGIN_PATH, MAX_TOKENS_PER_PLAYER,
-    NewWebSession, PLAYERS_PAGE_SIZE, PersonalData, WebSession, login_url, token_name_schema,
+    NewWebSession, PLAYERS_PAGE_SIZE, PersonalData, WebSession, WebSessionView, login_url,
+    token_name_schema,
 };
 pub use analysis::{
     Analysis, AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView,
@@ -234,6 +237,11 @@ impl GamesService {
     /// API tokens, sign-in links and web sessions.
     pub fn credentials(&self) -> Credentials<'_> {
         Credentials { service: self }
+    }
+
+    /// The limits every instance on the database counts together.
+    pub fn shared_limits(&self) -> limits::SharedLimits<'_> {
+        limits::SharedLimits { service: self }
     }
 
     /// What the Discord front end needs kept: its outbox, threads, posts and settings.

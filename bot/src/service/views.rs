@@ -8,7 +8,7 @@ use tafl_engine::WarningKind;
 
 use crate::domain::{
     ChallengeId, ChallengeStatus, GameId, GameStatus, Handle, PlayerId, ResultReason, Side,
-    SideChoice, TokenId, WebhookId,
+    SideChoice, TokenId, WebhookId, WebhookStatus,
 };
 use crate::store::rows::{MoveRow, PlayerRow, TokenRow, WebhookRow};
 
@@ -303,16 +303,31 @@ pub struct WebhookView {
     pub active: bool,
     /// Milliseconds since the epoch.
     pub created_at: i64,
+    pub status: WebhookStatus,
+    /// Since when every delivery has failed (ms since the epoch); null while deliveries
+    /// arrive.
+    pub failing_since: Option<i64>,
+    /// When its deliveries were given up (ms since the epoch), the endpoint having failed for
+    /// `webhooks.give_up_after_secs`.
+    pub gave_up_at: Option<i64>,
 }
 
 impl From<WebhookRow> for WebhookView {
     fn from(w: WebhookRow) -> Self {
+        let status = match (w.gave_up_at, w.failing_since) {
+            (Some(_), _) => WebhookStatus::GaveUp,
+            (None, Some(_)) => WebhookStatus::Failing,
+            (None, None) => WebhookStatus::Delivering,
+        };
         WebhookView {
             id: w.id,
             player_id: w.player_id,
             url: w.url,
             active: w.active,
             created_at: w.created_at,
+            status,
+            failing_since: w.failing_since,
+            gave_up_at: w.gave_up_at,
         }
     }
 }

@@ -4,8 +4,8 @@
 
 use crate::domain::{
     AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
-    GameStatus, Handle, OutboxId, PlayerId, ReminderKind, ResultReason, SideChoice, SideColumn,
-    TokenId, WebhookId, Word, from_word,
+    GameStatus, Handle, OutboxId, PlayerId, ReminderKind, ResultReason, SessionOpening,
+    SharedLimit, SideChoice, SideColumn, TokenId, WebSessionId, WebhookId, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
@@ -36,7 +36,9 @@ word_column!(
     ChallengeStatus,
     SideChoice,
     ReminderKind,
-    SideColumn
+    SideColumn,
+    SessionOpening,
+    SharedLimit
 );
 
 macro_rules! id_column {
@@ -63,7 +65,8 @@ id_column!(
     TokenId,
     DeliveryId,
     OutboxId,
-    AnalysisId
+    AnalysisId,
+    WebSessionId
 );
 
 impl ToSqlValue for ResultReason {
@@ -96,7 +99,8 @@ impl FromSqlValue for Handle {
 mod tests {
     use super::*;
     use crate::domain::{
-        AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, ResultReason, SideChoice,
+        AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, ResultReason, SessionOpening,
+        SharedLimit, SideChoice,
     };
 
     /// Written as its column value and read back from it.
@@ -113,6 +117,8 @@ mod tests {
         SideChoice::ALL.iter().for_each(|&s| round_trip(s));
         SideColumn::ALL.iter().for_each(|&s| round_trip(s));
         ReminderKind::ALL.iter().for_each(|&s| round_trip(s));
+        SessionOpening::ALL.iter().for_each(|&s| round_trip(s));
+        SharedLimit::ALL.iter().for_each(|&s| round_trip(s));
         round_trip(ResultReason::NoFirstMove);
         round_trip(ResultReason::Rules(tafl_engine::WinReason::KingEscaped));
     }

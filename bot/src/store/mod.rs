@@ -33,6 +33,7 @@ pub use crate::__store_params as params;
 pub use conn::{Conn, Dialect, Params, Row, numbered_placeholders_as_dollars};
 pub use error::{BackendError, MigrationError, StoreError};
 pub use migrations::SCHEMA_VERSION;
+pub use pg::{PgTarget, PgTimeouts};
 pub use value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
 use writer::Writer;
 
@@ -86,40 +87,64 @@ enum Readers {
     },
     Postgres {
         pool: Mutex<Vec<pg::Session>>,
-        url: String,
+        target: PgTarget,
     },
 }
 
 impl Store {
-    /// Opens the database `location` names: an SQLite file as [`Store::open`], or a
-    /// PostgreSQL database as [`Store::open_postgres`].
+    /// Opens the database `location` names: an SQLite file as [`Store::open`] (a lock waited
+    /// for at most `busy_timeout`), or a PostgreSQL database as [`Store::open_postgres_with`]
+    /// (every connection with `pg_timeouts`).
     pub fn open_location(
         location: &DatabaseLocation,
         readers: usize,
         busy_timeout: Duration,
+        pg_timeouts: PgTimeouts,
         max_batch: usize,
     ) -> Result<Store, StoreError> {
         match location {
             DatabaseLocation::Sqlite(path) => Store::open(path, readers, busy_timeout, max_batch),
-            DatabaseLocation::Postgres(url) => Store::open_postgres(url, readers, max_batch),
+            DatabaseLocation::Postgres(url) => Store::open_postgres_with(
+                PgTarget {
+                    url: url.clone(),
+                    timeouts: pg_timeouts,
+                },
+                readers,
+                max_batch,
+            ),
         }
     }
 
-    /// Connects to the PostgreSQL database at `url` and migrates it. Several instances may
-    /// open the same one: their writes take turns, and each hears the others' commits.
+    /// Connects to the PostgreSQL database at `url`, with the default deadlines, and migrates
+    /// it.
     pub fn open_postgres(url: &str, readers: usize, max_batch: usize) -> Result<Store, StoreError> {
-        pg::off_runtime(|| Store::open_postgres_here(url, readers, max_batch))
+        let target = PgTarget {
+            url: url.to_owned(),
+            timeouts: PgTimeouts::default(),
+        };
+        Store::open_postgres_with(target, readers, max_batch)
     }
 
-    fn open_postgres_here(
-        url: &str,
+    /// Connects to the PostgreSQL database of `target` and migrates it. Several instances may
+    /// open the same one: their writes take turns, and each hears the others' commits.
+    pub fn open_postgres_with(
+        target: PgTarget,
         readers: usize,
         max_batch: usize,
     ) -> Result<Store, StoreError> {
-        let mut session = pg::Session::connect(url)?;
+        pg::off_runtime(|| Store::open_postgres_here(target, readers, max_batch))
+    }
+
+    fn open_postgres_here(
+        target: PgTarget,
+        readers: usize,
+        max_batch: usize,
+    ) -> Result<Store, StoreError> {
+        let url = target.url.as_str();
+        let mut session = pg::Session::connect_to(&target)?;
         migrations::migrate(&session.conn())?;
         let pool = (0..readers.max(1))
-            .map(|_| pg::Session::connect(url))
+            .map(|_| pg::Session::connect_to(&target))
             .collect::<Result<Vec<_>, _>>()?;
         let stop = Arc::new(AtomicBool::new(false));
         let (changes, heard) = watch::channel(0);
@@ -131,12 +156,12 @@ impl Store {
         Ok(Store {
             inner: Arc::new(Inner {
                 writer: Writer::start(
-                    pg_writer::PgWriter::new(url, &mark, session),
+                    pg_writer::PgWriter::new(target.clone(), &mark, session),
                     max_batch.max(1),
                 )?,
                 readers: Readers::Postgres {
                     pool: Mutex::new(pool),
-                    url: url.to_owned(),
+                    target,
                 },
                 // A server connection costs a process to open: those opened under a burst are
                 // kept for the next one, up to this many.
@@ -264,11 +289,11 @@ impl Store {
                 self.give_back(pool, conn, |_| true);
                 result
             }
-            Readers::Postgres { pool, url } => {
+            Readers::Postgres { pool, target } => {
                 let pooled = pool.lock().map_err(|_| StoreError::Poisoned)?.pop();
                 let mut session = match pooled {
                     Some(session) => session,
-                    None => pg::Session::connect(url).map_err(E::from)?,
+                    None => pg::Session::connect_to(target).map_err(E::from)?,
                 };
                 let result = query(&session.conn());
                 let result = session.settle().map_err(E::from).and(result);

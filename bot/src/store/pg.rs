@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::error::Error;
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
 use bytes::BytesMut;
 use postgres::error::SqlState;
@@ -65,8 +66,63 @@ impl Pipelined {
     }
 }
 
-/// How long opening a connection may take, when `database.url` does not say.
-const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+/// The deadlines every PostgreSQL connection has (`database.connect_timeout_ms`,
+/// `database.statement_timeout_ms`, `database.lock_timeout_ms`): a server that does not
+/// answer, a statement that runs on, a row lock another session holds: none holds a request,
+/// the writer or a reader for longer. Each is PostgreSQL's own setting, sent with the
+/// connection's start-up (no round trip of its own); a passed deadline is an error that means
+/// "not now" (a 503 with `Retry-After`). Zero: no deadline (PostgreSQL's own default).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PgTimeouts {
+    /// Opening a connection, unless `database.url` sets its own `connect_timeout`.
+    pub connect: Duration,
+    pub statement: Duration,
+    pub lock: Duration,
+}
+
+impl Default for PgTimeouts {
+    fn default() -> Self {
+        PgTimeouts {
+            connect: Duration::from_secs(5),
+            statement: Duration::from_secs(5),
+            lock: Duration::from_secs(2),
+        }
+    }
+}
+
+impl From<&crate::config::DatabaseConfig> for PgTimeouts {
+    fn from(db: &crate::config::DatabaseConfig) -> Self {
+        PgTimeouts {
+            connect: Duration::from_millis(db.connect_timeout_ms),
+            statement: Duration::from_millis(db.statement_timeout_ms),
+            lock: Duration::from_millis(db.lock_timeout_ms),
+        }
+    }
+}
+
+impl PgTimeouts {
+    /// The start-up options that set the statement and lock deadlines; the URL's own
+    /// `options` come after them, so a URL that sets either keeps its own.
+    fn startup_options(&self, url_options: Option<&str>) -> String {
+        let mut options = format!(
+            "-c statement_timeout={} -c lock_timeout={}",
+            self.statement.as_millis(),
+            self.lock.as_millis()
+        );
+        if let Some(own) = url_options.filter(|o| !o.trim().is_empty()) {
+            options.push(' ');
+            options.push_str(own);
+        }
+        options
+    }
+}
+
+/// Where a PostgreSQL database is and the deadlines of every connection to it.
+#[derive(Debug, Clone)]
+pub struct PgTarget {
+    pub url: String,
+    pub timeouts: PgTimeouts,
+}
 
 /// One connection to the server and the statements prepared on it.
 pub(super) struct Session {
@@ -83,18 +139,30 @@ pub(super) struct Session {
 }
 
 impl Session {
-    /// Connects to `url` (`postgres://user:password@host:port/database`).
+    /// Connects to `url` (`postgres://user:password@host:port/database`) with the default
+    /// deadlines.
+    #[cfg(test)]
     pub(super) fn connect(url: &str) -> Result<Session, StoreError> {
+        Session::connect_to(&PgTarget {
+            url: url.to_owned(),
+            timeouts: PgTimeouts::default(),
+        })
+    }
+
+    /// Connects to `target`, its deadlines set on the connection.
+    pub(super) fn connect_to(target: &PgTarget) -> Result<Session, StoreError> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(|e| StoreError::Setup(format!("cannot start a database runtime: {e}")))?;
         // A server that does not answer must not hang the writer or a reader for the
         // system's TCP timeout (minutes): unless the URL sets its own `connect_timeout`.
-        let mut config: tokio_postgres::Config = url.parse()?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(CONNECT_TIMEOUT);
+        let mut config: tokio_postgres::Config = target.url.parse()?;
+        if config.get_connect_timeout().is_none() && !target.timeouts.connect.is_zero() {
+            config.connect_timeout(target.timeouts.connect);
         }
+        let options = target.timeouts.startup_options(config.get_options());
+        config.options(&options);
         let (client, connection) = runtime.block_on(config.connect(NoTls))?;
         runtime.spawn(async move {
             if let Err(e) = connection.await {
@@ -433,8 +501,9 @@ impl From<postgres::Error> for StoreError {
 }
 
 /// PostgreSQL's answers that mean "not now" rather than "wrong": the connection (class 08),
-/// resources (53), the server shutting down or starting (57P0x), and the conflicts a retry
-/// resolves (serialization failure, deadlock, lock not available). An error without a code
+/// resources (53), the server shutting down or starting (57P0x), a deadline passed
+/// (`statement_timeout`: query cancelled; `lock_timeout`: lock not available), and the
+/// conflicts a retry resolves (serialization failure, deadlock). An error without a code
 /// is the connection's (I/O, closed).
 fn unavailable_code(code: &SqlState) -> bool {
     let class = code.code().get(..2).unwrap_or_default();
@@ -447,5 +516,7 @@ fn unavailable_code(code: &SqlState) -> bool {
                 | SqlState::T_R_SERIALIZATION_FAILURE
                 | SqlState::T_R_DEADLOCK_DETECTED
                 | SqlState::LOCK_NOT_AVAILABLE
+                // `statement_timeout` passed (or the statement was cancelled).
+                | SqlState::QUERY_CANCELED
         )
 }

@@ -5,7 +5,7 @@
 //! event `n` has seen every event below it that will ever exist), which is what lets each
 //! instance follow the events table by id. The commit notifies every instance's listener.
 
-use super::pg::Session;
+use super::pg::{PgTarget, Session};
 use super::writer::{Job, JobOutcome, PreviousJob, WriteSession};
 use super::{Conn, StoreError};
 
@@ -16,7 +16,7 @@ const WRITE_LOCK: i64 = 0x7461_666c;
 pub(super) const EVENTS_CHANNEL: &str = "taflbot_events";
 
 pub(super) struct PgWriter {
-    url: String,
+    target: PgTarget,
     /// This store's mark on its notifications, so its own listener passes over them (this
     /// instance publishes its own commits without waiting to hear them).
     mark: String,
@@ -25,9 +25,9 @@ pub(super) struct PgWriter {
 }
 
 impl PgWriter {
-    pub(super) fn new(url: &str, mark: &str, session: Session) -> PgWriter {
+    pub(super) fn new(target: PgTarget, mark: &str, session: Session) -> PgWriter {
         PgWriter {
-            url: url.to_owned(),
+            target,
             mark: mark.to_owned(),
             session: Some(session),
         }
@@ -36,7 +36,7 @@ impl PgWriter {
     fn session(&mut self) -> Result<&mut Session, StoreError> {
         if self.session.as_ref().is_none_or(Session::is_closed) {
             self.session = None;
-            self.session = Some(Session::connect(&self.url)?);
+            self.session = Some(Session::connect_to(&self.target)?);
         }
         self.session
             .as_mut()

@@ -191,6 +191,10 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ),
     ("players", include_str!("rows/players.rs")),
     ("ratings", include_str!("rows/ratings.rs")),
+    (
+        "shared_limit_hits",
+        include_str!("rows/shared_limit_hits.rs"),
+    ),
     ("turn_reminders", include_str!("rows/turn_reminders.rs")),
     ("web_sessions", include_str!("rows/web_sessions.rs")),
     ("webhooks", include_str!("rows/webhooks.rs")),

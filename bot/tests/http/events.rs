@@ -18,10 +18,10 @@ use crate::common::TestApp;
 pub(crate) struct Receiver {
     /// (event id, body) of each accepted delivery.
     pub(crate) accepted: Vec<(i64, Value)>,
-    refused: usize,
-    bad_signatures: usize,
+    pub(crate) refused: usize,
+    pub(crate) bad_signatures: usize,
     /// Refuse this many deliveries first.
-    fail_first: usize,
+    pub(crate) fail_first: usize,
 }
 
 pub(crate) const SECRET: &str = "webhook-secret-1";

@@ -1,5 +1,6 @@
 //! The web client's limits: every page a visitor without a session opens counts against the
-//! per-address limit for requests without a token; failed sign-ins are limited per address;
+//! per-address limit for requests without a token, and a signed-in visitor's pages against
+//! their player's own limit; failed sign-ins are limited per address;
 //! a sign-in form posted from another site is refused when the browser says so in `Origin`
 //! alone.
 
@@ -135,4 +136,56 @@ async fn every_page_a_visitor_without_a_session_opens_is_limited() {
         .await
         .unwrap();
     assert_ne!(asset.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+/// Loads `/` with `cookie`; its status and `Retry-After`, if any.
+async fn my_games_page(app: &TestApp, cookie: &str) -> (StatusCode, Option<String>) {
+    let r = browserless()
+        .get(format!("{}/", app.base))
+        .header(reqwest::header::COOKIE, cookie)
+        .send()
+        .await
+        .unwrap();
+    let retry = r
+        .headers()
+        .get(reqwest::header::RETRY_AFTER)
+        .map(|v| v.to_str().unwrap().to_owned());
+    (r.status(), retry)
+}
+
+#[tokio::test]
+async fn signed_in_pages_are_limited_per_player_across_their_sessions() {
+    let app = TestApp::start_with(|c| {
+        c.http.rate_limit_per_second = 0.01;
+        c.http.rate_limit_burst = 4;
+    })
+    .await;
+    let ada = app.register("Ada").await;
+    let bob = app.register("Bob").await;
+    // Two sessions of Ada's (each sign-in loads one page of hers) and one of Bob's.
+    let (laptop, _) = crate::web_sessions::signed_in(&app, &ada).await;
+    let (phone, _) = crate::web_sessions::signed_in(&app, &ada).await;
+    let (bobs, _) = crate::web_sessions::signed_in(&app, &bob).await;
+
+    // Ada's pages, from one session: her allowance runs out.
+    let mut refused = None;
+    for attempt in 0..10 {
+        let (status, retry) = my_games_page(&app, &laptop).await;
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            refused = Some((attempt, retry));
+            break;
+        }
+        assert_eq!(status, StatusCode::OK);
+    }
+    let (attempt, retry) = refused.expect("Ada's pages are limited");
+    assert!(attempt <= 4, "refused only after {attempt} pages");
+    assert!(retry.is_some_and(|s| s.parse::<u64>().unwrap() >= 1));
+    // Her other session shares the allowance.
+    assert_eq!(
+        my_games_page(&app, &phone).await.0,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+
+    // Another player is not held up by Ada's pages.
+    assert_eq!(my_games_page(&app, &bobs).await.0, StatusCode::OK);
 }

@@ -16,12 +16,17 @@ pub(super) fn browserless() -> reqwest::Client {
         .unwrap()
 }
 
-async fn login_link(app: &TestApp, player: &Player) -> String {
+pub(super) async fn login_link(app: &TestApp, player: &Player) -> String {
+    login_link_with(app, &player.token).await
+}
+
+/// A sign-in link asked for with `token`.
+pub(super) async fn login_link_with(app: &TestApp, token: &str) -> String {
     let link = app
         .call(
             Method::POST,
             "/login-links",
-            Some(&player.token),
+            Some(token),
             None,
             StatusCode::CREATED,
         )
@@ -30,12 +35,12 @@ async fn login_link(app: &TestApp, player: &Player) -> String {
 }
 
 /// The token at the end of a sign-in link.
-fn token_of(url: &str) -> &str {
+pub(super) fn token_of(url: &str) -> &str {
     url.rsplit('/').next().unwrap()
 }
 
 /// Redeems a link's token as the page's form does; the answer, unfollowed.
-async fn redeem(app: &TestApp, token: &str) -> reqwest::Response {
+pub(super) async fn redeem(app: &TestApp, token: &str) -> reqwest::Response {
     browserless()
         .post(format!("{}/login", app.base))
         .form(&[("token", token)])
@@ -45,13 +50,13 @@ async fn redeem(app: &TestApp, token: &str) -> reqwest::Response {
 }
 
 /// The session cookie's `name=value` from a sign-in answer.
-fn session_of(response: &reqwest::Response) -> String {
+pub(super) fn session_of(response: &reqwest::Response) -> String {
     let set = response.headers()[SET_COOKIE].to_str().unwrap();
     set.split(';').next().unwrap().to_owned()
 }
 
 /// My games with `cookie`; the CSRF token of the page, when signed in.
-async fn csrf_of(app: &TestApp, cookie: &str) -> Option<String> {
+pub(super) async fn csrf_of(app: &TestApp, cookie: &str) -> Option<String> {
     let page = browserless()
         .get(format!("{}/", app.base))
         .header(COOKIE, cookie)
@@ -256,7 +261,7 @@ async fn a_pasted_api_token_signs_in_and_a_wrong_one_does_not() {
 }
 
 #[tokio::test]
-async fn revoking_a_token_ends_the_browser_sessions_it_opened() {
+async fn revoking_a_token_ends_the_browser_sessions_it_opened_or_asked_a_link_for() {
     let app = TestApp::start().await;
     let ada = app.register("Ada").await;
     let pasted = browserless()
@@ -267,7 +272,8 @@ async fn revoking_a_token_ends_the_browser_sessions_it_opened() {
         .unwrap();
     assert_eq!(pasted.status(), StatusCode::SEE_OTHER);
     let by_token = session_of(&pasted);
-    let (by_link, _) = signed_in(&app, &ada).await;
+    // A sign-in link the (stolen) token asked for: its session is the token's too.
+    let (by_link_of_token, _) = signed_in(&app, &ada).await;
     assert!(csrf_of(&app, &by_token).await.is_some());
 
     // Ada revokes the token (with another one of hers, as a player whose token was stolen would).
@@ -292,6 +298,9 @@ async fn revoking_a_token_ends_the_browser_sessions_it_opened() {
         .unwrap()["id"]
         .as_i64()
         .unwrap();
+    // A link asked for with the token that stays, before the other is revoked.
+    let kept_link = login_link_with(&app, &other).await;
+    let by_link_of_other = session_of(&redeem(&app, token_of(&kept_link)).await);
     app.call(
         reqwest::Method::DELETE,
         &format!("/tokens/{stolen}"),
@@ -306,9 +315,14 @@ async fn revoking_a_token_ends_the_browser_sessions_it_opened() {
         None,
         "the session the revoked token opened is over"
     );
+    assert_eq!(
+        csrf_of(&app, &by_link_of_token).await,
+        None,
+        "the session of a sign-in link the revoked token asked for is over"
+    );
     assert!(
-        csrf_of(&app, &by_link).await.is_some(),
-        "a session opened by a sign-in link is not the token's"
+        csrf_of(&app, &by_link_of_other).await.is_some(),
+        "a session of a link another token asked for is not the revoked token's"
     );
 }
 

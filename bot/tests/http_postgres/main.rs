@@ -39,12 +39,16 @@ mod history;
 mod leaderboards;
 #[path = "../http/messages.rs"]
 mod messages;
+#[path = "../http/nul_text.rs"]
+mod nul_text;
 #[path = "../http/operations.rs"]
 mod operations;
 #[path = "../http/places.rs"]
 mod places;
 #[path = "../http/players.rs"]
 mod players;
+#[path = "../http/postgres_deadlines.rs"]
+mod postgres_deadlines;
 #[path = "../http/private_actions.rs"]
 mod private_actions;
 #[path = "../http/public_games.rs"]
@@ -53,6 +57,8 @@ mod public_games;
 mod ratings;
 #[path = "../http/scheduler.rs"]
 mod scheduler;
+#[path = "../http/session_list.rs"]
+mod session_list;
 #[path = "../http/starts.rs"]
 mod starts;
 #[path = "../http/stream_limits.rs"]
@@ -63,5 +69,7 @@ mod tokens;
 mod web_analysis;
 #[path = "../http/web_sessions.rs"]
 mod web_sessions;
+#[path = "../http/webhook_give_up.rs"]
+mod webhook_give_up;
 #[path = "../http/webhook_targets.rs"]
 mod webhook_targets;

@@ -401,3 +401,54 @@ async fn a_dark_system_gets_dark_pages_and_boards() {
     screenshot(&dark, "game-dark").await;
     dark.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn signing_out_another_session_from_my_sessions_signs_that_browser_out() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let (laptop, phone) = (browser(1100).await, browser(1100).await);
+    sign_in(&laptop, &app.login_link(&ada).await).await;
+    sign_in(&phone, &app.login_link(&ada).await).await;
+
+    laptop.goto(&app.url("/me/sessions")).await.unwrap();
+    wait_for_text(&laptop, "#sessions tr.current", "this session").await;
+    screenshot(&laptop, "my-sessions").await;
+    wait_for(&laptop, "#sessions tr[data-session]:not(.current) button")
+        .await
+        .click()
+        .await
+        .expect("click Sign out on the other session");
+    // Back on the list, which holds only this browser's session now.
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let rows = laptop
+            .execute(
+                "return document.querySelectorAll('#sessions tr[data-session]').length",
+                vec![],
+            )
+            .await
+            .unwrap();
+        if rows == serde_json::json!(1) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the other session is still listed: {rows} rows"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    wait_for(&laptop, "#sessions tr.current").await;
+
+    // The phone is signed out: its next page asks it to sign in.
+    phone.goto(&app.url("/")).await.unwrap();
+    wait_for(&phone, "input[name='token']").await;
+    assert!(
+        phone
+            .find(Locator::Css("header .who a[href^='/players/']"))
+            .await
+            .is_err(),
+        "the phone is still signed in"
+    );
+    laptop.close().await.unwrap();
+    phone.close().await.unwrap();
+}

@@ -5,7 +5,7 @@ use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 
-use crate::domain::PlayerId;
+use crate::domain::{PlayerId, TokenId};
 use crate::service::accounts::players::token_hash;
 
 use super::error::ApiError;
@@ -18,13 +18,23 @@ impl FromRequestParts<AppState> for Authed {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
-        let value = parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
-            ApiError::unauthorized(
-                "missing_token",
-                "send your API token as 'Authorization: Bearer <token>'",
-            )
-        })?;
-        authenticate(value, state).await.map(Authed)
+        authenticate(authorization(parts)?, state).await.map(Authed)
+    }
+}
+
+/// The authenticated player of a request and the token it carried: for what is tied to the
+/// token (a sign-in link's session ends when the token that asked for it is revoked).
+pub struct AuthedToken {
+    pub player: PlayerId,
+    pub token: TokenId,
+}
+
+impl FromRequestParts<AppState> for AuthedToken {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let (player, token) = authenticate_token(authorization(parts)?, state).await?;
+        Ok(AuthedToken { player, token })
     }
 }
 
@@ -57,8 +67,29 @@ impl FromRequestParts<AppState> for Viewer {
     }
 }
 
+/// The request's `Authorization` header, required.
+fn authorization(parts: &Parts) -> Result<&HeaderValue, ApiError> {
+    parts.headers.get(header::AUTHORIZATION).ok_or_else(|| {
+        ApiError::unauthorized(
+            "missing_token",
+            "send your API token as 'Authorization: Bearer <token>'",
+        )
+    })
+}
+
 /// The player of the token in an `Authorization` header, after the token's rate limit.
 async fn authenticate(value: &HeaderValue, state: &AppState) -> Result<PlayerId, ApiError> {
+    authenticate_token(value, state)
+        .await
+        .map(|(player, _)| player)
+}
+
+/// The player of the token in an `Authorization` header and the token's id, after the token's
+/// rate limit.
+async fn authenticate_token(
+    value: &HeaderValue,
+    state: &AppState,
+) -> Result<(PlayerId, TokenId), ApiError> {
     let token = value
         .to_str()
         .ok()
@@ -74,10 +105,10 @@ async fn authenticate(value: &HeaderValue, state: &AppState) -> Result<PlayerId,
                 "the Authorization header must be 'Bearer <token>'",
             )
         })?;
-    let player = state
+    let (player, id) = state
         .service
         .credentials()
-        .authenticate(token)
+        .identify(token)
         .await?
         .ok_or_else(|| ApiError::unauthorized("invalid_token", "this API token is not valid"))?;
     if let Err(secs) = state.limiter.check(token_hash(token)) {
@@ -89,5 +120,5 @@ async fn authenticate(value: &HeaderValue, state: &AppState) -> Result<PlayerId,
         e.retry_after_secs = Some(secs);
         return Err(e);
     }
-    Ok(player)
+    Ok((player, id))
 }

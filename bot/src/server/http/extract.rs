@@ -16,6 +16,9 @@ use serde_json::Value;
 use super::complaints::{Source, describe, quote};
 use super::error::ApiError;
 use super::{API_PREFIX, AppState};
+use crate::server::text_input::{
+    NUL_CODE, has_encoded_nul, nul_in_json, nul_in_pairs, nul_refusal,
+};
 
 /// A JSON body: an object whose fields deserialize into `T`.
 pub struct ApiJson<T>(pub T);
@@ -83,6 +86,9 @@ fn decode_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             quote(&value)
         )));
     }
+    if let Some(field) = nul_in_json(&value) {
+        return Err(nul_refused(&field));
+    }
     serde_path_to_error::deserialize(&value).map_err(|e| {
         let path = e.path().to_string();
         let sent = sent_at(&value, &path).map(quote);
@@ -93,6 +99,11 @@ fn decode_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             sent.as_deref(),
         ))
     })
+}
+
+/// The refusal of a text holding a NUL, naming where it was.
+fn nul_refused(field: &str) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, NUL_CODE, nul_refusal(field))
 }
 
 /// The value at serde's dotted `path` ("clock.kind", "moves[2]"), if it is there.
@@ -116,6 +127,14 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        if has_encoded_nul(parts.uri.path().as_bytes()) {
+            let name = nul_path_parameter(parts).unwrap_or_else(|| "the path".to_owned());
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_path",
+                nul_refusal(&name),
+            ));
+        }
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(p) => Ok(ApiPath(p.0)),
             Err(rejection) => Err(ApiError::new(
@@ -127,23 +146,33 @@ impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath
     }
 }
 
+/// The route's pattern and the path sent, segment by segment from their ends (a nested router
+/// sees the path without its prefix).
+fn segments_from_the_end(parts: &Parts) -> Option<(Vec<&str>, Vec<&str>)> {
+    let pattern = parts.extensions.get::<MatchedPath>()?.as_str().rsplit('/');
+    Some((pattern.collect(), parts.uri.path().rsplit('/').collect()))
+}
+
 /// "\"abc\" is not a game id: ids are whole numbers from 1 up", naming the resource by the
 /// path segment before the id. The route's pattern and the path are matched from their ends:
 /// a nested router sees the path without its prefix.
 fn bad_id_message(parts: &Parts) -> Option<String> {
-    let pattern: Vec<&str> = parts
-        .extensions
-        .get::<MatchedPath>()?
-        .as_str()
-        .rsplit('/')
-        .collect();
-    let sent: Vec<&str> = parts.uri.path().rsplit('/').collect();
+    let (pattern, sent) = segments_from_the_end(parts)?;
     pattern.iter().enumerate().find_map(|(i, segment)| {
         let value = sent.get(i)?;
         let resource = pattern.get(i + 1)?;
         let resource = resource.strip_suffix('s').unwrap_or(resource);
         (segment.starts_with('{') && value.parse::<i64>().is_err())
             .then(|| format!("{value:?} is not a {resource} id: ids are whole numbers from 1 up"))
+    })
+}
+
+/// The name of the path parameter (`handle`) whose segment holds an encoded NUL.
+fn nul_path_parameter(parts: &Parts) -> Option<String> {
+    let (pattern, sent) = segments_from_the_end(parts)?;
+    pattern.iter().zip(&sent).find_map(|(segment, value)| {
+        let name = segment.strip_prefix('{')?.strip_suffix('}')?;
+        has_encoded_nul(value.as_bytes()).then(|| name.to_owned())
     })
 }
 
@@ -156,6 +185,13 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
         let query = parts.uri.query().unwrap_or_default();
+        if let Some(name) = nul_in_pairs(query.as_bytes()) {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_query",
+                nul_refusal(&name),
+            ));
+        }
         let pairs = form_urlencoded::parse(query.as_bytes());
         serde_path_to_error::deserialize(serde_urlencoded::Deserializer::new(pairs))
             .map(ApiQuery)

@@ -92,19 +92,32 @@ const VIEWER: [Refusal; 3] = [
 
 /// `extract::ApiPath`, for an id.
 const ID_IN_PATH: [Refusal; 2] = [
-    refusal("400", "An id that is not a whole number (`bad_path`)"),
+    refusal(
+        "400",
+        "An id that is not a whole number, or a path holding the NUL character (`bad_path`)",
+    ),
     refusal("404", "Nothing with this id (`not_found`)"),
 ];
 
-/// `extract::ApiPath`, for a name (a handle, a variant): any text is read.
-const NAME_IN_PATH: Refusal = refusal("404", "Nothing by this name (`not_found`)");
+/// `extract::ApiPath`, for a name (a handle, a variant): any text but the NUL character.
+const NAME_IN_PATH: [Refusal; 2] = [
+    refusal("400", "A name holding the NUL character (`bad_path`)"),
+    refusal("404", "Nothing by this name (`not_found`)"),
+];
 
 /// `extract::ApiQuery`.
-const QUERY: Refusal = refusal("400", "A query parameter of the wrong kind (`bad_query`)");
+const QUERY: Refusal = refusal(
+    "400",
+    "A query parameter of the wrong kind, or holding the NUL character (`bad_query`)",
+);
 
 /// `extract::ApiJson`.
 const JSON_BODY: [Refusal; 4] = [
-    refusal("400", "A body that is not JSON (`malformed_json`)"),
+    refusal(
+        "400",
+        "A body that is not JSON (`malformed_json`), or a text in it holding the NUL \
+         character (`nul_character`, naming the field)",
+    ),
     refusal(
         "415",
         "No `Content-Type: application/json` (`missing_content_type`)",
@@ -162,7 +175,7 @@ pub fn add(path: &str, operation: &mut Value) {
     if in_path && ids_in_path {
         refusals.extend(&ID_IN_PATH);
     } else if in_path {
-        refusals.push(&NAME_IN_PATH);
+        refusals.extend(&NAME_IN_PATH);
     }
     if in_query {
         refusals.push(&QUERY);

@@ -42,6 +42,8 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(create_token),
         routes!(revoke_token),
         routes!(create_login_link),
+        routes!(list_web_sessions, end_web_sessions),
+        routes!(end_web_session),
         routes!(list_variants),
         routes!(create_challenge),
         routes!(list_challenges),

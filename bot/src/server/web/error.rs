@@ -18,8 +18,13 @@ pub enum WebError {
     BadCsrf,
     #[error("{0}")]
     BadInput(String),
+    /// A text sent (a form's field, a part of the address) holds the NUL character: its name.
+    #[error("{}", crate::server::text_input::nul_refusal(.0))]
+    NulInText(String),
     #[error("too many requests from your address; retry in {0} s")]
     RateLimited(u64),
+    #[error("too many requests from your account (all your sessions together); retry in {0} s")]
+    PlayerRateLimited(u64),
     #[error(transparent)]
     Service(#[from] ServiceError),
 }
@@ -30,7 +35,10 @@ impl WebError {
             WebError::SignInNeeded => StatusCode::UNAUTHORIZED,
             WebError::BadCsrf => StatusCode::FORBIDDEN,
             WebError::BadInput(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            WebError::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            WebError::NulInText(_) => StatusCode::BAD_REQUEST,
+            WebError::RateLimited(_) | WebError::PlayerRateLimited(_) => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             // The API's mapping, so both front ends answer alike.
             WebError::Service(e) => status_of(e),
         }
@@ -47,7 +55,7 @@ impl WebError {
     /// Seconds to wait before asking again, when there is such a time.
     fn retry_after(&self) -> Option<u64> {
         match self {
-            WebError::RateLimited(secs) => Some(*secs),
+            WebError::RateLimited(secs) | WebError::PlayerRateLimited(secs) => Some(*secs),
             WebError::Service(ServiceError::StoreUnavailable(_)) => Some(1),
             _ => None,
         }

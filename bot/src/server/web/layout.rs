@@ -43,6 +43,7 @@ pub fn page_with(title: &str, me: Option<&Me>, body: Markup, script: Option<&str
                         @if me.is_some() {
                             a href="/" { "My games" }
                             a href="/challenges/new" { "New game" }
+                            a href="/me/sessions" { "Sessions" }
                         }
                         a href="/variants" { "Variants" }
                     }

@@ -7,6 +7,7 @@ mod analysis_svg;
 mod assets;
 mod board_svg;
 mod error;
+mod form;
 mod layout;
 mod pages;
 mod session;
@@ -32,6 +33,12 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/login/{token}", get(sign_in::confirm_link))
         .route("/logout", post(sign_in::sign_out))
         .route("/me/live", get(live::my_events))
+        .route("/me/sessions", get(sessions::sessions_page))
+        .route(
+            "/me/sessions/end-others",
+            post(sessions::end_other_sessions),
+        )
+        .route("/me/sessions/{id}/end", post(sessions::end_session))
         .route("/games/{id}", get(game::game_page))
         .route("/games/{id}/board", get(game::board_part))
         .route(

@@ -3,9 +3,14 @@
 //! - a visitor without a session is counted against the API's limit for requests without a
 //!   token (`http.anonymous_per_second`, per client address): pages, their parts, pictures
 //!   and live streams alike;
+//! - a signed-in visitor is counted per player, all their sessions together, at an API
+//!   token's rate (`http.rate_limit_per_second`, `http.rate_limit_burst`), in buckets of
+//!   their own (a script using a token does not spend the pages' allowance);
 //! - failed sign-ins (a token that is not valid, a sign-in link unknown or used) are counted
 //!   per client address (`http.sign_in_failures_per_minute`), and an address that used its
 //!   allowance is refused before its next attempt is even looked at;
+//! - an address holding the NUL character is refused (`server::text_input`; forms' fields are
+//!   `WebForm`'s);
 //! - a form posted from another site is refused: browsers say where a request comes from in
 //!   `Sec-Fetch-Site`, and in `Origin` (older ones only there); the sign-in forms have no
 //!   session to hold a CSRF token yet, and another site must not sign a visitor in to an
@@ -16,33 +21,56 @@ use axum::http::{HeaderMap, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use crate::domain::SharedLimit;
 use crate::server::{AppState, ClientKey};
+use crate::service::limits::Allowance;
 
 use super::error::WebError;
 use super::session::MaybeSignedIn;
 
 /// The layer: the visitor's session (kept in the request for the page's own extractor), the
-/// limit for visitors without one, and no form from another site.
+/// limit for the visitor (per player when signed in, else per address), and no form from
+/// another site.
 pub async fn admit(State(state): State<AppState>, request: Request, next: Next) -> Response {
     if request.method() == Method::POST && from_another_site(request.headers(), &state) {
         return WebError::BadCsrf.into_response();
+    }
+    if let Some(refusal) = nul_in_address(request.uri()) {
+        return refusal.into_response();
     }
     let (mut parts, body) = request.into_parts();
     let visitor = match MaybeSignedIn::from_request_parts(&mut parts, &state).await {
         Ok(visitor) => visitor,
         Err(e) => return e.into_response(),
     };
-    if visitor.0.is_none() {
-        let ClientKey(client) = match ClientKey::from_request_parts(&mut parts, &state).await {
-            Ok(key) => key,
-            Err(never) => match never {},
-        };
-        if let Err(secs) = state.anonymous.check(client) {
-            return WebError::RateLimited(secs).into_response();
+    match &visitor.0 {
+        Some(signed_in) => {
+            if let Err(secs) = state.signed_in_pages.check(signed_in.player) {
+                return WebError::PlayerRateLimited(secs).into_response();
+            }
+        }
+        None => {
+            let ClientKey(client) = match ClientKey::from_request_parts(&mut parts, &state).await {
+                Ok(key) => key,
+                Err(never) => match never {},
+            };
+            if let Err(secs) = state.anonymous.check(client) {
+                return WebError::RateLimited(secs).into_response();
+            }
         }
     }
     parts.extensions.insert(visitor);
     next.run(Request::from_parts(parts, body)).await
+}
+
+/// A page's address (a handle in `/players/{handle}`, a query parameter) holding the NUL
+/// character, which no page looks up: refused naming where it is.
+fn nul_in_address(uri: &axum::http::Uri) -> Option<WebError> {
+    use crate::server::text_input::{has_encoded_nul, nul_in_pairs};
+    if has_encoded_nul(uri.path().as_bytes()) {
+        return Some(WebError::NulInText("the page's address".into()));
+    }
+    nul_in_pairs(uri.query().unwrap_or_default().as_bytes()).map(WebError::NulInText)
 }
 
 /// Whether a request says it comes from another site: `Sec-Fetch-Site` naming another site,
@@ -91,18 +119,45 @@ fn own_origin(origin: &[u8], headers: &HeaderMap, public_url: &str) -> bool {
     !public.is_empty() && public_origin.eq_ignore_ascii_case(origin)
 }
 
-/// Refuses a sign-in from `client` that has used its allowance of failures.
-pub fn sign_in_allowed(state: &AppState, client: Option<std::net::IpAddr>) -> Result<(), WebError> {
-    state.sign_ins.peek(client).map_err(WebError::RateLimited)
+/// Refuses a sign-in from `client` that has used its allowance of failures: this instance's,
+/// then every instance's on the database together.
+pub async fn sign_in_allowed(
+    state: &AppState,
+    client: Option<std::net::IpAddr>,
+) -> Result<(), WebError> {
+    state.sign_ins.peek(client).map_err(WebError::RateLimited)?;
+    let shared = state
+        .service
+        .shared_limits()
+        .check(SharedLimit::SignInFailure, client, sign_in_allowance(state))
+        .await?;
+    shared.map_or(Ok(()), |secs| Err(WebError::RateLimited(secs)))
 }
 
 /// Counts a failed sign-in from `client`: a refusal of ours only (a wrong token, an unknown or
 /// used link, an empty form), not a failure of the server's.
-pub fn sign_in_failed(state: &AppState, client: Option<std::net::IpAddr>, e: &WebError) {
+pub async fn sign_in_failed(state: &AppState, client: Option<std::net::IpAddr>, e: &WebError) {
     let ours = matches!(e, WebError::Service(s) if s.is_failure());
-    if !ours {
-        let _ = state.sign_ins.check(client);
+    if ours {
+        return;
     }
+    let _ = state.sign_ins.check(client);
+    let counted = state
+        .service
+        .shared_limits()
+        .hit(SharedLimit::SignInFailure, client, sign_in_allowance(state))
+        .await;
+    if let Err(e) = counted {
+        // The instance's own count stands; the shared one misses this failure.
+        tracing::warn!(error = %crate::logging::ErrorChain(&e), "a failed sign-in was not counted in the database");
+    }
+}
+
+fn sign_in_allowance(state: &AppState) -> Allowance {
+    Allowance::per_minute(
+        state.config.sign_in_failures_per_minute,
+        state.config.sign_in_failures_burst,
+    )
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod preferences;
 mod privacy;
 mod sign_in;
 pub(crate) mod tokens;
+mod web_sessions;
 
 use super::GamesService;
 
@@ -18,6 +19,7 @@ pub use players::PLAYERS_PAGE_SIZE;
 pub use privacy::{ERASED_NAME, Erased, PersonalData};
 pub use sign_in::{LOGIN_PATH, NewWebSession, WebSession, login_url};
 pub use tokens::{MAX_TOKENS_PER_PLAYER, token_name_schema};
+pub use web_sessions::WebSessionView;
 
 /// Players: registration, handles, lookups, their account and preferences.
 #[derive(Clone, Copy)]

@@ -3,10 +3,11 @@
 //! API token pasted into a form opens a browser session. A session carries a CSRF token that
 //! every state-changing request of it must send back. Secrets are stored as their SHA-256.
 
-use crate::domain::PlayerId;
-use crate::store::rows;
+use crate::domain::{PlayerId, SessionOpening, TokenId, WebSessionId};
+use crate::store::rows::{self, NewWebSessionRow};
 
 use super::Credentials;
+use super::web_sessions::{SEEN_EVERY_MS, kept_user_agent};
 use crate::service::accounts::players::token_hash;
 use crate::service::views::{LoginLink, PlayerView};
 use crate::service::{Missing, Result, ServiceError};
@@ -27,6 +28,7 @@ pub struct NewWebSession {
 /// An open browser session, as a request finds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebSession {
+    pub id: WebSessionId,
     pub player: PlayerId,
     pub csrf_token: String,
 }
@@ -46,8 +48,28 @@ pub fn login_url(base_url: &str, token: &str) -> String {
 
 impl Credentials<'_> {
     /// A new one-time sign-in link for `player`, on the server at `base_url`.
-    #[tracing::instrument(level = "debug", skip(self, base_url))]
     pub async fn create_login_link(self, player: PlayerId, base_url: &str) -> Result<LoginLink> {
+        self.new_login_link(player, base_url, None).await
+    }
+
+    /// A new one-time sign-in link for `player`, asked for with their API token `token`: the
+    /// session it opens ends when that token is revoked, as a session the token opened itself.
+    pub async fn create_login_link_with_token(
+        self,
+        player: PlayerId,
+        base_url: &str,
+        token: TokenId,
+    ) -> Result<LoginLink> {
+        self.new_login_link(player, base_url, Some(token)).await
+    }
+
+    #[tracing::instrument(level = "debug", skip(self, base_url))]
+    async fn new_login_link(
+        self,
+        player: PlayerId,
+        base_url: &str,
+        requested_with: Option<TokenId>,
+    ) -> Result<LoginLink> {
         let token = random_secret("tfl_link_")?;
         let hash = token_hash(&token);
         let ttl_ms = minutes_ms(self.service.inner.config.login_link_minutes);
@@ -58,7 +80,7 @@ impl Credentials<'_> {
                     .ok_or_else(|| ServiceError::NotFound(Missing::Player(player)))?;
                 rows::delete_expired_login_links(c, e.now())?;
                 let expires_at = e.now().saturating_add(ttl_ms);
-                rows::insert_login_link(c, player, &hash, e.now(), expires_at)?;
+                rows::insert_login_link(c, player, &hash, e.now(), expires_at, requested_with)?;
                 Ok(expires_at)
             })
             .await?;
@@ -81,15 +103,21 @@ impl Credentials<'_> {
 
     /// Redeems a sign-in link's token: a new session for its player, once. A used, expired or
     /// unknown link is refused, in the same words (they tell an attacker nothing).
+    /// `user_agent`: the browser's, kept (shortened) for the player's list of sessions.
     #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn redeem_login_link(self, token: &str) -> Result<NewWebSession> {
+    pub async fn redeem_login_link(
+        self,
+        token: &str,
+        user_agent: Option<&str>,
+    ) -> Result<NewWebSession> {
         let hash = token_hash(token.trim());
         let session = SessionSecrets::new()?;
         let session_hash = token_hash(&session.secret);
         let ttl_ms = days_ms(self.service.inner.config.web_session_days);
+        let user_agent = kept_user_agent(user_agent);
         self.service
             .commit(move |c, e| {
-                let player = rows::redeem_login_link(c, &hash, e.now())?.ok_or_else(|| {
+                let link = rows::redeem_login_link(c, &hash, e.now())?.ok_or_else(|| {
                     ServiceError::Forbidden(
                         "this sign-in link has been used already or has expired; ask for a new one"
                             .into(),
@@ -99,21 +127,31 @@ impl Credentials<'_> {
                 rows::delete_expired_web_sessions(c, e.now())?;
                 rows::insert_web_session(
                     c,
-                    player,
-                    &session_hash,
-                    &session.csrf_token,
-                    e.now(),
-                    expires_at,
-                    None,
+                    NewWebSessionRow {
+                        player: link.player,
+                        session_hash: &session_hash,
+                        csrf_token: &session.csrf_token,
+                        now: e.now(),
+                        expires_at,
+                        opened_by: SessionOpening::SignInLink,
+                        // A link a token asked for ends with the token, as a session the token
+                        // opened itself does.
+                        opened_with_token: link.created_with_token,
+                        user_agent: user_agent.as_deref(),
+                    },
                 )?;
-                Ok(session.opened(player, expires_at))
+                Ok(session.opened(link.player, expires_at))
             })
             .await
     }
 
     /// Opens a session for the player of an API token pasted into the sign-in form.
     #[tracing::instrument(level = "debug", skip_all)]
-    pub async fn sign_in_with_api_token(self, api_token: &str) -> Result<NewWebSession> {
+    pub async fn sign_in_with_api_token(
+        self,
+        api_token: &str,
+        user_agent: Option<&str>,
+    ) -> Result<NewWebSession> {
         let (player, token) = self
             .identify(api_token.trim())
             .await?
@@ -121,25 +159,31 @@ impl Credentials<'_> {
         let session = SessionSecrets::new()?;
         let session_hash = token_hash(&session.secret);
         let ttl_ms = days_ms(self.service.inner.config.web_session_days);
+        let user_agent = kept_user_agent(user_agent);
         self.service
             .commit(move |c, e| {
                 let expires_at = e.now().saturating_add(ttl_ms);
                 rows::insert_web_session(
                     c,
-                    player,
-                    &session_hash,
-                    &session.csrf_token,
-                    e.now(),
-                    expires_at,
-                    // Revoking the token ends the session (the row goes with it).
-                    Some(token),
+                    NewWebSessionRow {
+                        player,
+                        session_hash: &session_hash,
+                        csrf_token: &session.csrf_token,
+                        now: e.now(),
+                        expires_at,
+                        opened_by: SessionOpening::ApiToken,
+                        // Revoking the token ends the session (the row goes with it).
+                        opened_with_token: Some(token),
+                        user_agent: user_agent.as_deref(),
+                    },
                 )?;
                 Ok(session.opened(player, expires_at))
             })
             .await
     }
 
-    /// The open session whose cookie holds `secret`, if any.
+    /// The open session whose cookie holds `secret`, if any. Notes that it was seen (written
+    /// at most once a minute, off the request's path).
     pub async fn web_session(self, secret: &str) -> Result<Option<WebSession>> {
         let hash = token_hash(secret);
         let now = self.service.now_ms();
@@ -147,9 +191,19 @@ impl Credentials<'_> {
             .service
             .read(move |c| Ok(rows::web_session(c, &hash, now)?))
             .await?;
-        Ok(row.map(|r| WebSession {
-            player: r.player_id,
-            csrf_token: r.csrf_token,
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        if row
+            .last_seen_at
+            .is_none_or(|at| now.saturating_sub(at) >= SEEN_EVERY_MS)
+        {
+            self.note_session_seen(row.id, now);
+        }
+        Ok(Some(WebSession {
+            id: row.id,
+            player: row.player_id,
+            csrf_token: row.csrf_token,
         }))
     }
 

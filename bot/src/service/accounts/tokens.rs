@@ -78,10 +78,7 @@ impl Credentials<'_> {
     }
 
     /// The player a bearer token belongs to and the token's id, if any. Notes the use.
-    pub(in crate::service) async fn identify(
-        self,
-        token: &str,
-    ) -> Result<Option<(PlayerId, TokenId)>> {
+    pub async fn identify(self, token: &str) -> Result<Option<(PlayerId, TokenId)>> {
         let hash = token_hash(token);
         let lock = &self.service.inner.tokens;
         let cached = {

@@ -122,21 +122,50 @@ impl Webhooks<'_> {
     }
 
     /// Records an attempt of delivery `id`: done, or failed and retried at `retry_at` (given
-    /// up when `None`).
+    /// up when `None`). A failure also notes since when the webhook's endpoint has failed;
+    /// past `give_up_after_ms` of failing (0: never) the webhook is given up, and every
+    /// delivery of it still pending with it.
     pub async fn attempted(
         self,
         id: DeliveryId,
         result: std::result::Result<(), String>,
         retry_at: Option<i64>,
+        give_up_after_ms: i64,
     ) -> Result<()> {
         let now = self.service.now_ms();
         self.service
             .inner
             .store
             .write(move |c| match result {
-                Ok(()) => rows::delivery_succeeded(c, id, now),
-                Err(e) => rows::delivery_failed(c, id, &e, retry_at),
+                Ok(()) => {
+                    rows::delivery_succeeded(c, id, now)?;
+                    rows::webhook_answered(c, id)
+                }
+                Err(e) => {
+                    rows::delivery_failed(c, id, &e, retry_at)?;
+                    match rows::webhook_failed(c, id, now)? {
+                        Some((webhook, since))
+                            if give_up_after_ms > 0
+                                && now.saturating_sub(since) >= give_up_after_ms =>
+                        {
+                            give_up(c, webhook, now, since)
+                        }
+                        _ => Ok(()),
+                    }
+                }
             })
+            .await
+            .map_err(ServiceError::from)
+    }
+
+    /// Gives delivery `id` up without an attempt (its event no longer reads): not a failure
+    /// of its endpoint, which was never asked.
+    pub async fn abandon(self, id: DeliveryId, why: &str) -> Result<()> {
+        let why = why.to_owned();
+        self.service
+            .inner
+            .store
+            .write(move |c| rows::delivery_failed(c, id, &why, None))
             .await
             .map_err(ServiceError::from)
     }
@@ -171,6 +200,20 @@ impl Webhooks<'_> {
             })
             .await
     }
+}
+
+/// Gives webhook `webhook` up: its endpoint has failed since `since`.
+fn give_up(
+    c: &crate::store::Conn<'_>,
+    webhook: WebhookId,
+    now: i64,
+    since: i64,
+) -> std::result::Result<(), crate::store::StoreError> {
+    let hours = now.saturating_sub(since) / 3_600_000;
+    let why = format!("given up: the endpoint has failed every delivery for {hours} hours");
+    let given_up = rows::give_up_webhook(c, webhook, now, &why)?;
+    tracing::warn!(%webhook, hours, deliveries = given_up, "webhook given up: its endpoint has failed for too long");
+    Ok(())
 }
 
 /// One event to POST to one webhook.

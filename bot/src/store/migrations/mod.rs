@@ -174,13 +174,13 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
-    // Version 17 is the HTTP sessions work's (branch http-crowd-rest): this placeholder keeps
-    // the list numbered 1, 2, 3... until that branch's entry replaces it in the merge.
     Migration {
         version: 17,
-        name: "reserved_for_http_sessions",
-        sqlite: include_str!("../../../../migrations/0017_reserved_for_http_sessions.sql"),
-        postgres: Postgres::Unchanged,
+        name: "sessions_limits_and_gone_webhooks",
+        sqlite: include_str!("../../../../migrations/0017_sessions_limits_and_gone_webhooks.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0017_sessions_limits_and_gone_webhooks.sql"
+        )),
         then: None,
     },
     Migration {

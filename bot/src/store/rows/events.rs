@@ -41,7 +41,8 @@ pub fn insert_event(c: &Conn<'_>, e: &mut EventRow) -> Result<usize> {
              d AS (INSERT INTO deliveries \
                  (webhook_id, event_id, status, attempts, next_attempt_at) \
                  SELECT w.id, e.id, 'pending', 0, ?7 FROM webhooks w, e \
-                 WHERE w.active = TRUE AND (w.player_id = ?4 OR w.player_id = ?5) \
+                 WHERE w.active = TRUE AND w.gave_up_at IS NULL \
+                 AND (w.player_id = ?4 OR w.player_id = ?5) \
                  ON CONFLICT DO NOTHING RETURNING 1) \
              SELECT (SELECT id FROM e), (SELECT COUNT(*) FROM d)",
             values,
@@ -65,7 +66,8 @@ fn queue_deliveries(c: &Conn<'_>, e: &EventRow) -> Result<usize> {
     c.execute(
         "INSERT INTO deliveries (webhook_id, event_id, status, attempts, next_attempt_at) \
          SELECT id, ?1, 'pending', 0, ?2 FROM webhooks \
-         WHERE active = TRUE AND (player_id = ?3 OR player_id = ?4) ON CONFLICT DO NOTHING",
+         WHERE active = TRUE AND gave_up_at IS NULL AND (player_id = ?3 OR player_id = ?4) \
+         ON CONFLICT DO NOTHING",
         params![e.id, e.created_at, e.players.first(), e.players.get(1)],
     )
 }

@@ -20,6 +20,7 @@ mod personal_data;
 mod player_preferences;
 mod players;
 mod ratings;
+mod shared_limit_hits;
 mod turn_reminders;
 mod web_sessions;
 mod webhooks;
@@ -41,14 +42,15 @@ pub use personal_data::*;
 pub use player_preferences::*;
 pub use players::*;
 pub use ratings::*;
+pub use shared_limit_hits::*;
 pub use turn_reminders::*;
 pub use web_sessions::*;
 pub use webhooks::*;
 
 pub use crate::domain::{
     AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
-    GameStatus, OutboxId, PlayerId, ResultReason, Seat, Side, SideChoice, SideColumn, TokenId,
-    WebhookId,
+    GameStatus, OutboxId, PlayerId, ResultReason, Seat, SessionOpening, SharedLimit, Side,
+    SideChoice, SideColumn, TokenId, WebSessionId, WebhookId,
 };
 
 type Result<T> = std::result::Result<T, StoreError>;

@@ -12,6 +12,11 @@ pub struct WebhookRow {
     pub secret: String,
     pub active: bool,
     pub created_at: i64,
+    /// Every delivery has failed since then (ms); null: the last one arrived, or none was
+    /// made yet.
+    pub failing_since: Option<i64>,
+    /// When its deliveries were given up (ms), the endpoint having failed for too long.
+    pub gave_up_at: Option<i64>,
 }
 
 pub fn insert_webhook(
@@ -33,13 +38,15 @@ pub fn insert_webhook(
         secret: secret.to_owned(),
         active: true,
         created_at: now,
+        failing_since: None,
+        gave_up_at: None,
     })
 }
 
 pub fn webhooks_of(c: &Conn<'_>, player: PlayerId) -> Result<Vec<WebhookRow>> {
     c.query_all(
-        "SELECT id, player_id, url, secret, active, created_at FROM webhooks \
-             WHERE player_id = ?1 AND active = TRUE ORDER BY id",
+        "SELECT id, player_id, url, secret, active, created_at, failing_since, gave_up_at \
+             FROM webhooks WHERE player_id = ?1 AND active = TRUE ORDER BY id",
         params![player],
         |r| {
             Ok(WebhookRow {
@@ -49,6 +56,8 @@ pub fn webhooks_of(c: &Conn<'_>, player: PlayerId) -> Result<Vec<WebhookRow>> {
                 secret: r.get(3)?,
                 active: r.get(4)?,
                 created_at: r.get(5)?,
+                failing_since: r.get(6)?,
+                gave_up_at: r.get(7)?,
             })
         },
     )
@@ -127,6 +136,42 @@ pub fn delivery_failed(
         )?,
     };
     Ok(())
+}
+
+/// Notes on delivery `id`'s webhook that its endpoint answered: it is failing no more.
+pub fn webhook_answered(c: &Conn<'_>, id: DeliveryId) -> Result<()> {
+    c.execute(
+        "UPDATE webhooks SET failing_since = NULL \
+         WHERE id = (SELECT webhook_id FROM deliveries WHERE id = ?1) AND failing_since IS NOT NULL",
+        params![id],
+    )?;
+    Ok(())
+}
+
+/// Notes on delivery `id`'s webhook that its endpoint failed at `now`: its id and since when
+/// it has failed (this failure's time when it was not failing before).
+pub fn webhook_failed(c: &Conn<'_>, id: DeliveryId, now: i64) -> Result<Option<(WebhookId, i64)>> {
+    c.query_opt(
+        "UPDATE webhooks SET failing_since = COALESCE(failing_since, ?2) \
+         WHERE id = (SELECT webhook_id FROM deliveries WHERE id = ?1) \
+         RETURNING id, failing_since",
+        params![id, now],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+}
+
+/// Gives webhook `id` up at `now`: its pending deliveries are marked failed with `why`, and
+/// new events queue none for it. How many deliveries were given up.
+pub fn give_up_webhook(c: &Conn<'_>, id: WebhookId, now: i64, why: &str) -> Result<usize> {
+    c.execute(
+        "UPDATE webhooks SET gave_up_at = ?2 WHERE id = ?1 AND gave_up_at IS NULL",
+        params![id, now],
+    )?;
+    c.execute(
+        "UPDATE deliveries SET status = 'failed', last_error = ?2 \
+         WHERE webhook_id = ?1 AND status = 'pending'",
+        params![id, why],
+    )
 }
 
 /// When the next pending delivery is due, if any.

@@ -7,27 +7,28 @@ use axum::response::{IntoResponse, Response};
 
 use super::ApiResult;
 use crate::server::AppState;
-use crate::server::http::auth::Authed;
+use crate::server::http::auth::AuthedToken;
 use crate::service::LoginLink;
 
 /// A one-time link that signs me in to the web client
 ///
 /// Open `url` in a browser: it signs you in there (a session cookie) once, within
 /// `games.login_link_minutes` (15 minutes by default). Treat it as a password until then.
+/// The session it opens ends when the token that asked for it is revoked.
 #[utoipa::path(
     post, path = "/login-links", tag = "players", security(("bearer" = [])),
     responses((status = 201, description = "The link, shown this once", body = LoginLink))
 )]
 pub async fn create_login_link(
     State(state): State<AppState>,
-    Authed(me): Authed,
+    AuthedToken { player, token }: AuthedToken,
     headers: HeaderMap,
 ) -> ApiResult<Response> {
     let base = base_url(&state, &headers);
     let link = state
         .service
         .credentials()
-        .create_login_link(me, &base)
+        .create_login_link_with_token(player, &base, token)
         .await?;
     Ok((StatusCode::CREATED, Json(link)).into_response())
 }

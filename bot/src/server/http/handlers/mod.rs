@@ -9,6 +9,7 @@ mod login_links;
 mod meta;
 mod players;
 mod tokens;
+mod web_sessions;
 mod webhooks;
 
 pub use analysis::*;
@@ -20,6 +21,7 @@ pub use login_links::*;
 pub use meta::*;
 pub use players::*;
 pub use tokens::*;
+pub use web_sessions::*;
 pub use webhooks::*;
 
 type ApiResult<T> = Result<T, super::error::ApiError>;

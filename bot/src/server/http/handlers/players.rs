@@ -8,11 +8,12 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{ApiResult, page_number};
-use crate::domain::Handle;
+use crate::domain::{Handle, SharedLimit};
 use crate::server::http::auth::{Authed, Viewer};
 use crate::server::http::error::{ApiError, ErrorBody};
 use crate::server::http::extract::{ApiJson, ApiPath, ApiQuery};
 use crate::server::{AppState, ClientKey};
+use crate::service::limits::Allowance;
 use crate::service::{AccountChange, AccountView, Page, PlayerProfile, PlayerView};
 
 /// A new player.
@@ -56,8 +57,26 @@ pub async fn register_player(
         ));
     }
     // Registration needs no token: counted per client address, so one client cannot lock
-    // everyone else out.
-    if let Err(secs) = state.registrations.check(client) {
+    // everyone else out; by this instance, then by every instance on the database together.
+    let in_memory = state.registrations.check(client).err();
+    let shared = match in_memory {
+        Some(_) => None,
+        None => {
+            state
+                .service
+                .shared_limits()
+                .hit(
+                    SharedLimit::Registration,
+                    client,
+                    Allowance::per_minute(
+                        state.config.registration_per_minute,
+                        state.config.registration_burst,
+                    ),
+                )
+                .await?
+        }
+    };
+    if let Some(secs) = in_memory.or(shared) {
         let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",

@@ -14,6 +14,7 @@ use crate::service::{
 };
 
 use super::super::error::WebError;
+use super::super::form::WebForm;
 use super::super::layout::{csrf_field, page};
 use super::super::session::SignedIn;
 use super::me_of;
@@ -111,7 +112,7 @@ pub async fn create_challenge(
     State(state): State<AppState>,
     session: SignedIn,
     headers: HeaderMap,
-    axum::Form(form): axum::Form<ChallengeForm>,
+    WebForm(form): WebForm<ChallengeForm>,
 ) -> Result<Response, WebError> {
     session.check_csrf(&headers, form.csrf.as_deref())?;
     let opponent = match form.opponent {
@@ -183,7 +184,7 @@ pub async fn answer_challenge(
     session: SignedIn,
     headers: HeaderMap,
     Path((id, action)): Path<(ChallengeId, ChallengeAction)>,
-    axum::Form(form): axum::Form<super::game::CsrfForm>,
+    WebForm(form): WebForm<super::game::CsrfForm>,
 ) -> Result<Response, WebError> {
     session.check_csrf(&headers, form.csrf.as_deref())?;
     let s = &state.service;

@@ -15,6 +15,7 @@ use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView, variant_lab
 
 use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};
 use super::super::error::{Plain, WebError};
+use super::super::form::WebForm;
 use super::super::layout::{Me, csrf_field, local_time, page_with};
 use super::super::session::{MaybeSignedIn, SignedIn};
 use super::game_analysis::{latest_analysis, move_mark, panel_for, ply_evaluation};
@@ -144,7 +145,7 @@ pub async fn play_move(
     headers: HeaderMap,
     Path(id): Path<GameId>,
     Query(q): Query<BoardQuery>,
-    axum::Form(form): axum::Form<MoveForm>,
+    WebForm(form): WebForm<MoveForm>,
 ) -> Result<Response, Plain> {
     session.check_csrf(&headers, form.csrf.as_deref())?;
     state
@@ -195,7 +196,7 @@ pub async fn game_action(
     session: SignedIn,
     headers: HeaderMap,
     Path((id, action)): Path<(GameId, GameAction)>,
-    axum::Form(form): axum::Form<CsrfForm>,
+    WebForm(form): WebForm<CsrfForm>,
 ) -> Result<Response, WebError> {
     session.check_csrf(&headers, form.csrf.as_deref())?;
     let s = &state.service;

@@ -17,6 +17,7 @@ use crate::service::{AnalysisView, MarkView, Missing, PlyView, ServiceError};
 use super::super::analysis_svg::analysis_chart_svg;
 use super::super::board_svg::ThemeChoice;
 use super::super::error::{Plain, WebError};
+use super::super::form::WebForm;
 use super::super::layout::{Me, csrf_field};
 use super::super::session::{CSRF_HEADER, MaybeSignedIn, SignedIn};
 use super::game::{BoardQuery, CsrfForm};
@@ -221,7 +222,7 @@ pub async fn request_analysis(
     headers: HeaderMap,
     Path(id): Path<GameId>,
     Query(q): Query<BoardQuery>,
-    axum::Form(form): axum::Form<CsrfForm>,
+    WebForm(form): WebForm<CsrfForm>,
 ) -> Response {
     if headers.contains_key(CSRF_HEADER) {
         return match panel_after_request(&state, &session, &headers, id, q.look().theme).await {

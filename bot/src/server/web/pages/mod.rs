@@ -6,6 +6,7 @@ pub mod game_analysis;
 pub mod home;
 pub mod live;
 pub mod players;
+pub mod sessions;
 pub mod sign_in;
 pub mod variants;
 

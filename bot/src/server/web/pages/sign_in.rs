@@ -9,6 +9,7 @@ use serde::Deserialize;
 use crate::server::{AppState, ClientKey};
 
 use super::super::error::WebError;
+use super::super::form::WebForm;
 use super::super::layout::page;
 use super::super::session::{SignedIn, cleared_cookie, session_cookie};
 use super::super::visitors::{sign_in_allowed, sign_in_failed};
@@ -41,38 +42,60 @@ pub struct TokenForm {
 pub async fn redeem_link(
     State(state): State<AppState>,
     ClientKey(client): ClientKey,
-    axum::Form(form): axum::Form<TokenForm>,
+    headers: HeaderMap,
+    WebForm(form): WebForm<TokenForm>,
 ) -> Result<Response, WebError> {
-    sign_in_allowed(&state, client)?;
+    sign_in_allowed(&state, client).await?;
     let session = state
         .service
         .credentials()
-        .redeem_login_link(&form.token)
+        .redeem_login_link(&form.token, user_agent(&headers))
         .await
-        .map_err(WebError::from)
-        .inspect_err(|e| sign_in_failed(&state, client, e))?;
-    Ok(signed_in(&state, &session))
+        .map_err(WebError::from);
+    signed_in_or_counted(&state, client, session).await
 }
 
 /// `POST /login/token`: signs in with a pasted API token.
 pub async fn with_api_token(
     State(state): State<AppState>,
     ClientKey(client): ClientKey,
-    axum::Form(form): axum::Form<TokenForm>,
+    headers: HeaderMap,
+    WebForm(form): WebForm<TokenForm>,
 ) -> Result<Response, WebError> {
-    sign_in_allowed(&state, client)?;
+    sign_in_allowed(&state, client).await?;
     let session = if form.token.trim().is_empty() {
         Err(WebError::BadInput("paste one of your API tokens".into()))
     } else {
         state
             .service
             .credentials()
-            .sign_in_with_api_token(&form.token)
+            .sign_in_with_api_token(&form.token, user_agent(&headers))
             .await
             .map_err(WebError::from)
+    };
+    signed_in_or_counted(&state, client, session).await
+}
+
+/// The browser's `User-Agent`, kept with the session so its player can tell it in their list.
+fn user_agent(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+}
+
+/// The new session's cookie, or the refusal, counted against `client`'s failed sign-ins.
+async fn signed_in_or_counted(
+    state: &AppState,
+    client: Option<std::net::IpAddr>,
+    session: Result<crate::service::NewWebSession, WebError>,
+) -> Result<Response, WebError> {
+    match session {
+        Ok(session) => Ok(signed_in(state, &session)),
+        Err(e) => {
+            sign_in_failed(state, client, &e).await;
+            Err(e)
+        }
     }
-    .inspect_err(|e| sign_in_failed(&state, client, e))?;
-    Ok(signed_in(&state, &session))
 }
 
 fn signed_in(state: &AppState, session: &crate::service::NewWebSession) -> Response {
@@ -88,7 +111,7 @@ pub async fn sign_out(
     State(state): State<AppState>,
     session: SignedIn,
     headers: HeaderMap,
-    axum::Form(form): axum::Form<CsrfForm>,
+    WebForm(form): WebForm<CsrfForm>,
 ) -> Result<Response, WebError> {
     session.check_csrf(&headers, form.csrf.as_deref())?;
     state
