@@ -20,11 +20,7 @@ pub struct InteractionRelay {
 
 impl std::fmt::Debug for InteractionRelay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ready = self
-            .ready
-            .lock()
-            .map(|ready| ready.is_some())
-            .unwrap_or(false);
+        let ready = self.slot().is_some();
         f.debug_struct("InteractionRelay")
             .field("ready", &ready)
             .finish()
@@ -47,12 +43,7 @@ pub enum NotReady {
 impl InteractionRelay {
     /// Hands `interaction` to the framework, which answers it through Discord's REST API.
     pub fn dispatch(&self, interaction: Interaction) -> Result<(), NotReady> {
-        let ready = self
-            .ready
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone()
-            .ok_or(NotReady::NoSession)?;
+        let ready = self.slot().clone().ok_or(NotReady::NoSession)?;
         let event = FullEvent::InteractionCreate { interaction };
         tokio::spawn(async move {
             serenity::framework::Framework::dispatch(&*ready.framework, ready.context, event).await;
@@ -60,11 +51,14 @@ impl InteractionRelay {
         Ok(())
     }
 
-    fn remember(&self, framework: &Arc<PoiseFramework>, context: &Context) {
-        let mut ready = self
-            .ready
+    fn slot(&self) -> std::sync::MutexGuard<'_, Option<Ready>> {
+        self.ready
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn remember(&self, framework: &Arc<PoiseFramework>, context: &Context) {
+        let mut ready = self.slot();
         if ready.is_none() {
             *ready = Some(Ready {
                 framework: Arc::clone(framework),
@@ -75,10 +69,7 @@ impl InteractionRelay {
 
     /// Forgets the framework of a gateway client that ended.
     pub fn forget(&self) {
-        *self
-            .ready
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+        *self.slot() = None;
     }
 }
 
