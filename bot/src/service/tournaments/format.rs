@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::standings::TieBreak;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(tag = "format", rename_all = "snake_case")]
 pub enum Format {
     /// Every pair meets once.
