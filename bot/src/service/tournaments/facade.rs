@@ -253,7 +253,7 @@ impl Tournaments<'_> {
                         Ok(TournamentSummary {
                             id: t.id,
                             name: t.name.clone(),
-                            format: rounds::stored_format(t)?,
+                            format: rounds::stored_format(t)?.kind(),
                             variant: t.variant.clone(),
                             status: t.status,
                             round: t.round,
@@ -335,7 +335,16 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
         id: t.id,
         name: t.name.clone(),
         organiser: game_state::seat_view(c, Seat::Player(t.organiser))?,
-        format,
+        format: format.kind(),
+        planned_rounds: match (format, t.status) {
+            (Format::Swiss { rounds }, _) => Some(rounds),
+            (_, TournamentStatus::SignUp) => None,
+            _ => format.planned_rounds(players.len()),
+        },
+        group_size: match format {
+            Format::GroupsKnockout { group_size } => Some(group_size),
+            _ => None,
+        },
         variant: t.variant.clone(),
         rules: t.rules.clone(),
         clock: rounds::stored_clock(&t)?,

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::standings::TieBreak;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "format", rename_all = "snake_case")]
 pub enum Format {
     /// Every pair meets once.
@@ -16,6 +16,20 @@ pub enum Format {
     /// Groups by rating, each a double round robin; group winners go on (see
     /// [`super::groups`]).
     GroupsKnockout { group_size: u32 },
+}
+
+/// A format's name, as the API and the views write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FormatKind {
+    /// Every pair meets once.
+    RoundRobin,
+    /// Every pair meets twice, once on each side.
+    DoubleRoundRobin,
+    /// A fixed number of rounds paired by score.
+    Swiss,
+    /// Groups by rating, group winners go on.
+    GroupsKnockout,
 }
 
 /// Why a format cannot be played with the players it has.
@@ -34,6 +48,29 @@ pub enum FormatError {
 }
 
 impl Format {
+    pub fn kind(self) -> FormatKind {
+        match self {
+            Format::RoundRobin => FormatKind::RoundRobin,
+            Format::DoubleRoundRobin => FormatKind::DoubleRoundRobin,
+            Format::Swiss { .. } => FormatKind::Swiss,
+            Format::GroupsKnockout { .. } => FormatKind::GroupsKnockout,
+        }
+    }
+
+    /// How many rounds `players` players play: a round robin's `n - 1` (`n` rounded up to
+    /// even), twice that for a double one, a Swiss tournament's as asked. Groups then knockout
+    /// depend on the play-offs: `None`.
+    pub fn planned_rounds(self, players: usize) -> Option<u32> {
+        let even = players + players % 2;
+        let cycle = u32::try_from(even.saturating_sub(1)).unwrap_or(u32::MAX);
+        match self {
+            Format::RoundRobin => Some(cycle),
+            Format::DoubleRoundRobin => Some(cycle.saturating_mul(2)),
+            Format::Swiss { rounds } => Some(rounds),
+            Format::GroupsKnockout { .. } => None,
+        }
+    }
+
     /// The tie-breaks, in order: Sonneborn-Berger first where everyone meets everyone (as the
     /// World Tafl Federation does), Buchholz first in a Swiss event (where opponents differ).
     pub fn tie_breaks(self) -> &'static [TieBreak] {

@@ -23,7 +23,7 @@ mod tests;
 mod view;
 
 pub use facade::{TOURNAMENTS_PAGE_SIZE, Tournaments};
-pub use format::{Format, FormatError};
+pub use format::{Format, FormatError, FormatKind};
 pub use groups::{GroupOutcome, Seed, group_outcome, seed_groups};
 pub use points::Points;
 pub use requests::{MAX_NAME_CHARS, MAX_PLAYERS, NewTournament};

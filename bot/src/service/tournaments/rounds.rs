@@ -105,19 +105,6 @@ pub(super) fn current_standings(
     )
 }
 
-/// How many rounds the format plays with `players` players.
-fn total_rounds(format: Format, players: usize) -> u32 {
-    let even = players + players % 2;
-    let cycle = u32::try_from(even.saturating_sub(1)).unwrap_or(u32::MAX);
-    match format {
-        Format::RoundRobin => cycle,
-        Format::DoubleRoundRobin => cycle.saturating_mul(2),
-        Format::Swiss { rounds } => rounds,
-        // Refused when the tournament is made; nothing to play.
-        Format::GroupsKnockout { .. } => 0,
-    }
-}
-
 /// Starts the tournament: round 1's games.
 pub(super) fn start(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
     t.status = TournamentStatus::Running;
@@ -154,7 +141,8 @@ pub(crate) fn game_ended(c: &Conn<'_>, e: &mut Emitter, game: GameId) -> Result<
 fn advance(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
     let format = stored_format(t)?;
     let players = rows::tournament_players(c, t.id)?;
-    let total = total_rounds(format, players.len());
+    // Groups then knockout is refused when a tournament is made: nothing to play.
+    let total = format.planned_rounds(players.len()).unwrap_or(0);
     loop {
         let games = rows::tournament_games(c, t.id)?;
         let byes = rows::tournament_byes(c, t.id)?;

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::format::Format;
+use super::format::FormatKind;
 use crate::domain::{GameId, PlayerId, TournamentId, TournamentStatus};
 use crate::service::{ClockSpec, SeatView};
 
@@ -12,7 +12,14 @@ pub struct TournamentView {
     pub id: TournamentId,
     pub name: String,
     pub organiser: SeatView,
-    pub format: Format,
+    pub format: FormatKind,
+    /// How many rounds it plays: a Swiss tournament's as asked, a round robin's once its
+    /// players are known (at the start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planned_rounds: Option<u32>,
+    /// The largest group of a groups-then-knockout tournament.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group_size: Option<u32>,
     /// The preset variant, if the rules are one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
@@ -94,7 +101,7 @@ pub struct StandingView {
 pub struct TournamentSummary {
     pub id: TournamentId,
     pub name: String,
-    pub format: Format,
+    pub format: FormatKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
     pub status: TournamentStatus,
