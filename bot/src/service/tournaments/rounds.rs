@@ -15,6 +15,7 @@ use super::{round_robin, view::PairingResult};
 use crate::domain::{
     GameId, GameStatus, PlayerId, ResultReason, Seat, TournamentId, TournamentStatus,
 };
+use crate::service::events::{EventPayload, TournamentEnded, TournamentRound};
 use crate::service::games::challenges::{NewGame, open_game};
 use crate::service::{ClockSpec, Emitter, Result, ServiceError};
 use crate::store::Conn;
@@ -110,7 +111,29 @@ pub(super) fn start(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Res
     t.status = TournamentStatus::Running;
     t.started_at = Some(e.now());
     t.round = 0;
+    let players = rows::tournament_players(c, t.id)?;
+    tell_players(c, e, &players, || {
+        EventPayload::TournamentStarted(TournamentRound {
+            tournament_id: t.id,
+            name: t.name.clone(),
+            round: 1,
+        })
+    })?;
     advance(c, e, t)
+}
+
+/// Emits `payload` to each player still in the tournament, one event each (an event names at
+/// most two players).
+fn tell_players(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    players: &[TournamentPlayerRow],
+    payload: impl Fn() -> EventPayload,
+) -> Result<()> {
+    for p in players.iter().filter(|p| p.withdrawn_at.is_none()) {
+        e.emit(c, None, None, vec![p.player], payload())?;
+    }
+    Ok(())
 }
 
 /// Called in the transaction that ends `game`: when it was the last of its tournament's
@@ -152,14 +175,26 @@ fn advance(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
             t.finished_at = Some(e.now());
             t.winner = table.first().map(|s| s.player);
             rows::update_tournament_state(c, t)?;
-            return Ok(());
+            return tell_players(c, e, &players, || {
+                EventPayload::TournamentEnded(TournamentEnded {
+                    tournament_id: t.id,
+                    name: t.name.clone(),
+                    winner: t.winner,
+                })
+            });
         }
         t.round += 1;
         let plan = plan_round(format, t.round, &players, &games, &byes)?;
         let started = open_round(c, e, t, &players, &plan)?;
         rows::update_tournament_state(c, t)?;
         if started > 0 {
-            return Ok(());
+            return tell_players(c, e, &players, || {
+                EventPayload::RoundStarted(TournamentRound {
+                    tournament_id: t.id,
+                    name: t.name.clone(),
+                    round: t.round,
+                })
+            });
         }
     }
 }

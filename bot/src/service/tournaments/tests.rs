@@ -180,6 +180,27 @@ async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standin
             (c, 4, 1.0, 1.5)
         ]
     );
+    // Each player heard of the start, of each round and of the end, once each.
+    let heard: Vec<String> = w
+        .service
+        .events()
+        .of_player(c, crate::domain::EventId(0), 500)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .iter()
+        .map(|e| e.kind().to_owned())
+        .filter(|k| k.contains("tournament") || k == "round_started")
+        .collect();
+    assert_eq!(
+        heard,
+        vec![
+            "tournament_started",
+            "round_started",
+            "round_started",
+            "round_started",
+            "tournament_ended"
+        ]
+    );
 }
 
 #[tokio::test]
