@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::domain::{
     AnalysisId, ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side,
-    TournamentId,
+    TournamentId, TournamentStatus,
 };
 
 use crate::service::views::{ChallengeView, GameRatings, WarningView};
@@ -238,11 +238,13 @@ pub struct TournamentRound {
     pub round: u32,
 }
 
-/// A tournament's last round ended. Sent to each of its players.
+/// A tournament's last round ended (`finished`, with its winner), or its start came with too
+/// few players (`cancelled`). Sent to each of its players.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct TournamentEnded {
     pub tournament_id: TournamentId,
     pub name: String,
+    pub status: TournamentStatus,
     pub winner: Option<PlayerId>,
 }
 

@@ -238,6 +238,29 @@ impl Tournaments<'_> {
         self.get(id).await
     }
 
+    /// Starts a tournament whose `starts_at` has come (the scheduler's pass), or cancels it
+    /// when too few players joined; answers whether it did either (another instance may
+    /// have been first).
+    pub async fn start_when_due(self, id: TournamentId) -> Result<bool> {
+        self.service
+            .commit(move |c, e| {
+                let mut t = rounds::load(c, id)?;
+                let due = t.starts_at.is_some_and(|at| at <= e.now());
+                if t.status != TournamentStatus::SignUp || !due {
+                    return Ok(false);
+                }
+                let count = rows::tournament_players(c, id)?.len();
+                let playable = rounds::stored_format(&t)?.check(count).is_ok();
+                if count >= t.min_players as usize && playable {
+                    rounds::start(c, e, &mut t)?;
+                } else {
+                    rounds::cancel(c, e, &mut t)?;
+                }
+                Ok(true)
+            })
+            .await
+    }
+
     /// The tournament with its players, rounds and standings.
     pub async fn get(self, id: TournamentId) -> Result<TournamentView> {
         self.service.read(move |c| view(c, id)).await

@@ -122,6 +122,22 @@ pub(super) fn start(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Res
     advance(c, e, t)
 }
 
+/// Calls the tournament off (its start came with too few players) and tells those who joined.
+pub(super) fn cancel(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
+    t.status = TournamentStatus::Cancelled;
+    t.finished_at = Some(e.now());
+    rows::update_tournament_state(c, t)?;
+    let players = rows::tournament_players(c, t.id)?;
+    tell_players(c, e, &players, || {
+        EventPayload::TournamentEnded(TournamentEnded {
+            tournament_id: t.id,
+            name: t.name.clone(),
+            status: t.status,
+            winner: None,
+        })
+    })
+}
+
 /// Emits `payload` to each player still in the tournament, one event each (an event names at
 /// most two players).
 fn tell_players(
@@ -179,6 +195,7 @@ fn advance(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
                 EventPayload::TournamentEnded(TournamentEnded {
                     tournament_id: t.id,
                     name: t.name.clone(),
+                    status: t.status,
                     winner: t.winner,
                 })
             });

@@ -15,20 +15,26 @@ use crate::webhook_target::TargetPolicy;
 struct World {
     _dir: tempfile::TempDir,
     service: GamesService,
+    clock: Arc<ManualClock>,
 }
 
 async fn world() -> World {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let store = Store::open(&dir.path().join("t.db"), 2, Duration::from_secs(5), 8)
         .unwrap_or_else(|e| panic!("{e}"));
+    let clock = Arc::new(ManualClock::new(1_000));
     let service = GamesService::new(
         store,
-        Arc::new(ManualClock::new(1_000)),
+        clock.clone(),
         GamesConfig::default(),
         TargetPolicy::new(&[]).unwrap_or_else(|e| panic!("{e}")),
         None,
     );
-    World { _dir: dir, service }
+    World {
+        _dir: dir,
+        service,
+        clock,
+    }
 }
 
 impl World {
@@ -370,5 +376,87 @@ async fn what_cannot_be_done_is_refused_in_the_players_terms() {
     assert_eq!(
         err(bad).1,
         format!("a tournament's name must be 1 to {MAX_NAME_CHARS} characters")
+    );
+}
+
+#[tokio::test]
+async fn at_its_start_time_a_tournament_starts_by_itself_or_is_called_off() {
+    let w = world().await;
+    let [a, b, c] = [
+        w.player("A").await,
+        w.player("B").await,
+        w.player("C").await,
+    ];
+    let new = |starts_at: i64, min_players: u32| NewTournament {
+        name: "Timed".into(),
+        format: Format::RoundRobin,
+        rules: RulesChoice::Variant("brandubh".into()),
+        clock: ClockSpec::PerMove { seconds: 86_400 },
+        rated: None,
+        min_players,
+        max_players: 8,
+        starts_at: Some(starts_at),
+    };
+    let t = w.service.tournaments();
+    let full = t
+        .create(a, new(60_000, 2))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id;
+    let empty = t
+        .create(a, new(60_000, 3))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id;
+    for p in [b, c] {
+        t.join(p, full).await.unwrap_or_else(|e| panic!("{e}"));
+    }
+    t.join(b, empty).await.unwrap_or_else(|e| panic!("{e}"));
+
+    let early = w
+        .service
+        .scheduler()
+        .run_due()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(early.tournaments_started, 0, "not before its time");
+    w.clock.advance_ms(60_000);
+    let pass = w
+        .service
+        .scheduler()
+        .run_due()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(pass.tournaments_started, 2);
+    assert_eq!(w.view(full).await.status, TournamentStatus::Running);
+    assert_eq!(w.view(full).await.round, 1);
+    assert_eq!(w.view(empty).await.status, TournamentStatus::Cancelled);
+    let again = w
+        .service
+        .scheduler()
+        .run_due()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again.tournaments_started, 0, "each is acted on once");
+
+    let told: Vec<String> = w
+        .service
+        .events()
+        .of_player(b, crate::domain::EventId(0), 100)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .iter()
+        .filter_map(|e| match &e.payload {
+            crate::service::EventPayload::TournamentEnded(ended) => {
+                Some(format!("{} {}", ended.tournament_id, ended.status))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(told, vec![format!("{empty} cancelled")]);
+    let refused = t.create(a, new(500, 2)).await;
+    assert!(
+        matches!(refused, Err(ServiceError::Invalid(_))),
+        "a start in the past"
     );
 }
