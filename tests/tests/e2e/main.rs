@@ -34,3 +34,4 @@ mod fake_discord_contract;
 mod fake_discord_crowd;
 mod web_analysis;
 mod web_browser;
+mod web_turns;
