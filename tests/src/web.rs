@@ -141,6 +141,14 @@ impl WebApp {
             .id
     }
 
+    /// Ada and Bob, and a Brandubh game between them (Ada attacks, and moves first).
+    pub async fn ada_and_bob_at_brandubh(&self) -> (TestPlayer, TestPlayer, GameId) {
+        let ada = self.player("Ada").await;
+        let bob = self.player("Bob").await;
+        let game = self.brandubh(&ada, &bob).await;
+        (ada, bob, game)
+    }
+
     /// Plays `text` for `player` in `game` through the service, as from another front end.
     pub async fn play(&self, player: &TestPlayer, game: GameId, text: &str) {
         let request = taflbot::service::MoveRequest {

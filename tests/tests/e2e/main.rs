@@ -35,4 +35,5 @@ mod fake_discord_crowd;
 mod web_accessibility;
 mod web_analysis;
 mod web_browser;
+mod web_keyboard;
 mod web_turns;

@@ -16,9 +16,7 @@ async fn check(client: &Client, app: &WebApp, path: &str, ready: &str) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_page_passes_axe_core_signed_in_and_out_light_and_dark() {
     let app = WebApp::start().await;
-    let ada = app.player("Ada").await;
-    let bob = app.player("Bob").await;
-    let game = app.brandubh(&ada, &bob).await;
+    let (ada, bob, game) = app.ada_and_bob_at_brandubh().await;
     app.play(&ada, game, "d1-c1").await;
     let finished = app.brandubh(&ada, &bob).await;
     app.play(&ada, finished, "d1-c1").await;

@@ -24,9 +24,7 @@ Object.defineProperty(document, 'hidden', { configurable: true, get: () => true 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_title_counts_my_turns_live_and_a_hidden_tab_notifies() {
     let app = WebApp::start().await;
-    let ada = app.player("Ada").await;
-    let bob = app.player("Bob").await;
-    let game = app.brandubh(&ada, &bob).await;
+    let (ada, bob, game) = app.ada_and_bob_at_brandubh().await;
     let a = browser(1100).await;
     sign_in(&a, &app.login_link(&ada).await).await;
     // Ada (attackers) moves first: one game waits for her, on any page.
