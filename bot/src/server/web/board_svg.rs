@@ -213,7 +213,7 @@ fn squares(s: &mut String, scene: &Scene, p: &Palette, origin: impl Fn(Coord) ->
                 hex(p.grid)
             );
             if shapes.len() > 1 {
-                s.push_str("<g class=\"mark\" pointer-events=\"none\">");
+                s.push_str("<g class=\"square-mark\" pointer-events=\"none\">");
                 shapes_svg(s, &shapes);
                 s.push_str("</g>");
             }
@@ -393,7 +393,7 @@ mod tests {
         let king = &svg[king_start..king_start + svg[king_start..].find("</g>").unwrap()];
         assert_eq!(king.matches("<polygon").count(), 1, "the crown: {king}");
         // Four corners and the throne, each with its symbol; corners are two rings and a dot.
-        assert_eq!(svg.matches("class=\"mark\"").count(), 5);
+        assert_eq!(svg.matches("class=\"square-mark\"").count(), 5);
         let palette = Palette::of(Theme::Light);
         let ring = format!("fill=\"none\" stroke=\"{}\"", hex(palette.mark_symbol));
         let rings = svg
