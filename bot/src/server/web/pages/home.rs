@@ -12,7 +12,7 @@ use crate::service::{ChallengeView, GameSummary, variant_label};
 use super::super::error::WebError;
 use super::super::layout::{Me, csrf_field, local_time, page};
 use super::super::session::MaybeSignedIn;
-use super::game::seat;
+use super::game::{game_link, pairing, seat};
 use super::me_of;
 
 #[derive(Debug, Default, Deserialize)]
@@ -51,11 +51,12 @@ pub async fn home(
 fn games_table(games: &[GameSummary]) -> Markup {
     html! {
         table.games {
-            thead { tr { th { "Game" } th { "Turn" } th { "Deadline" } th { "Variant" } th { "Moves" } } }
+            thead { tr { th { "Game" } th { "Players" } th { "Turn" } th { "Deadline" } th { "Variant" } th { "Moves" } } }
             tbody {
                 @for g in games {
                     tr.mine[g.your_turn] data-game=(g.id) {
-                        td { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) } }
+                        td { (game_link(g.id)) }
+                        td { (pairing(&g.attackers, &g.defenders)) }
                         td {
                             @if g.your_turn { span.turn aria-label="your turn" { "● Your turn" } }
                             @else if g.status == GameStatus::Active {

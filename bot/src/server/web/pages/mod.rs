@@ -8,6 +8,7 @@ pub mod live;
 pub mod players;
 pub mod sessions;
 pub mod sign_in;
+pub mod turns;
 pub mod variants;
 
 use crate::server::AppState;
