@@ -98,14 +98,17 @@
 //!   `remaining`, `reset_after`, `max_concurrency`); every IDENTIFY counts against it. IDENTIFY
 //!   with fewer shards than a test requires is closed with 4011 (sharding required), a shard
 //!   outside its count with 4010 and one past the day's limit with 4004 (both problems).
+//!   `max_concurrency` is held to: one session start per bucket (`shard % max_concurrency`)
+//!   per 5 s, one too soon answered op 9 and counted.
 //! - **The bot's ping rule** (`mentions`): every message, follow-up, edit and message callback
 //!   must carry `allowed_mentions`, never allowing `everyone` or roles (Discord would accept
 //!   one without and ping every mention in its text, so this is a problem of the bot).
 //! - **Gateway**: HELLO, IDENTIFY -> READY (with `session_id` and `resume_gateway_url`) and
 //!   GUILD_CREATE, heartbeat ACKs, dispatches with a per-session `seq`; RESUME replays what the
 //!   session missed, then RESUMED; an unknown or ended session gets op 9. A test can refuse
-//!   IDENTIFY with a close code, close the connection, send op 7 or op 9. A client closing
-//!   with 1000 or 1001 ends its session.
+//!   IDENTIFY with a close code, close the connection, send op 7 or op 9, or silence a shard
+//!   ([`FakeDiscord::silence_shard`]: no more heartbeat ACKs or dispatches on its connections,
+//!   as when Discord's side hangs). A client closing with 1000 or 1001 ends its session.
 //! - **Server, channel and thread events** ([`guild_events`]): the bot removed from the guild
 //!   (GUILD_DELETE without `unavailable`; the guild's channels then refuse its messages) and
 //!   added back (GUILD_CREATE), a guild outage (GUILD_DELETE with `unavailable: true`),
@@ -125,8 +128,7 @@
 //!   lasts while more than the limit of invalid requests is in the window (Discord: an hour
 //!   or more).
 //! - Gateway: no zlib or zstd compression, no ETF encoding, no heartbeat timeout (a silent
-//!   client is never dropped, heartbeat `seq` never checked), `max_concurrency` is announced
-//!   but identifies are not held to it (5 s per rate-limit key), intents not checked, no
+//!   client is never dropped, heartbeat `seq` never checked), intents not checked, no
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
 //!   GUILD_MEMBER_ADD); of the channel events only CHANNEL_DELETE, THREAD_DELETE and
@@ -968,6 +970,12 @@ impl FakeDiscord {
     /// shards (4010, 4011) or the day's session starts (4004).
     pub fn rejected_identifies(&self) -> u64 {
         self.state.gateway.rejected_identifies()
+    }
+
+    /// From now on `shard`'s gateway connections hear nothing from Discord: heartbeat ACKs and
+    /// dispatches are withheld (a hung connection on Discord's side).
+    pub fn silence_shard(&self, shard: u64) {
+        self.state.gateway.silence_shard(shard);
     }
 
     /// Answers every IDENTIFY from now on by closing the connection with `close_code` (e.g.

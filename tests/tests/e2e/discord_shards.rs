@@ -79,5 +79,10 @@ async fn without_a_shard_count_the_bot_runs_discords_recommendation() {
     let world = World::start_against(fake, |_| {}).await;
     both_shards_identify_and_help_is_answered(&world.fake).await;
     assert_eq!(world.fake.identifies(), 2, "no IDENTIFY refused");
+    assert_eq!(
+        world.fake.identifies_too_fast(),
+        0,
+        "one IDENTIFY per max_concurrency bucket per 5 s"
+    );
     world.stop().await;
 }
