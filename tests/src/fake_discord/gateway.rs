@@ -106,9 +106,15 @@ impl Hub {
         self.latest_session.insert(shard, session_id.to_owned());
     }
 
-    /// The shard an event belongs to: its guild's, or 0 without one.
-    fn shard_of_event(&self, data: &Value) -> u64 {
-        data.get("guild_id")
+    /// The shard an event belongs to: its guild's (a GUILD_* event names its guild `id`), or
+    /// 0 without one.
+    fn shard_of_event(&self, event: &str, data: &Value) -> u64 {
+        let guild_field = if event.starts_with("GUILD_") && data.get("guild_id").is_none() {
+            "id"
+        } else {
+            "guild_id"
+        };
+        data.get(guild_field)
             .and_then(Value::as_str)
             .and_then(|g| g.parse::<u64>().ok())
             .map_or(0, |guild| shard_of(guild, self.shard_count))
@@ -234,7 +240,7 @@ impl GatewayHub {
     /// event waits in its session for the RESUME, as on Discord.
     pub fn dispatch(&self, event: &str, data: Value) -> Result<(), FakeError> {
         let mut hub = locked(&self.hub);
-        let shard = hub.shard_of_event(&data);
+        let shard = hub.shard_of_event(event, &data);
         let session_id = hub
             .current
             .get(&shard)

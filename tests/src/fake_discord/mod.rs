@@ -64,7 +64,9 @@
 //!   (CREATE_PUBLIC_THREADS in the parent, else 403 50013), posts in them under
 //!   SEND_MESSAGES_IN_THREADS; an archived thread reopened by a message unless locked (then 400
 //!   50083 until `PATCH /channels/{id}` `archived: false`, which needs MANAGE_THREADS); deleted
-//!   threads answer 404 10003. `POST /users/@me/channels` opens a member's DM channel; a member
+//!   threads answer 404 10003; past the guild's active-thread limit (Discord's 1,000, or
+//!   [`FakeDiscord::limit_active_threads`]) a new thread is refused with 400 160006.
+//!   `POST /users/@me/channels` opens a member's DM channel; a member
 //!   with closed DMs refuses messages with 403 50007. The test guild's channels give the bot
 //!   every permission but the two thread ones, unless a test calls
 //!   [`FakeDiscord::allow_threads`].
@@ -132,8 +134,8 @@
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
 //!   GUILD_MEMBER_ADD); of the channel events only CHANNEL_DELETE, THREAD_DELETE and
-//!   THREAD_UPDATE are sent. GUILD_DELETE and GUILD_CREATE sent after READY go to shard 0 (they
-//!   carry `id`, not `guild_id`); a new session while the bot is removed from the guild still
+//!   THREAD_UPDATE are sent. GUILD_DELETE and GUILD_CREATE sent after READY go to the guild's
+//!   shard (read off their `id`); a new session while the bot is removed from the guild still
 //!   gets its GUILD_CREATE. A removed bot is refused with 403 50013 (Discord: 50001).
 //! - Permissions: roles and overwrites live in the fake, not in GUILD_CREATE (its roles and
 //!   channels carry no overwrites: the bot reads permissions from interactions only); no
@@ -144,7 +146,7 @@
 //!   message), no THREAD_CREATE dispatch (THREAD_DELETE and THREAD_UPDATE only when a test
 //!   calls [`FakeDiscord::delete_thread_and_tell`] or [`FakeDiscord::lock_thread_and_tell`]),
 //!   no thread members, no
-//!   auto-archiving by time (a test archives), no active-thread limit.
+//!   auto-archiving by time (a test archives).
 //! - Direct messages: no DM gateway events, no DM-only interactions; a DM is refused only when
 //!   the test closed that member's DMs.
 //! - Messages: no edit history (an edit replaces the stored message and sets
@@ -689,6 +691,12 @@ impl FakeDiscord {
             | threads::CREATE_PUBLIC_THREADS
             | threads::SEND_MESSAGES_IN_THREADS;
         self.set_bot_permissions(channel_id, bits);
+    }
+
+    /// The guild may hold at most `count` active threads from now on (Discord: 1,000); one more
+    /// is refused with 400 160006.
+    pub fn limit_active_threads(&self, count: usize) {
+        locked(&self.state.threads).active_limit = Some(count);
     }
 
     /// The threads created under `channel_id` (live or deleted), oldest first.
