@@ -61,7 +61,7 @@ struct Inner {
     pacer: IdentifyPacer,
     /// Shards stopped by a fatal close: their IDENTIFYs are parked.
     stopped: Mutex<HashSet<u16>>,
-    /// Each session's shard, for a RESUME (which does not name its shard).
+    /// Each shard's current session, for a RESUME (which does not name its shard).
     sessions: Mutex<HashMap<String, [u16; 2]>>,
     /// Set once the whole front end must stop, with the reason.
     front_end_failed: watch::Sender<Option<String>>,
@@ -389,7 +389,11 @@ impl Connection {
                     if let Some(shard) = shard {
                         self.known_as(shard);
                         if let Some(session) = data.get("session_id").and_then(Value::as_str) {
-                            lock(&self.inner.sessions).insert(session.to_owned(), shard);
+                            // One session per shard is resumable: the map stays as small as
+                            // the shard list.
+                            let mut sessions = lock(&self.inner.sessions);
+                            sessions.retain(|_, known| known[0] != shard[0]);
+                            sessions.insert(session.to_owned(), shard);
                         }
                         self.inner.board.set(shard[0], ShardState::Connected);
                     }
