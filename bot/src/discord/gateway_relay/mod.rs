@@ -167,6 +167,10 @@ fn identify_shard(data: &Value) -> [u16; 2] {
 }
 
 /// One shard connection, from serenity's connect to its end.
+#[allow(
+    clippy::result_large_err,
+    reason = "the handshake callback's error type is tungstenite's HTTP response"
+)]
 async fn relay(stream: TcpStream, inner: Arc<Inner>) {
     let mut query = None;
     let bot =
@@ -229,8 +233,8 @@ impl Connection {
         let mut closing = self.inner.closing.subscribe();
         let step = loop {
             let step = tokio::select! {
-                frame = bot.next() => self.from_bot(frame, &mut discord).await,
-                frame = discord.next() => self.from_discord(frame, &mut bot).await,
+                frame = bot.next() => self.on_bot_frame(frame, &mut discord).await,
+                frame = discord.next() => self.on_discord_frame(frame, &mut bot).await,
                 _ = until_set(&mut closing) => Step::End,
             };
             match step {
@@ -250,7 +254,7 @@ impl Connection {
         }
     }
 
-    async fn from_bot(
+    async fn on_bot_frame(
         &mut self,
         frame: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
         discord: &mut DiscordSocket,
@@ -330,7 +334,7 @@ impl Connection {
         self.inner.front_end_failed.borrow().is_some() || lock(&self.inner.stopped).contains(&shard)
     }
 
-    async fn from_discord(
+    async fn on_discord_frame(
         &mut self,
         frame: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
         bot: &mut BotSocket,
