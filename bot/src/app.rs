@@ -188,6 +188,7 @@ impl RunningApp {
                     token: token.to_owned(),
                     api_base: config.discord.api_base.clone(),
                     guild_id: config.discord.guild_id,
+                    register_commands: config.discord.registers_commands()?,
                     retry_base: Duration::from_millis(config.discord.retry_base_ms.max(1)),
                     shards: config.discord.shard_plan()?,
                     shards_from_discord: config.discord.shard_count_from_discord(),

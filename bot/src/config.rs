@@ -234,11 +234,18 @@ pub struct DiscordConfig {
     /// First wait before retrying a failed post, registration or gateway connection (doubled
     /// each try).
     pub retry_base_ms: u64,
-    /// The bot's gateway shards in all (absent, with `shards` empty: the count Discord
-    /// recommends, read at each gateway start). See `config/discord_shards.rs`.
+    /// The bot's gateway shards in all, or `"auto"` (also when absent, with `shards` empty:
+    /// the count Discord recommends, read at each gateway start). See
+    /// `config/discord_shards.rs`.
+    #[serde(deserialize_with = "discord_shards::count_or_auto")]
     pub shard_count: Option<u16>,
     /// This instance's shards of `shard_count`: `"0-3"`, `"5"`, or empty for all of them.
     pub shards: String,
+    /// Whether `serve` registers the slash commands (once per start, retried with back-off
+    /// until Discord takes them). Absent: only the instance that runs shard 0 does, so one
+    /// instance (or the first of several) needs no extra step and a rolling deploy has one
+    /// writer. `false`: never; register as a deploy step with `taflbot discord register`.
+    pub register_commands: Option<bool>,
     /// Each REST request the bot makes outside an interaction's answer (posts, direct
     /// messages, threads, edits) is given up after this long, so one hung connection holds
     /// only its own channel (docs/discord.md, "Delivery").
@@ -397,6 +404,7 @@ impl Default for DiscordConfig {
             retry_base_ms: 1_000,
             shard_count: None,
             shards: String::new(),
+            register_commands: None,
             request_timeout_ms: 10_000,
             delivery_channels: 8,
             invalid_request_budget: 5_000,

@@ -13,8 +13,12 @@ pub enum DiscordState {
     Off,
     /// Connecting to the gateway (first time).
     Connecting,
-    /// The gateway session is ready and the commands are registered.
+    /// The gateway session is ready (and the commands registered, when this instance
+    /// registers them).
     Connected,
+    /// The gateway session is ready but registering the commands failed; tried again with
+    /// back-off.
+    CommandsNotRegistered { error: String },
     /// The gateway ended; connecting again after a back-off.
     Reconnecting { error: String },
     /// Given up: the front end is down until the process restarts with a fixed configuration.
@@ -32,12 +36,15 @@ impl DiscordState {
 #[derive(Debug, Clone)]
 pub struct DiscordStatus {
     sender: watch::Sender<DiscordState>,
+    /// Each gateway shard's state (`/health`'s `shards`).
+    shards: crate::shard_health::ShardBoard,
 }
 
 impl DiscordStatus {
     pub fn new(initial: DiscordState) -> DiscordStatus {
         DiscordStatus {
             sender: watch::channel(initial).0,
+            shards: crate::shard_health::ShardBoard::default(),
         }
     }
 
@@ -45,8 +52,25 @@ impl DiscordStatus {
         self.sender.borrow().clone()
     }
 
+    /// Each gateway shard's state, as the gateway relay reports it.
+    pub fn shards(&self) -> &crate::shard_health::ShardBoard {
+        &self.shards
+    }
+
     pub(crate) fn set(&self, state: DiscordState) {
         self.sender.send_replace(state);
+    }
+
+    /// Sets `state` only while the current one satisfies `now` (a background task must not
+    /// overwrite a failure or a reconnection it knows nothing of).
+    pub(crate) fn set_if(&self, now: impl FnOnce(&DiscordState) -> bool, state: DiscordState) {
+        self.sender.send_if_modified(|current| {
+            if !now(current) {
+                return false;
+            }
+            *current = state;
+            true
+        });
     }
 
     /// Waits until the state satisfies `done` (tests, start-up).

@@ -13,6 +13,7 @@ pub mod logging;
 pub mod notify;
 pub mod server;
 pub mod service;
+pub mod shard_health;
 pub mod store;
 pub mod telemetry;
 pub mod webhook_target;

@@ -1,5 +1,6 @@
 //! `taflbot discord invite-url`: the link a server owner opens to add the bot to a server, with
-//! the scopes and the few permissions the bot needs.
+//! the scopes and the few permissions the bot needs; and `taflbot discord register`
+//! (`discord_register.rs`).
 
 use std::num::NonZeroU64;
 use std::path::PathBuf;
@@ -51,6 +52,8 @@ pub struct DiscordArgs {
 pub enum DiscordCommand {
     /// Print the URL a server owner opens to add the bot to a server.
     InviteUrl(InviteUrlArgs),
+    /// Register this build's slash commands with Discord (globally, or in one server) and exit.
+    Register(super::discord_register::RegisterArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -87,6 +90,7 @@ pub enum ApplicationIdError {
 pub fn run(args: DiscordArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         DiscordCommand::InviteUrl(args) => print_invite_url(args),
+        DiscordCommand::Register(args) => super::discord_register::run(args),
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod analyze;
 mod discord;
+mod discord_register;
 mod login_link;
 mod render;
 pub mod serve;
@@ -38,7 +39,8 @@ pub enum Command {
     Render(render::RenderArgs),
     /// Run the service: HTTP API, scheduler, webhooks, Discord when configured (the default).
     Serve(serve::ServeArgs),
-    /// Helpers for running the bot on a real Discord server (`discord invite-url`).
+    /// Helpers for running the bot on a real Discord server (`discord invite-url`, `discord
+    /// register`).
     Discord(discord::DiscordArgs),
     /// Print a one-time link that signs a player in to the web client.
     LoginLink(login_link::LoginLinkArgs),

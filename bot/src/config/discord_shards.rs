@@ -3,12 +3,52 @@
 //! all). Discord sends each server's events and interactions to shard
 //! `(guild_id >> 22) % shard_count` only, so instances that split the shards between them
 //! each serve their own servers, and every server exactly one instance. Without either
-//! setting the bot runs the count Discord recommends (`GET /gateway/bot`), read again at each
-//! start of the gateway, so a bot that grew past its shards' servers never meets close 4011.
+//! setting (or with `shard_count = "auto"`) the bot runs the count Discord recommends
+//! (`GET /gateway/bot`), read again at each start of the gateway, so a bot that grew past its
+//! shards' servers never meets close 4011.
 
 use std::ops::Range;
 
+use serde::{Deserialize, Deserializer};
+
 use super::{ConfigError, DiscordConfig};
+
+/// `discord.shard_count`: a number of shards, or `"auto"` (the same as leaving it out: the
+/// count Discord recommends). Anything else is refused in the setting's words.
+pub(super) fn count_or_auto<'de, D: Deserializer<'de>>(de: D) -> Result<Option<u16>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum CountOrText {
+        Count(i64),
+        Fraction(f64),
+        Text(String),
+    }
+    let refuse = |what: &dyn std::fmt::Display| {
+        serde::de::Error::custom(format!(
+            "discord.shard_count must be \"auto\" or a number of shards from 1 to {}, got {what}",
+            u16::MAX
+        ))
+    };
+    let count = match Option::<CountOrText>::deserialize(de)? {
+        None => return Ok(None),
+        Some(CountOrText::Count(n)) => n,
+        Some(CountOrText::Fraction(x)) => return Err(refuse(&x)),
+        Some(CountOrText::Text(text)) => {
+            let trimmed = text.trim();
+            if trimmed.eq_ignore_ascii_case("auto") || trimmed.is_empty() {
+                return Ok(None);
+            }
+            trimmed
+                .parse::<i64>()
+                .map_err(|_| refuse(&format_args!("{text:?}")))?
+        }
+    };
+    match u16::try_from(count) {
+        // 0 is refused by `shard_plan`, with the other shard mistakes.
+        Ok(count) => Ok(Some(count)),
+        Err(_) => Err(refuse(&count)),
+    }
+}
 
 /// The shards to start: `range` of `0..total`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +63,16 @@ impl DiscordConfig {
     /// runs a part of the shards needs the count all instances agree on.
     pub fn shard_count_from_discord(&self) -> bool {
         self.shard_count.is_none() && self.shards.trim().is_empty()
+    }
+
+    /// Whether `serve` registers the slash commands: as `register_commands` says, or, when
+    /// absent, if this instance runs shard 0 (one writer among several instances; a single
+    /// instance runs every shard).
+    pub fn registers_commands(&self) -> Result<bool, ConfigError> {
+        match self.register_commands {
+            Some(registers) => Ok(registers),
+            None => Ok(self.shard_plan()?.range.start == 0),
+        }
     }
 
     /// This instance's shards, or what is wrong with the two settings, in their words.
@@ -132,6 +182,33 @@ mod tests {
                 total: 8
             })
         );
+    }
+
+    fn read(toml: &str) -> Result<Option<u16>, String> {
+        #[derive(Deserialize)]
+        struct Discord {
+            #[serde(default, deserialize_with = "count_or_auto")]
+            shard_count: Option<u16>,
+        }
+        toml::from_str::<Discord>(toml)
+            .map(|d| d.shard_count)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_shard_count_is_a_number_or_auto() {
+        assert_eq!(read(""), Ok(None));
+        assert_eq!(read("shard_count = \"auto\""), Ok(None));
+        assert_eq!(read("shard_count = \" AUTO \""), Ok(None));
+        assert_eq!(read("shard_count = 8"), Ok(Some(8)));
+        assert_eq!(read("shard_count = \"8\""), Ok(Some(8)));
+        for bad in ["\"many\"", "-1", "70000", "2.5"] {
+            let error = read(&format!("shard_count = {bad}")).expect_err(bad);
+            assert!(
+                error.contains("must be \"auto\" or a number of shards"),
+                "{bad}: {error}"
+            );
+        }
     }
 
     #[test]

@@ -12,7 +12,9 @@ use tokio::task::JoinHandle;
 
 use crate::backoff::Backoff;
 
+use super::command_registration::Registration;
 use super::delivery::{self, DeliverySettings, GateSettings};
+use super::gateway_relay::GatewayRelay;
 use super::interactions_endpoint::{InteractionRelay, RelayingFramework};
 use super::{Data, DiscordError, DiscordState, answers, commands, components, error, mentions};
 
@@ -29,6 +31,8 @@ pub struct DiscordSettings {
     pub api_base: String,
     /// Register the commands in this guild only (instant) instead of globally.
     pub guild_id: Option<u64>,
+    /// Whether this instance registers the commands (once per start, retried until done).
+    pub register_commands: bool,
     /// The first wait of every retry (posts, registration, gateway), doubled each time.
     pub retry_base: Duration,
     /// The gateway shards this instance runs.
@@ -64,25 +68,36 @@ pub fn api_origin(api_base: &str) -> Result<String, DiscordError> {
 }
 
 fn http_client(settings: &DiscordSettings) -> Result<Http, DiscordError> {
-    let token = settings.token.trim();
+    rest_client(
+        &settings.token,
+        &settings.api_base,
+        settings.gate.request_timeout,
+        settings.stand_in.as_ref(),
+    )
+}
+
+/// A REST client for `token` at `api_base` (or the stand-in for discord.com), every request
+/// bounded by `request_timeout` (interaction answers by a longer one).
+pub(super) fn rest_client(
+    token: &str,
+    api_base: &str,
+    request_timeout: Duration,
+    stand_in: Option<&crate::config::DiscordStandIn>,
+) -> Result<Http, DiscordError> {
+    let token = token.trim();
     if token.is_empty() {
         return Err(DiscordError::MissingToken);
     }
-    let origin = api_origin(&settings.api_base)?;
+    let origin = api_origin(api_base)?;
     // No request may hang for ever, interaction answers included; the delivery layer's own
     // requests are bounded again, with their waits for the rate limiter, by its gate.
     let mut client = reqwest::Client::builder()
         .use_rustls_tls()
-        .connect_timeout(settings.gate.request_timeout)
-        .timeout(
-            settings
-                .gate
-                .request_timeout
-                .max(INTERACTION_REQUEST_TIMEOUT),
-        );
-    if let Some(stand_in) = &settings.stand_in {
+        .connect_timeout(request_timeout)
+        .timeout(request_timeout.max(INTERACTION_REQUEST_TIMEOUT));
+    if let Some(stand_in) = stand_in {
         if origin != DISCORD_ORIGIN {
-            return Err(DiscordError::StandInWithApiBase(settings.api_base.clone()));
+            return Err(DiscordError::StandInWithApiBase(api_base.to_owned()));
         }
         let certificate = reqwest::Certificate::from_pem(stand_in.certificate_pem.as_bytes())
             .map_err(|e| DiscordError::HttpClient(format!("the stand-in's certificate: {e}")))?;
@@ -112,10 +127,11 @@ fn serenity_shard_range(plan: &crate::config::ShardPlan) -> std::ops::Range<u32>
 /// The longest any request may take, uploads of interaction answers included.
 const INTERACTION_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Tries of the command registration before the Discord front end gives up.
-const REGISTRATION_TRIES: u32 = 4;
 /// The longest wait before connecting to the gateway again.
 const MAX_RECONNECT_WAIT: Duration = Duration::from_secs(300);
+/// How long stopping the gateway client may take before its tasks are left to the relay's
+/// closing (which ends every connection to Discord at once).
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 
 /// The running bot: keep it to stop it.
 pub struct RunningBot {
@@ -134,9 +150,19 @@ impl RunningBot {
         let _ = self.stop.send(true);
         let manager = lock(&self.current).clone();
         if let Some(manager) = manager {
-            manager.shutdown_all().await;
+            stop_shards(&manager).await;
         }
-        self.supervisor.await?;
+        // The supervisor stops its client on the stop signal; a client stuck in serenity (a
+        // shard between restarts) must not hold the process: past the wait it is dropped, and
+        // the relay it owned closes every connection to Discord.
+        let mut supervisor = self.supervisor;
+        if tokio::time::timeout(SHUTDOWN_WAIT, &mut supervisor)
+            .await
+            .is_err()
+        {
+            tracing::warn!("the Discord gateway client did not stop in {SHUTDOWN_WAIT:?}; dropped");
+            supervisor.abort();
+        }
         self.outbox.await?;
         self.revocation.abort();
         Ok(())
@@ -157,6 +183,7 @@ pub async fn start(settings: DiscordSettings, data: Data) -> Result<RunningBot, 
     let data = data.with_rest_gate(settings.gate);
     let status = data.status.clone();
     status.set(DiscordState::Connecting);
+    let relay = GatewayRelay::start(status.shards().clone()).await?;
     let (stop, stop_rx) = watch::channel(false);
     let outbox = tokio::spawn(delivery::run(
         Arc::clone(&http),
@@ -169,7 +196,20 @@ pub async fn start(settings: DiscordSettings, data: Data) -> Result<RunningBot, 
         data.rest_gate().revoked(),
         Arc::clone(&current),
     ));
-    let supervisor = tokio::spawn(supervise(settings, data, Arc::clone(&current), stop_rx));
+    let registration = Registration::new(
+        settings.register_commands,
+        settings.guild_id.map(GuildId::new),
+        settings.retry_base,
+        stop_rx.clone(),
+    );
+    let supervisor = tokio::spawn(supervise(
+        settings,
+        data,
+        relay,
+        registration,
+        Arc::clone(&current),
+        stop_rx,
+    ));
     Ok(RunningBot {
         stop,
         current,
@@ -191,13 +231,23 @@ async fn stop_gateway_when_revoked(
     }
     let manager = lock(&current).clone();
     if let Some(manager) = manager {
-        manager.shutdown_all().await;
+        stop_shards(&manager).await;
+    }
+}
+
+/// Asks every shard of `manager` to close, for at most `SHUTDOWN_WAIT`.
+async fn stop_shards(manager: &ShardManager) {
+    if tokio::time::timeout(SHUTDOWN_WAIT, manager.shutdown_all())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the Discord shards did not close in {SHUTDOWN_WAIT:?}");
     }
 }
 
 /// A bad token is a clear error at start, not a bot that never answers. Other failures (Discord
 /// briefly unreachable) are left to the gateway's retries.
-async fn check_token(http: &Http) -> Result<(), DiscordError> {
+pub(super) async fn check_token(http: &Http) -> Result<(), DiscordError> {
     match http.get_current_user().await {
         Ok(user) => {
             tracing::info!(bot = %user.name, id = user.id.get(), "Discord accepted the bot token");
@@ -231,29 +281,52 @@ async fn learn_application_id(http: &Http) {
     }
 }
 
-/// Runs one gateway client after another until told to stop or a fatal error.
+/// Runs one gateway client after another until told to stop or a fatal error. Every client's
+/// shards connect through `relay`, which stops a shard (or the front end) on a fatal close.
 async fn supervise(
     settings: DiscordSettings,
     data: Data,
+    relay: GatewayRelay,
+    registration: Arc<Registration>,
     current: Arc<Mutex<Option<Arc<ShardManager>>>>,
     stop: watch::Receiver<bool>,
 ) {
     let status = data.status.clone();
     let mut ends = 0u32;
     while !*stop.borrow() {
-        let result = match client(&settings, data.clone()).await {
+        let result = match client(&settings, data.clone(), &registration).await {
             Ok(mut client) => {
-                *lock(&current) = Some(Arc::clone(&client.shard_manager));
+                let manager = Arc::clone(&client.shard_manager);
+                *lock(&current) = Some(Arc::clone(&manager));
                 // A stop (or a refused token) that came while building never reached this
                 // client.
                 if *stop.borrow() || status.get().is_failed() {
                     return;
                 }
                 match shard_plan(&settings, &client.http).await {
-                    Ok(plan) => client
-                        .start_shard_range(serenity_shard_range(&plan), u32::from(plan.total))
-                        .await
-                        .map_err(DiscordError::from),
+                    Ok((plan, max_concurrency)) => {
+                        let upstream = client.ws_url.lock().await.clone();
+                        relay.prepare(upstream, max_concurrency, plan.range.clone());
+                        *client.ws_url.lock().await = relay.url().to_owned();
+                        let mut failed = relay.front_end_failed();
+                        let mut stopping = stop.clone();
+                        tokio::select! {
+                            result = client.start_shard_range(
+                                serenity_shard_range(&plan),
+                                u32::from(plan.total),
+                            ) => result.map_err(DiscordError::from),
+                            error = failure(&mut failed) => {
+                                // The relay logged the close and what to do.
+                                status.set(DiscordState::Failed { error });
+                                stop_shards(&manager).await;
+                                return;
+                            }
+                            () = stopped(&mut stopping) => {
+                                stop_shards(&manager).await;
+                                return;
+                            }
+                        }
+                    }
                     Err(e) => Err(e),
                 }
             }
@@ -286,25 +359,58 @@ async fn supervise(
     }
 }
 
+/// The reason the relay stopped the whole front end, once it has.
+async fn failure(failed: &mut watch::Receiver<Option<String>>) -> String {
+    let reason = failed
+        .wait_for(Option::is_some)
+        .await
+        .map(|reason| reason.clone().unwrap_or_default());
+    match reason {
+        Ok(reason) => reason,
+        // The relay is gone only with the supervisor that owns it.
+        Err(_) => std::future::pending().await,
+    }
+}
+
+/// Resolves once the bot is told to stop.
+async fn stopped(stop: &mut watch::Receiver<bool>) {
+    let _ = stop.wait_for(|stop| *stop).await;
+}
+
 /// The shards to start: the configured ones, or every shard of the count Discord recommends
-/// now (a bot that grew gets more shards at its next gateway start).
+/// now (a bot that grew gets more shards at its next gateway start); and `max_concurrency`,
+/// how many buckets of shards may identify at once (1 when Discord cannot be asked now).
 async fn shard_plan(
     settings: &DiscordSettings,
     http: &Http,
-) -> Result<crate::config::ShardPlan, DiscordError> {
-    if !settings.shards_from_discord {
-        return Ok(settings.shards.clone());
-    }
-    let gateway = http.get_bot_gateway().await?;
+) -> Result<(crate::config::ShardPlan, u16), DiscordError> {
+    let gateway = match http.get_bot_gateway().await {
+        Ok(gateway) => Some(gateway),
+        Err(e) if settings.shards_from_discord => return Err(e.into()),
+        Err(e) => {
+            tracing::warn!("could not read GET /gateway/bot (identifies one at a time): {e}");
+            None
+        }
+    };
+    let max_concurrency = gateway.as_ref().map_or(1, |g| {
+        u16::try_from(g.session_start_limit.max_concurrency).unwrap_or(u16::MAX)
+    });
+    let Some(gateway) = gateway.filter(|_| settings.shards_from_discord) else {
+        return Ok((settings.shards.clone(), max_concurrency));
+    };
     let total = u16::try_from(gateway.shards.max(1)).unwrap_or(u16::MAX);
     tracing::info!(
         shards = total,
-        "Discord's recommended shard count (discord.shard_count unset): running all of them"
+        max_concurrency,
+        "Discord's recommended shard count (discord.shard_count = \"auto\"): running all of them"
     );
-    Ok(crate::config::ShardPlan {
-        range: 0..total,
-        total,
-    })
+    Ok((
+        crate::config::ShardPlan {
+            range: 0..total,
+            total,
+        },
+        max_concurrency,
+    ))
 }
 
 /// The attempt number of the next reconnection: after a session that was up (`healthy`) the
@@ -331,11 +437,15 @@ fn fatal(result: &Result<(), DiscordError>) -> Option<String> {
     }
 }
 
-/// A new gateway client whose framework registers the commands once READY.
-async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, DiscordError> {
+/// A new gateway client whose framework, once READY, marks the front end connected and has the
+/// commands registered if this process is to (`command_registration`).
+async fn client(
+    settings: &DiscordSettings,
+    data: Data,
+    registration: &Arc<Registration>,
+) -> Result<Client, DiscordError> {
     let http = http_client(settings)?;
-    let guild = settings.guild_id.map(GuildId::new);
-    let retry_base = settings.retry_base;
+    let registration = Arc::clone(registration);
     let mut commands = commands::all();
     // Every command is answered, or deferred, within its budget.
     answers::command::under_budget(&mut commands);
@@ -363,22 +473,9 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
     };
     let framework = poise::Framework::builder()
         .options(options)
-        .setup(move |ctx, _ready, framework| {
+        .setup(move |ctx, _ready, _framework| {
             Box::pin(async move {
-                let commands = &framework.options().commands;
-                match register(ctx, commands, guild, retry_base).await {
-                    Ok(()) => {
-                        tracing::info!(count = commands.len(), ?guild, "slash commands registered");
-                        data.status.set(DiscordState::Connected);
-                    }
-                    Err(error) => {
-                        tracing::error!("Discord front end stopped: {error}");
-                        data.status.set(DiscordState::Failed { error });
-                        // From inside the gateway's own event: stop it from outside.
-                        let manager = Arc::clone(framework.shard_manager());
-                        tokio::spawn(async move { manager.shutdown_all().await });
-                    }
-                }
+                registration.on_ready(Arc::clone(&ctx.http), data.status.clone());
                 Ok(data)
             })
         })
@@ -386,40 +483,6 @@ async fn client(settings: &DiscordSettings, data: Data) -> Result<Client, Discor
     Ok(ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
         .framework(RelayingFramework::new(framework, settings.relay.clone()))
         .await?)
-}
-
-/// Registers the commands, with a few tries; the error says what Discord answered last.
-async fn register(
-    ctx: &serenity::all::Context,
-    commands: &[poise::Command<Data, super::BotError>],
-    guild: Option<GuildId>,
-    retry_base: Duration,
-) -> Result<(), String> {
-    let mut tries = 0;
-    loop {
-        let result = match guild {
-            Some(guild) => poise::builtins::register_in_guild(ctx, commands, guild).await,
-            None => poise::builtins::register_globally(ctx, commands).await,
-        };
-        tries += 1;
-        match result {
-            Ok(()) => return Ok(()),
-            Err(e) if tries >= REGISTRATION_TRIES => {
-                return Err(format!(
-                    "command registration failed {tries} times, last: {e}"
-                ));
-            }
-            Err(e) => {
-                let wait = Backoff::new(retry_base, MAX_RECONNECT_WAIT).wait(tries - 1);
-                tracing::warn!(
-                    tries,
-                    ?wait,
-                    "command registration failed: {e}; trying again"
-                );
-                tokio::time::sleep(wait).await;
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -484,6 +547,7 @@ mod tests {
             token: "  ".into(),
             api_base: "https://discord.com/api".into(),
             guild_id: None,
+            register_commands: true,
             retry_base: Duration::from_secs(1),
             shards: crate::config::ShardPlan {
                 range: 0..1,

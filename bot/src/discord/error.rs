@@ -30,6 +30,8 @@ pub enum DiscordError {
     HttpClient(String),
     #[error("the Discord client task failed: {0}")]
     Task(#[from] tokio::task::JoinError),
+    #[error(transparent)]
+    Relay(#[from] super::gateway_relay::RelayError),
 }
 
 /// What a command or button can fail with. The user-caused ones are shown to the user, privately.

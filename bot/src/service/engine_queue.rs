@@ -101,6 +101,15 @@ impl EngineQueue {
         T: Send + 'static,
     {
         let turn = self.enqueue(job)?;
+        self.finish(turn, search).await
+    }
+
+    /// Waits for `turn`, then runs `search` on a blocking thread.
+    async fn finish<T, F>(&self, turn: oneshot::Receiver<Slot>, search: F) -> Result<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
         let slot = turn
             .await
             .map_err(|_| ServiceError::internal("the engine queue dropped a search"))?;
@@ -114,6 +123,25 @@ impl EngineQueue {
         Ok(found)
     }
 
+    /// Like [`EngineQueue::run`], and when the search must wait, tells `on_wait` its place in
+    /// line first (1: the next to start), so the one who asked can be told.
+    pub(crate) async fn run_telling_place<T, F>(
+        &self,
+        job: EngineJob,
+        search: F,
+        on_wait: impl FnOnce(usize),
+    ) -> Result<T>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let (turn, place) = self.enqueue_placed(job)?;
+        if let Some(place) = place {
+            on_wait(place);
+        }
+        self.finish(turn, search).await
+    }
+
     /// Searches waiting, of every owner.
     #[cfg(test)]
     pub(crate) fn waiting(&self) -> usize {
@@ -125,6 +153,14 @@ impl EngineQueue {
     }
 
     fn enqueue(&self, job: EngineJob) -> Result<oneshot::Receiver<Slot>> {
+        self.enqueue_placed(job).map(|(turn, _)| turn)
+    }
+
+    /// Queues `job`; answers its turn and, when it waits, its place in line. Its search is the
+    /// last of its owner's (it was just added, and an owner's start from the front), and owners
+    /// are served one search each per round, in `turns` order: so the searches before it are,
+    /// of every owner, those of the rounds before its own, and in its round the owners ahead.
+    fn enqueue_placed(&self, job: EngineJob) -> Result<(oneshot::Receiver<Slot>, Option<usize>)> {
         let (start, turn) = oneshot::channel();
         let mut state = self.lock();
         let mine = state.waiting.get(&job.owner).map_or(0, VecDeque::len);
@@ -148,7 +184,25 @@ impl EngineQueue {
             state.turns.push_back(job.owner);
         }
         self.start_next(&mut state);
-        Ok(turn)
+        Ok((turn, Self::place_of_last(&state, job.owner)))
+    }
+
+    /// The place in line (1: next) of `owner`'s last waiting search; `None` if none waits.
+    fn place_of_last(state: &QueueState, owner: EngineOwner) -> Option<usize> {
+        let round = state.waiting.get(&owner).map(VecDeque::len)?;
+        let mine = state.turns.iter().position(|o| *o == owner)?;
+        let ahead: usize = state
+            .turns
+            .iter()
+            .enumerate()
+            .map(|(i, other)| {
+                let theirs = state.waiting.get(other).map_or(0, VecDeque::len);
+                let earlier_rounds = theirs.min(round - 1);
+                let this_round = usize::from(i < mine && theirs >= round);
+                earlier_rounds + this_round
+            })
+            .sum();
+        Some(ahead + 1)
     }
 
     /// Starts waiting searches while workers are free, one owner at a time, in turn. An
@@ -251,6 +305,31 @@ mod tests {
             order.lock().unwrap().push(name);
             gate.wait();
         }
+    }
+
+    #[test]
+    fn a_waiting_search_is_told_its_place_in_the_rounds() {
+        let queue = EngineQueue::new(EngineLimits {
+            workers: 1,
+            strong_at_once: 1,
+        });
+        let mut turns = Vec::new();
+        // Player 1's first search runs; its next two wait, then player 2's one.
+        let (turn, place) = queue.enqueue_placed(job(player(1), false)).unwrap();
+        assert_eq!(place, None, "started at once");
+        turns.push(turn);
+        for expected in [1, 2] {
+            let (turn, place) = queue.enqueue_placed(job(player(1), false)).unwrap();
+            assert_eq!(place, Some(expected));
+            turns.push(turn);
+        }
+        // Player 2 goes between player 1's two waiting searches: second in line.
+        let (turn, place) = queue.enqueue_placed(job(player(2), false)).unwrap();
+        assert_eq!(place, Some(2));
+        turns.push(turn);
+        // A third player comes after player 2 in the first round.
+        let (_turn, place) = queue.enqueue_placed(job(player(3), false)).unwrap();
+        assert_eq!(place, Some(3));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -92,6 +92,8 @@ pub enum Refusal {
     CannotMessageUser,
     /// 400 50083: an archived thread that a message cannot reopen (it is locked).
     ThreadArchived,
+    /// 400 160006: the guild has as many active threads as Discord allows.
+    MaximumActiveThreads,
     /// 500, as Discord answers during an outage.
     ServerError,
     /// 429 on the route's bucket, with Discord's headers.
@@ -132,6 +134,11 @@ impl Refusal {
                 "Cannot send messages to this user",
             ),
             Refusal::ThreadArchived => (StatusCode::BAD_REQUEST, 50083, "Thread is archived"),
+            Refusal::MaximumActiveThreads => (
+                StatusCode::BAD_REQUEST,
+                160006,
+                "Maximum number of active threads reached",
+            ),
             Refusal::ServerError => (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 0,

@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
 use super::latency::Latencies;
+use super::session_starts::Refusal;
 use super::{FakeError, FakeState, checked, locked, now_rfc3339, payloads};
 
 /// How often the bot is asked to heartbeat, unless a test says otherwise: Discord's usual
@@ -105,9 +106,15 @@ impl Hub {
         self.latest_session.insert(shard, session_id.to_owned());
     }
 
-    /// The shard an event belongs to: its guild's, or 0 without one.
-    fn shard_of_event(&self, data: &Value) -> u64 {
-        data.get("guild_id")
+    /// The shard an event belongs to: its guild's (a GUILD_* event names its guild `id`), or
+    /// 0 without one.
+    fn shard_of_event(&self, event: &str, data: &Value) -> u64 {
+        let guild_field = if event.starts_with("GUILD_") && data.get("guild_id").is_none() {
+            "id"
+        } else {
+            "guild_id"
+        };
+        data.get(guild_field)
             .and_then(Value::as_str)
             .and_then(|g| g.parse::<u64>().ok())
             .map_or(0, |guild| shard_of(guild, self.shard_count))
@@ -131,6 +138,9 @@ pub(crate) struct GatewayHub {
     latency: Arc<Latencies>,
     /// The heartbeat interval HELLO asks for, in milliseconds.
     pub heartbeat_interval_ms: AtomicU64,
+    /// Shards whose connections hear nothing more: no heartbeat ACK, no dispatch (kept in the
+    /// session for a resume), as when Discord's side of a connection hangs.
+    silenced: Mutex<std::collections::HashSet<u64>>,
 }
 
 impl GatewayHub {
@@ -156,6 +166,7 @@ impl Default for GatewayHub {
             identify_refusal: Mutex::new(None),
             identified: Mutex::new(Vec::new()),
             routed: Mutex::new(Vec::new()),
+            silenced: Mutex::new(std::collections::HashSet::new()),
         }
     }
 }
@@ -206,6 +217,21 @@ impl GatewayHub {
         locked(&self.routed).clone()
     }
 
+    /// From now on `shard`'s connections hear nothing: no heartbeat ACK, no dispatch.
+    pub fn silence_shard(&self, shard: u64) {
+        locked(&self.silenced).insert(shard);
+    }
+
+    /// Whether connection `id` is one of a silenced shard.
+    fn is_silenced(&self, id: u64) -> bool {
+        let silenced = locked(&self.silenced);
+        !silenced.is_empty()
+            && locked(&self.hub)
+                .current
+                .iter()
+                .any(|(shard, c)| c.id == id && silenced.contains(shard))
+    }
+
     pub fn refuse_identify(&self, close_code: Option<u16>) {
         *locked(&self.identify_refusal) = close_code;
     }
@@ -214,7 +240,7 @@ impl GatewayHub {
     /// event waits in its session for the RESUME, as on Discord.
     pub fn dispatch(&self, event: &str, data: Value) -> Result<(), FakeError> {
         let mut hub = locked(&self.hub);
-        let shard = hub.shard_of_event(&data);
+        let shard = hub.shard_of_event(event, &data);
         let session_id = hub
             .current
             .get(&shard)
@@ -228,10 +254,12 @@ impl GatewayHub {
             .ok_or(FakeError::NotConnected)?;
         let frame = session.log(event, data);
         locked(&self.routed).push((event.to_owned(), shard));
+        let silenced = locked(&self.silenced).contains(&shard);
         if let Some(connection) = hub
             .current
             .get(&shard)
             .filter(|c| c.session_id.as_deref() == Some(session_id.as_str()))
+            .filter(|_| !silenced)
         {
             let due = tokio::time::Instant::now() + self.latency.of_dispatch();
             // A connection that just dropped: the event stays in the session for a resume.
@@ -394,7 +422,8 @@ fn answer_frame(
 ) -> Next {
     let gateway = &state.gateway;
     match frame.get("op").and_then(Value::as_u64) {
-        // Heartbeat -> heartbeat ACK.
+        // Heartbeat -> heartbeat ACK (none on a silenced shard).
+        Some(1) if gateway.is_silenced(id) => Next::Reply(Vec::new()),
         Some(1) => Next::Reply(vec![json!({ "op": 11 })]),
         Some(2) => {
             let shard = frame
@@ -423,11 +452,17 @@ fn answer_frame(
                         state.problem(format!("{problem}: IDENTIFY {shard:?}"));
                     }
                     gateway.rejected_identifies.fetch_add(1, Ordering::Relaxed);
-                    return Next::Close(refused.close_code);
+                    return match refused.answer {
+                        Refusal::Close(code) => Next::Close(code),
+                        Refusal::InvalidSession => {
+                            Next::Reply(vec![json!({ "op": 9, "d": false })])
+                        }
+                    };
                 }
             };
             match session_start(state, id, to_bot, shard, count) {
                 Ok(events) => {
+                    state.session_starts.started(shard);
                     locked(&gateway.identified).push([shard, count]);
                     gateway.sessions.send_modify(|n| *n += 1);
                     Next::Reply(events)

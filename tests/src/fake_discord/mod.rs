@@ -64,7 +64,9 @@
 //!   (CREATE_PUBLIC_THREADS in the parent, else 403 50013), posts in them under
 //!   SEND_MESSAGES_IN_THREADS; an archived thread reopened by a message unless locked (then 400
 //!   50083 until `PATCH /channels/{id}` `archived: false`, which needs MANAGE_THREADS); deleted
-//!   threads answer 404 10003. `POST /users/@me/channels` opens a member's DM channel; a member
+//!   threads answer 404 10003; past the guild's active-thread limit (Discord's 1,000, or
+//!   [`FakeDiscord::limit_active_threads`]) a new thread is refused with 400 160006.
+//!   `POST /users/@me/channels` opens a member's DM channel; a member
 //!   with closed DMs refuses messages with 403 50007. The test guild's channels give the bot
 //!   every permission but the two thread ones, unless a test calls
 //!   [`FakeDiscord::allow_threads`].
@@ -98,14 +100,17 @@
 //!   `remaining`, `reset_after`, `max_concurrency`); every IDENTIFY counts against it. IDENTIFY
 //!   with fewer shards than a test requires is closed with 4011 (sharding required), a shard
 //!   outside its count with 4010 and one past the day's limit with 4004 (both problems).
+//!   `max_concurrency` is held to: one session start per bucket (`shard % max_concurrency`)
+//!   per 5 s, one too soon answered op 9 and counted.
 //! - **The bot's ping rule** (`mentions`): every message, follow-up, edit and message callback
 //!   must carry `allowed_mentions`, never allowing `everyone` or roles (Discord would accept
 //!   one without and ping every mention in its text, so this is a problem of the bot).
 //! - **Gateway**: HELLO, IDENTIFY -> READY (with `session_id` and `resume_gateway_url`) and
 //!   GUILD_CREATE, heartbeat ACKs, dispatches with a per-session `seq`; RESUME replays what the
 //!   session missed, then RESUMED; an unknown or ended session gets op 9. A test can refuse
-//!   IDENTIFY with a close code, close the connection, send op 7 or op 9. A client closing
-//!   with 1000 or 1001 ends its session.
+//!   IDENTIFY with a close code, close the connection, send op 7 or op 9, or silence a shard
+//!   ([`FakeDiscord::silence_shard`]: no more heartbeat ACKs or dispatches on its connections,
+//!   as when Discord's side hangs). A client closing with 1000 or 1001 ends its session.
 //! - **Server, channel and thread events** ([`guild_events`]): the bot removed from the guild
 //!   (GUILD_DELETE without `unavailable`; the guild's channels then refuse its messages) and
 //!   added back (GUILD_CREATE), a guild outage (GUILD_DELETE with `unavailable: true`),
@@ -125,13 +130,12 @@
 //!   lasts while more than the limit of invalid requests is in the window (Discord: an hour
 //!   or more).
 //! - Gateway: no zlib or zstd compression, no ETF encoding, no heartbeat timeout (a silent
-//!   client is never dropped, heartbeat `seq` never checked), `max_concurrency` is announced
-//!   but identifies are not held to it (5 s per rate-limit key), intents not checked, no
+//!   client is never dropped, heartbeat `seq` never checked), intents not checked, no
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
 //!   GUILD_MEMBER_ADD); of the channel events only CHANNEL_DELETE, THREAD_DELETE and
-//!   THREAD_UPDATE are sent. GUILD_DELETE and GUILD_CREATE sent after READY go to shard 0 (they
-//!   carry `id`, not `guild_id`); a new session while the bot is removed from the guild still
+//!   THREAD_UPDATE are sent. GUILD_DELETE and GUILD_CREATE sent after READY go to the guild's
+//!   shard (read off their `id`); a new session while the bot is removed from the guild still
 //!   gets its GUILD_CREATE. A removed bot is refused with 403 50013 (Discord: 50001).
 //! - Permissions: roles and overwrites live in the fake, not in GUILD_CREATE (its roles and
 //!   channels carry no overwrites: the bot reads permissions from interactions only); no
@@ -142,7 +146,7 @@
 //!   message), no THREAD_CREATE dispatch (THREAD_DELETE and THREAD_UPDATE only when a test
 //!   calls [`FakeDiscord::delete_thread_and_tell`] or [`FakeDiscord::lock_thread_and_tell`]),
 //!   no thread members, no
-//!   auto-archiving by time (a test archives), no active-thread limit.
+//!   auto-archiving by time (a test archives).
 //! - Direct messages: no DM gateway events, no DM-only interactions; a DM is refused only when
 //!   the test closed that member's DMs.
 //! - Messages: no edit history (an edit replaces the stored message and sets
@@ -689,6 +693,12 @@ impl FakeDiscord {
         self.set_bot_permissions(channel_id, bits);
     }
 
+    /// The guild may hold at most `count` active threads from now on (Discord: 1,000); one more
+    /// is refused with 400 160006.
+    pub fn limit_active_threads(&self, count: usize) {
+        locked(&self.state.threads).active_limit = Some(count);
+    }
+
     /// The threads created under `channel_id` (live or deleted), oldest first.
     pub fn threads_of(&self, channel_id: u64) -> Vec<threads::FakeThread> {
         let mut found: Vec<threads::FakeThread> = locked(&self.state.threads)
@@ -968,6 +978,12 @@ impl FakeDiscord {
     /// shards (4010, 4011) or the day's session starts (4004).
     pub fn rejected_identifies(&self) -> u64 {
         self.state.gateway.rejected_identifies()
+    }
+
+    /// From now on `shard`'s gateway connections hear nothing from Discord: heartbeat ACKs and
+    /// dispatches are withheld (a hung connection on Discord's side).
+    pub fn silence_shard(&self, shard: u64) {
+        self.state.gateway.silence_shard(shard);
     }
 
     /// Answers every IDENTIFY from now on by closing the connection with `close_code` (e.g.

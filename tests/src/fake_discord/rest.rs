@@ -690,6 +690,9 @@ fn create_thread(state: &FakeState, parent: u64, incoming: &Incoming) -> Answer 
     if bits & permissions::VIEW_CHANNEL == 0 || bits & threads::CREATE_PUBLIC_THREADS == 0 {
         return Refusal::MissingPermissions.answer();
     }
+    if locked(&state.threads).at_active_limit() {
+        return Refusal::MaximumActiveThreads.answer();
+    }
     let body = incoming.json.as_ref();
     let kind = body.and_then(|b| b.get("type")).and_then(Value::as_u64);
     if kind != Some(11) {

@@ -4,6 +4,7 @@
 //! fewer shards than the bot's guilds need closed with 4011 (sharding required), and an
 //! IDENTIFY past the day's limit closed with 4004 (Discord resets the token then), a problem.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -20,6 +21,9 @@ pub const CLOSE_AUTHENTICATION_FAILED: u16 = 4004;
 pub const CLOSE_INVALID_SHARD: u16 = 4010;
 pub const CLOSE_SHARDING_REQUIRED: u16 = 4011;
 
+/// Discord's window of one session start per `max_concurrency` bucket.
+pub const IDENTIFY_WINDOW: Duration = Duration::from_secs(5);
+
 struct Starts {
     recommended_shards: u64,
     /// IDENTIFY with fewer shards than this is closed with 4011.
@@ -31,6 +35,10 @@ struct Starts {
     since: Instant,
     /// IDENTIFYs received in all.
     identifies: u64,
+    /// When each `max_concurrency` bucket last started a session.
+    last_start: HashMap<u64, Instant>,
+    /// IDENTIFYs answered op 9 for coming too soon in their bucket.
+    too_fast: u64,
 }
 
 /// See the module documentation.
@@ -49,16 +57,27 @@ impl Default for SessionStarts {
                 used: 0,
                 since: Instant::now(),
                 identifies: 0,
+                last_start: HashMap::new(),
+                too_fast: 0,
             }),
         }
     }
 }
 
-/// Why an IDENTIFY is refused: the close code, and whether the bot broke a rule doing it.
+/// Why an IDENTIFY is refused: how Discord answers, and whether the bot broke a rule doing it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RefusedIdentify {
-    pub close_code: u16,
+    pub answer: Refusal,
     pub problem: Option<&'static str>,
+}
+
+/// How Discord answers a refused IDENTIFY.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The connection is closed with this code.
+    Close(u16),
+    /// op 9, not resumable: too soon in its `max_concurrency` bucket.
+    InvalidSession,
 }
 
 impl SessionStarts {
@@ -86,7 +105,7 @@ impl SessionStarts {
         starts.identifies += 1;
         if starts.used >= starts.total {
             return Err(RefusedIdentify {
-                close_code: CLOSE_AUTHENTICATION_FAILED,
+                answer: Refusal::Close(CLOSE_AUTHENTICATION_FAILED),
                 problem: Some(
                     "the bot identified past its daily session start limit (Discord resets \
                      the bot's token then)",
@@ -97,18 +116,40 @@ impl SessionStarts {
         let [shard, count] = shard.unwrap_or([0, 1]);
         if count == 0 || shard >= count {
             return Err(RefusedIdentify {
-                close_code: CLOSE_INVALID_SHARD,
+                answer: Refusal::Close(CLOSE_INVALID_SHARD),
                 problem: Some("the bot identified with an impossible shard"),
             });
         }
         if count < starts.required_shards {
             // The test set it up: the bot is to learn from the close code.
             return Err(RefusedIdentify {
-                close_code: CLOSE_SHARDING_REQUIRED,
+                answer: Refusal::Close(CLOSE_SHARDING_REQUIRED),
+                problem: None,
+            });
+        }
+        // Only session starts fill a bucket. Too soon is the bot's fault with one instance, and
+        // a race Discord settles with op 9 with several: counted, not a problem.
+        let bucket = shard % starts.max_concurrency.max(1);
+        let now = Instant::now();
+        if starts
+            .last_start
+            .get(&bucket)
+            .is_some_and(|last| now.saturating_duration_since(*last) < IDENTIFY_WINDOW)
+        {
+            starts.too_fast += 1;
+            return Err(RefusedIdentify {
+                answer: Refusal::InvalidSession,
                 problem: None,
             });
         }
         Ok([shard, count])
+    }
+
+    /// A session started for `shard`: its bucket is full for the next 5 s.
+    pub fn started(&self, shard: u64) {
+        let mut starts = locked(&self.starts);
+        let bucket = shard % starts.max_concurrency.max(1);
+        starts.last_start.insert(bucket, Instant::now());
     }
 
     fn set(&self, change: impl FnOnce(&mut Starts)) {
@@ -117,6 +158,10 @@ impl SessionStarts {
 
     fn identifies(&self) -> u64 {
         locked(&self.starts).identifies
+    }
+
+    fn too_fast(&self) -> u64 {
+        locked(&self.starts).too_fast
     }
 }
 
@@ -161,6 +206,12 @@ impl super::FakeDiscord {
         self.state.session_starts.identifies()
     }
 
+    /// IDENTIFYs answered op 9 because their `max_concurrency` bucket had started a session
+    /// less than 5 s before.
+    pub fn identifies_too_fast(&self) -> u64 {
+        self.state.session_starts.too_fast()
+    }
+
     /// The heartbeat interval HELLO asks for from now on (Discord's is about 41 s). A client
     /// notices a connection closed under it at its next heartbeat, so a short one makes a test
     /// of refused IDENTIFYs quick.
@@ -186,15 +237,15 @@ mod tests {
             |s: &SessionStarts| s.gateway_bot("ws://x")["session_start_limit"]["remaining"].clone();
         assert_eq!(remaining(&starts), 1);
         starts.set(|s| s.required_shards = 2);
-        let code = |result: Result<[u64; 2], RefusedIdentify>| result.err().map(|r| r.close_code);
+        let code = |result: Result<[u64; 2], RefusedIdentify>| result.err().map(|r| r.answer);
         assert_eq!(
             code(starts.identify(Some([0, 1]))),
-            Some(CLOSE_SHARDING_REQUIRED)
+            Some(Refusal::Close(CLOSE_SHARDING_REQUIRED))
         );
         assert_eq!(remaining(&starts), 0);
         assert_eq!(
             code(starts.identify(Some([0, 2]))),
-            Some(CLOSE_AUTHENTICATION_FAILED)
+            Some(Refusal::Close(CLOSE_AUTHENTICATION_FAILED))
         );
         assert_eq!(starts.identifies(), 3);
     }
@@ -202,7 +253,24 @@ mod tests {
     #[test]
     fn a_shard_outside_its_count_is_invalid() {
         let starts = SessionStarts::default();
-        let refused = starts.identify(Some([2, 2])).err().map(|r| r.close_code);
-        assert_eq!(refused, Some(CLOSE_INVALID_SHARD));
+        let refused = starts.identify(Some([2, 2])).err().map(|r| r.answer);
+        assert_eq!(refused, Some(Refusal::Close(CLOSE_INVALID_SHARD)));
+    }
+
+    #[test]
+    fn a_bucket_starts_one_session_per_window() {
+        let starts = SessionStarts::default();
+        starts.set(|s| s.max_concurrency = 2);
+        assert!(starts.identify(Some([0, 4])).is_ok());
+        starts.started(0);
+        assert!(starts.identify(Some([1, 4])).is_ok(), "another bucket");
+        starts.started(1);
+        let refused = starts.identify(Some([2, 4])).err().map(|r| r.answer);
+        assert_eq!(
+            refused,
+            Some(Refusal::InvalidSession),
+            "shard 2 shares 0's bucket"
+        );
+        assert_eq!(starts.too_fast(), 1);
     }
 }

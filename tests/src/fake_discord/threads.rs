@@ -73,13 +73,28 @@ pub struct Threads {
     pub dm_channels: HashMap<u64, u64>,
     /// Members who do not take direct messages from server members.
     pub closed_dms: HashSet<u64>,
+    /// The most active threads the guild may hold; `None`: Discord's [`ACTIVE_THREAD_LIMIT`].
+    pub active_limit: Option<usize>,
 }
+
+/// Discord's limit of active threads per guild.
+pub const ACTIVE_THREAD_LIMIT: usize = 1_000;
 
 impl Threads {
     pub fn live_thread(&self, id: u64) -> Option<&FakeThread> {
         self.threads
             .get(&id)
             .filter(|_| !self.deleted.contains(&id))
+    }
+
+    /// Whether the guild holds as many active threads as it may.
+    pub fn at_active_limit(&self) -> bool {
+        let active = self
+            .threads
+            .values()
+            .filter(|t| !t.archived && !self.deleted.contains(&t.id))
+            .count();
+        active >= self.active_limit.unwrap_or(ACTIVE_THREAD_LIMIT)
     }
 
     /// The DM channel of `user`, opened on first use.

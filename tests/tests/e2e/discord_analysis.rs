@@ -6,8 +6,15 @@
     reason = "test code: a failure must stop the test loudly"
 )]
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use tafl_engine::{Game, Move};
+use taflbot::service::MovePicker;
 use taflbot_e2e::fake_discord::{CommandOption as Opt, FakeUser};
 use taflbot_e2e::world::{WAIT, World, game_id_in};
+use taflbot_test_support::eventually;
 
 /// `/play`'s options for a Brandubh game against the AI at level 1, the player attacking.
 fn play_options() -> [Opt; 3] {
@@ -163,6 +170,84 @@ async fn a_hint_or_an_ai_game_asked_again_too_soon_is_refused_privately_with_the
         .await
         .unwrap();
     assert!(refused.is_ephemeral(), "{}", refused.text());
+    world.assert_clean();
+    world.stop().await;
+}
+
+/// An AI that, while held, keeps each search waiting until let go (the engine busy); it counts
+/// the searches inside it.
+#[derive(Default)]
+struct HeldAi {
+    held: AtomicBool,
+    searching: AtomicUsize,
+}
+
+impl MovePicker for HeldAi {
+    fn pick(&self, game: &Game, _level: u8) -> Option<Move> {
+        self.searching.fetch_add(1, Ordering::SeqCst);
+        // A blocking thread of the engine, bounded by the test's own deadline.
+        let give_up = std::time::Instant::now() + WAIT;
+        while self.held.load(Ordering::SeqCst) && std::time::Instant::now() < give_up {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.searching.fetch_sub(1, Ordering::SeqCst);
+        game.legal_moves().first().copied()
+    }
+}
+
+fn one_engine_worker(config: &mut taflbot::config::Config) {
+    config.games.engine_workers = 1;
+}
+
+#[tokio::test]
+async fn a_hint_waiting_for_the_engine_is_told_its_place_in_line_then_given() {
+    let ai = Arc::new(HeldAi::default());
+    let world =
+        World::start_with_ai(one_engine_worker, Arc::clone(&ai) as Arc<dyn MovePicker>).await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.new_channel("ai");
+    let alices = start_ai_game(&world, &alice, channel).await;
+    let bobs = start_ai_game(&world, &bob, channel).await;
+    world.wait_for_outbox_drained().await;
+
+    // Bob's hint takes the one engine worker and stays there while the AI is held.
+    ai.held.store(true, Ordering::SeqCst);
+    let bobs_hint = world
+        .fake
+        .slash(&bob, channel, "hint", &[Opt::integer("game", bobs)])
+        .unwrap();
+    eventually(WAIT, "bob's hint searching", || async {
+        (ai.searching.load(Ordering::SeqCst) == 1).then_some(())
+    })
+    .await;
+    let alices_hint = world
+        .fake
+        .slash(&alice, channel, "hint", &[Opt::integer("game", alices)])
+        .unwrap();
+    let token = alices_hint.token.clone();
+    let waiting = world
+        .fake
+        .recorder()
+        .wait_for("alice told her place in line", WAIT, |r| {
+            r.answers(&token) && r.text().contains("position 1 in line")
+        })
+        .await
+        .unwrap();
+    assert!(waiting.is_ephemeral(), "{}", waiting.text());
+
+    ai.held.store(false, Ordering::SeqCst);
+    for (sent, game) in [(&alices_hint, alices), (&bobs_hint, bobs)] {
+        let token = sent.token.clone();
+        let wanted = format!("Hint for game #{game}");
+        world
+            .fake
+            .recorder()
+            .wait_for("the hint itself", WAIT, |r| {
+                r.answers(&token) && r.text().contains(&wanted)
+            })
+            .await
+            .unwrap();
+    }
     world.assert_clean();
     world.stop().await;
 }

@@ -79,5 +79,34 @@ async fn without_a_shard_count_the_bot_runs_discords_recommendation() {
     let world = World::start_against(fake, |_| {}).await;
     both_shards_identify_and_help_is_answered(&world.fake).await;
     assert_eq!(world.fake.identifies(), 2, "no IDENTIFY refused");
+    assert_eq!(
+        world.fake.identifies_too_fast(),
+        0,
+        "one IDENTIFY per max_concurrency bucket per 5 s"
+    );
     world.stop().await;
+}
+
+#[tokio::test]
+async fn server_events_after_ready_reach_the_shard_that_owns_the_server() {
+    let fake = FakeDiscord::start().await.unwrap();
+    // A count that puts the guild off shard 0, and an instance running only the guild's shard:
+    // an event sent to shard 0 would find no session there.
+    let count = (2..=8u16)
+        .find(|&n| fake.guild_shard(u64::from(n)) != 0)
+        .expect("a count that puts the guild off shard 0");
+    let shard = fake.guild_shard(u64::from(count));
+    let dir = tempfile::tempdir().unwrap();
+    let app = instance(&fake, &dir, count, &shard.to_string()).await;
+    fake.wait_for_sessions(1, WAIT).await.unwrap();
+    fake.remove_bot_from_guild().unwrap();
+    let routed: Vec<u64> = fake
+        .routed()
+        .into_iter()
+        .filter(|(event, _)| event == "GUILD_DELETE")
+        .map(|(_, shard)| shard)
+        .collect();
+    assert_eq!(routed, vec![shard]);
+    assert_clean(&fake);
+    app.shutdown().await;
 }

@@ -213,3 +213,36 @@ async fn a_locked_thread_the_bot_may_not_reopen_sends_the_game_back_to_its_chann
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }
+
+#[tokio::test]
+async fn a_server_at_its_active_thread_limit_keeps_the_game_in_its_channel() {
+    let world = World::start().await;
+    let (alice, bob) = (world.fake.new_user("alice"), world.fake.new_user("bob"));
+    let channel = world.fake.new_channel("tafl-games");
+    world.fake.allow_threads(channel);
+    world.fake.limit_active_threads(0);
+    let mark = world.fake.recorder().mark();
+    let game = world.brandubh_game(channel, &alice, &bob).await;
+    let refused = world
+        .fake
+        .recorder()
+        .wait_for_after(mark, "the refused thread", WAIT, |r| {
+            matches!(r.kind, RouteKind::ThreadCreate { .. })
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        (refused.status, refused.error_code),
+        (400, Some(160_006)),
+        "Discord's maximum number of active threads"
+    );
+    assert!(world.fake.threads_of(channel).is_empty());
+    // The game is played in its channel, as after any refused thread.
+    let mark = world.fake.recorder().mark();
+    assert_eq!(world.http_move(&alice, game, "d1-b1", 0).await, 200);
+    world
+        .accepted_post_after(mark, channel, "the move posted in the channel")
+        .await;
+    world.wait_for_outbox_drained().await;
+    world.stop().await;
+}

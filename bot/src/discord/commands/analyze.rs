@@ -86,7 +86,31 @@ pub async fn hint(
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
     let summary = game_here(&ctx, me, game.map(GameId)).await?;
-    let mv = data.service.analysis().hint(me, summary.id).await?;
+    // A hint that has to wait for the engine says so at once, with its place in line (as
+    // `/analyze` does); the hint follows when it is found.
+    let (placed, place) = tokio::sync::oneshot::channel();
+    let hint = data.service.analysis().hint(me, summary.id, move |place| {
+        let _ = placed.send(place);
+    });
+    tokio::pin!(hint);
+    let mv = tokio::select! {
+        mv = &mut hint => mv?,
+        Ok(place) = place => {
+            send(
+                &ctx,
+                CreateReply::default()
+                    .content(format!(
+                        "Your hint for game #{} is waiting for the engine (position {place} in \
+                         line); it follows here.",
+                        summary.id
+                    ))
+                    .ephemeral(true)
+                    .allowed_mentions(mentions::nobody()),
+            )
+            .await?;
+            hint.await?
+        }
+    };
     send(
         &ctx,
         CreateReply::default()

@@ -398,7 +398,14 @@ impl Analysis<'_> {
     }
 
     /// The AI's move for `player` in their casual game against the AI, at its level's budget.
-    pub async fn hint(self, player: PlayerId, id: GameId) -> Result<String> {
+    /// When the engine is busy and the hint must wait, `on_wait` is told its place in line
+    /// first (1: next), so the player can be told.
+    pub async fn hint(
+        self,
+        player: PlayerId,
+        id: GameId,
+        on_wait: impl FnOnce(usize),
+    ) -> Result<String> {
         let Some(picker) = self.service.inner.picker.clone() else {
             return Err(ServiceError::Unavailable(
                 "the AI is not available on this server".into(),
@@ -439,11 +446,11 @@ impl Analysis<'_> {
         };
         // A hint is asked for now: past its wait it is refused (the place in line is given
         // back), never answered minutes later.
-        let search = self
-            .service
-            .inner
-            .engine
-            .run(job, move || picker.pick(&game, level));
+        let search = self.service.inner.engine.run_telling_place(
+            job,
+            move || picker.pick(&game, level),
+            on_wait,
+        );
         let picked = tokio::time::timeout(HINT_WAIT, search)
             .await
             .map_err(|_| ServiceError::Limited {

@@ -11,6 +11,7 @@ use crate::health::DiscordState;
 use crate::logging::ErrorChain;
 use crate::server::AppState;
 use crate::service::{Clock, VariantView};
+use crate::shard_health::{ShardReport, ShardStateName};
 use axum::http::StatusCode;
 
 /// Whether the service is alive, and the Discord front end's state.
@@ -18,6 +19,10 @@ use axum::http::StatusCode;
 pub struct Health {
     pub status: HealthStatus,
     pub discord: DiscordState,
+    /// This instance's gateway shards (empty without Discord): each one's state and how long
+    /// since Discord last sent on it. A shard `silent`, `stopped` or not yet connected makes
+    /// the status `degraded`.
+    pub shards: Vec<ShardReport>,
 }
 
 /// `ok`; `degraded` while Discord (re)connects; `failing` once Discord has given up.
@@ -42,14 +47,28 @@ pub enum HealthStatus {
 )]
 pub async fn health(State(state): State<AppState>) -> Response {
     let discord = state.ops.discord.get();
+    let shards = state.ops.discord.shards().reports();
+    let every_shard_connected = shards
+        .iter()
+        .all(|shard| shard.state == ShardStateName::Connected);
     let (code, status) = match &discord {
         DiscordState::Failed { .. } => (StatusCode::SERVICE_UNAVAILABLE, HealthStatus::Failing),
-        DiscordState::Off | DiscordState::Connected => (StatusCode::OK, HealthStatus::Ok),
-        DiscordState::Connecting | DiscordState::Reconnecting { .. } => {
-            (StatusCode::OK, HealthStatus::Degraded)
-        }
+        DiscordState::Off => (StatusCode::OK, HealthStatus::Ok),
+        DiscordState::Connected if every_shard_connected => (StatusCode::OK, HealthStatus::Ok),
+        DiscordState::Connected
+        | DiscordState::Connecting
+        | DiscordState::CommandsNotRegistered { .. }
+        | DiscordState::Reconnecting { .. } => (StatusCode::OK, HealthStatus::Degraded),
     };
-    (code, Json(Health { status, discord })).into_response()
+    (
+        code,
+        Json(Health {
+            status,
+            discord,
+            shards,
+        }),
+    )
+        .into_response()
 }
 
 /// How long readiness waits for the store's probe at most: the whole answer comes within a
