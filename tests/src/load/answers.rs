@@ -1,0 +1,247 @@
+//! Following the fake's recording as it grows: each interaction's first answer (a deferral
+//! counts: the user sees the bot working) and its reply (what a person reads, for the driver
+//! to click on), and every move post (for the [`PostLedger`]).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use tokio::sync::oneshot;
+
+use super::posts::PostLedger;
+use crate::fake_discord::{Recorded, Recorder, SentInteraction};
+
+/// Discord's deadline for the first answer: later, the user sees "This interaction failed".
+pub const FIRST_ANSWER_DEADLINE: Duration = Duration::from_secs(3);
+
+/// An interaction sent and not yet answered with a reply.
+struct Awaited {
+    sent_at: Instant,
+    /// Counted in the run's figures (the set-up's interactions are not).
+    measured: bool,
+    first_answer: Option<Duration>,
+    reply: Option<oneshot::Sender<Recorded>>,
+}
+
+/// Answers seen before their interaction was registered (the driver registers right after
+/// sending; an answer cannot come sooner, but nothing is lost if it does).
+#[derive(Default)]
+struct Early {
+    first_at: Option<Instant>,
+    reply: Option<Recorded>,
+}
+
+#[derive(Default)]
+struct State {
+    cursor: usize,
+    awaited: HashMap<String, Awaited>,
+    /// Interactions answered and replied to: later answers (an AI's follow-up) only count as
+    /// posts.
+    done: std::collections::HashSet<String>,
+    early: HashMap<String, Early>,
+    /// First-answer times of measured interactions.
+    first_answers: Vec<Duration>,
+    measured: usize,
+    ledger: PostLedger,
+    requests: usize,
+}
+
+/// Measured interactions so far, as the progress lines and the report need them.
+#[derive(Debug, Clone, Default)]
+pub struct AnswerFigures {
+    pub sent: usize,
+    pub answered_in_time: usize,
+    /// No answer within [`FIRST_ANSWER_DEADLINE`] (counted once the deadline passed).
+    pub failed: usize,
+    /// First-answer times in milliseconds, sorted; a failed interaction counts as the deadline.
+    pub sorted_ms: Vec<u64>,
+}
+
+/// The tracker the driver and the collector share.
+#[derive(Default)]
+pub struct Answers {
+    state: Mutex<State>,
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Answers {
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Registers `sent`; the receiver gets its reply (the first accepted answer that is not a
+    /// bare deferral).
+    pub fn expect(&self, sent: &SentInteraction, measured: bool) -> oneshot::Receiver<Recorded> {
+        let (tx, rx) = oneshot::channel();
+        let mut state = self.state();
+        let early = state.early.remove(&sent.token).unwrap_or_default();
+        let first_answer = early
+            .first_at
+            .map(|at| at.saturating_duration_since(sent.sent_at));
+        if measured {
+            state.measured += 1;
+            if let Some(first) = first_answer {
+                state.first_answers.push(first);
+            }
+        }
+        match early.reply {
+            Some(reply) => {
+                let _ = tx.send(reply);
+                state.done.insert(sent.token.clone());
+            }
+            None => {
+                state.awaited.insert(
+                    sent.token.clone(),
+                    Awaited {
+                        sent_at: sent.sent_at,
+                        measured,
+                        first_answer,
+                        reply: Some(tx),
+                    },
+                );
+            }
+        }
+        drop(state);
+        rx
+    }
+
+    /// Reads what the fake recorded since the last call.
+    pub fn collect(&self, recorder: &Recorder) {
+        let mut state = self.state();
+        let from = state.cursor;
+        let state = &mut *state;
+        state.cursor = recorder.visit_since(from, |recorded| {
+            state.requests += 1;
+            state.ledger.observe(recorded);
+            let Some(token) = recorded.interaction_token() else {
+                return;
+            };
+            if !recorded.accepted() || state.done.contains(token) {
+                return;
+            }
+            let is_reply = !matches!(recorded.callback_type(), Some(5 | 6));
+            match state.awaited.get_mut(token) {
+                Some(awaited) => {
+                    if awaited.first_answer.is_none() {
+                        let first = recorded.at.saturating_duration_since(awaited.sent_at);
+                        awaited.first_answer = Some(first);
+                        if awaited.measured {
+                            state.first_answers.push(first);
+                        }
+                    }
+                    if is_reply {
+                        if let Some(tx) = awaited.reply.take() {
+                            let _ = tx.send(recorded.clone());
+                        }
+                        state.awaited.remove(token);
+                        state.done.insert(token.to_owned());
+                    }
+                }
+                None => {
+                    let early = state.early.entry(token.to_owned()).or_default();
+                    early.first_at.get_or_insert(recorded.at);
+                    if is_reply && early.reply.is_none() {
+                        early.reply = Some(recorded.clone());
+                    }
+                }
+            }
+        });
+    }
+
+    /// The measured interactions' figures as of `now`.
+    pub fn figures(&self, now: Instant) -> AnswerFigures {
+        let state = self.state();
+        let deadline = FIRST_ANSWER_DEADLINE;
+        let in_time = state
+            .first_answers
+            .iter()
+            .filter(|d| **d <= deadline)
+            .count();
+        let late = state.first_answers.len() - in_time;
+        let overdue = state
+            .awaited
+            .values()
+            .filter(|a| {
+                a.measured
+                    && a.first_answer.is_none()
+                    && now.saturating_duration_since(a.sent_at) > deadline
+            })
+            .count();
+        let failed = late + overdue;
+        let mut sorted_ms: Vec<u64> = state
+            .first_answers
+            .iter()
+            .map(|d| millis(*d.min(&deadline)))
+            .collect();
+        sorted_ms.extend(std::iter::repeat_n(millis(deadline), overdue));
+        sorted_ms.sort_unstable();
+        AnswerFigures {
+            sent: state.measured,
+            answered_in_time: in_time,
+            failed,
+            sorted_ms,
+        }
+    }
+
+    /// Measured interactions still without a first answer.
+    pub fn unanswered(&self) -> usize {
+        self.state()
+            .awaited
+            .values()
+            .filter(|a| a.measured && a.first_answer.is_none())
+            .count()
+    }
+
+    /// A copy of the move posts counted so far.
+    pub fn ledger(&self) -> PostLedger {
+        self.state().ledger.clone()
+    }
+
+    /// Whether every post in `owed` has arrived.
+    pub fn has_all(&self, owed: &[super::posts::OwedPosts]) -> bool {
+        self.state().ledger.has_all(owed)
+    }
+
+    /// Move posts counted so far (repeats included).
+    pub fn posts(&self) -> u64 {
+        self.state().ledger.total()
+    }
+
+    /// Requests the fake recorded (the bot's, all routes), as read so far.
+    pub fn requests(&self) -> usize {
+        self.state().requests
+    }
+}
+
+/// The `p`th percentile (nearest rank) of sorted values; 0 for none.
+pub fn percentile(sorted: &[u64], p: f64) -> u64 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let last = sorted.len() - 1;
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss,
+        reason = "a rank within the slice, rounded"
+    )]
+    let rank = ((p / 100.0) * last as f64).round() as usize;
+    sorted[rank.min(last)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_take_the_nearest_rank() {
+        let values: Vec<u64> = (1..=100).collect();
+        assert_eq!(percentile(&values, 99.0), 99);
+        assert_eq!(percentile(&values, 50.0), 51);
+        assert_eq!(percentile(&[], 99.0), 0);
+        assert_eq!(percentile(&[7], 99.0), 7);
+    }
+}
