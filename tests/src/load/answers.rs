@@ -235,6 +235,56 @@ pub fn percentile(sorted: &[u64], p: f64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fake_discord::RouteKind;
+
+    fn callback(token: &str, kind: u64, at: Instant) -> Recorded {
+        Recorded {
+            index: 0,
+            method: "POST".into(),
+            path: "/".into(),
+            kind: RouteKind::InteractionCallback {
+                interaction_id: 1,
+                token: token.into(),
+            },
+            json: Some(serde_json::json!({ "type": kind })),
+            attachments: Vec::new(),
+            message: None,
+            at,
+            status: 204,
+            error_code: None,
+        }
+    }
+
+    #[test]
+    fn a_deferral_is_a_first_answer_and_an_answer_after_3_s_or_none_is_a_failure() {
+        let recorder = Recorder::default();
+        let answers = Answers::default();
+        let t0 = Instant::now();
+        let sent = |n: u64| SentInteraction {
+            id: n,
+            token: format!("t{n}"),
+            channel_id: 1,
+            sent_at: t0,
+        };
+        let mut deferred = answers.expect(&sent(1), true);
+        let mut late = answers.expect(&sent(2), true);
+        let _never = answers.expect(&sent(3), true);
+        let _setup = answers.expect(&sent(4), false);
+        recorder.push(callback("t1", 5, t0 + Duration::from_millis(200)));
+        recorder.push(callback("t2", 4, t0 + Duration::from_secs(4)));
+        recorder.push(callback("t4", 4, t0 + Duration::from_secs(9)));
+        answers.collect(&recorder);
+        let figures = answers.figures(t0 + Duration::from_secs(5));
+        assert_eq!(
+            (figures.sent, figures.answered_in_time, figures.failed),
+            (3, 1, 2)
+        );
+        assert_eq!(figures.sorted_ms, vec![200, 3000, 3000]);
+        assert!(deferred.try_recv().is_err(), "a deferral is not the reply");
+        assert!(late.try_recv().is_ok(), "the reply reaches the driver");
+        assert_eq!(answers.unanswered(), 1);
+        assert_eq!(answers.requests(), 3);
+    }
 
     #[test]
     fn percentiles_take_the_nearest_rank() {

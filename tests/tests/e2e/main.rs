@@ -13,6 +13,7 @@ mod discord_gateway;
 mod discord_help;
 mod discord_interactions_endpoint;
 mod discord_lifecycle;
+mod discord_load;
 mod discord_notifications;
 mod discord_permissions;
 #[allow(
