@@ -228,7 +228,7 @@ pub async fn start_games(
     while let Some(done) = tasks.join_next().await {
         let slot = done.map_err(|e| LoadError::Setup(format!("a set-up task failed: {e}")))??;
         slots.push(slot);
-        if slots.len() % (total / 10).max(1) == 0 {
+        if slots.len().is_multiple_of((total / 10).max(1)) {
             progress(&format!("set-up: {} of {total} games started", slots.len()));
         }
     }

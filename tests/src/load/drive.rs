@@ -166,7 +166,11 @@ impl Crowd {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
-        let verb = if pick % 2 == 0 { "legal" } else { "flip" };
+        let verb = if pick.is_multiple_of(2) {
+            "legal"
+        } else {
+            "flip"
+        };
         let button = format!("game:{verb}:{}", slot.id);
         let has_button = message
             .as_ref()
