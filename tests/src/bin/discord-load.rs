@@ -63,6 +63,12 @@ fn summary(report: &LoadReport) {
         "first answers: p50 {} ms, p99 {} ms, max {} ms (a failed interaction counts as 3000)",
         report.p50_ms, report.p99_ms, report.max_ms
     );
+    for kind in &report.by_kind {
+        println!(
+            "  {}: {} answered, {} deferred first, p50 {} ms, p99 {} ms, max {} ms",
+            kind.label, kind.count, kind.deferred, kind.p50_ms, kind.p99_ms, kind.max_ms
+        );
+    }
     println!(
         "moves: {} played by the crowd; move posts owed {}, lost {}, duplicated {}",
         report.moves, report.posts.owed, report.posts.lost, report.posts.duplicated

@@ -17,8 +17,8 @@ pub const FIRST_ANSWER_DEADLINE: Duration = Duration::from_secs(3);
 /// An interaction sent and not yet answered with a reply.
 struct Awaited {
     sent_at: Instant,
-    /// Counted in the run's figures (the set-up's interactions are not).
-    measured: bool,
+    /// What kind of interaction, when counted in the run's figures (the set-up's are not).
+    label: Option<&'static str>,
     first_answer: Option<Duration>,
     reply: Option<oneshot::Sender<Recorded>>,
 }
@@ -28,6 +28,7 @@ struct Awaited {
 #[derive(Default)]
 struct Early {
     first_at: Option<Instant>,
+    first_deferred: bool,
     reply: Option<Recorded>,
 }
 
@@ -39,11 +40,31 @@ struct State {
     /// posts.
     done: std::collections::HashSet<String>,
     early: HashMap<String, Early>,
-    /// First-answer times of measured interactions.
-    first_answers: Vec<Duration>,
+    /// First answers of measured interactions.
+    first_answers: Vec<FirstAnswer>,
     measured: usize,
     ledger: PostLedger,
     requests: usize,
+}
+
+/// One measured interaction's first answer.
+#[derive(Debug, Clone, Copy)]
+struct FirstAnswer {
+    after: Duration,
+    label: &'static str,
+    /// The first answer was a deferral (the work took longer than the bot's budget).
+    deferred: bool,
+}
+
+/// The first answers of one kind of interaction (`move`, `board`...).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KindFigures {
+    pub label: &'static str,
+    pub count: usize,
+    pub deferred: usize,
+    pub p50_ms: u64,
+    pub p99_ms: u64,
+    pub max_ms: u64,
 }
 
 /// Measured interactions so far, as the progress lines and the report need them.
@@ -55,6 +76,8 @@ pub struct AnswerFigures {
     pub failed: usize,
     /// First-answer times in milliseconds, sorted; a failed interaction counts as the deadline.
     pub sorted_ms: Vec<u64>,
+    /// The answered ones by kind, for finding where the time goes.
+    pub by_kind: Vec<KindFigures>,
 }
 
 /// The tracker the driver and the collector share.
@@ -74,17 +97,26 @@ impl Answers {
 
     /// Registers `sent`; the receiver gets its reply (the first accepted answer that is not a
     /// bare deferral).
-    pub fn expect(&self, sent: &SentInteraction, measured: bool) -> oneshot::Receiver<Recorded> {
+    /// `label` names the kind of a measured interaction; `None` for the set-up's.
+    pub fn expect(
+        &self,
+        sent: &SentInteraction,
+        label: Option<&'static str>,
+    ) -> oneshot::Receiver<Recorded> {
         let (tx, rx) = oneshot::channel();
         let mut state = self.state();
         let early = state.early.remove(&sent.token).unwrap_or_default();
         let first_answer = early
             .first_at
             .map(|at| at.saturating_duration_since(sent.sent_at));
-        if measured {
+        if let Some(label) = label {
             state.measured += 1;
-            if let Some(first) = first_answer {
-                state.first_answers.push(first);
+            if let Some(after) = first_answer {
+                state.first_answers.push(FirstAnswer {
+                    after,
+                    label,
+                    deferred: early.first_deferred,
+                });
             }
         }
         match early.reply {
@@ -97,7 +129,7 @@ impl Answers {
                     sent.token.clone(),
                     Awaited {
                         sent_at: sent.sent_at,
-                        measured,
+                        label,
                         first_answer,
                         reply: Some(tx),
                     },
@@ -126,10 +158,14 @@ impl Answers {
             match state.awaited.get_mut(token) {
                 Some(awaited) => {
                     if awaited.first_answer.is_none() {
-                        let first = recorded.at.saturating_duration_since(awaited.sent_at);
-                        awaited.first_answer = Some(first);
-                        if awaited.measured {
-                            state.first_answers.push(first);
+                        let after = recorded.at.saturating_duration_since(awaited.sent_at);
+                        awaited.first_answer = Some(after);
+                        if let Some(label) = awaited.label {
+                            state.first_answers.push(FirstAnswer {
+                                after,
+                                label,
+                                deferred: !is_reply,
+                            });
                         }
                     }
                     if is_reply {
@@ -142,7 +178,10 @@ impl Answers {
                 }
                 None => {
                     let early = state.early.entry(token.to_owned()).or_default();
-                    early.first_at.get_or_insert(recorded.at);
+                    if early.first_at.is_none() {
+                        early.first_at = Some(recorded.at);
+                        early.first_deferred = !is_reply;
+                    }
                     if is_reply && early.reply.is_none() {
                         early.reply = Some(recorded.clone());
                     }
@@ -158,14 +197,14 @@ impl Answers {
         let in_time = state
             .first_answers
             .iter()
-            .filter(|d| **d <= deadline)
+            .filter(|f| f.after <= deadline)
             .count();
         let late = state.first_answers.len() - in_time;
         let overdue = state
             .awaited
             .values()
             .filter(|a| {
-                a.measured
+                a.label.is_some()
                     && a.first_answer.is_none()
                     && now.saturating_duration_since(a.sent_at) > deadline
             })
@@ -174,7 +213,7 @@ impl Answers {
         let mut sorted_ms: Vec<u64> = state
             .first_answers
             .iter()
-            .map(|d| millis(*d.min(&deadline)))
+            .map(|f| millis(f.after.min(deadline)))
             .collect();
         sorted_ms.extend(std::iter::repeat_n(millis(deadline), overdue));
         sorted_ms.sort_unstable();
@@ -183,6 +222,7 @@ impl Answers {
             answered_in_time: in_time,
             failed,
             sorted_ms,
+            by_kind: by_kind(&state.first_answers),
         }
     }
 
@@ -191,7 +231,7 @@ impl Answers {
         self.state()
             .awaited
             .values()
-            .filter(|a| a.measured && a.first_answer.is_none())
+            .filter(|a| a.label.is_some() && a.first_answer.is_none())
             .count()
     }
 
@@ -214,6 +254,32 @@ impl Answers {
     pub fn requests(&self) -> usize {
         self.state().requests
     }
+}
+
+/// The answered interactions' figures, kind by kind, in the order kinds first appear.
+fn by_kind(answers: &[FirstAnswer]) -> Vec<KindFigures> {
+    let mut labels: Vec<&'static str> = Vec::new();
+    for answer in answers {
+        if !labels.contains(&answer.label) {
+            labels.push(answer.label);
+        }
+    }
+    labels
+        .into_iter()
+        .map(|label| {
+            let of_kind: Vec<&FirstAnswer> = answers.iter().filter(|a| a.label == label).collect();
+            let mut sorted: Vec<u64> = of_kind.iter().map(|a| millis(a.after)).collect();
+            sorted.sort_unstable();
+            KindFigures {
+                label,
+                count: of_kind.len(),
+                deferred: of_kind.iter().filter(|a| a.deferred).count(),
+                p50_ms: percentile(&sorted, 50.0),
+                p99_ms: percentile(&sorted, 99.0),
+                max_ms: percentile(&sorted, 100.0),
+            }
+        })
+        .collect()
 }
 
 /// The `p`th percentile (nearest rank) of sorted values; 0 for none.
@@ -266,10 +332,10 @@ mod tests {
             channel_id: 1,
             sent_at: t0,
         };
-        let mut deferred = answers.expect(&sent(1), true);
-        let mut late = answers.expect(&sent(2), true);
-        let _never = answers.expect(&sent(3), true);
-        let _setup = answers.expect(&sent(4), false);
+        let mut deferred = answers.expect(&sent(1), Some("move"));
+        let mut late = answers.expect(&sent(2), Some("board"));
+        let _never = answers.expect(&sent(3), Some("move"));
+        let _setup = answers.expect(&sent(4), None);
         recorder.push(callback("t1", 5, t0 + Duration::from_millis(200)));
         recorder.push(callback("t2", 4, t0 + Duration::from_secs(4)));
         recorder.push(callback("t4", 4, t0 + Duration::from_secs(9)));
@@ -280,6 +346,12 @@ mod tests {
             (3, 1, 2)
         );
         assert_eq!(figures.sorted_ms, vec![200, 3000, 3000]);
+        let kinds: Vec<(&str, usize, usize, u64)> = figures
+            .by_kind
+            .iter()
+            .map(|k| (k.label, k.count, k.deferred, k.max_ms))
+            .collect();
+        assert_eq!(kinds, vec![("move", 1, 1, 200), ("board", 1, 0, 4000)]);
         assert!(deferred.try_recv().is_err(), "a deferral is not the reply");
         assert!(late.try_recv().is_ok(), "the reply reaches the driver");
         assert_eq!(answers.unanswered(), 1);

@@ -129,7 +129,7 @@ async fn reply(
     what: &str,
 ) -> Result<Recorded, LoadError> {
     let sent = sent?;
-    let rx = answers.expect(&sent, false);
+    let rx = answers.expect(&sent, None);
     match tokio::time::timeout(SETUP_REPLY_WAIT, rx).await {
         Ok(Ok(reply)) => Ok(reply),
         _ => Err(LoadError::Setup(format!(

@@ -100,7 +100,7 @@ impl Crowd {
                 let channel = slot.channel;
                 tasks.spawn(async move {
                     let sent = crowd.fake.slash(&member, channel, "games", &[]);
-                    crowd.measured(sent).await.map(|_| false)
+                    crowd.measured(sent, "/games").await.map(|_| false)
                 });
             }
             Action::Click => {
@@ -125,7 +125,7 @@ impl Crowd {
                         CommandOption::string("variant", "brandubh"),
                     ];
                     let sent = crowd.fake.slash(&member, channel, "challenge", &options);
-                    crowd.measured(sent).await.map(|_| false)
+                    crowd.measured(sent, "/challenge").await.map(|_| false)
                 });
             }
         }
@@ -136,9 +136,10 @@ impl Crowd {
     async fn measured(
         &self,
         sent: Result<SentInteraction, FakeError>,
+        label: &'static str,
     ) -> Result<Option<Value>, FakeError> {
         let sent = sent?;
-        let rx = self.answers.expect(&sent, true);
+        let rx = self.answers.expect(&sent, Some(label));
         Ok(match tokio::time::timeout(REPLY_WAIT, rx).await {
             Ok(Ok(reply)) => reply.message,
             _ => None,
@@ -178,7 +179,12 @@ impl Crowd {
         match message {
             Some(message) if has_button => {
                 let sent = self.fake.click(member, &message, &button);
-                self.measured(sent).await.map(|_| false)
+                let label = if verb == "legal" {
+                    "Legal moves"
+                } else {
+                    "Flip"
+                };
+                self.measured(sent, label).await.map(|_| false)
             }
             _ => self.board(slot_index, member).await,
         }
@@ -226,7 +232,7 @@ impl Crowd {
             CommandOption::integer("game", slot.id),
         ];
         let sent = self.fake.slash(member, slot.channel, "move", &options);
-        let message = self.measured(sent).await?;
+        let message = self.measured(sent, "/move").await?;
         if let Some(message) = message {
             *slot.last_message.lock().unwrap_or_else(|p| p.into_inner()) = Some(message);
         }
@@ -236,7 +242,7 @@ impl Crowd {
     async fn board_of(&self, slot: &GameSlot, member: &FakeUser) -> Result<bool, FakeError> {
         let options = [CommandOption::integer("game", slot.id)];
         let sent = self.fake.slash(member, slot.channel, "board", &options);
-        self.measured(sent).await.map(|_| false)
+        self.measured(sent, "/board").await.map(|_| false)
     }
 
     /// Drives for `secs` at `rate` interactions a second; `progress` is called every

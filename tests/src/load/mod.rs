@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use crate::fake_discord::latency::{Delayed, Latency};
 use crate::fake_discord::{FakeDiscord, FakeError};
 
-pub use answers::{FIRST_ANSWER_DEADLINE, percentile};
+pub use answers::{FIRST_ANSWER_DEADLINE, KindFigures, percentile};
 pub use posts::{OwedPosts, PostIdentity, PostLedger, PostVerdict};
 
 /// A crowd run's settings (the `discord-load` binary's flags).
@@ -109,6 +109,8 @@ pub struct LoadReport {
     pub p50_ms: u64,
     pub p99_ms: u64,
     pub max_ms: u64,
+    /// The answered interactions kind by kind (`/move`, `/board`...), deferrals counted.
+    pub by_kind: Vec<KindFigures>,
     pub moves: u64,
     pub posts: PostVerdict,
     pub requests: usize,
@@ -302,6 +304,7 @@ async fn measure(
         p50_ms: percentile(&figures.sorted_ms, 50.0),
         p99_ms: percentile(&figures.sorted_ms, 99.0),
         max_ms: percentile(&figures.sorted_ms, 100.0),
+        by_kind: figures.by_kind.clone(),
         moves: counts.moves,
         posts: ledger.verdict(&owed),
         requests: fake.recorder().mark(),
