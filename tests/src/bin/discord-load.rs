@@ -80,6 +80,16 @@ fn summary(report: &LoadReport) {
         "requests: {} in all, {} invalid; crowd ticks skipped {}, not sent {}",
         report.requests, report.invalid_requests, report.skipped, report.not_sent
     );
+    if let Some(cpu) = report.cpu_secs {
+        println!(
+            "CPU while driving: this process {cpu:.1} s in {:.1} s on {} cores; load average {}",
+            report.drive_secs,
+            report.cores,
+            report
+                .load_average
+                .map_or_else(|| "unknown".to_owned(), |l| format!("{l:.1}"))
+        );
+    }
     println!("fake Discord problems: {}", report.problems.len());
     for problem in report.problems.iter().take(10) {
         println!("  * {problem}");

@@ -22,6 +22,7 @@
 //! they share nothing else; the figures are the bot's plus the fake's own overhead.
 
 mod answers;
+mod cpu;
 mod crowd;
 mod drive;
 mod instances;
@@ -120,6 +121,12 @@ pub struct LoadReport {
     pub not_sent: u64,
     /// What the fake found against Discord's contract (late answers, 429s...).
     pub problems: Vec<String>,
+    /// While the crowd drove: the process's CPU time, the wall time, the machine's cores and
+    /// its load average at the end (a shared host's other work shows there).
+    pub cpu_secs: Option<f64>,
+    pub drive_secs: f64,
+    pub cores: usize,
+    pub load_average: Option<f64>,
 }
 
 impl LoadReport {
@@ -235,6 +242,7 @@ async fn measure(
         slots: Arc::new(slots),
     };
     let began = Instant::now();
+    let cpu_before = cpu::process_cpu_secs();
     let line = |counts: &drive::DriveCounts| {
         let figures = answers.figures(Instant::now());
         format!(
@@ -260,6 +268,11 @@ async fn measure(
         )
         .await;
     progress(&line(&counts));
+    let drive_secs = began.elapsed().as_secs_f64();
+    let cpu_secs = cpu::process_cpu_secs()
+        .zip(cpu_before)
+        .map(|(after, before)| after - before);
+    let load_average = cpu::load_average();
 
     // The drain: every owed post has until the deadline to arrive.
     let ends = plies(&service, &crowd.slots).await?;
@@ -312,6 +325,10 @@ async fn measure(
         skipped: counts.skipped,
         not_sent: counts.not_sent,
         problems: fake.problems(),
+        cpu_secs,
+        drive_secs,
+        cores: cpu::cores(),
+        load_average,
     };
     Ok(LoadRun {
         report,
