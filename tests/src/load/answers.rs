@@ -226,12 +226,17 @@ impl Answers {
         }
     }
 
-    /// Measured interactions still without a first answer.
-    pub fn unanswered(&self) -> usize {
+    /// Measured interactions still without a first answer that may yet get one in time (those
+    /// past [`FIRST_ANSWER_DEADLINE`] have failed already: Discord refuses a late answer).
+    pub fn unanswered(&self, now: Instant) -> usize {
         self.state()
             .awaited
             .values()
-            .filter(|a| a.label.is_some() && a.first_answer.is_none())
+            .filter(|a| {
+                a.label.is_some()
+                    && a.first_answer.is_none()
+                    && now.saturating_duration_since(a.sent_at) <= FIRST_ANSWER_DEADLINE
+            })
             .count()
     }
 
@@ -354,7 +359,8 @@ mod tests {
         assert_eq!(kinds, vec![("move", 1, 1, 200), ("board", 1, 0, 4000)]);
         assert!(deferred.try_recv().is_err(), "a deferral is not the reply");
         assert!(late.try_recv().is_ok(), "the reply reaches the driver");
-        assert_eq!(answers.unanswered(), 1);
+        assert_eq!(answers.unanswered(t0 + Duration::from_secs(5)), 0);
+        assert_eq!(answers.unanswered(t0 + Duration::from_secs(2)), 1);
         assert_eq!(answers.requests(), 3);
     }
 

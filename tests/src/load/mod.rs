@@ -291,7 +291,7 @@ async fn measure(
     loop {
         answers.collect(fake.recorder());
         let depth = instances.outbox_depth().await?;
-        let done = answers.has_all(&owed) && depth == 0 && answers.unanswered() == 0;
+        let done = answers.has_all(&owed) && depth == 0 && answers.unanswered(Instant::now()) == 0;
         if done || Instant::now() >= drain_end {
             break;
         }
@@ -300,7 +300,7 @@ async fn measure(
             let verdict = answers.ledger().verdict(&owed);
             progress(&format!(
                 "drain: {} interaction(s) unanswered, outbox {depth}, {} of {} owed posts in",
-                answers.unanswered(),
+                answers.unanswered(Instant::now()),
                 verdict.owed - verdict.lost,
                 verdict.owed
             ));
