@@ -6,6 +6,7 @@
 
 pub mod bot;
 pub mod fake_discord;
+pub mod load;
 /// The PostgreSQL server the PostgreSQL runs of the Discord tests use (shared with the bot's
 /// own tests).
 pub use taflbot_test_support::pg_server;

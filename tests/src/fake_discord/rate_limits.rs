@@ -499,6 +499,11 @@ impl super::FakeDiscord {
     pub fn invalid_requests(&self) -> usize {
         self.state.rate_limits.invalid_requests().0
     }
+
+    /// Invalid requests answered since the fake started (a load run may outlast the window).
+    pub fn invalid_requests_in_all(&self) -> u64 {
+        self.state.rate_limits.invalid_requests().1
+    }
 }
 
 fn forget_before(invalid: &mut VecDeque<Instant>, now: Instant) {

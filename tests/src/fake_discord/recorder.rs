@@ -422,6 +422,17 @@ impl Recorder {
         self.items().len()
     }
 
+    /// Calls `visit` with each request recorded at index `from` or later, in order, without
+    /// copying them; answers the index to pass next time. For a load generator that follows
+    /// tens of thousands of requests as they come (the waits scan from their mark each time).
+    pub fn visit_since(&self, from: usize, mut visit: impl FnMut(&Recorded)) -> usize {
+        let items = self.items();
+        for recorded in items.iter().skip(from) {
+            visit(recorded);
+        }
+        items.len()
+    }
+
     /// Requests to routes the fake does not know.
     pub fn unknown_routes(&self) -> Vec<Recorded> {
         self.items()

@@ -15,6 +15,7 @@ mod discord_gateway_closes;
 mod discord_help;
 mod discord_interactions_endpoint;
 mod discord_lifecycle;
+mod discord_load;
 mod discord_notifications;
 mod discord_permissions;
 #[allow(
