@@ -97,7 +97,13 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
     wait_for(&a, &format!("tr.mine[data-game='{game}']")).await;
     screenshot(&a, "my-games").await;
 
-    open_game(&a, &app, game).await;
+    // The row's game link opens the game (the players' names beside it are links of their own).
+    wait_for(&a, &format!("tr.mine[data-game='{game}'] a.open-game"))
+        .await
+        .click()
+        .await
+        .expect("click the game in My games");
+    wait_for(&a, &format!("[data-game='{game}'][data-live='open']")).await;
     open_game(&b, &app, game).await;
     // Ada (attackers) moves by clicking; Bob's page shows it without a reload.
     mark_page(&b).await;

@@ -222,6 +222,17 @@ pub fn seat(s: &SeatView) -> Markup {
     }
 }
 
+/// A link that opens game `id`, in a cell or item of its own: the players' names are links to
+/// their pages, and a link cannot hold another.
+pub fn game_link(id: impl std::fmt::Display) -> Markup {
+    html! { a.open-game href={ "/games/" (id) } { "Game " (id) } }
+}
+
+/// "Ada vs Bob", each a link to the player's page.
+pub fn pairing(attackers: &SeatView, defenders: &SeatView) -> Markup {
+    html! { (seat(attackers)) " vs " (seat(defenders)) }
+}
+
 /// The part of the page that changes: board, status, moves (with their marks once analysed),
 /// the evaluation of the ply shown, the buttons of the moment.
 fn live_part(

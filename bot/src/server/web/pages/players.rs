@@ -11,7 +11,7 @@ use crate::service::{HistoryQuery, variant_label};
 use super::super::error::WebError;
 use super::super::layout::page;
 use super::super::session::MaybeSignedIn;
-use super::game::seat;
+use super::game::{game_link, pairing};
 use super::me_of;
 
 /// Finished games listed on a player's page (all of them: `GET /api/v1/players/{handle}/games`).
@@ -80,7 +80,7 @@ pub async fn player_page(
         @if profile.current_games.is_empty() { p { "None." } } @else {
             ul {
                 @for g in &profile.current_games {
-                    li { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) }
+                    li { (game_link(g.id)) ": " (pairing(&g.attackers, &g.defenders))
                          " · " (variant_label(g.variant.as_deref())) " · move " (g.ply) }
                 }
             }
@@ -89,7 +89,7 @@ pub async fn player_page(
         @if finished.items.is_empty() { p { "None finished yet." } } @else {
             ul {
                 @for g in &finished.items {
-                    li { a href={ "/games/" (g.id) } { (seat(&g.attackers)) " vs " (seat(&g.defenders)) }
+                    li { (game_link(g.id)) ": " (pairing(&g.attackers, &g.defenders))
                          " · " (variant_label(g.variant.as_deref())) " · "
                          @match &g.result {
                              Some(r) => (r),
