@@ -42,6 +42,7 @@ mod tokens;
 mod web_analysis;
 mod web_crowd;
 mod web_sessions;
+mod web_sign_up;
 mod webhook_crowd;
 mod webhook_give_up;
 mod webhook_targets;

@@ -458,3 +458,76 @@ async fn signing_out_another_session_from_my_sessions_signs_that_browser_out() {
     laptop.close().await.unwrap();
     phone.close().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newcomer_signs_up_in_the_browser_and_plays_the_ai_to_the_end() {
+    let app = WebApp::start().await;
+    app.player("Ada").await;
+    let a = browser(1100).await;
+    a.goto(&app.url("/")).await.unwrap();
+    screenshot(&a, "welcome").await;
+    // A handle taken: said on the form, in place, with the name kept.
+    let form = wait_for(&a, "#sign-up-form").await;
+    form.find(Locator::Css("input[name='name']"))
+        .await
+        .unwrap()
+        .send_keys("Grace")
+        .await
+        .unwrap();
+    form.find(Locator::Css("input[name='handle']"))
+        .await
+        .unwrap()
+        .send_keys("ada")
+        .await
+        .unwrap();
+    form.find(Locator::Css("button[type='submit']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&a, "#sign-up-error", "taken").await;
+    let handle = wait_for(&a, "#sign-up-form input[name='handle']").await;
+    handle.clear().await.unwrap();
+    handle.send_keys("grace").await.unwrap();
+    wait_for(&a, "#sign-up-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    // Signed in, the token shown once.
+    let token = wait_for_text(&a, "#api-token", "tfl_").await;
+    assert!(token.len() > 20, "{token}");
+    wait_for(&a, "header .who a[href='/players/grace']").await;
+    screenshot(&a, "signed-up").await;
+    // "Play the AI" opens the new-game form with the AI and Brandubh chosen, and no clock.
+    wait_for(&a, "#play-ai").await.click().await.unwrap();
+    wait_for(&a, "input[name='opponent'][value='ai']:checked").await;
+    wait_for(
+        &a,
+        "select[name='variant'] option[value='brandubh']:checked",
+    )
+    .await;
+    wait_for(&a, "#start-here").await;
+    wait_for(&a, "select[name='side'] option[value='attackers']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, "#challenge-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, "[data-game][data-live='open']").await;
+    drag_move(&a, "d1", "c1").await;
+    wait_for_ply(&a, 2).await;
+    wait_for(&a, "form[action$='/resign'] button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    a.accept_alert().await.expect("the confirmation is asked");
+    wait_for_text(&a, "#live .status", "Game over").await;
+    a.close().await.unwrap();
+}

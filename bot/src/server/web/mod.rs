@@ -11,6 +11,7 @@ mod form;
 mod layout;
 mod pages;
 mod session;
+mod signed_out_csrf;
 pub(super) mod visitors;
 
 use axum::Router;
@@ -31,6 +32,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/login", post(sign_in::redeem_link))
         .route("/login/token", post(sign_in::with_api_token))
         .route("/login/{token}", get(sign_in::confirm_link))
+        .route("/signup", post(sign_up::sign_up))
         .route("/logout", post(sign_in::sign_out))
         .route("/me/live", get(live::my_events))
         .route("/me/sessions", get(sessions::sessions_page))

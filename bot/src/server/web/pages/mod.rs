@@ -8,7 +8,9 @@ pub mod live;
 pub mod players;
 pub mod sessions;
 pub mod sign_in;
+pub mod sign_up;
 pub mod variants;
+pub mod welcome;
 
 use crate::server::AppState;
 
