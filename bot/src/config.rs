@@ -151,6 +151,9 @@ pub struct GamesConfig {
     pub scheduler_interval_ms: u64,
     /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
     pub max_ai_level: u8,
+    /// The shortest time per move a clock may give (`per_move` clocks), in seconds: shorter is
+    /// not correspondence play. 3600 by default.
+    pub min_move_clock_secs: u64,
     /// A bank clock's increment never raises a bank above this many times its initial bank.
     #[serde(deserialize_with = "sources::exact_f64")]
     pub max_bank_ratio: f64,
@@ -351,6 +354,7 @@ impl Default for GamesConfig {
             inactivity_reminder_secs: 3 * 24 * 3600,
             scheduler_interval_ms: 5_000,
             max_ai_level: 5,
+            min_move_clock_secs: 3_600,
             max_bank_ratio: 3.0,
             analysis_ms_per_ply: 500,
             analysis_max_queued: 100,
