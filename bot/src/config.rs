@@ -459,14 +459,33 @@ impl HttpConfig {
             .map_err(|e| ConfigError::Invalid(e.to_string()))
     }
 
-    /// The start of the server's own addresses (sign-in links): `public_url`, else
-    /// `http://` and `listen`.
+    /// The start of the server's own addresses (sign-in links, the web client): `public_url`,
+    /// else `http://` and `listen` ([`HttpConfig::site_url`] without a bound address).
     pub fn base_url(&self) -> String {
+        self.site_url(None)
+    }
+
+    /// The address people open: `public_url` when set, else `http://` and the address the
+    /// server is bound to (`bound`, once it listens: port 0 is then a real port), else
+    /// `listen`. A wildcard address (`0.0.0.0`, `::`) is no place to open, so its loopback
+    /// stands in: the link works on the server's own machine. `serve` (its start-up log,
+    /// Discord's `/web`) and `taflbot login-link` all build their links here.
+    pub fn site_url(&self, bound: Option<SocketAddr>) -> String {
         let url = self.public_url.trim().trim_end_matches('/');
-        if url.is_empty() {
-            format!("http://{}", self.listen)
-        } else {
-            url.to_owned()
+        if !url.is_empty() {
+            return url.to_owned();
+        }
+        match bound.or_else(|| self.listen.parse().ok()) {
+            Some(mut addr) => {
+                if addr.ip().is_unspecified() {
+                    addr.set_ip(match addr {
+                        SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                        SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+                    });
+                }
+                format!("http://{addr}")
+            }
+            None => format!("http://{}", self.listen.trim()),
         }
     }
 
