@@ -531,3 +531,91 @@ async fn a_newcomer_signs_up_in_the_browser_and_plays_the_ai_to_the_end() {
     wait_for_text(&a, "#live .status", "Game over").await;
     a.close().await.unwrap();
 }
+
+/// `player` plays `text` in `game` through the service, as another front end would.
+async fn play_elsewhere(
+    app: &WebApp,
+    player: &taflbot_e2e::web::TestPlayer,
+    game: taflbot::domain::GameId,
+    text: &str,
+) {
+    app.service()
+        .games()
+        .play(
+            player.id,
+            game,
+            taflbot::service::MoveRequest {
+                text: text.into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitor_finds_a_live_game_in_the_public_list_and_watches_a_move_arrive() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let watcher = browser(1100).await;
+    watcher.goto(&app.url("/")).await.unwrap();
+    // From the welcome page to the list of games to watch.
+    wait_for(&watcher, "header a[href='/games']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&watcher, "#public-games[data-live='open']").await;
+    let row = format!("table[data-list='live'] tr[data-game='{game}']");
+    wait_for(&watcher, &format!("{row}[data-ply='0']")).await;
+    // The list follows the game live.
+    play_elsewhere(&app, &ada, game, "d1-c1").await;
+    wait_for(&watcher, &format!("{row}[data-ply='1']")).await;
+    screenshot(&watcher, "public-games").await;
+    wait_for(&watcher, &format!("{row} a.open-game"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&watcher, &format!("[data-game='{game}'][data-live='open']")).await;
+    play_elsewhere(&app, &bob, game, "d3-e3").await;
+    wait_for_ply(&watcher, 2).await;
+    wait_for_text(&watcher, "#live ol.moves", "d3-e3").await;
+    watcher.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitor_finds_a_player_and_a_leaderboard() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    app.player("Bob").await;
+    let watcher = browser(1100).await;
+    watcher.goto(&app.url("/players")).await.unwrap();
+    let search = wait_for(&watcher, "#player-search input[name='q']").await;
+    search.send_keys("ad\n").await.unwrap();
+    wait_for(
+        &watcher,
+        &format!("ul.players a[href='/players/{}']", ada.handle),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_for_text(&watcher, "main h1", "Ada").await;
+    watcher.goto(&app.url("/leaderboards")).await.unwrap();
+    wait_for(&watcher, "a[href='/leaderboards/brandubh']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&watcher, "main h1", "Leaderboard: Brandubh (7x7)").await;
+    screenshot(&watcher, "leaderboard").await;
+    watcher.goto(&app.url("/variants")).await.unwrap();
+    wait_for_text(&watcher, "#start-here", "Brandubh").await;
+    let list = wait_for_text(&watcher, "ul.variants", "Hnefatafl 13x13").await;
+    assert!(!list.contains("13x13 (13x13)"), "{list}");
+    screenshot(&watcher, "variants").await;
+    watcher.close().await.unwrap();
+}

@@ -41,6 +41,8 @@ pub fn router(state: AppState) -> Router<AppState> {
             post(sessions::end_other_sessions),
         )
         .route("/me/sessions/{id}/end", post(sessions::end_session))
+        .route("/games", get(public_games::public_games_page))
+        .route("/games/live", get(live::public_games_events))
         .route("/games/{id}", get(game::game_page))
         .route("/games/{id}/board", get(game::board_part))
         .route(
@@ -56,7 +58,13 @@ pub fn router(state: AppState) -> Router<AppState> {
             "/challenges/{id}/{action}",
             post(challenges::answer_challenge),
         )
+        .route("/players", get(players::player_search))
         .route("/players/{handle}", get(players::player_page))
+        .route("/leaderboards", get(leaderboards::leaderboard_list))
+        .route(
+            "/leaderboards/{variant}",
+            get(leaderboards::leaderboard_page),
+        )
         .route("/variants", get(variants::variant_list))
         .route("/variants/{id}", get(variants::variant_page))
         .route("/variants/{id}/start.svg", get(variants::start_picture))

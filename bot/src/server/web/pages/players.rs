@@ -1,12 +1,13 @@
 //! `GET /players/{handle}`: a player's ratings, results and current games.
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
 use maud::html;
+use serde::Deserialize;
 
 use crate::domain::GameStatus;
 use crate::server::AppState;
-use crate::service::{HistoryQuery, variant_label};
+use crate::service::{HistoryQuery, ServiceError, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::page;
@@ -16,6 +17,59 @@ use super::me_of;
 
 /// Finished games listed on a player's page (all of them: `GET /api/v1/players/{handle}/games`).
 const RECENT_GAMES: u32 = 20;
+
+#[derive(Debug, Default, Deserialize)]
+pub struct SearchQuery {
+    /// The start of a handle (a leading `@` is fine).
+    #[serde(default)]
+    q: String,
+}
+
+/// `GET /players?q=ad`: players whose handle starts with what was typed.
+pub async fn player_search(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    Query(query): Query<SearchQuery>,
+) -> Result<Response, WebError> {
+    let me = me_of(&state, session.as_ref()).await?;
+    let typed = query.q.trim();
+    let found = if typed.is_empty() {
+        None
+    } else {
+        // A handle-shaped refusal ("holds what no handle holds") is said under the box.
+        Some(
+            state
+                .service
+                .accounts()
+                .players_by_prefix(typed, 1)
+                .await
+                .map_err(|e| match e {
+                    ServiceError::Invalid(why) => why,
+                    other => other.to_string(),
+                }),
+        )
+    };
+    let body = html! {
+        h1 { "Players" }
+        form.inline #player-search method="get" action="/players" role="search" {
+            label { "Handle starts with " input type="search" name="q" value=(typed) maxlength="25" autocomplete="off"; }
+            " " button type="submit" { "Find" }
+        }
+        @match &found {
+            None => p { "Type the start of a handle, e.g. " code { "ada" } "." },
+            Some(Err(why)) => p.error #search-error role="alert" { (why) },
+            Some(Ok(page)) if page.items.is_empty() => p { "Nobody's handle starts with " code { (typed) } "." },
+            Some(Ok(page)) => ul.players {
+                @for p in &page.items {
+                    li { a href={ "/players/" (p.handle.as_str()) } { (p.name) } " " small { "@" (p.handle.as_str()) } }
+                }
+                @if page.next_page.is_some() { li { "… more: type more of the handle." } }
+            },
+        }
+        p { "Or see the " a href="/leaderboards" { "leaderboards" } "." }
+    };
+    Ok(page("Players", me.as_ref(), body).into_response())
+}
 
 pub async fn player_page(
     State(state): State<AppState>,
