@@ -104,7 +104,7 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
     screenshot(&a, "game-analysis").await;
 
     // A click on a move shows its position and its evaluation.
-    wait_for(&a, "#live ol.moves li[value='2'] a")
+    wait_for(&a, "#live ol.moves a[data-ply='2']")
         .await
         .click()
         .await

@@ -5,8 +5,8 @@
 
 use fantoccini::{Client, Locator};
 use taflbot_e2e::web::{
-    WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot, sign_in, wait_for,
-    wait_for_text,
+    WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot,
+    screenshot_as_scrolled, sign_in, wait_for, wait_for_text,
 };
 
 /// A board square of the page.
@@ -116,8 +116,9 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
     type_move(&b, "D3 E3").await;
     wait_for_ply(&b, 2).await;
     wait_for_ply(&a, 2).await;
-    let moves = wait_for_text(&a, "#live ol.moves", "d3-e3").await;
-    assert!(moves.contains("d1-c1"), "{moves}");
+    // One line per turn, numbered as the PNG caption and the .otg record: 1. d1-c1 d3-e3.
+    let turn = wait_for_text(&a, "#live ol.moves li[value='1']", "d3-e3").await;
+    assert!(turn.contains("d1-c1"), "{turn}");
     screenshot(&a, "game").await;
 
     // Stepping back with the arrow key shows the start; the end comes back with End.
@@ -209,17 +210,12 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
         .await
         .unwrap();
     a.accept_alert().await.expect("the confirmation is asked");
-    wait_for_text(
-        &a,
-        "#live .status",
-        "Game over: the defenders win (resignation).",
-    )
-    .await;
+    wait_for_text(&a, "#live .status", "Game over. You lost: you resigned.").await;
     // Ada's page lists the finished game.
     a.goto(&app.url(&format!("/players/{}", ada.handle)))
         .await
         .unwrap();
-    wait_for_text(&a, "main", "defenders won (resignation)").await;
+    wait_for_text(&a, "main", "The defenders won: the attackers resigned").await;
     a.close().await.unwrap();
 }
 
@@ -618,4 +614,95 @@ async fn a_visitor_finds_a_player_and_a_leaderboard() {
     assert!(!list.contains("13x13 (13x13)"), "{list}");
     screenshot(&watcher, "variants").await;
     watcher.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_that_ends_live_takes_the_move_box_away_says_who_won_and_offers_a_rematch() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&ada).await).await;
+    open_game(&a, &app, game).await;
+    wait_for(&a, "#move-box:not([hidden]) #move-text").await;
+    app.service().games().resign(bob.id, game).await.unwrap();
+    wait_for_text(&a, "#live .status", "You won: your opponent resigned.").await;
+    wait_for(&a, "#move-box[hidden]").await;
+    // A rematch against a person is a challenge with the sides swapped, on my games.
+    wait_for(&a, "form[action$='/rematch'] button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&a, "#my-games", "challenger plays defenders").await;
+    a.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_phone_a_refusal_and_not_your_turn_show_beside_the_board() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let phone = browser(390).await;
+    sign_in(&phone, &app.login_link(&ada).await).await;
+    open_game(&phone, &app, game).await;
+    type_move(&phone, "d1-d3").await;
+    wait_for_text(&phone, "#move-error", "illegal move").await;
+    let in_view = |css: &str| {
+        format!(
+            "const r = document.querySelector(\"{css}\").getBoundingClientRect(); \
+             return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;"
+        )
+    };
+    let seen = phone
+        .execute(&in_view("#move-error"), vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        seen,
+        serde_json::Value::Bool(true),
+        "the refusal is off screen"
+    );
+    // Bob's turn: touching a piece says so instead of doing nothing.
+    click_move(&phone, "d1", "c1").await;
+    wait_for_ply(&phone, 1).await;
+    phone
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .unwrap();
+    square(&phone, "c1").await.click().await.unwrap();
+    wait_for_text(&phone, "#move-error", "Not your turn").await;
+    let seen = phone
+        .execute(&in_view("#move-error"), vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        seen,
+        serde_json::Value::Bool(true),
+        "the notice is off screen"
+    );
+    screenshot_as_scrolled(&phone, "game-phone-not-your-turn").await;
+    phone.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_my_move_the_page_offers_the_next_game_where_it_is_my_move() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let first = app.brandubh(&ada, &bob).await;
+    let second = app.brandubh(&ada, &bob).await;
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&ada).await).await;
+    open_game(&a, &app, first).await;
+    click_move(&a, "d1", "c1").await;
+    wait_for(&a, &format!("#next-game[href='/games/{second}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, &format!("[data-game='{second}'][data-live='open']")).await;
+    a.close().await.unwrap();
 }

@@ -10,6 +10,7 @@ mod error;
 mod form;
 mod layout;
 mod pages;
+mod result_words;
 mod session;
 mod signed_out_csrf;
 pub(super) mod visitors;

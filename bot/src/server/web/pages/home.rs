@@ -12,6 +12,7 @@ use crate::service::{ChallengeView, GameSummary, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::{Me, csrf_field, local_time, page};
+use super::super::result_words::result_in_words;
 use super::super::session::MaybeSignedIn;
 use super::super::signed_out_csrf::form_token;
 use super::game::{game_link, pairing, seat};
@@ -73,7 +74,7 @@ fn games_table(games: &[GameSummary]) -> Markup {
                                 @if let Some(side) = g.side_to_move { (side) " to move" }
                             } @else {
                                 @match &g.result {
-                                    Some(r) => (r),
+                                    Some(r) => (result_in_words(r, g.your_side)),
                                     None => (g.status),
                                 }
                             }

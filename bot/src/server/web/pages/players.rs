@@ -11,6 +11,7 @@ use crate::service::{HistoryQuery, ServiceError, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::page;
+use super::super::result_words::result_in_words;
 use super::super::session::MaybeSignedIn;
 use super::game::{game_link, pairing};
 use super::me_of;
@@ -146,7 +147,8 @@ pub async fn player_page(
                     li { (game_link(g.id)) ": " (pairing(&g.attackers, &g.defenders))
                          " · " (variant_label(g.variant.as_deref())) " · "
                          @match &g.result {
-                             Some(r) => (r),
+                             // As a spectator reads it: this is the player's page, not mine.
+                             Some(r) => (result_in_words(r, None)),
                              None => (g.status),
                          }
                     }

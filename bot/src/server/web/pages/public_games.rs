@@ -10,6 +10,7 @@ use crate::service::{GameSummary, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::page;
+use super::super::result_words::result_in_words;
 use super::super::session::MaybeSignedIn;
 use super::game::{game_link, pairing};
 use super::me_of;
@@ -49,7 +50,7 @@ fn games_table(games: &[GameSummary], live: bool) -> Markup {
                         td { (g.ply) }
                         td {
                             @if let Some(side) = g.side_to_move.filter(|_| live) { (side) }
-                            @else if let Some(r) = &g.result { (r) }
+                            @else if let Some(r) = &g.result { (result_in_words(r, None)) }
                         }
                     }
                 }
