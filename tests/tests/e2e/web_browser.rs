@@ -282,6 +282,11 @@ async fn pages_fit_a_phone_and_the_board_can_be_played_there() {
         "/challenges/new".to_owned(),
         "/variants/brandubh".to_owned(),
         format!("/players/{}", ada.handle),
+        "/games".to_owned(),
+        "/leaderboards".to_owned(),
+        "/leaderboards/brandubh".to_owned(),
+        "/players?q=a".to_owned(),
+        "/variants".to_owned(),
     ] {
         phone.goto(&app.url(&path)).await.unwrap();
         wait_for(&phone, "main").await;
