@@ -194,23 +194,7 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
         .await
         .unwrap();
     screenshot(&a, "new-game").await;
-    wait_for(&a, "#challenge-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    // Straight to the game; the AI answers live.
-    wait_for(&a, "[data-game][data-live='open']").await;
-    drag_move(&a, "d1", "c1").await;
-    wait_for_ply(&a, 2).await;
-    // Resigning asks first; then the game is over.
-    wait_for(&a, "form[action$='/resign'] button")
-        .await
-        .click()
-        .await
-        .unwrap();
-    a.accept_alert().await.expect("the confirmation is asked");
-    wait_for_text(&a, "#live .status", "Game over. You lost: you resigned.").await;
+    play_the_ai_and_resign(&a).await;
     // Ada's page lists the finished game.
     a.goto(&app.url(&format!("/players/{}", ada.handle)))
         .await
@@ -515,22 +499,30 @@ async fn a_newcomer_signs_up_in_the_browser_and_plays_the_ai_to_the_end() {
         .click()
         .await
         .unwrap();
-    wait_for(&a, "#challenge-form button[type='submit']")
+    play_the_ai_and_resign(&a).await;
+    a.close().await.unwrap();
+}
+
+/// Sends the new-game form (the AI chosen, Brandubh, attackers), plays d1-c1 by drag, sees the
+/// AI's answer arrive live, and resigns (after the confirmation): the game is over.
+async fn play_the_ai_and_resign(a: &Client) {
+    wait_for(a, "#challenge-form button[type='submit']")
         .await
         .click()
         .await
         .unwrap();
-    wait_for(&a, "[data-game][data-live='open']").await;
-    drag_move(&a, "d1", "c1").await;
-    wait_for_ply(&a, 2).await;
-    wait_for(&a, "form[action$='/resign'] button")
+    // Straight to the game; the AI answers live.
+    wait_for(a, "[data-game][data-live='open']").await;
+    drag_move(a, "d1", "c1").await;
+    wait_for_ply(a, 2).await;
+    // Resigning asks first; then the game is over.
+    wait_for(a, "form[action$='/resign'] button")
         .await
         .click()
         .await
         .unwrap();
     a.accept_alert().await.expect("the confirmation is asked");
-    wait_for_text(&a, "#live .status", "Game over").await;
-    a.close().await.unwrap();
+    wait_for_text(a, "#live .status", "Game over. You lost: you resigned.").await;
 }
 
 /// `player` plays `text` in `game` through the service, as another front end would.

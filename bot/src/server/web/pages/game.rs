@@ -9,9 +9,9 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 
-use crate::domain::{GameId, GameStatus};
+use crate::domain::{GameId, GameStatus, PlayerId};
 use crate::server::AppState;
-use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView, variant_label};
+use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView, ServiceError, variant_label};
 
 use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};
 use super::super::error::{Plain, WebError};
@@ -67,12 +67,13 @@ pub async fn game_page(
         q.look().theme,
     )
     .await?;
+    let next_game = next_game(&state, viewer, &shown).await?;
     let v = &shown.game;
     let title = format!("{} vs {}", v.attackers.name, v.defenders.name);
     let body = html! {
         div.game data-game=(id) {
             section #board-area aria-label="Board" {
-                (live_part(&shown, me.as_ref(), analysis.as_ref(), q.look(), None))
+                (live_part(&shown, me.as_ref(), analysis.as_ref(), q.look(), next_game))
                 // Next to the board at every width: a refused move's reason, "not your turn".
                 p #move-error .error role="alert" aria-live="assertive" {}
             }
@@ -130,10 +131,33 @@ pub async fn board_part(
     let viewer = session.as_ref().map(|s| s.player);
     let shown = state.service.games().game_board(viewer, id, q.ply).await?;
     let analysis = latest_analysis(&state, viewer, id).await?;
+    let next_game = next_game(&state, viewer, &shown).await?;
     Ok(
-        Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look(), None).into_string())
+        Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look(), next_game).into_string())
             .into_response(),
     )
+}
+
+/// Where a player waiting for their opponent can go on: another game where it is their move.
+/// Looked up only for a player of this game whose move it is not (not for every spectator's
+/// redraw).
+async fn next_game(
+    state: &AppState,
+    viewer: Option<PlayerId>,
+    shown: &GameBoard,
+) -> Result<Option<GameId>, ServiceError> {
+    let v = &shown.game;
+    let Some(me) = viewer.filter(|_| v.your_side.is_some() && !v.your_turn) else {
+        return Ok(None);
+    };
+    Ok(state
+        .service
+        .games()
+        .list_games(me)
+        .await?
+        .into_iter()
+        .find(|g| g.your_turn && g.id != v.id)
+        .map(|g| g.id))
 }
 
 #[derive(Debug, Deserialize)]
@@ -175,15 +199,7 @@ pub async fn play_move(
         .game_board(Some(session.player), id, None)
         .await?;
     let analysis = latest_analysis(&state, Some(session.player), id).await?;
-    // Where to go on: another game where it is my move, if one is waiting.
-    let next_game = state
-        .service
-        .games()
-        .list_games(session.player)
-        .await?
-        .into_iter()
-        .find(|g| g.your_turn && g.id != id)
-        .map(|g| g.id);
+    let next_game = next_game(&state, Some(session.player), &shown).await?;
     Ok(
         Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look(), next_game).into_string())
             .into_response(),
@@ -338,6 +354,7 @@ fn live_part(
             ol.moves aria-label="Moves" {
                 @for (turn, pair) in v.moves.chunks(2).enumerate() {
                     li value=(turn + 1) {
+                        span.n aria-hidden="true" { (turn + 1) "." }
                         @for m in pair {
                             @let mark = judged(m.ply).and_then(move_mark);
                             @let class = [Some("ply"), (m.ply == snap.ply).then_some("at"), mark.as_ref().map(|m| m.1)]
