@@ -597,6 +597,17 @@ async fn a_visitor_finds_a_player_and_a_leaderboard() {
     .await
     .unwrap();
     wait_for_text(&watcher, "main h1", "Ada").await;
+    // By name too: "grace h" (a space) starts no handle, but Grace Hopper's name.
+    let grace = app.player("Grace Hopper").await;
+    watcher
+        .goto(&app.url("/players?q=grace%20h"))
+        .await
+        .unwrap();
+    wait_for(
+        &watcher,
+        &format!("ul.players a[href='/players/{}']", grace.handle),
+    )
+    .await;
     watcher.goto(&app.url("/leaderboards")).await.unwrap();
     wait_for(&watcher, "a[href='/leaderboards/brandubh']")
         .await

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::domain::GameStatus;
 use crate::server::AppState;
-use crate::service::{HistoryQuery, ServiceError, variant_label};
+use crate::service::{HistoryQuery, PlayerView, ServiceError, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::page;
@@ -26,7 +26,10 @@ pub struct SearchQuery {
     q: String,
 }
 
-/// `GET /players?q=ad`: players whose handle starts with what was typed.
+/// Players found at most by a search (by handle, then by name).
+const FOUND_AT_MOST: u32 = 50;
+
+/// `GET /players?q=ad`: players whose handle or name starts with what was typed.
 pub async fn player_search(
     State(state): State<AppState>,
     MaybeSignedIn(session): MaybeSignedIn,
@@ -37,39 +40,45 @@ pub async fn player_search(
     let found = if typed.is_empty() {
         None
     } else {
-        // A handle-shaped refusal ("holds what no handle holds") is said under the box.
-        Some(
-            state
-                .service
-                .accounts()
-                .players_by_prefix(typed, 1)
-                .await
-                .map_err(|e| match e {
-                    ServiceError::Invalid(why) => why,
-                    other => other.to_string(),
-                }),
-        )
+        Some(find_players(&state, typed).await?)
     };
     let body = html! {
         h1 { "Players" }
         form.inline #player-search method="get" action="/players" role="search" {
-            label { "Handle starts with " input type="search" name="q" value=(typed) maxlength="25" autocomplete="off"; }
+            label { "Handle or name starts with " input type="search" name="q" value=(typed) maxlength="64" autocomplete="off"; }
             " " button type="submit" { "Find" }
         }
         @match &found {
-            None => p { "Type the start of a handle, e.g. " code { "ada" } "." },
-            Some(Err(why)) => p.error #search-error role="alert" { (why) },
-            Some(Ok(page)) if page.items.is_empty() => p { "Nobody's handle starts with " code { (typed) } "." },
-            Some(Ok(page)) => ul.players {
-                @for p in &page.items {
+            None => p { "Type the start of a handle or a name, e.g. " code { "ada" } "." },
+            Some(players) if players.is_empty() => p { "Nobody's handle or name starts with " code { (typed) } "." },
+            Some(players) => ul.players {
+                @for p in players {
                     li { a href={ "/players/" (p.handle.as_str()) } { (p.name) } " " small { "@" (p.handle.as_str()) } }
                 }
-                @if page.next_page.is_some() { li { "… more: type more of the handle." } }
             },
         }
         p { "Or see the " a href="/leaderboards" { "leaderboards" } "." }
     };
     Ok(page("Players", me.as_ref(), body).into_response())
+}
+
+/// Players whose handle starts with `typed` (when it can start a handle), then those whose name
+/// does, each once.
+async fn find_players(state: &AppState, typed: &str) -> Result<Vec<PlayerView>, WebError> {
+    let accounts = state.service.accounts();
+    let mut found = match accounts.players_by_prefix(typed, 1).await {
+        Ok(page) => page.items,
+        // Not the start of any handle (a space, a capital's accent): names may still match.
+        Err(ServiceError::Invalid(_)) => Vec::new(),
+        Err(other) => return Err(other.into()),
+    };
+    for p in accounts.players_by_name(typed, FOUND_AT_MOST).await? {
+        if !found.iter().any(|f| f.id == p.id) {
+            found.push(p);
+        }
+    }
+    found.truncate(usize::try_from(FOUND_AT_MOST).unwrap_or(usize::MAX));
+    Ok(found)
 }
 
 pub async fn player_page(
