@@ -41,6 +41,7 @@ mod stuck_database;
 mod tokens;
 mod web_analysis;
 mod web_crowd;
+mod web_finding;
 mod web_sessions;
 mod web_sign_up;
 mod webhook_crowd;
