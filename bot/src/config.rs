@@ -544,6 +544,20 @@ mod tests {
     }
 
     #[test]
+    fn the_site_url_is_the_public_one_else_an_address_that_opens() {
+        let mut http = HttpConfig {
+            listen: "0.0.0.0:8080".into(),
+            ..HttpConfig::default()
+        };
+        assert_eq!(http.site_url(None), "http://127.0.0.1:8080");
+        let bound: SocketAddr = "[::]:9000".parse().unwrap();
+        assert_eq!(http.site_url(Some(bound)), "http://[::1]:9000");
+        http.public_url = "https://tafl.example.org/".into();
+        assert_eq!(http.site_url(Some(bound)), "https://tafl.example.org");
+        assert_eq!(http.base_url(), "https://tafl.example.org");
+    }
+
+    #[test]
     fn reminders_are_a_list_and_the_older_single_setting_still_reads() {
         let c = load("", &[]).unwrap();
         assert_eq!(c.games.reminders_before_secs, vec![86_400, 7_200]);
