@@ -6,11 +6,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use tiny_skia::Pixmap;
 
-use crate::canvas::{fill_rect, fill_rounded_rect, new_pixmap, stroke_circle, stroke_polyline};
+use crate::canvas::{fill_rect, fill_rounded_rect, new_pixmap};
 use crate::error::RenderError;
 use crate::layout::Layout;
-use crate::palette::{Palette, Rgba};
-use crate::scene::{Mark, MarkKind};
+use crate::palette::Palette;
+use crate::scene::Mark;
 use crate::style::Theme;
 use crate::text::{Align, cap_and_x_height, draw_text};
 
@@ -173,77 +173,7 @@ fn draw_labels(pixmap: &mut Pixmap, layout: &Layout, palette: &Palette) -> Resul
 
 fn draw_mark(pixmap: &mut Pixmap, layout: &Layout, palette: &Palette, mark: Mark) {
     let (x, y) = layout.square_origin(mark.at);
-    let (x, y) = (x as f32, y as f32);
-    let cell = layout.cell as f32;
-    let stroke = (cell * 0.045).max(1.0);
-    let symbol = palette.mark_symbol;
-    match mark.kind {
-        MarkKind::Throne => {
-            fill_rect(pixmap, x, y, cell, cell, palette.throne);
-            let inset = cell * 0.12;
-            let (x0, y0, x1, y1) = (x + inset, y + inset, x + cell - inset, y + cell - inset);
-            stroke_polyline(
-                pixmap,
-                &[(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)],
-                stroke,
-                symbol,
-                None,
-            );
-            stroke_polyline(pixmap, &[(x0, y0), (x1, y1)], stroke, symbol, None);
-            stroke_polyline(pixmap, &[(x1, y0), (x0, y1)], stroke, symbol, None);
-        }
-        MarkKind::Corner => {
-            fill_rect(pixmap, x, y, cell, cell, palette.corner);
-            let (cx, cy) = (x + cell / 2.0, y + cell / 2.0);
-            stroke_circle(pixmap, cx, cy, cell * 0.32, stroke, symbol);
-            stroke_circle(pixmap, cx, cy, cell * 0.17, stroke, symbol);
-            crate::canvas::fill_circle(pixmap, cx, cy, cell * 0.05, &crate::canvas::solid(symbol));
-        }
-        MarkKind::AttackerFortress => {
-            fill_rect(pixmap, x, y, cell, cell, palette.fortress_attacker);
-            hatch(pixmap, x, y, cell, stroke * 0.8, symbol.with_alpha(150));
-        }
-        MarkKind::DefenderFortress => {
-            fill_rect(pixmap, x, y, cell, cell, palette.fortress_defender);
-            dots(pixmap, x, y, cell, symbol.with_alpha(170));
-        }
-    }
-}
-
-/// Diagonal lines (rising to the right) clipped to the square.
-fn hatch(pixmap: &mut Pixmap, x: f32, y: f32, cell: f32, width: f32, color: Rgba) {
-    let step = cell / 5.0;
-    let (x0, y0, x1, y1) = (x, y, x + cell, y + cell);
-    let mut c = x0 + y0 + step / 2.0;
-    while c < x1 + y1 {
-        // On the line x + y = c, x runs over [max(x0, c - y1), min(x1, c - y0)].
-        let start_x = x0.max(c - y1);
-        let end_x = x1.min(c - y0);
-        if end_x > start_x {
-            let inset = width * 0.5;
-            stroke_polyline(
-                pixmap,
-                &[
-                    (start_x + inset, c - start_x - inset),
-                    (end_x - inset, c - end_x + inset),
-                ],
-                width,
-                color,
-                None,
-            );
-        }
-        c += step;
-    }
-}
-
-/// A 3x3 grid of dots.
-fn dots(pixmap: &mut Pixmap, x: f32, y: f32, cell: f32, color: Rgba) {
-    let paint = crate::canvas::solid(color);
-    for i in 0..3 {
-        for j in 0..3 {
-            let cx = x + cell * (0.22 + 0.28 * i as f32);
-            let cy = y + cell * (0.22 + 0.28 * j as f32);
-            crate::canvas::fill_circle(pixmap, cx, cy, cell * 0.055, &paint);
-        }
-    }
+    let (x, y, cell) = (x as f32, y as f32, layout.cell as f32);
+    let shapes = crate::glyphs::mark_shapes(mark.kind, palette, x, y, cell);
+    crate::canvas::draw_shapes(pixmap, &shapes, x, y, cell);
 }

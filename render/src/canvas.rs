@@ -103,17 +103,81 @@ pub fn stroke_polyline(
 
 /// Fills a closed polygon.
 pub fn fill_polygon(pixmap: &mut Pixmap, points: &[(f32, f32)], paint: &Paint) {
+    if let Some(path) = polygon_path(points) {
+        pixmap.fill_path(&path, paint, FillRule::Winding, Transform::identity(), None);
+    }
+}
+
+/// The closed path through `points` (none for fewer than two).
+fn polygon_path(points: &[(f32, f32)]) -> Option<tiny_skia::Path> {
     let mut pb = PathBuilder::new();
     let mut rest = points.iter();
-    let Some(&(x0, y0)) = rest.next() else {
-        return;
-    };
+    let &(x0, y0) = rest.next()?;
     pb.move_to(x0, y0);
     for &(x, y) in rest {
         pb.line_to(x, y);
     }
     pb.close();
-    if let Some(path) = pb.finish() {
-        pixmap.fill_path(&path, paint, FillRule::Winding, Transform::identity(), None);
+    pb.finish()
+}
+
+/// Draws `shapes` (`glyphs`) for the square `cell` pixels wide at `(x, y)`.
+pub fn draw_shapes(
+    pixmap: &mut Pixmap,
+    shapes: &[crate::glyphs::Shape],
+    x: f32,
+    y: f32,
+    cell: f32,
+) {
+    use crate::glyphs::Shape;
+    for shape in shapes {
+        match shape {
+            Shape::Square { fill } => fill_rect(pixmap, x, y, cell, cell, *fill),
+            Shape::Disc { cx, cy, r, fill } => fill_circle(pixmap, *cx, *cy, *r, &solid(*fill)),
+            Shape::Ring {
+                cx,
+                cy,
+                r,
+                width,
+                colour,
+            } => stroke_circle(pixmap, *cx, *cy, *r, *width, *colour),
+            Shape::Polygon {
+                points,
+                fill,
+                outline,
+                width,
+            } => fill_and_outline_polygon(pixmap, points, *fill, *outline, *width),
+            Shape::Line {
+                points,
+                width,
+                colour,
+            } => stroke_polyline(pixmap, points, *width, *colour, None),
+        }
     }
+}
+
+/// Fills a closed polygon, then strokes its outline with round joins.
+fn fill_and_outline_polygon(
+    pixmap: &mut Pixmap,
+    points: &[(f32, f32)],
+    fill: Rgba,
+    outline: Rgba,
+    width: f32,
+) {
+    let Some(path) = polygon_path(points) else {
+        return;
+    };
+    pixmap.fill_path(
+        &path,
+        &solid(fill),
+        FillRule::Winding,
+        Transform::identity(),
+        None,
+    );
+    let stroke = Stroke {
+        width,
+        line_join: LineJoin::Round,
+        ..Stroke::default()
+    };
+    pixmap.stroke_path(&path, &solid(outline), &stroke, Transform::identity(), None);
 }

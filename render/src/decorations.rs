@@ -5,10 +5,11 @@ use tiny_skia::Pixmap;
 use crate::blit::blit_over;
 
 use crate::canvas::{fill_circle, fill_polygon, fill_rect, solid, stroke_circle, stroke_polyline};
+use crate::glyphs::radius_fraction;
 use crate::layout::Layout;
 use crate::palette::Palette;
 use crate::scene::{Coord, Scene};
-use crate::sprites::{Sprites, radius_fraction};
+use crate::sprites::Sprites;
 
 /// Opacity of a captured piece's ghost.
 const GHOST_OPACITY: u8 = 100;

@@ -17,6 +17,7 @@ mod draw;
 mod encode;
 mod error;
 mod from_engine;
+mod glyphs;
 mod layout;
 mod palette;
 mod palette_image;
@@ -29,6 +30,7 @@ pub use chart::{Chart, ChartMark, chart_mark_colour, render_chart};
 pub use draw::{draw_scene, render_scene};
 pub use error::RenderError;
 pub use from_engine::{RenderOptions, render, scene_of};
+pub use glyphs::{Shape, mark_shapes, piece_shapes, radius_fraction};
 pub use layout::Layout;
 pub use palette::{Palette, PieceColors, Rgba};
 pub use scene::{

@@ -9,6 +9,7 @@ pub mod fake_discord;
 /// The PostgreSQL server the PostgreSQL runs of the Discord tests use (shared with the bot's
 /// own tests).
 pub use taflbot_test_support::pg_server;
+pub mod axe;
 pub mod web;
 pub mod world;
 

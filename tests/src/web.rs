@@ -141,6 +141,27 @@ impl WebApp {
             .id
     }
 
+    /// Ada and Bob, and a Brandubh game between them (Ada attacks, and moves first).
+    pub async fn ada_and_bob_at_brandubh(&self) -> (TestPlayer, TestPlayer, GameId) {
+        let ada = self.player("Ada").await;
+        let bob = self.player("Bob").await;
+        let game = self.brandubh(&ada, &bob).await;
+        (ada, bob, game)
+    }
+
+    /// Plays `text` for `player` in `game` through the service, as from another front end.
+    pub async fn play(&self, player: &TestPlayer, game: GameId, text: &str) {
+        let request = taflbot::service::MoveRequest {
+            text: text.into(),
+            ..Default::default()
+        };
+        self.service()
+            .games()
+            .play(player.id, game, request)
+            .await
+            .expect("the move is played");
+    }
+
     /// The service's clock, for what a test may want to check against.
     pub fn now_ms(&self) -> i64 {
         self.clock.now_ms()
@@ -350,4 +371,33 @@ pub async fn screenshot_as_scrolled(client: &Client, name: &str) {
     };
     std::fs::create_dir_all(&dir).expect("the screenshot folder");
     std::fs::write(dir.join(format!("{name}.png")), png).expect("the screenshot is written");
+}
+
+/// Waits until the tab's title contains `text`.
+pub async fn wait_for_title(client: &Client, text: &str) -> String {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut seen = String::new();
+    while tokio::time::Instant::now() < deadline {
+        seen = client.title().await.unwrap_or_default();
+        if seen.contains(text) {
+            return seen;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the title did not show {text:?} within {WAIT:?}; it showed {seen:?}")
+}
+
+/// Waits until the page's script `js` (a `return ...` statement) answers something other than
+/// `null`, `false` or nothing, and returns it; `what` names the wait in the failure.
+pub async fn wait_for_script(client: &Client, js: &str, what: &str) -> serde_json::Value {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while tokio::time::Instant::now() < deadline {
+        match client.execute(js, vec![]).await {
+            Ok(serde_json::Value::Null | serde_json::Value::Bool(false)) | Err(_) => {}
+            Ok(answer) => return answer,
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let page = client.source().await.unwrap_or_default();
+    panic!("{what}: not within {WAIT:?}\npage:\n{page}")
 }

@@ -79,7 +79,10 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
         | EventPayload::ChallengeCancelled(_)
         | EventPayload::ChallengeExpired {}
         | EventPayload::GamePaused(_)
-        | EventPayload::AnalysisDone(_) => return Ok(None),
+        | EventPayload::AnalysisDone(_)
+        | EventPayload::TournamentStarted(_)
+        | EventPayload::RoundStarted(_)
+        | EventPayload::TournamentEnded(_) => return Ok(None),
     };
     Ok(Some(post))
 }

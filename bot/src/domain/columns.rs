@@ -5,7 +5,7 @@ use tafl_engine::Side;
 
 use super::{
     AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, SessionOpening, SharedLimit,
-    SideChoice,
+    SideChoice, TournamentStatus,
 };
 
 /// A value kept as one of a fixed set of words.
@@ -44,6 +44,24 @@ impl Word for GameStatus {
     }
 }
 word_display!(GameStatus);
+
+impl Word for TournamentStatus {
+    const ALL: &'static [Self] = &[
+        TournamentStatus::SignUp,
+        TournamentStatus::Running,
+        TournamentStatus::Finished,
+        TournamentStatus::Cancelled,
+    ];
+    fn word(self) -> &'static str {
+        match self {
+            TournamentStatus::SignUp => "sign_up",
+            TournamentStatus::Running => "running",
+            TournamentStatus::Finished => "finished",
+            TournamentStatus::Cancelled => "cancelled",
+        }
+    }
+}
+word_display!(TournamentStatus);
 
 impl Word for AnalysisStatus {
     const ALL: &'static [Self] = &[

@@ -82,6 +82,11 @@ id_type!(
     "A Discord outbox post's id."
 );
 id_type!(
+    /// A tournament: its players, rounds and games.
+    TournamentId,
+    "A tournament's id."
+);
+id_type!(
     /// A computer analysis of a game.
     AnalysisId,
     "An analysis's id."

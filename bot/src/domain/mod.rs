@@ -20,7 +20,7 @@ pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
     AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId,
-    WebSessionId, WebhookId,
+    TournamentId, WebSessionId, WebhookId,
 };
 pub use instance::InstanceId;
 pub use reminder::ReminderKind;
@@ -29,5 +29,5 @@ pub use seat::Seat;
 pub use session_opening::SessionOpening;
 pub use shared_limit::SharedLimit;
 pub use side_choice::SideChoice;
-pub use status::{AnalysisStatus, ChallengeStatus, GameStatus, WebhookStatus};
+pub use status::{AnalysisStatus, ChallengeStatus, GameStatus, TournamentStatus, WebhookStatus};
 pub use tafl_engine::{DrawReason, Side, WinReason};

@@ -53,3 +53,14 @@ pub enum WebhookStatus {
     Failing,
     GaveUp,
 }
+
+/// A tournament's stage: `sign_up` (players join and leave), `running` (rounds are played),
+/// `finished` (a winner), `cancelled` (too few players came, or its organiser called it off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentStatus {
+    SignUp,
+    Running,
+    Finished,
+    Cancelled,
+}

@@ -1,4 +1,6 @@
-use crate::domain::{ChallengeId, EventId, GameId, PlayerId, TokenId, WebSessionId, WebhookId};
+use crate::domain::{
+    ChallengeId, EventId, GameId, PlayerId, TokenId, TournamentId, WebSessionId, WebhookId,
+};
 use crate::logging::ErrorChain;
 use crate::store::StoreError;
 
@@ -43,6 +45,8 @@ pub enum Missing {
     WebSession(WebSessionId),
     #[error("no variant is called {0:?}")]
     Variant(String),
+    #[error("tournament {0} not found")]
+    Tournament(TournamentId),
     /// A leaderboard is kept per preset variant; `known` lists them.
     #[error("no variant {variant:?} (each preset has a leaderboard; known: {known})")]
     Leaderboard { variant: String, known: String },

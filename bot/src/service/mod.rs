@@ -11,7 +11,8 @@
 //!   settings); the rules of play never depend on it;
 //! - `events/`: the event of every change, the bus, the follower of other instances, webhooks;
 //! - `analysis/`: analyses and hints; `ratings/`: Glicko-2 and what is read from it;
-//! - `limits/`: the limits several instances count together (sign-in failures, registrations).
+//! - `limits/`: the limits several instances count together (sign-in failures, registrations);
+//! - `tournaments/`: pairings, standings and tie-breaks of every tournament format.
 //!
 //! Front ends get the acting player's id and map the typed errors to their own replies.
 
@@ -30,6 +31,7 @@ mod health;
 mod instances_tests;
 pub mod limits;
 pub mod ratings;
+pub mod tournaments;
 mod views;
 
 use std::collections::HashMap;

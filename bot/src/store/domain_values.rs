@@ -5,7 +5,8 @@
 use crate::domain::{
     AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
     GameStatus, Handle, OutboxId, PlayerId, ReminderKind, ResultReason, SessionOpening,
-    SharedLimit, SideChoice, SideColumn, TokenId, WebSessionId, WebhookId, Word, from_word,
+    SharedLimit, SideChoice, SideColumn, TokenId, TournamentId, TournamentStatus, WebSessionId,
+    WebhookId, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
@@ -38,7 +39,8 @@ word_column!(
     ReminderKind,
     SideColumn,
     SessionOpening,
-    SharedLimit
+    SharedLimit,
+    TournamentStatus
 );
 
 macro_rules! id_column {
@@ -66,7 +68,8 @@ id_column!(
     DeliveryId,
     OutboxId,
     AnalysisId,
-    WebSessionId
+    WebSessionId,
+    TournamentId
 );
 
 impl ToSqlValue for ResultReason {

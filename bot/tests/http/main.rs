@@ -39,6 +39,7 @@ mod storage;
 mod stream_limits;
 mod stuck_database;
 mod tokens;
+mod tournaments;
 mod web_analysis;
 mod web_crowd;
 mod web_finding;

@@ -32,5 +32,8 @@ mod discord_threads;
 mod discord_web;
 mod fake_discord_contract;
 mod fake_discord_crowd;
+mod web_accessibility;
 mod web_analysis;
 mod web_browser;
+mod web_keyboard;
+mod web_turns;

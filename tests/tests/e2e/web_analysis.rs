@@ -10,7 +10,7 @@ use fantoccini::{Client, Locator};
 use taflbot::domain::GameId;
 use taflbot::service::{ClockSpec, MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
 use taflbot_e2e::web::{
-    TestPlayer, WebApp, assert_not_reloaded, browser, mark_page, screenshot,
+    TestPlayer, WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot,
     screenshot_as_scrolled, sign_in, wait_for, wait_for_text,
 };
 
@@ -252,4 +252,27 @@ async fn the_button_appears_live_when_a_game_against_a_person_ends() {
     wait_for_text(&a, "#live .status", "Game over").await;
     wait_for(&a, "#analysis-form button").await;
     a.close().await.unwrap();
+}
+
+/// A system that asks for dark pages gets the chart in the renderer's dark colours too (its
+/// background, the dark palette's canvas), as the boards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dark_system_gets_a_dark_analysis_chart() {
+    let app = quick_app(100).await;
+    let (astrid, game) = scripted_game(&app).await;
+    let dark = dark_browser(1100).await;
+    sign_in(&dark, &app.login_link(&astrid).await).await;
+    open_game(&dark, &app, game).await;
+    wait_for(&dark, "#analysis-form button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(
+        &dark,
+        "#analysis[data-status='done'] svg#analysis-chart > rect[fill='#17191e']",
+    )
+    .await;
+    screenshot(&dark, "game-analysis-dark").await;
+    dark.close().await.unwrap();
 }

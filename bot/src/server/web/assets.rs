@@ -7,12 +7,20 @@ use axum::response::{IntoResponse, Response};
 pub const STYLE_URL: &str = "/assets/app.css";
 pub const COMMON_URL: &str = "/assets/common.js";
 pub const GAME_URL: &str = "/assets/game.js";
+pub const TURNS_URL: &str = "/assets/turns.js";
+pub const ICON_URL: &str = "/assets/icon.svg";
 
 const STYLE: &str = include_str!("assets/app.css");
 /// Local times, confirmations: every page.
 const COMMON: &str = include_str!("assets/common.js");
 /// The board: moves by click, drag or text, live updates, replay.
 const GAME: &str = include_str!("assets/game.js");
+/// The board by keyboard alone: imported by `game.js`.
+const BOARD_KEYS: &str = include_str!("assets/board_keys.js");
+/// My games waiting for my move: the tab's title and icon, notifications (signed in).
+const TURNS: &str = include_str!("assets/turns.js");
+/// The tab's icon; `turns.js` draws its badge on it.
+const ICON: &str = include_str!("assets/icon.svg");
 
 /// `GET /assets/{name}`.
 pub async fn asset(Path(name): Path<String>) -> Response {
@@ -20,6 +28,9 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "app.css" => (STYLE, "text/css; charset=utf-8"),
         "common.js" => (COMMON, "text/javascript; charset=utf-8"),
         "game.js" => (GAME, "text/javascript; charset=utf-8"),
+        "board_keys.js" => (BOARD_KEYS, "text/javascript; charset=utf-8"),
+        "turns.js" => (TURNS, "text/javascript; charset=utf-8"),
+        "icon.svg" => (ICON, "image/svg+xml"),
         _ => return (StatusCode::NOT_FOUND, "no such file").into_response(),
     };
     (
@@ -35,5 +46,5 @@ pub async fn asset(Path(name): Path<String>) -> Response {
 
 /// Bytes of the assets a game page loads, for the size budget (docs/benchmarks.md).
 pub fn game_page_asset_bytes() -> usize {
-    STYLE.len() + COMMON.len() + GAME.len()
+    STYLE.len() + COMMON.len() + GAME.len() + BOARD_KEYS.len() + TURNS.len() + ICON.len()
 }

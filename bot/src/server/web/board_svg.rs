@@ -1,11 +1,13 @@
 //! The board as SVG, drawn from the renderer's own [`Scene`] (the same special squares, last
-//! move, captures and king's open lines as the PNG boards) in the renderer's colours. Every
+//! move, captures and king's open lines as the PNG boards) in the renderer's colours, with the
+//! renderer's own shapes for pieces and special squares (`tafl_render::piece_shapes`,
+//! `mark_shapes`: the king's crown, the corners' rings), so both boards look alike. Every
 //! square is a `rect` named by `data-sq`, so the page's script can take clicks and drags.
 
 use std::fmt::Write;
 
 use tafl_engine::{Position, Rules};
-use tafl_render::{Coord, Layout, MarkKind, Palette, PieceColors, Rgba, Scene, ScenePiece, Theme};
+use tafl_render::{Coord, Layout, MarkKind, Palette, Rgba, Scene, ScenePiece, Shape, Theme};
 
 use crate::service::BoardSnapshot;
 
@@ -154,16 +156,15 @@ pub fn scene_svg(scene: &Scene, look: BoardLook) -> String {
         for file in 0..scene.dim {
             let at = Coord::new(file, rank);
             if let Some(piece) = scene.piece_at(at) {
-                let (x, y) = center(at);
-                draw_piece(&mut s, piece, x, y, p, 1.0, &square_name(at));
+                draw_piece(&mut s, piece, origin(at), p, 1.0, &square_name(at));
             }
         }
     }
     for captured in &scene.captured {
-        let (x, y) = center(captured.at);
         if let Some(ghost) = captured.piece {
-            draw_piece(&mut s, ghost, x, y, p, 0.35, "");
+            draw_piece(&mut s, ghost, origin(captured.at), p, 0.35, "");
         }
+        let (x, y) = center(captured.at);
         let r = CELL / 4;
         let _ = write!(
             s,
@@ -192,13 +193,17 @@ fn squares(s: &mut String, scene: &Scene, p: &Palette, origin: impl Fn(Coord) ->
         for file in 0..scene.dim {
             let at = Coord::new(file, rank);
             let (x, y) = origin(at);
-            let fill = match marks.get(&at) {
-                None => p.square,
-                Some(MarkKind::Throne) => p.throne,
-                Some(MarkKind::Corner) => p.corner,
-                Some(MarkKind::AttackerFortress) => p.fortress_attacker,
-                Some(MarkKind::DefenderFortress) => p.fortress_defender,
-            };
+            let shapes = marks
+                .get(&at)
+                .map(|kind| tafl_render::mark_shapes(*kind, p, x as f32, y as f32, CELL as f32))
+                .unwrap_or_default();
+            let fill = shapes
+                .iter()
+                .find_map(|shape| match shape {
+                    Shape::Square { fill } => Some(*fill),
+                    _ => None,
+                })
+                .unwrap_or(p.square);
             let _ = write!(
                 s,
                 "<rect class=\"sq\" data-sq=\"{}\" x=\"{x}\" y=\"{y}\" width=\"{CELL}\" \
@@ -207,19 +212,83 @@ fn squares(s: &mut String, scene: &Scene, p: &Palette, origin: impl Fn(Coord) ->
                 hex(fill),
                 hex(p.grid)
             );
-            if matches!(marks.get(&at), Some(MarkKind::Throne | MarkKind::Corner)) {
-                // A diagonal cross, as the PNG boards mark restricted squares.
-                let (a, b) = (x + 8, x + CELL - 8);
-                let (c, d) = (y + 8, y + CELL - 8);
+            if shapes.len() > 1 {
+                s.push_str("<g class=\"square-mark\" pointer-events=\"none\">");
+                shapes_svg(s, &shapes);
+                s.push_str("</g>");
+            }
+        }
+    }
+}
+
+/// Writes the renderer's shapes (`tafl_render::Shape`) as SVG elements; a square's tint is
+/// its `rect`'s fill, written by the caller.
+fn shapes_svg(s: &mut String, shapes: &[Shape]) {
+    for shape in shapes {
+        match shape {
+            Shape::Square { .. } => {}
+            Shape::Disc { cx, cy, r, fill } => {
                 let _ = write!(
                     s,
-                    "<path d=\"M{a} {c}L{b} {d}M{b} {c}L{a} {d}\" stroke=\"{}\" stroke-width=\"1.5\" \
-                     opacity=\".6\" pointer-events=\"none\"/>",
-                    hex(p.mark_symbol)
+                    "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{r:.1}\" fill=\"{}\"/>",
+                    hex(*fill)
+                );
+            }
+            Shape::Ring {
+                cx,
+                cy,
+                r,
+                width,
+                colour,
+            } => {
+                let _ = write!(
+                    s,
+                    "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{r:.1}\" fill=\"none\" \
+                     stroke=\"{}\" stroke-width=\"{width:.1}\"/>",
+                    hex(*colour)
+                );
+            }
+            Shape::Polygon {
+                points,
+                fill,
+                outline,
+                width,
+            } => {
+                let _ = write!(
+                    s,
+                    "<polygon points=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"{width:.1}\" \
+                     stroke-linejoin=\"round\"/>",
+                    points_svg(points),
+                    hex(*fill),
+                    hex(*outline)
+                );
+            }
+            Shape::Line {
+                points,
+                width,
+                colour,
+            } => {
+                let _ = write!(
+                    s,
+                    "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{width:.1}\" \
+                     stroke-linecap=\"round\" stroke-linejoin=\"round\"/>",
+                    points_svg(points),
+                    hex(*colour)
                 );
             }
         }
     }
+}
+
+fn points_svg(points: &[(f32, f32)]) -> String {
+    let mut out = String::new();
+    for (x, y) in points {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        let _ = write!(out, "{x:.1},{y:.1}");
+    }
+    out
 }
 
 fn coordinates(s: &mut String, dim: u8, layout: &Layout, p: &Palette, side: u32) {
@@ -244,57 +313,28 @@ fn coordinates(s: &mut String, dim: u8, layout: &Layout, p: &Palette, side: u32)
     s.push_str("</g>");
 }
 
+/// A piece in the square whose top-left corner is `(x, y)`, as the PNG boards draw it.
 fn draw_piece(
     s: &mut String,
     piece: ScenePiece,
-    x: u32,
-    y: u32,
+    (x, y): (u32, u32),
     p: &Palette,
     opacity: f32,
     name: &str,
 ) {
-    let (colours, kind): (&PieceColors, &str) = match piece {
-        ScenePiece::Attacker => (&p.attacker, "attacker"),
-        ScenePiece::Defender => (&p.defender, "defender"),
-        ScenePiece::King => (&p.king, "king"),
+    let kind = match piece {
+        ScenePiece::Attacker => "attacker",
+        ScenePiece::Defender => "defender",
+        ScenePiece::King => "king",
     };
-    let r = CELL * 2 / 5;
     let _ = write!(
         s,
-        "<g class=\"piece {kind}\" data-at=\"{name}\" opacity=\"{opacity}\" pointer-events=\"none\">\
-         <circle cx=\"{x}\" cy=\"{}\" r=\"{r}\" fill=\"{}\"/>\
-         <circle cx=\"{x}\" cy=\"{}\" r=\"{r}\" fill=\"{}\"/>\
-         <circle cx=\"{x}\" cy=\"{y}\" r=\"{r}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.5\"/>",
-        y + 3,
-        hex(p.shadow),
-        y + 1,
-        hex(colours.side),
-        hex(colours.face),
-        hex(colours.outline),
+        "<g class=\"piece {kind}\" data-at=\"{name}\" opacity=\"{opacity}\" pointer-events=\"none\">"
     );
-    let detail = hex(colours.detail);
-    match piece {
-        ScenePiece::King => {
-            let (a, b) = (r / 2, r / 2);
-            let _ = write!(
-                s,
-                "<path d=\"M{} {y}H{}M{x} {}V{}\" stroke=\"{detail}\" stroke-width=\"4\" \
-                 stroke-linecap=\"round\"/>",
-                x - a,
-                x + a,
-                y - b,
-                y + b
-            );
-        }
-        ScenePiece::Attacker | ScenePiece::Defender => {
-            let _ = write!(
-                s,
-                "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"none\" stroke=\"{detail}\" \
-                 stroke-width=\"1.5\"/>",
-                r / 2
-            );
-        }
-    }
+    shapes_svg(
+        s,
+        &tafl_render::piece_shapes(piece, p, x as f32, y as f32, CELL as f32),
+    );
     s.push_str("</g>");
 }
 
@@ -339,6 +379,29 @@ mod tests {
         assert!(svg.contains(&throne));
         assert_eq!(svg.matches("class=\"piece king\"").count(), 1);
         assert!(board_text(&position).starts_with("King on d4."));
+    }
+
+    #[test]
+    fn the_king_wears_the_pngs_crown_and_corners_their_rings() {
+        let variant = tafl_engine::variants()
+            .iter()
+            .find(|v| v.id == "copenhagen")
+            .unwrap();
+        let rules = variant.rules();
+        let svg = start_svg(&rules.start_position(), &rules, BoardLook::default());
+        let king_start = svg.find("class=\"piece king\"").unwrap();
+        let king = &svg[king_start..king_start + svg[king_start..].find("</g>").unwrap()];
+        assert_eq!(king.matches("<polygon").count(), 1, "the crown: {king}");
+        // Four corners and the throne, each with its symbol; corners are two rings and a dot.
+        assert_eq!(svg.matches("class=\"square-mark\"").count(), 5);
+        let palette = Palette::of(Theme::Light);
+        let ring = format!("fill=\"none\" stroke=\"{}\"", hex(palette.mark_symbol));
+        let rings = svg
+            .split("<circle")
+            .filter(|circle| circle.split("/>").next().is_some_and(|c| c.contains(&ring)))
+            .count();
+        assert_eq!(rings, 4 * 2, "two rings per corner");
+        assert!(!svg.contains("M8 8"), "no X on the corners any more");
     }
 
     #[test]

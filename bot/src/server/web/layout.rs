@@ -30,8 +30,11 @@ pub fn page_with(title: &str, me: Option<&Me>, body: Markup, script: Option<&str
                 }
                 title { (title) " · taflbot" }
                 link rel="stylesheet" href=(super::assets::STYLE_URL);
-                link rel="icon" href="data:,";
+                link rel="icon" type="image/svg+xml" href=(super::assets::ICON_URL);
                 script type="module" src=(super::assets::COMMON_URL) {}
+                @if me.is_some() {
+                    script type="module" src=(super::assets::TURNS_URL) {}
+                }
                 @if let Some(script) = script {
                     script type="module" src=(script) {}
                 }
@@ -52,6 +55,8 @@ pub fn page_with(title: &str, me: Option<&Me>, body: Markup, script: Option<&str
                     }
                     @if let Some(me) = me {
                         span.who {
+                            // Shown by turns.js where the browser has notifications.
+                            button.link #notify-toggle type="button" hidden { "Notify me of my turn" }
                             a href={ "/players/" (me.player.handle.as_str()) } { (me.player.name) }
                             form method="post" action="/logout" {
                                 (csrf_field(me))

@@ -37,6 +37,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/logout", post(sign_in::sign_out))
         .route("/me/live", get(live::my_events))
         .route("/me/sessions", get(sessions::sessions_page))
+        .route("/me/turns", get(turns::my_turns))
         .route(
             "/me/sessions/end-others",
             post(sessions::end_other_sessions),

@@ -115,7 +115,11 @@ fn announced_in_channel(event: &Event) -> bool {
         | EventPayload::ChallengeDeclined(_)
         | EventPayload::ChallengeCancelled(_)
         // Asked for by one player (Discord's /analyze answers in its own reply).
-        | EventPayload::AnalysisDone(_) => false,
+        | EventPayload::AnalysisDone(_)
+        // A tournament's news belongs to no game's channel; its games are announced.
+        | EventPayload::TournamentStarted(_)
+        | EventPayload::RoundStarted(_)
+        | EventPayload::TournamentEnded(_) => false,
     }
 }
 

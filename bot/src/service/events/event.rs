@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use crate::domain::{
     AnalysisId, ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side,
+    TournamentId, TournamentStatus,
 };
 
 use crate::service::views::{ChallengeView, GameRatings, WarningView};
@@ -24,7 +25,8 @@ pub struct Event {
     pub game_id: Option<GameId>,
     /// The challenge concerned, if any.
     pub challenge_id: Option<ChallengeId>,
-    /// The human players concerned (at most two).
+    /// The human players concerned (at most two; a tournament's events go to each of its
+    /// players, one event each).
     pub players: Vec<PlayerId>,
     /// Milliseconds since the epoch.
     pub created_at: i64,
@@ -56,6 +58,9 @@ pub enum EventPayload {
     InactivityReminder(InactivityReminder),
     GamePaused(GamePaused),
     GameResumed(GameResumed),
+    TournamentStarted(TournamentRound),
+    RoundStarted(TournamentRound),
+    TournamentEnded(TournamentEnded),
 }
 
 impl EventPayload {
@@ -76,6 +81,9 @@ impl EventPayload {
             EventPayload::InactivityReminder(_) => "inactivity_reminder",
             EventPayload::GamePaused(_) => "game_paused",
             EventPayload::GameResumed(_) => "game_resumed",
+            EventPayload::TournamentStarted(_) => "tournament_started",
+            EventPayload::RoundStarted(_) => "round_started",
+            EventPayload::TournamentEnded(_) => "tournament_ended",
         }
     }
 }
@@ -219,6 +227,25 @@ pub struct GameResumed {
     pub paused_ms: i64,
     pub deadline_at: Option<i64>,
     pub context: Option<String>,
+}
+
+/// A tournament started, or one of its rounds did (its games begin at once, each with its
+/// own `game_started`). Sent to each of its players.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TournamentRound {
+    pub tournament_id: TournamentId,
+    pub name: String,
+    pub round: u32,
+}
+
+/// A tournament's last round ended (`finished`, with its winner), or its start came with too
+/// few players (`cancelled`). Sent to each of its players.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TournamentEnded {
+    pub tournament_id: TournamentId,
+    pub name: String,
+    pub status: TournamentStatus,
+    pub winner: Option<PlayerId>,
 }
 
 #[cfg(test)]

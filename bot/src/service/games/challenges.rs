@@ -17,7 +17,7 @@ use crate::service::{
 
 /// The rules of a challenge: (variant id, rules string), refused when their start cannot be
 /// played (judged like any ply, so no game is made that is over or stuck before it begins).
-fn resolve_rules(choice: &RulesChoice) -> Result<(Option<String>, String, Rules)> {
+pub(crate) fn resolve_rules(choice: &RulesChoice) -> Result<(Option<String>, String, Rules)> {
     let resolved = named_or_custom_rules(choice)?;
     resolved
         .2
@@ -99,53 +99,91 @@ pub(crate) fn challenge_view(c: &Conn<'_>, ch: &ChallengeRow) -> Result<Challeng
 
 /// Creates the game of an accepted challenge; returns its row.
 fn start_game(c: &Conn<'_>, e: &mut Emitter, ch: &ChallengeRow, opponent: Seat) -> Result<GameRow> {
-    let rules = parse_rules(&ch.rules)?;
     let challenger_side = decide_side(ch.challenger_side)?;
     let (attackers, defenders) = match challenger_side {
         Side::Attackers => (Seat::Player(ch.challenger), opponent),
         Side::Defenders => (opponent, Seat::Player(ch.challenger)),
     };
-    let clock = stored_clock(ch)?;
+    let row = open_game(
+        c,
+        e,
+        NewGame {
+            variant: ch.variant.clone(),
+            rules: &ch.rules,
+            attackers,
+            defenders,
+            clock: stored_clock(ch)?,
+            context: ch.context.clone(),
+            rated: ch.rated,
+            private: ch.private,
+        },
+        Some(ch.id),
+    )?;
+    rows::resolve_challenge(c, ch.id, ChallengeStatus::Accepted, Some(row.id), e.now())?;
+    Ok(row)
+}
+
+/// A game about to start: who plays which side, on what rules and clock.
+pub(crate) struct NewGame<'a> {
+    pub variant: Option<String>,
+    /// An OpenTafl rules string, already checked.
+    pub rules: &'a str,
+    pub attackers: Seat,
+    pub defenders: Seat,
+    pub clock: ClockSpec,
+    pub context: Option<String>,
+    pub rated: bool,
+    pub private: bool,
+}
+
+/// Creates a game (of a challenge accepted, or a tournament's pairing) and emits
+/// `game_started`; returns its row.
+pub(crate) fn open_game(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    new: NewGame<'_>,
+    challenge: Option<ChallengeId>,
+) -> Result<GameRow> {
+    let rules = parse_rules(new.rules)?;
     let start = rules.start_position();
     let to_move = rules.first_to_move();
-    let bank = clock.initial_bank_ms();
+    let bank = new.clock.initial_bank_ms();
     let mut row = GameRow {
         id: GameId(0),
-        variant: ch.variant.clone(),
-        rules: ch.rules.clone(),
-        attackers,
-        defenders,
+        variant: new.variant,
+        rules: new.rules.to_owned(),
+        attackers: new.attackers,
+        defenders: new.defenders,
         status: GameStatus::Active,
         winner: None,
         result_reason: None,
         ply: 0,
         side_to_move: to_move,
         position: start.to_opentafl(),
-        clock: clock.to_row(),
+        clock: new.clock.to_row(),
         attackers_bank_ms: bank,
         defenders_bank_ms: bank,
         turn_started_at: e.now(),
         deadline_at: None,
         reminded_ply: None,
         draw_offer_by: None,
-        context: ch.context.clone(),
+        context: new.context,
         created_at: e.now(),
         updated_at: e.now(),
         finished_at: None,
-        rated: ch.rated,
-        private: ch.private,
+        rated: new.rated,
+        private: new.private,
         paused_at: None,
     };
     row.deadline_at = match game_state::seat(&row, to_move) {
-        Seat::Player(_) => clock.deadline(e.now(), bank),
+        Seat::Player(_) => new.clock.deadline(e.now(), bank),
         Seat::Ai(_) => None,
     };
     row.id = rows::insert_game(c, &row)?;
-    rows::resolve_challenge(c, ch.id, ChallengeStatus::Accepted, Some(row.id), e.now())?;
     e.emit(
         c,
         Some(row.id),
-        Some(ch.id),
+        challenge,
         game_state::humans(&row),
         EventPayload::GameStarted(GameStarted {
             attackers: row.attackers,

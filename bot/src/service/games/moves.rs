@@ -54,6 +54,7 @@ pub(crate) fn finish(
     // In this same transaction: a failure anywhere before the commit leaves both ratings as
     // they were, and the game unfinished.
     let ratings = crate::service::ratings::glicko::rate_ended_game(c, row, e.now())?;
+    let ended = row.id;
     e.emit(
         c,
         Some(row.id),
@@ -68,7 +69,9 @@ pub(crate) fn finish(
             rated: row.rated,
             ratings,
         }),
-    )
+    )?;
+    // A tournament's round ends with its last game, in that game's transaction.
+    crate::service::tournaments::rounds::game_ended(c, e, ended)
 }
 
 /// Ends the game if the player to move is past their deadline: lost on time, or aborted

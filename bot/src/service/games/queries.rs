@@ -135,6 +135,14 @@ impl Games<'_> {
             .await
     }
 
+    /// `player`'s games where it is their move, most urgent deadline first: what every web
+    /// page counts in its tab title and icon.
+    pub async fn games_to_move(self, player: PlayerId) -> Result<Vec<GameSummary>> {
+        let mut games = self.list_games(player).await?;
+        games.retain(|g| g.your_turn);
+        Ok(games)
+    }
+
     /// Active games shown in a front end's place (e.g. a Discord channel).
     pub async fn games_in_place(
         self,

@@ -23,6 +23,8 @@ pub struct SchedulerPass {
     pub timeouts: usize,
     pub reminders: usize,
     pub expired_challenges: usize,
+    /// Tournaments whose start time came: started, or cancelled for want of players.
+    pub tournaments_started: usize,
     /// Games or challenges whose work failed this pass (logged; the rest went on).
     pub failed: usize,
 }
@@ -131,7 +133,7 @@ impl Scheduler<'_> {
         );
         let idle_ms = secs_to_ms(self.service.inner.config.inactivity_reminder_secs);
         let thresholds = self.service.inner.config.reminders_before_secs.clone();
-        let (late, remind, idle, expired, ai) = self
+        let (late, remind, idle, expired, ai, tournaments) = self
             .service
             .read(move |c| {
                 Ok::<_, crate::service::ServiceError>((
@@ -140,6 +142,7 @@ impl Scheduler<'_> {
                     inactivity_reminders_due(c, now, idle_ms)?,
                     rows::expired_challenges(c, now)?,
                     rows::games_awaiting_ai(c)?,
+                    rows::tournaments_due_to_start(c, now)?,
                 ))
             })
             .await?;
@@ -171,6 +174,12 @@ impl Scheduler<'_> {
         }
         for id in ai {
             self.service.games().kick_ai(id);
+        }
+        for id in tournaments {
+            match self.service.tournaments().start_when_due(id).await {
+                Ok(started) => pass.tournaments_started += usize::from(started),
+                Err(e) => pass.failure("start", "tournament", id, &e),
+            }
         }
         self.service.inner.last_pass_ms.store(
             crate::service::SystemClock.now_ms(),

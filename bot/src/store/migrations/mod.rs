@@ -192,6 +192,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 19,
+        name: "tournaments",
+        sqlite: include_str!("../../../../migrations/0019_tournaments.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0019_tournaments.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -9,6 +9,7 @@ mod login_links;
 mod meta;
 mod players;
 mod tokens;
+mod tournaments;
 mod web_sessions;
 mod webhooks;
 
@@ -21,6 +22,7 @@ pub use login_links::*;
 pub use meta::*;
 pub use players::*;
 pub use tokens::*;
+pub use tournaments::*;
 pub use web_sessions::*;
 pub use webhooks::*;
 

@@ -5,6 +5,8 @@
 // board and the chart: this script only asks for the fragment of a ply (or the panel) and swaps
 // it in.
 import { localTimes } from './common.js';
+// The board by keyboard alone (its own file).
+import './board_keys.js';
 
 const main = document.querySelector('[data-game]');
 const game = main.dataset.game;

@@ -11,6 +11,7 @@ pub mod public_games;
 pub mod sessions;
 pub mod sign_in;
 pub mod sign_up;
+pub mod turns;
 pub mod variants;
 pub mod welcome;
 

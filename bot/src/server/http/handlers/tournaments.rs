@@ -1,0 +1,204 @@
+//! Tournaments: create, list, read, join, leave, start.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::domain::TournamentId;
+use crate::service::tournaments::{
+    Format, FormatKind, NewTournament, TournamentSummary, TournamentView,
+};
+use crate::service::{ClockSpec, RulesChoice};
+
+use super::ApiResult;
+use crate::server::AppState;
+use crate::server::http::auth::Authed;
+use crate::server::http::error::{ApiError, ErrorBody};
+use crate::server::http::extract::{ApiJson, ApiPath};
+
+/// A tournament: its name, format, rules (`variant` or `rules`), clock and size.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewTournamentBody {
+    name: String,
+    format: FormatKind,
+    /// The number of rounds of a Swiss tournament (and only of one).
+    rounds: Option<u32>,
+    /// The largest group of a groups-then-knockout tournament (and only of one).
+    group_size: Option<u32>,
+    /// A preset's id from `/variants`.
+    #[schema(schema_with = crate::service::variant_schema)]
+    variant: Option<String>,
+    /// An OpenTafl rules string, for rules no preset has.
+    rules: Option<String>,
+    /// Every game's clock.
+    #[serde(default)]
+    clock: ClockSpec,
+    /// Whether the games count for ratings; by default rated on a preset with a clock.
+    rated: Option<bool>,
+    #[serde(default = "default_min_players")]
+    min_players: u32,
+    #[serde(default = "default_max_players")]
+    max_players: u32,
+    /// When sign-up closes and the first round starts (milliseconds since the Unix epoch);
+    /// absent: the organiser starts it.
+    starts_at: Option<i64>,
+}
+
+fn default_min_players() -> u32 {
+    2
+}
+
+fn default_max_players() -> u32 {
+    64
+}
+
+fn invalid(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message.into())
+}
+
+impl NewTournamentBody {
+    fn format(&self) -> Result<Format, ApiError> {
+        match (self.format, self.rounds, self.group_size) {
+            (FormatKind::Swiss, Some(rounds), None) => Ok(Format::Swiss { rounds }),
+            (FormatKind::Swiss, None, _) => Err(invalid("a Swiss tournament needs rounds")),
+            (FormatKind::GroupsKnockout, None, Some(group_size)) => {
+                Ok(Format::GroupsKnockout { group_size })
+            }
+            (FormatKind::GroupsKnockout, _, None) => {
+                Err(invalid("a groups_knockout tournament needs group_size"))
+            }
+            (_, Some(_), _) => Err(invalid("rounds is only for a Swiss tournament")),
+            (_, _, Some(_)) => Err(invalid(
+                "group_size is only for a groups_knockout tournament",
+            )),
+            (FormatKind::RoundRobin, None, None) => Ok(Format::RoundRobin),
+            (FormatKind::DoubleRoundRobin, None, None) => Ok(Format::DoubleRoundRobin),
+        }
+    }
+}
+
+/// Create a tournament (I organise it; I join it like anyone else)
+#[utoipa::path(
+    post, path = "/tournaments", tag = "tournaments", security(("bearer" = [])),
+    request_body = NewTournamentBody,
+    responses(
+        (status = 201, description = "The tournament, in sign-up", body = TournamentView),
+        (status = 422, description = "A name empty or too long, a format without its rounds or group size, both a variant and rules, unknown or unplayable rules, a clock out of range, rated custom rules, player counts out of range, or a start in the past", body = ErrorBody),
+    )
+)]
+pub async fn create_tournament(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiJson(body): ApiJson<NewTournamentBody>,
+) -> ApiResult<Response> {
+    let format = body.format()?;
+    let rules = match (body.variant, body.rules) {
+        (Some(_), Some(_)) => return Err(invalid("give variant or rules, not both")),
+        (Some(v), None) => RulesChoice::Variant(v),
+        (None, Some(r)) => RulesChoice::Rules(r),
+        (None, None) => RulesChoice::default(),
+    };
+    let created = state
+        .service
+        .tournaments()
+        .create(
+            me,
+            NewTournament {
+                name: body.name,
+                format,
+                rules,
+                clock: body.clock,
+                rated: body.rated,
+                min_players: body.min_players,
+                max_players: body.max_players,
+                starts_at: body.starts_at,
+            },
+        )
+        .await?;
+    Ok((StatusCode::CREATED, Json(created)).into_response())
+}
+
+/// The newest tournaments
+#[utoipa::path(
+    get, path = "/tournaments", tag = "tournaments", security((), ("bearer" = [])),
+    responses((status = 200, description = "The newest tournaments first", body = Vec<TournamentSummary>))
+)]
+pub async fn list_tournaments(State(state): State<AppState>) -> ApiResult<Response> {
+    Ok(Json(state.service.tournaments().list().await?).into_response())
+}
+
+/// A tournament: players, rounds with their games, standings
+#[utoipa::path(
+    get, path = "/tournaments/{id}", tag = "tournaments", security((), ("bearer" = [])),
+    params(("id" = TournamentId, Path, description = "The tournament's id")),
+    responses(
+        (status = 200, description = "The tournament", body = TournamentView),
+        (status = 404, description = "No such tournament", body = ErrorBody),
+    )
+)]
+pub async fn get_tournament(
+    State(state): State<AppState>,
+    ApiPath(id): ApiPath<TournamentId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.tournaments().get(id).await?).into_response())
+}
+
+/// Join a tournament in sign-up
+#[utoipa::path(
+    post, path = "/tournaments/{id}/join", tag = "tournaments", security(("bearer" = [])),
+    params(("id" = TournamentId, Path, description = "The tournament's id")),
+    responses(
+        (status = 200, description = "The tournament with me in it", body = TournamentView),
+        (status = 404, description = "No such tournament", body = ErrorBody),
+        (status = 409, description = "Already joined, full, or past sign-up", body = ErrorBody),
+    )
+)]
+pub async fn join_tournament(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiPath(id): ApiPath<TournamentId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.tournaments().join(me, id).await?).into_response())
+}
+
+/// Leave a tournament: before the start I am taken off; once it runs I withdraw (my game in
+/// progress is resigned, my later pairings are forfeited)
+#[utoipa::path(
+    post, path = "/tournaments/{id}/leave", tag = "tournaments", security(("bearer" = [])),
+    params(("id" = TournamentId, Path, description = "The tournament's id")),
+    responses(
+        (status = 200, description = "The tournament without me", body = TournamentView),
+        (status = 404, description = "No such tournament", body = ErrorBody),
+        (status = 409, description = "Not playing in it, or it is over", body = ErrorBody),
+    )
+)]
+pub async fn leave_tournament(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiPath(id): ApiPath<TournamentId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.tournaments().leave(me, id).await?).into_response())
+}
+
+/// Start a tournament I organise: round 1's games begin at once
+#[utoipa::path(
+    post, path = "/tournaments/{id}/start", tag = "tournaments", security(("bearer" = [])),
+    params(("id" = TournamentId, Path, description = "The tournament's id")),
+    responses(
+        (status = 200, description = "The tournament, running", body = TournamentView),
+        (status = 403, description = "Not its organiser", body = ErrorBody),
+        (status = 404, description = "No such tournament", body = ErrorBody),
+        (status = 409, description = "Too few players for its format, or past sign-up", body = ErrorBody),
+    )
+)]
+pub async fn start_tournament(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiPath(id): ApiPath<TournamentId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.tournaments().start(me, id).await?).into_response())
+}

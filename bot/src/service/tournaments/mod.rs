@@ -1,0 +1,38 @@
+//! Tournaments: round robin, double round robin, Swiss, and groups then knockout, on any
+//! variant and correspondence clock.
+//!
+//! The pairing of each format ([`round_robin`], [`swiss`], [`groups`]), the scores
+//! ([`points`]) and the standings with their tie-breaks and the crosstable ([`standings`])
+//! are pure functions over players and results, tested against hand-worked tables. The
+//! facade ([`Tournaments`]) keeps tournaments in the store: sign-up, the start, each round's
+//! games made at once, the next round started in the transaction that ends the last game of
+//! one ([`rounds`]), withdrawals, and the view every front end shows.
+
+mod facade;
+pub mod format;
+pub mod groups;
+pub mod points;
+mod requests;
+pub mod round_plan;
+pub mod round_robin;
+pub(crate) mod rounds;
+pub mod standings;
+pub mod swiss;
+#[cfg(test)]
+mod tests;
+mod view;
+
+pub use facade::{TOURNAMENTS_PAGE_SIZE, Tournaments};
+pub use format::{Format, FormatError, FormatKind};
+pub use groups::{GroupOutcome, Seed, group_outcome, seed_groups};
+pub use points::Points;
+pub use requests::{MAX_NAME_CHARS, MAX_PLAYERS, NewTournament};
+pub use round_plan::{Pairing, RoundPlan};
+pub use standings::{
+    Crosstable, GameScore, Quarters, ScoredGame, Standing, TieBreak, crosstable, standings,
+};
+pub use swiss::{SwissEntrant, SwissError, pair_round};
+pub use view::{
+    PairingResult, PairingView, RoundView, StandingView, TournamentPlayerView, TournamentSummary,
+    TournamentView,
+};

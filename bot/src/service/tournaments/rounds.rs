@@ -1,0 +1,370 @@
+//! Playing a tournament in the store: each round's games made at once, the round after
+//! started when the last game of one ends (in that game's transaction), the winner named when
+//! the last round is done.
+
+use std::collections::HashMap;
+
+use tafl_engine::Side;
+
+use super::format::Format;
+use super::points::Points;
+use super::round_plan::{Pairing, RoundPlan};
+use super::standings::{GameScore, ScoredGame, Standing, standings};
+use super::swiss::{self, SwissEntrant};
+use super::{round_robin, view::PairingResult};
+use crate::domain::{
+    GameId, GameStatus, PlayerId, ResultReason, Seat, TournamentId, TournamentStatus,
+};
+use crate::service::events::{EventPayload, TournamentEnded, TournamentRound};
+use crate::service::games::challenges::{NewGame, open_game};
+use crate::service::{ClockSpec, Emitter, Result, ServiceError};
+use crate::store::Conn;
+use crate::store::rows::{
+    self, NewTournamentGame, TournamentGameRow, TournamentPlayerRow, TournamentRow,
+};
+
+pub(super) fn stored_format(t: &TournamentRow) -> Result<Format> {
+    serde_json::from_str(&t.format).map_err(|e| {
+        ServiceError::internal(format!(
+            "tournament {}: stored format unreadable: {e}",
+            t.id
+        ))
+    })
+}
+
+pub(super) fn stored_clock(t: &TournamentRow) -> Result<ClockSpec> {
+    serde_json::from_str(&t.clock).map_err(|e| {
+        ServiceError::internal(format!("tournament {}: stored clock unreadable: {e}", t.id))
+    })
+}
+
+/// What a pairing has come to, as standings count it; `None` while its game is played.
+pub(super) fn pairing_result(g: &TournamentGameRow) -> Option<PairingResult> {
+    if g.game.is_none() {
+        return Some(match g.forfeit_winner {
+            Some(w) if w == g.attackers => PairingResult::AttackersWon,
+            Some(_) => PairingResult::DefendersWon,
+            None => PairingResult::NotPlayed,
+        });
+    }
+    match (g.status?, g.winner) {
+        (GameStatus::Active, _) => None,
+        (GameStatus::Finished, Some(Side::Attackers)) => Some(PairingResult::AttackersWon),
+        (GameStatus::Finished, Some(Side::Defenders)) => Some(PairingResult::DefendersWon),
+        (GameStatus::Finished, None) => Some(PairingResult::Draw),
+        // A no-show: who had to make the first move and did not, loses.
+        (GameStatus::Aborted, _) if g.reason == Some(ResultReason::NoFirstMove) => {
+            Some(match g.side_to_move {
+                Some(Side::Attackers) => PairingResult::DefendersWon,
+                _ => PairingResult::AttackersWon,
+            })
+        }
+        (GameStatus::Aborted, _) => Some(PairingResult::Draw),
+    }
+}
+
+/// The decided games as standings count them.
+pub(super) fn scored_games(games: &[TournamentGameRow]) -> Vec<ScoredGame> {
+    games
+        .iter()
+        .filter_map(|g| {
+            let score = match pairing_result(g)? {
+                PairingResult::AttackersWon => GameScore::AttackersWon,
+                PairingResult::DefendersWon => GameScore::DefendersWon,
+                PairingResult::Draw => GameScore::Draw,
+                PairingResult::NotPlayed => return None,
+            };
+            Some(ScoredGame {
+                attackers: g.attackers,
+                defenders: g.defenders,
+                score,
+            })
+        })
+        .collect()
+}
+
+/// The players in seeding order: by rating at sign-up, then who joined first.
+pub(super) fn seeded(players: &[TournamentPlayerRow]) -> Vec<PlayerId> {
+    let mut seeded = players.to_vec();
+    seeded.sort_by_key(|p| (std::cmp::Reverse(p.seed_rating), p.joined_at, p.player));
+    seeded.into_iter().map(|p| p.player).collect()
+}
+
+/// The standings now.
+pub(super) fn current_standings(
+    format: Format,
+    players: &[TournamentPlayerRow],
+    games: &[TournamentGameRow],
+    byes: &[(u32, PlayerId)],
+) -> Vec<Standing> {
+    let byes: Vec<PlayerId> = byes.iter().map(|(_, p)| *p).collect();
+    standings(
+        &seeded(players),
+        &scored_games(games),
+        &byes,
+        format.tie_breaks(),
+    )
+}
+
+/// Starts the tournament: round 1's games.
+pub(super) fn start(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
+    t.status = TournamentStatus::Running;
+    t.started_at = Some(e.now());
+    t.round = 0;
+    let players = rows::tournament_players(c, t.id)?;
+    tell_players(c, e, &players, || {
+        EventPayload::TournamentStarted(TournamentRound {
+            tournament_id: t.id,
+            name: t.name.clone(),
+            round: 1,
+        })
+    })?;
+    advance(c, e, t)
+}
+
+/// Calls the tournament off (its start came with too few players) and tells those who joined.
+pub(super) fn cancel(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
+    t.status = TournamentStatus::Cancelled;
+    t.finished_at = Some(e.now());
+    rows::update_tournament_state(c, t)?;
+    let players = rows::tournament_players(c, t.id)?;
+    tell_players(c, e, &players, || {
+        EventPayload::TournamentEnded(TournamentEnded {
+            tournament_id: t.id,
+            name: t.name.clone(),
+            status: t.status,
+            winner: None,
+        })
+    })
+}
+
+/// Emits `payload` to each player still in the tournament, one event each (an event names at
+/// most two players).
+fn tell_players(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    players: &[TournamentPlayerRow],
+    payload: impl Fn() -> EventPayload,
+) -> Result<()> {
+    for p in players.iter().filter(|p| p.withdrawn_at.is_none()) {
+        e.emit(c, None, None, vec![p.player], payload())?;
+    }
+    Ok(())
+}
+
+/// Called in the transaction that ends `game`: when it was the last of its tournament's
+/// round, the next round starts (or the tournament ends).
+pub(crate) fn game_ended(c: &Conn<'_>, e: &mut Emitter, game: GameId) -> Result<()> {
+    let Some(id) = rows::tournament_of_game(c, game)? else {
+        return Ok(());
+    };
+    let Some(mut t) = rows::tournament(c, id)? else {
+        return Ok(());
+    };
+    if t.status != TournamentStatus::Running {
+        return Ok(());
+    }
+    let games = rows::tournament_games(c, id)?;
+    let round_done = games
+        .iter()
+        .filter(|g| g.round == t.round)
+        .all(|g| pairing_result(g).is_some());
+    if round_done {
+        advance(c, e, &mut t)?;
+    }
+    Ok(())
+}
+
+/// Starts the next round, or ends the tournament after its last. A round whose every
+/// pairing is decided without a game (withdrawals) is passed at once.
+fn advance(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
+    let format = stored_format(t)?;
+    let players = rows::tournament_players(c, t.id)?;
+    // Groups then knockout is refused when a tournament is made: nothing to play.
+    let total = format.planned_rounds(players.len()).unwrap_or(0);
+    loop {
+        let games = rows::tournament_games(c, t.id)?;
+        let byes = rows::tournament_byes(c, t.id)?;
+        if t.round >= total {
+            let table = current_standings(format, &players, &games, &byes);
+            t.status = TournamentStatus::Finished;
+            t.finished_at = Some(e.now());
+            t.winner = table.first().map(|s| s.player);
+            rows::update_tournament_state(c, t)?;
+            return tell_players(c, e, &players, || {
+                EventPayload::TournamentEnded(TournamentEnded {
+                    tournament_id: t.id,
+                    name: t.name.clone(),
+                    status: t.status,
+                    winner: t.winner,
+                })
+            });
+        }
+        t.round += 1;
+        let plan = plan_round(format, t.round, &players, &games, &byes)?;
+        let started = open_round(c, e, t, &players, &plan)?;
+        rows::update_tournament_state(c, t)?;
+        if started > 0 {
+            return tell_players(c, e, &players, || {
+                EventPayload::RoundStarted(TournamentRound {
+                    tournament_id: t.id,
+                    name: t.name.clone(),
+                    round: t.round,
+                })
+            });
+        }
+    }
+}
+
+/// The pairings of round `round` (counted from 1).
+fn plan_round(
+    format: Format,
+    round: u32,
+    players: &[TournamentPlayerRow],
+    games: &[TournamentGameRow],
+    byes: &[(u32, PlayerId)],
+) -> Result<RoundPlan> {
+    let index = usize::try_from(round.saturating_sub(1)).unwrap_or(usize::MAX);
+    let seeds = seeded(players);
+    let scheduled = match format {
+        Format::RoundRobin => round_robin::single(&seeds).into_iter().nth(index),
+        Format::DoubleRoundRobin => round_robin::double(&seeds).into_iter().nth(index),
+        Format::Swiss { .. } => {
+            return swiss_round(players, games, byes).map_err(|e| ServiceError::Conflict {
+                message: format!("round {round} cannot be paired: {e}"),
+                game: None,
+            });
+        }
+        Format::GroupsKnockout { .. } => None,
+    };
+    scheduled.ok_or_else(|| ServiceError::internal(format!("no round {round} in the schedule")))
+}
+
+fn swiss_round(
+    players: &[TournamentPlayerRow],
+    games: &[TournamentGameRow],
+    byes: &[(u32, PlayerId)],
+) -> std::result::Result<RoundPlan, swiss::SwissError> {
+    let scored = scored_games(games);
+    let mut entrants: HashMap<PlayerId, SwissEntrant> = players
+        .iter()
+        .filter(|p| p.withdrawn_at.is_none())
+        .map(|p| {
+            (
+                p.player,
+                SwissEntrant {
+                    player: p.player,
+                    points: Points::ZERO,
+                    rating: p.seed_rating,
+                    opponents: Vec::new(),
+                    sides: Vec::new(),
+                    had_bye: false,
+                },
+            )
+        })
+        .collect();
+    for g in games {
+        for (player, opponent, side) in [
+            (g.attackers, g.defenders, Side::Attackers),
+            (g.defenders, g.attackers, Side::Defenders),
+        ] {
+            if let Some(entrant) = entrants.get_mut(&player) {
+                entrant.opponents.push(opponent);
+                entrant.sides.push(side);
+            }
+        }
+    }
+    for game in &scored {
+        let (a, d) = match game.score {
+            GameScore::AttackersWon => (Points::ONE, Points::ZERO),
+            GameScore::DefendersWon => (Points::ZERO, Points::ONE),
+            GameScore::Draw => (Points::HALF, Points::HALF),
+        };
+        if let Some(entrant) = entrants.get_mut(&game.attackers) {
+            entrant.points += a;
+        }
+        if let Some(entrant) = entrants.get_mut(&game.defenders) {
+            entrant.points += d;
+        }
+    }
+    for (_, player) in byes {
+        if let Some(entrant) = entrants.get_mut(player) {
+            entrant.points += Points::ONE;
+            entrant.had_bye = true;
+        }
+    }
+    let mut entrants: Vec<SwissEntrant> = entrants.into_values().collect();
+    entrants.sort_by_key(|e| e.player);
+    swiss::pair_round(&entrants)
+}
+
+/// Makes the round's games (a forfeit where a player has withdrawn) and records its bye;
+/// answers how many games started.
+fn open_round(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    t: &TournamentRow,
+    players: &[TournamentPlayerRow],
+    plan: &RoundPlan,
+) -> Result<usize> {
+    let withdrawn: Vec<PlayerId> = players
+        .iter()
+        .filter(|p| p.withdrawn_at.is_some())
+        .map(|p| p.player)
+        .collect();
+    let clock = stored_clock(t)?;
+    let mut started = 0;
+    for &Pairing {
+        attackers,
+        defenders,
+    } in &plan.pairings
+    {
+        let gone = |p: PlayerId| withdrawn.contains(&p);
+        let (game, forfeit_winner) = match (gone(attackers), gone(defenders)) {
+            (false, false) => {
+                let row = open_game(
+                    c,
+                    e,
+                    NewGame {
+                        variant: t.variant.clone(),
+                        rules: &t.rules,
+                        attackers: Seat::Player(attackers),
+                        defenders: Seat::Player(defenders),
+                        clock,
+                        context: None,
+                        rated: t.rated,
+                        private: false,
+                    },
+                    None,
+                )?;
+                started += 1;
+                (Some(row.id), None)
+            }
+            (true, false) => (None, Some(defenders)),
+            (false, true) => (None, Some(attackers)),
+            (true, true) => (None, None),
+        };
+        rows::insert_tournament_game(
+            c,
+            t.id,
+            NewTournamentGame {
+                round: t.round,
+                attackers,
+                defenders,
+                game,
+                forfeit_winner,
+            },
+        )?;
+    }
+    if let Some(bye) = plan.bye.filter(|p| !withdrawn.contains(p)) {
+        rows::insert_tournament_bye(c, t.id, t.round, bye)?;
+    }
+    Ok(started)
+}
+
+/// The tournament of `id`, for a write.
+pub(super) fn load(c: &Conn<'_>, id: TournamentId) -> Result<TournamentRow> {
+    rows::tournament(c, id)?.ok_or(ServiceError::NotFound(crate::service::Missing::Tournament(
+        id,
+    )))
+}

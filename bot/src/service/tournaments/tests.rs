@@ -1,0 +1,462 @@
+//! Tournaments played through the service to their end on SQLite: results decided by
+//! resignations and agreed draws, standings checked against hand-worked values.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::*;
+use crate::config::GamesConfig;
+use crate::domain::{PlayerId, TournamentId, TournamentStatus};
+use crate::service::{ClockSpec, GamesService, ManualClock, RulesChoice, ServiceError};
+use crate::store::Store;
+use crate::webhook_target::TargetPolicy;
+
+struct World {
+    _dir: tempfile::TempDir,
+    service: GamesService,
+    clock: Arc<ManualClock>,
+}
+
+async fn world() -> World {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let store = Store::open(&dir.path().join("t.db"), 2, Duration::from_secs(5), 8)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let clock = Arc::new(ManualClock::new(1_000));
+    let service = GamesService::new(
+        store,
+        clock.clone(),
+        GamesConfig::default(),
+        TargetPolicy::new(&[]).unwrap_or_else(|e| panic!("{e}")),
+        None,
+    );
+    World {
+        _dir: dir,
+        service,
+        clock,
+    }
+}
+
+impl World {
+    async fn player(&self, name: &str) -> PlayerId {
+        self.service
+            .accounts()
+            .register(name, None)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .player
+            .id
+    }
+
+    async fn tournament(&self, organiser: PlayerId, format: Format, max: u32) -> TournamentId {
+        self.service
+            .tournaments()
+            .create(
+                organiser,
+                NewTournament {
+                    name: "Autumn cup".into(),
+                    format,
+                    rules: RulesChoice::Variant("brandubh".into()),
+                    clock: ClockSpec::PerMove { seconds: 86_400 },
+                    rated: None,
+                    min_players: 2,
+                    max_players: max,
+                    starts_at: None,
+                },
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .id
+    }
+
+    /// Plays every game of the current round: `winner(attackers, defenders)` names the winner,
+    /// `None` a draw; the loser resigns, a draw is offered and accepted.
+    async fn play_round(
+        &self,
+        id: TournamentId,
+        winner: impl Fn(PlayerId, PlayerId) -> Option<PlayerId>,
+    ) -> TournamentView {
+        let t = self.view(id).await;
+        let round = t.rounds.last().unwrap_or_else(|| panic!("no round yet"));
+        for game in &round.games {
+            let Some(game_id) = game.game_id else {
+                continue;
+            };
+            if game.result.is_some() {
+                continue;
+            }
+            let games = self.service.games();
+            let done = match winner(game.attackers, game.defenders) {
+                Some(w) => {
+                    let loser = if w == game.attackers {
+                        game.defenders
+                    } else {
+                        game.attackers
+                    };
+                    games.resign(loser, game_id).await
+                }
+                None => match games.offer_draw(game.attackers, game_id).await {
+                    Ok(_) => games.accept_draw(game.defenders, game_id).await,
+                    Err(e) => Err(e),
+                },
+            };
+            done.unwrap_or_else(|e| panic!("round {}: {e}", round.number));
+        }
+        self.view(id).await
+    }
+
+    async fn view(&self, id: TournamentId) -> TournamentView {
+        self.service
+            .tournaments()
+            .get(id)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+#[tokio::test]
+async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standings() {
+    let w = world().await;
+    let organiser = w.player("Organiser").await;
+    let [a, b, c, d] = [
+        w.player("A").await,
+        w.player("B").await,
+        w.player("C").await,
+        w.player("D").await,
+    ];
+    let id = w.tournament(organiser, Format::RoundRobin, 8).await;
+    for p in [a, b, c, d] {
+        w.service
+            .tournaments()
+            .join(p, id)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let started = w
+        .service
+        .tournaments()
+        .start(organiser, id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        (started.status, started.round),
+        (TournamentStatus::Running, 1)
+    );
+    assert_eq!(
+        started.rounds[0].games.len(),
+        2,
+        "round 1's games begin at once"
+    );
+
+    // A beats B, A draws C, D beats A; B beats C and D; C draws D.
+    let results: HashMap<(PlayerId, PlayerId), Option<PlayerId>> = [
+        ((a, b), Some(a)),
+        ((a, c), None),
+        ((a, d), Some(d)),
+        ((b, c), Some(b)),
+        ((b, d), Some(b)),
+        ((c, d), None),
+    ]
+    .into_iter()
+    .flat_map(|((x, y), r)| [((x, y), r), ((y, x), r)])
+    .collect();
+    let mut view = started;
+    let mut met = HashSet::new();
+    for round in 1..=3 {
+        assert_eq!(view.round, round);
+        for g in &view.rounds[round as usize - 1].games {
+            assert!(met.insert((g.attackers.min(g.defenders), g.attackers.max(g.defenders))));
+        }
+        view = w.play_round(id, |x, y| results[&(x, y)]).await;
+    }
+    assert_eq!(view.status, TournamentStatus::Finished);
+    assert_eq!(view.winner, Some(b));
+    assert_eq!(met.len(), 6, "every pair met once");
+    let table: Vec<(PlayerId, u32, f64, f64)> = view
+        .standings
+        .iter()
+        .map(|s| (s.player, s.rank, s.points, s.sonneborn_berger))
+        .collect();
+    assert_eq!(
+        table,
+        vec![
+            (b, 1, 2.0, 2.5),
+            (a, 2, 1.5, 2.5),
+            (d, 3, 1.5, 2.0),
+            (c, 4, 1.0, 1.5)
+        ]
+    );
+    // Each player heard of the start, of each round and of the end, once each.
+    let heard: Vec<String> = w
+        .service
+        .events()
+        .of_player(c, crate::domain::EventId(0), 500)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .iter()
+        .map(|e| e.kind().to_owned())
+        .filter(|k| k.contains("tournament") || k == "round_started")
+        .collect();
+    assert_eq!(
+        heard,
+        vec![
+            "tournament_started",
+            "round_started",
+            "round_started",
+            "round_started",
+            "tournament_ended"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_five_player_swiss_gives_one_bye_a_round_and_no_rematch() {
+    let w = world().await;
+    let organiser = w.player("Organiser").await;
+    let mut players = Vec::new();
+    for name in ["P1", "P2", "P3", "P4", "P5"] {
+        players.push(w.player(name).await);
+    }
+    let id = w
+        .tournament(organiser, Format::Swiss { rounds: 3 }, 8)
+        .await;
+    for &p in &players {
+        w.service
+            .tournaments()
+            .join(p, id)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut view = w
+        .service
+        .tournaments()
+        .start(organiser, id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut byes = HashSet::new();
+    let mut met = HashSet::new();
+    for round in 1..=3u32 {
+        let r = &view.rounds[round as usize - 1];
+        assert_eq!(r.games.len(), 2, "round {round}");
+        let bye = r.bye.unwrap_or_else(|| panic!("round {round} has no bye"));
+        assert!(byes.insert(bye), "{bye:?} sat out twice");
+        for g in &r.games {
+            assert!(
+                met.insert((g.attackers.min(g.defenders), g.attackers.max(g.defenders))),
+                "a rematch in round {round}"
+            );
+        }
+        // The lower id (who joined first) wins.
+        view = w.play_round(id, |x, y| Some(x.min(y))).await;
+    }
+    assert_eq!(view.status, TournamentStatus::Finished);
+    let total: f64 = view.standings.iter().map(|s| s.points).sum();
+    assert_eq!(total, 6.0 + 3.0, "six games and three byes");
+    assert_eq!(view.winner, Some(players[0]), "who won every game");
+}
+
+#[tokio::test]
+async fn a_withdrawal_resigns_the_game_in_progress_and_forfeits_the_rest() {
+    let w = world().await;
+    let [a, b, c] = [
+        w.player("A").await,
+        w.player("B").await,
+        w.player("C").await,
+    ];
+    let id = w.tournament(a, Format::DoubleRoundRobin, 8).await;
+    for p in [a, b, c] {
+        w.service
+            .tournaments()
+            .join(p, id)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let view = w
+        .service
+        .tournaments()
+        .start(a, id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let first = &view.rounds[0].games[0];
+    let quitter = first.attackers;
+    let view = w
+        .service
+        .tournaments()
+        .leave(quitter, id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        view.players
+            .iter()
+            .any(|p| p.withdrawn && p.player.player_id == Some(quitter))
+    );
+    // Play out whatever games remain: the lower id wins.
+    let mut view = view;
+    for _ in 0..6 {
+        if view.status == TournamentStatus::Finished {
+            break;
+        }
+        view = w.play_round(id, |x, y| Some(x.min(y))).await;
+    }
+    assert_eq!(view.status, TournamentStatus::Finished);
+    assert_eq!(
+        view.rounds.len(),
+        6,
+        "three players: six rounds of a double round robin"
+    );
+    let quitter_points = view
+        .standings
+        .iter()
+        .find(|s| s.player == quitter)
+        .map(|s| s.points);
+    assert_eq!(quitter_points, Some(0.0));
+    let forfeits = view
+        .rounds
+        .iter()
+        .flat_map(|r| &r.games)
+        .filter(|g| g.game_id.is_none())
+        .count();
+    assert_eq!(
+        forfeits, 3,
+        "the quitter's three later pairings, decided without a game"
+    );
+}
+
+#[tokio::test]
+async fn what_cannot_be_done_is_refused_in_the_players_terms() {
+    let w = world().await;
+    let [a, b, c] = [
+        w.player("A").await,
+        w.player("B").await,
+        w.player("C").await,
+    ];
+    let id = w.tournament(a, Format::RoundRobin, 2).await;
+    let t = w.service.tournaments();
+    let err = |r: Result<TournamentView, ServiceError>| match r {
+        Ok(_) => panic!("accepted"),
+        Err(e) => (e.code(), e.to_string()),
+    };
+    t.join(b, id).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        err(t.join(b, id).await).1,
+        format!("you have already joined tournament {id}")
+    );
+    assert_eq!(
+        err(t.start(a, id).await).1,
+        format!("tournament {id} needs at least 2 players to start; 1 joined")
+    );
+    t.join(c, id).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        err(t.join(a, id).await).1,
+        format!("tournament {id} is full (2 players)")
+    );
+    assert_eq!(err(t.start(b, id).await).0, "forbidden");
+    t.start(a, id).await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        err(t.join(a, id).await).1,
+        format!("tournament {id} is already running")
+    );
+    let unknown = TournamentId(id.get() + 100);
+    assert_eq!(err(t.get(unknown).await).0, "not_found");
+    let bad = t
+        .create(
+            a,
+            NewTournament {
+                name: "  ".into(),
+                format: Format::RoundRobin,
+                rules: RulesChoice::Variant("brandubh".into()),
+                clock: ClockSpec::Unlimited {},
+                rated: None,
+                min_players: 2,
+                max_players: 4,
+                starts_at: None,
+            },
+        )
+        .await;
+    assert_eq!(
+        err(bad).1,
+        format!("a tournament's name must be 1 to {MAX_NAME_CHARS} characters")
+    );
+}
+
+#[tokio::test]
+async fn at_its_start_time_a_tournament_starts_by_itself_or_is_called_off() {
+    let w = world().await;
+    let [a, b, c] = [
+        w.player("A").await,
+        w.player("B").await,
+        w.player("C").await,
+    ];
+    let new = |starts_at: i64, min_players: u32| NewTournament {
+        name: "Timed".into(),
+        format: Format::RoundRobin,
+        rules: RulesChoice::Variant("brandubh".into()),
+        clock: ClockSpec::PerMove { seconds: 86_400 },
+        rated: None,
+        min_players,
+        max_players: 8,
+        starts_at: Some(starts_at),
+    };
+    let t = w.service.tournaments();
+    let full = t
+        .create(a, new(60_000, 2))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id;
+    let empty = t
+        .create(a, new(60_000, 3))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id;
+    for p in [b, c] {
+        t.join(p, full).await.unwrap_or_else(|e| panic!("{e}"));
+    }
+    t.join(b, empty).await.unwrap_or_else(|e| panic!("{e}"));
+
+    let early = w
+        .service
+        .scheduler()
+        .run_due()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(early.tournaments_started, 0, "not before its time");
+    w.clock.advance_ms(60_000);
+    let pass = w
+        .service
+        .scheduler()
+        .run_due()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(pass.tournaments_started, 2);
+    assert_eq!(w.view(full).await.status, TournamentStatus::Running);
+    assert_eq!(w.view(full).await.round, 1);
+    assert_eq!(w.view(empty).await.status, TournamentStatus::Cancelled);
+    let again = w
+        .service
+        .scheduler()
+        .run_due()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again.tournaments_started, 0, "each is acted on once");
+
+    let told: Vec<String> = w
+        .service
+        .events()
+        .of_player(b, crate::domain::EventId(0), 100)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .iter()
+        .filter_map(|e| match &e.payload {
+            crate::service::EventPayload::TournamentEnded(ended) => {
+                Some(format!("{} {}", ended.tournament_id, ended.status))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(told, vec![format!("{empty} cancelled")]);
+    let refused = t.create(a, new(500, 2)).await;
+    assert!(
+        matches!(refused, Err(ServiceError::Invalid(_))),
+        "a start in the past"
+    );
+}
