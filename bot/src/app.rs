@@ -175,7 +175,8 @@ impl RunningApp {
                 Arc::new(config.http.trusted_proxies()?),
                 shutdown_rx.clone(),
             ));
-            tracing::info!(%addr, "HTTP API listening on http://{addr}/api/v1");
+            let site = config.http.site_url(Some(addr));
+            tracing::info!(%addr, "HTTP listening: the web client at {site}/, the API at {site}/api/v1");
             (Some(addr), Some(server))
         } else {
             (None, None)
@@ -222,9 +223,8 @@ impl RunningApp {
                 }
                 // Sign-in links from /web point at the public address, else the one bound here.
                 let web_base = match (config.http.public_url.trim().is_empty(), addr) {
-                    (false, _) => Some(config.http.base_url()),
-                    (true, Some(addr)) => Some(format!("http://{addr}")),
                     (true, None) => None,
+                    (_, bound) => Some(config.http.site_url(bound)),
                 };
                 let data =
                     crate::discord::Data::new(service.clone(), discord_status.clone(), web_base)

@@ -151,6 +151,9 @@ pub struct GamesConfig {
     pub scheduler_interval_ms: u64,
     /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
     pub max_ai_level: u8,
+    /// The shortest time per move a clock may give (`per_move` clocks), in seconds: shorter is
+    /// not correspondence play. 3600 by default.
+    pub min_move_clock_secs: u64,
     /// A bank clock's increment never raises a bank above this many times its initial bank.
     #[serde(deserialize_with = "sources::exact_f64")]
     pub max_bank_ratio: f64,
@@ -358,6 +361,7 @@ impl Default for GamesConfig {
             inactivity_reminder_secs: 3 * 24 * 3600,
             scheduler_interval_ms: 5_000,
             max_ai_level: 5,
+            min_move_clock_secs: 3_600,
             max_bank_ratio: 3.0,
             analysis_ms_per_ply: 500,
             analysis_max_queued: 100,
@@ -463,14 +467,33 @@ impl HttpConfig {
             .map_err(|e| ConfigError::Invalid(e.to_string()))
     }
 
-    /// The start of the server's own addresses (sign-in links): `public_url`, else
-    /// `http://` and `listen`.
+    /// The start of the server's own addresses (sign-in links, the web client): `public_url`,
+    /// else `http://` and `listen` ([`HttpConfig::site_url`] without a bound address).
     pub fn base_url(&self) -> String {
+        self.site_url(None)
+    }
+
+    /// The address people open: `public_url` when set, else `http://` and the address the
+    /// server is bound to (`bound`, once it listens: port 0 is then a real port), else
+    /// `listen`. A wildcard address (`0.0.0.0`, `::`) is no place to open, so its loopback
+    /// stands in: the link works on the server's own machine. `serve` (its start-up log,
+    /// Discord's `/web`) and `taflbot login-link` all build their links here.
+    pub fn site_url(&self, bound: Option<SocketAddr>) -> String {
         let url = self.public_url.trim().trim_end_matches('/');
-        if url.is_empty() {
-            format!("http://{}", self.listen)
-        } else {
-            url.to_owned()
+        if !url.is_empty() {
+            return url.to_owned();
+        }
+        match bound.or_else(|| self.listen.parse().ok()) {
+            Some(mut addr) => {
+                if addr.ip().is_unspecified() {
+                    addr.set_ip(match addr {
+                        SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                        SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+                    });
+                }
+                format!("http://{addr}")
+            }
+            None => format!("http://{}", self.listen.trim()),
         }
     }
 
@@ -526,6 +549,20 @@ mod tests {
         let file = dir.path().join("taflbot.toml");
         std::fs::write(&file, toml).unwrap();
         Config::from_sources(Some(&file), env(vars))
+    }
+
+    #[test]
+    fn the_site_url_is_the_public_one_else_an_address_that_opens() {
+        let mut http = HttpConfig {
+            listen: "0.0.0.0:8080".into(),
+            ..HttpConfig::default()
+        };
+        assert_eq!(http.site_url(None), "http://127.0.0.1:8080");
+        let bound: SocketAddr = "[::]:9000".parse().unwrap();
+        assert_eq!(http.site_url(Some(bound)), "http://[::1]:9000");
+        http.public_url = "https://tafl.example.org/".into();
+        assert_eq!(http.site_url(Some(bound)), "https://tafl.example.org");
+        assert_eq!(http.base_url(), "https://tafl.example.org");
     }
 
     #[test]

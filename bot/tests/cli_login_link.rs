@@ -81,3 +81,48 @@ async fn login_link_for_nobody_says_so() {
         "{stderr}"
     );
 }
+
+#[test]
+fn login_link_where_there_is_no_database_refuses_and_creates_none() {
+    let dir = tempfile::tempdir().unwrap();
+    // Run from a folder without the server's database, its config not named.
+    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(["login-link", "ada"])
+        .current_dir(dir.path())
+        .env_remove("TAFLBOT_CONFIG")
+        .env_remove("TAFLBOT_DATABASE_PATH")
+        .env_remove("TAFLBOT_DATABASE_URL")
+        .env("RUST_LOG", "off")
+        .output()
+        .unwrap();
+    assert!(!output.status.success(), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("no database at ./taflbot.db") && stderr.contains("--config"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("taflbot.db").exists(),
+        "a database was created"
+    );
+}
+
+#[tokio::test]
+async fn login_link_without_a_public_url_points_at_the_listen_address_as_serve_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("taflbot.db");
+    let service = service_on(&db);
+    service.accounts().register("Ada", None).await.unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_taflbot"))
+        .args(["login-link", "ada"])
+        .env("TAFLBOT_DATABASE_PATH", &db)
+        .env_remove("TAFLBOT_HTTP_PUBLIC_URL")
+        // Bound to every address: the link names this machine's loopback, which opens.
+        .env("TAFLBOT_HTTP_LISTEN", "0.0.0.0:9187")
+        .env("RUST_LOG", "off")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let url = String::from_utf8(output.stdout).unwrap();
+    assert!(url.starts_with("http://127.0.0.1:9187/login/"), "{url}");
+}

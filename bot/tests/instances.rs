@@ -45,6 +45,8 @@ impl Instance {
             .env("TAFLBOT_HTTP_REGISTRATION_PER_MINUTE", "100000")
             .env("TAFLBOT_HTTP_REGISTRATION_BURST", "100000")
             .env("TAFLBOT_GAMES_SCHEDULER_INTERVAL_MS", "100")
+            // Games lost on time within a test's seconds.
+            .env("TAFLBOT_GAMES_MIN_MOVE_CLOCK_SECS", "1")
             .env("TAFLBOT_HTTP_STREAM_KEEPALIVE_SECS", "1")
             .env("TAFLBOT_LOG_FORMAT", "json")
             .env("TAFLBOT_LOG_FILTER", "info")

@@ -129,3 +129,20 @@ fn a_log_that_cannot_be_written_does_not_stop_the_service() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn the_start_up_log_shows_the_web_clients_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = serve(&dir, "127.0.0.1:0", "json", Stdio::piped());
+    let lines = lines_until_listening(&mut server);
+    let listening = lines.last().unwrap();
+    let value: serde_json::Value = serde_json::from_str(listening).unwrap();
+    let message = value.to_string();
+    // The real port, not 0, for the web client and the API.
+    assert!(
+        message.contains("the web client at http://127.0.0.1:")
+            && message.contains("/api/v1")
+            && !message.contains("127.0.0.1:0/"),
+        "{listening}"
+    );
+}

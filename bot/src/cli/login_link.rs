@@ -1,5 +1,6 @@
 //! `taflbot login-link HANDLE`: on the server, a one-time link that signs a player in to the
-//! web client (for a player without Discord or an API token at hand).
+//! web client (for a player without Discord or an API token at hand), at the address `serve`
+//! gives the web client (`HttpConfig::site_url`). It reads an existing database, never makes one.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::config::Config;
+use crate::config::{Config, DatabaseLocation};
 use crate::service::{GamesService, SystemClock};
 use crate::store::{PgTimeouts, Store};
 
@@ -28,6 +29,18 @@ pub fn run(args: &LoginLinkArgs) -> anyhow::Result<ExitCode> {
     runtime.block_on(async move {
         let db = &config.database;
         let location = db.location()?;
+        // A command that reads never creates a database: opening a missing SQLite file would
+        // make an empty one (and then not find the player in it).
+        if let DatabaseLocation::Sqlite(path) = &location
+            && !path.exists()
+        {
+            anyhow::bail!(
+                "no database at {} (from the config's database.path, else ./taflbot.db in the \
+                 folder this runs in): run this where `taflbot serve` runs, or name the server's \
+                 config with --config (or TAFLBOT_CONFIG, TAFLBOT_DATABASE_PATH)",
+                path.display()
+            );
+        }
         let store = Store::open_location(
             &location,
             1,

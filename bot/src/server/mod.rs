@@ -7,6 +7,7 @@ mod deadlines;
 pub mod http;
 pub mod listener;
 mod rate_limit;
+mod registration_limit;
 pub(crate) mod request_id;
 mod status;
 pub(crate) mod stream_slots;
@@ -30,6 +31,7 @@ use http::{API_PREFIX, ApiError, board, extract, handlers, observe, openapi};
 
 pub use crate::client_addr::{ClientAddr, TrustedProxies};
 pub use rate_limit::{ClientKey, RateLimiter};
+pub use registration_limit::registration_refused;
 pub use status::status_of;
 
 #[derive(Clone)]

@@ -70,8 +70,8 @@ pub use events::{
 pub use games::{
     BoardResult, BoardSnapshot, Challenges, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT,
     GAMES_PAGE_SIZE, GameBoard, Games, HistoryQuery, MovePicker, MoveRequest, NewChallenge,
-    Opponent, RulesChoice, Scheduler, SchedulerPass, SideChoice, VariantStart, ai_level_schema,
-    render_board, variant_path_schema, variant_schema,
+    Opponent, PublicGames, RulesChoice, Scheduler, SchedulerPass, SideChoice, VariantStart,
+    ai_level_schema, render_board, variant_path_schema, variant_schema,
 };
 pub use ratings::{LEADERBOARD_PAGE_SIZE, Ratings};
 pub use views::{

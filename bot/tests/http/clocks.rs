@@ -241,3 +241,68 @@ async fn a_timeout_once_both_have_moved_is_still_a_loss() {
     assert_eq!(view["result"]["winner"], "defenders");
     assert_eq!(view["result"]["reason"], "timeout");
 }
+
+#[tokio::test]
+async fn a_clock_under_the_servers_shortest_per_move_is_refused_saying_why() {
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let b = app.register("B").await;
+    let refused = app
+        .call(
+            Method::POST,
+            "/challenges",
+            Some(&a.token),
+            Some(json!({
+                "opponent_id": b.id, "variant": "brandubh", "side": "attackers",
+                "clock": { "kind": "per_move", "seconds": 5 },
+            })),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    let said = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        said.contains("5 seconds per move is too short") && said.contains("1 hour per move"),
+        "{refused}"
+    );
+    // An hour is enough.
+    app.call(
+        Method::POST,
+        "/challenges",
+        Some(&a.token),
+        Some(json!({
+            "opponent_id": b.id, "variant": "brandubh", "side": "attackers",
+            "clock": { "kind": "per_move", "seconds": 3600 },
+        })),
+        StatusCode::CREATED,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn the_webs_new_game_against_the_ai_has_no_clock_unless_asked() {
+    use crate::web_sessions::{browserless, signed_in};
+    let app = TestApp::start().await;
+    let a = app.register("A").await;
+    let (cookie, csrf) = signed_in(&app, &a).await;
+    let answer = browserless()
+        .post(format!("{}/challenges", app.base))
+        .header(reqwest::header::COOKIE, &cookie)
+        .form(&[
+            ("csrf", csrf.as_str()),
+            ("opponent", "ai"),
+            ("variant", "brandubh"),
+            ("side", "attackers"),
+            ("days", ""),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
+    let to = answer.headers()[reqwest::header::LOCATION]
+        .to_str()
+        .unwrap();
+    let game = to.trim_start_matches("/games/");
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["clock"]["kind"], "unlimited", "{view}");
+    assert!(view["deadline_at"].is_null(), "{view}");
+}

@@ -167,20 +167,16 @@ async fn the_chart_and_the_marks_appear_only_once_the_analysis_is_done() {
     );
     assert_eq!(after.matches("class=\"dot\"").count(), 2, "{after}");
     // The move list: ?? on the blunder, ✗ on the missed win, nothing on the last move.
-    let blunder = after
-        .find("<li class=\"m-blunder\" value=\"1\"")
-        .expect("ply 1 marked");
+    let blunder = marked_move(&after, "m-blunder", 1).expect("ply 1 marked");
     assert!(after[blunder..].contains("<span class=\"mark\" aria-hidden=\"true\">??</span>"));
     assert!(after[blunder..].contains("blunder: better was"), "{after}");
-    let missed = after
-        .find("class=\"m-missed-win\" value=\"2\"")
-        .expect("ply 2 marked");
+    let missed = marked_move(&after, "m-missed-win", 2).expect("ply 2 marked");
     assert!(
         after[missed..].contains("missed win: better was a3-a1 (escape in 1)"),
         "{after}"
     );
     assert!(
-        after.contains("<li class=\"at\" value=\"3\"><a href=\"?ply=3\">b6-b4</a></li>"),
+        after.contains("<span class=\"ply at\"><a href=\"?ply=3\" data-ply=\"3\">b6-b4</a></span>"),
         "{after}"
     );
     // Stepping to ply 2 shows its evaluation.
@@ -286,4 +282,15 @@ async fn a_missing_analysis_is_told_apart_from_a_missing_game() {
         answer.text().await.unwrap(),
         format!("game {missing_game} not found")
     );
+}
+
+/// Where the move list's entry for `ply` starts when it carries the mark `class`.
+fn marked_move(page: &str, class: &str, ply: u32) -> Option<usize> {
+    let entry = format!("<span class=\"ply {class}\"");
+    page.match_indices(&entry).map(|(at, _)| at).find(|&at| {
+        page[at..]
+            .split("data-ply=")
+            .nth(1)
+            .is_some_and(|rest| rest.starts_with(&format!("\"{ply}\"")))
+    })
 }

@@ -55,6 +55,15 @@ pub(super) fn session_of(response: &reqwest::Response) -> String {
     set.split(';').next().unwrap().to_owned()
 }
 
+/// Whether an answer sets the session cookie (a refused sign-in may set the sign-up form's).
+pub(super) fn opens_a_session(response: &reqwest::Response) -> bool {
+    response
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .any(|v| v.as_bytes().starts_with(b"taflbot_session="))
+}
+
 /// My games with `cookie`; the CSRF token of the page, when signed in.
 pub(super) async fn csrf_of(app: &TestApp, cookie: &str) -> Option<String> {
     let page = browserless()
@@ -71,7 +80,7 @@ pub(super) async fn csrf_of(app: &TestApp, cookie: &str) -> Option<String> {
     Some(page[start..].split('"').next()?.to_owned())
 }
 
-pub(super) async fn signed_in(app: &TestApp, player: &Player) -> (String, String) {
+pub(crate) async fn signed_in(app: &TestApp, player: &Player) -> (String, String) {
     let link = login_link(app, player).await;
     let answer = redeem(app, token_of(&link)).await;
     assert_eq!(answer.status(), StatusCode::SEE_OTHER);
@@ -257,7 +266,7 @@ async fn a_pasted_api_token_signs_in_and_a_wrong_one_does_not() {
     assert!(csrf_of(&app, &session_of(&ok)).await.is_some());
     let bad = sign_in("tfl_nope".into()).await.unwrap();
     assert_eq!(bad.status(), StatusCode::FORBIDDEN);
-    assert!(bad.headers().get(SET_COOKIE).is_none());
+    assert!(!opens_a_session(&bad), "a refused sign-in opened a session");
 }
 
 #[tokio::test]

@@ -67,8 +67,12 @@ mod stream_limits;
 mod tokens;
 #[path = "../http/web_analysis.rs"]
 mod web_analysis;
+#[path = "../http/web_finding.rs"]
+mod web_finding;
 #[path = "../http/web_sessions.rs"]
 mod web_sessions;
+#[path = "../http/web_sign_up.rs"]
+mod web_sign_up;
 #[path = "../http/webhook_give_up.rs"]
 mod webhook_give_up;
 #[path = "../http/webhook_targets.rs"]

@@ -40,6 +40,11 @@ async fn every_page_passes_axe_core_signed_in_and_out_light_and_dark() {
     check(&visitor, &app, "/variants/brandubh", "main h1").await;
     check(&visitor, &app, &player_page, "main h1").await;
     check(&visitor, &app, "/games/999999", "main").await;
+    // The pages for finding games and players (web-newcomers).
+    check(&visitor, &app, "/games", "#public-games[data-live='open']").await;
+    check(&visitor, &app, "/leaderboards", "main h1").await;
+    check(&visitor, &app, "/leaderboards/brandubh", "main h1").await;
+    check(&visitor, &app, "/players?q=a", "main h1").await;
     visitor.close().await.unwrap();
 
     // Signed in, light and dark: every page of a player.

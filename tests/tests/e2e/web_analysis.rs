@@ -94,9 +94,9 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
     wait_for(&a, "#analysis[data-status='done'] svg#analysis-chart").await;
     assert_not_reloaded(&a, "the analysis").await;
     // The marks: ?? on the blunder, ✗ on the missed win, with their words for screen readers.
-    let blunder = wait_for_text(&a, "#live li.m-blunder[value='1'] .mark", "??").await;
+    let blunder = wait_for_text(&a, "#live .ply.m-blunder:has(a[data-ply='1']) .mark", "??").await;
     assert_eq!(blunder, "??");
-    let missed = wait_for(&a, "#live li.m-missed-win[value='2']").await;
+    let missed = wait_for(&a, "#live .ply.m-missed-win:has(a[data-ply='2'])").await;
     let words = missed.attr("title").await.unwrap().unwrap_or_default();
     assert!(words.contains("better was a3-a1 (escape in 1)"), "{words}");
     // The form is gone: the analysis covers the whole game.
@@ -104,7 +104,7 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
     screenshot(&a, "game-analysis").await;
 
     // A click on a move shows its position and its evaluation.
-    wait_for(&a, "#live ol.moves li[value='2'] a")
+    wait_for(&a, "#live ol.moves a[data-ply='2']")
         .await
         .click()
         .await

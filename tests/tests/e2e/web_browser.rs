@@ -5,8 +5,8 @@
 
 use fantoccini::{Client, Locator};
 use taflbot_e2e::web::{
-    WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot, sign_in, wait_for,
-    wait_for_text,
+    WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot,
+    screenshot_as_scrolled, sign_in, wait_for, wait_for_text,
 };
 
 /// A board square of the page.
@@ -116,8 +116,9 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
     type_move(&b, "D3 E3").await;
     wait_for_ply(&b, 2).await;
     wait_for_ply(&a, 2).await;
-    let moves = wait_for_text(&a, "#live ol.moves", "d3-e3").await;
-    assert!(moves.contains("d1-c1"), "{moves}");
+    // One line per turn, numbered as the PNG caption and the .otg record: 1. d1-c1 d3-e3.
+    let turn = wait_for_text(&a, "#live ol.moves li[value='1']", "d3-e3").await;
+    assert!(turn.contains("d1-c1"), "{turn}");
     screenshot(&a, "game").await;
 
     // Stepping back with the arrow key shows the start; the end comes back with End.
@@ -193,33 +194,12 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
         .await
         .unwrap();
     screenshot(&a, "new-game").await;
-    wait_for(&a, "#challenge-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    // Straight to the game; the AI answers live.
-    wait_for(&a, "[data-game][data-live='open']").await;
-    drag_move(&a, "d1", "c1").await;
-    wait_for_ply(&a, 2).await;
-    // Resigning asks first; then the game is over.
-    wait_for(&a, "form[action$='/resign'] button")
-        .await
-        .click()
-        .await
-        .unwrap();
-    a.accept_alert().await.expect("the confirmation is asked");
-    wait_for_text(
-        &a,
-        "#live .status",
-        "Game over: the defenders win (resignation).",
-    )
-    .await;
+    play_the_ai_and_resign(&a).await;
     // Ada's page lists the finished game.
     a.goto(&app.url(&format!("/players/{}", ada.handle)))
         .await
         .unwrap();
-    wait_for_text(&a, "main", "defenders won (resignation)").await;
+    wait_for_text(&a, "main", "The defenders won: the attackers resigned").await;
     a.close().await.unwrap();
 }
 
@@ -286,6 +266,11 @@ async fn pages_fit_a_phone_and_the_board_can_be_played_there() {
         "/challenges/new".to_owned(),
         "/variants/brandubh".to_owned(),
         format!("/players/{}", ada.handle),
+        "/games".to_owned(),
+        "/leaderboards".to_owned(),
+        "/leaderboards/brandubh".to_owned(),
+        "/players?q=a".to_owned(),
+        "/variants".to_owned(),
     ] {
         phone.goto(&app.url(&path)).await.unwrap();
         wait_for(&phone, "main").await;
@@ -457,4 +442,275 @@ async fn signing_out_another_session_from_my_sessions_signs_that_browser_out() {
     );
     laptop.close().await.unwrap();
     phone.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newcomer_signs_up_in_the_browser_and_plays_the_ai_to_the_end() {
+    let app = WebApp::start().await;
+    app.player("Ada").await;
+    let a = browser(1100).await;
+    a.goto(&app.url("/")).await.unwrap();
+    screenshot(&a, "welcome").await;
+    // A handle taken: said on the form, in place, with the name kept.
+    let form = wait_for(&a, "#sign-up-form").await;
+    form.find(Locator::Css("input[name='name']"))
+        .await
+        .unwrap()
+        .send_keys("Grace")
+        .await
+        .unwrap();
+    form.find(Locator::Css("input[name='handle']"))
+        .await
+        .unwrap()
+        .send_keys("ada")
+        .await
+        .unwrap();
+    form.find(Locator::Css("button[type='submit']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&a, "#sign-up-error", "taken").await;
+    let handle = wait_for(&a, "#sign-up-form input[name='handle']").await;
+    handle.clear().await.unwrap();
+    handle.send_keys("grace").await.unwrap();
+    wait_for(&a, "#sign-up-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    // Signed in, the token shown once.
+    let token = wait_for_text(&a, "#api-token", "tfl_").await;
+    assert!(token.len() > 20, "{token}");
+    wait_for(&a, "header .who a[href='/players/grace']").await;
+    screenshot(&a, "signed-up").await;
+    // "Play the AI" opens the new-game form with the AI and Brandubh chosen, and no clock.
+    wait_for(&a, "#play-ai").await.click().await.unwrap();
+    wait_for(&a, "input[name='opponent'][value='ai']:checked").await;
+    wait_for(
+        &a,
+        "select[name='variant'] option[value='brandubh']:checked",
+    )
+    .await;
+    wait_for(&a, "#start-here").await;
+    wait_for(&a, "select[name='side'] option[value='attackers']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    play_the_ai_and_resign(&a).await;
+    a.close().await.unwrap();
+}
+
+/// Sends the new-game form (the AI chosen, Brandubh, attackers), plays d1-c1 by drag, sees the
+/// AI's answer arrive live, and resigns (after the confirmation): the game is over.
+async fn play_the_ai_and_resign(a: &Client) {
+    wait_for(a, "#challenge-form button[type='submit']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    // Straight to the game; the AI answers live.
+    wait_for(a, "[data-game][data-live='open']").await;
+    drag_move(a, "d1", "c1").await;
+    wait_for_ply(a, 2).await;
+    // Resigning asks first; then the game is over.
+    wait_for(a, "form[action$='/resign'] button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    a.accept_alert().await.expect("the confirmation is asked");
+    wait_for_text(a, "#live .status", "Game over. You lost: you resigned.").await;
+}
+
+/// `player` plays `text` in `game` through the service, as another front end would.
+async fn play_elsewhere(
+    app: &WebApp,
+    player: &taflbot_e2e::web::TestPlayer,
+    game: taflbot::domain::GameId,
+    text: &str,
+) {
+    app.service()
+        .games()
+        .play(
+            player.id,
+            game,
+            taflbot::service::MoveRequest {
+                text: text.into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitor_finds_a_live_game_in_the_public_list_and_watches_a_move_arrive() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let watcher = browser(1100).await;
+    watcher.goto(&app.url("/")).await.unwrap();
+    // From the welcome page to the list of games to watch.
+    wait_for(&watcher, "header a[href='/games']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&watcher, "#public-games[data-live='open']").await;
+    let row = format!("table[data-list='live'] tr[data-game='{game}']");
+    wait_for(&watcher, &format!("{row}[data-ply='0']")).await;
+    // The list follows the game live.
+    play_elsewhere(&app, &ada, game, "d1-c1").await;
+    wait_for(&watcher, &format!("{row}[data-ply='1']")).await;
+    screenshot(&watcher, "public-games").await;
+    wait_for(&watcher, &format!("{row} a.open-game"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&watcher, &format!("[data-game='{game}'][data-live='open']")).await;
+    play_elsewhere(&app, &bob, game, "d3-e3").await;
+    wait_for_ply(&watcher, 2).await;
+    wait_for_text(&watcher, "#live ol.moves", "d3-e3").await;
+    watcher.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_visitor_finds_a_player_and_a_leaderboard() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    app.player("Bob").await;
+    let watcher = browser(1100).await;
+    watcher.goto(&app.url("/players")).await.unwrap();
+    let search = wait_for(&watcher, "#player-search input[name='q']").await;
+    search.send_keys("ad\n").await.unwrap();
+    wait_for(
+        &watcher,
+        &format!("ul.players a[href='/players/{}']", ada.handle),
+    )
+    .await
+    .click()
+    .await
+    .unwrap();
+    wait_for_text(&watcher, "main h1", "Ada").await;
+    // By name too: "grace h" (a space) starts no handle, but Grace Hopper's name.
+    let grace = app.player("Grace Hopper").await;
+    watcher
+        .goto(&app.url("/players?q=grace%20h"))
+        .await
+        .unwrap();
+    wait_for(
+        &watcher,
+        &format!("ul.players a[href='/players/{}']", grace.handle),
+    )
+    .await;
+    watcher.goto(&app.url("/leaderboards")).await.unwrap();
+    wait_for(&watcher, "a[href='/leaderboards/brandubh']")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&watcher, "main h1", "Leaderboard: Brandubh (7x7)").await;
+    screenshot(&watcher, "leaderboard").await;
+    watcher.goto(&app.url("/variants")).await.unwrap();
+    wait_for_text(&watcher, "#start-here", "Brandubh").await;
+    let list = wait_for_text(&watcher, "ul.variants", "Hnefatafl 13x13").await;
+    assert!(!list.contains("13x13 (13x13)"), "{list}");
+    screenshot(&watcher, "variants").await;
+    watcher.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_that_ends_live_takes_the_move_box_away_says_who_won_and_offers_a_rematch() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&ada).await).await;
+    open_game(&a, &app, game).await;
+    wait_for(&a, "#move-box:not([hidden]) #move-text").await;
+    app.service().games().resign(bob.id, game).await.unwrap();
+    wait_for_text(&a, "#live .status", "You won: your opponent resigned.").await;
+    wait_for(&a, "#move-box[hidden]").await;
+    // A rematch against a person is a challenge with the sides swapped, on my games.
+    wait_for(&a, "form[action$='/rematch'] button")
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for_text(&a, "#my-games", "challenger plays defenders").await;
+    a.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_a_phone_a_refusal_and_not_your_turn_show_beside_the_board() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let game = app.brandubh(&ada, &bob).await;
+    let phone = browser(390).await;
+    sign_in(&phone, &app.login_link(&ada).await).await;
+    open_game(&phone, &app, game).await;
+    type_move(&phone, "d1-d3").await;
+    wait_for_text(&phone, "#move-error", "illegal move").await;
+    let in_view = |css: &str| {
+        format!(
+            "const r = document.querySelector(\"{css}\").getBoundingClientRect(); \
+             return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;"
+        )
+    };
+    let seen = phone
+        .execute(&in_view("#move-error"), vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        seen,
+        serde_json::Value::Bool(true),
+        "the refusal is off screen"
+    );
+    // Bob's turn: touching a piece says so instead of doing nothing.
+    click_move(&phone, "d1", "c1").await;
+    wait_for_ply(&phone, 1).await;
+    phone
+        .execute("window.scrollTo(0, 0)", vec![])
+        .await
+        .unwrap();
+    square(&phone, "c1").await.click().await.unwrap();
+    wait_for_text(&phone, "#move-error", "Not your turn").await;
+    let seen = phone
+        .execute(&in_view("#move-error"), vec![])
+        .await
+        .unwrap();
+    assert_eq!(
+        seen,
+        serde_json::Value::Bool(true),
+        "the notice is off screen"
+    );
+    screenshot_as_scrolled(&phone, "game-phone-not-your-turn").await;
+    phone.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_my_move_the_page_offers_the_next_game_where_it_is_my_move() {
+    let app = WebApp::start().await;
+    let ada = app.player("Ada").await;
+    let bob = app.player("Bob").await;
+    let first = app.brandubh(&ada, &bob).await;
+    let second = app.brandubh(&ada, &bob).await;
+    let a = browser(1100).await;
+    sign_in(&a, &app.login_link(&ada).await).await;
+    open_game(&a, &app, first).await;
+    click_move(&a, "d1", "c1").await;
+    wait_for(&a, &format!("#next-game[href='/games/{second}']"))
+        .await
+        .click()
+        .await
+        .unwrap();
+    wait_for(&a, &format!("[data-game='{second}'][data-live='open']")).await;
+    a.close().await.unwrap();
 }

@@ -23,6 +23,8 @@ pub enum WebError {
     NulInText(String),
     #[error("too many requests from your address; retry in {0} s")]
     RateLimited(u64),
+    #[error("too many sign-ups from your address; retry in {0} s")]
+    TooManySignUps(u64),
     #[error("too many requests from your account (all your sessions together); retry in {0} s")]
     PlayerRateLimited(u64),
     #[error(transparent)]
@@ -36,9 +38,9 @@ impl WebError {
             WebError::BadCsrf => StatusCode::FORBIDDEN,
             WebError::BadInput(_) => StatusCode::UNPROCESSABLE_ENTITY,
             WebError::NulInText(_) => StatusCode::BAD_REQUEST,
-            WebError::RateLimited(_) | WebError::PlayerRateLimited(_) => {
-                StatusCode::TOO_MANY_REQUESTS
-            }
+            WebError::RateLimited(_)
+            | WebError::TooManySignUps(_)
+            | WebError::PlayerRateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             // The API's mapping, so both front ends answer alike.
             WebError::Service(e) => status_of(e),
         }
@@ -53,9 +55,11 @@ impl WebError {
     }
 
     /// Seconds to wait before asking again, when there is such a time.
-    fn retry_after(&self) -> Option<u64> {
+    pub fn retry_after(&self) -> Option<u64> {
         match self {
-            WebError::RateLimited(secs) | WebError::PlayerRateLimited(secs) => Some(*secs),
+            WebError::RateLimited(secs)
+            | WebError::TooManySignUps(secs)
+            | WebError::PlayerRateLimited(secs) => Some(*secs),
             WebError::Service(ServiceError::StoreUnavailable(_)) => Some(1),
             _ => None,
         }

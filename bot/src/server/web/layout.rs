@@ -48,6 +48,9 @@ pub fn page_with(title: &str, me: Option<&Me>, body: Markup, script: Option<&str
                             a href="/challenges/new" { "New game" }
                             a href="/me/sessions" { "Sessions" }
                         }
+                        a href="/games" { "Watch" }
+                        a href="/leaderboards" { "Leaderboards" }
+                        a href="/players" { "Players" }
                         a href="/variants" { "Variants" }
                     }
                     @if let Some(me) = me {

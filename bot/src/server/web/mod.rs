@@ -10,7 +10,9 @@ mod error;
 mod form;
 mod layout;
 mod pages;
+mod result_words;
 mod session;
+mod signed_out_csrf;
 pub(super) mod visitors;
 
 use axum::Router;
@@ -31,6 +33,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/login", post(sign_in::redeem_link))
         .route("/login/token", post(sign_in::with_api_token))
         .route("/login/{token}", get(sign_in::confirm_link))
+        .route("/signup", post(sign_up::sign_up))
         .route("/logout", post(sign_in::sign_out))
         .route("/me/live", get(live::my_events))
         .route("/me/sessions", get(sessions::sessions_page))
@@ -40,6 +43,8 @@ pub fn router(state: AppState) -> Router<AppState> {
             post(sessions::end_other_sessions),
         )
         .route("/me/sessions/{id}/end", post(sessions::end_session))
+        .route("/games", get(public_games::public_games_page))
+        .route("/games/live", get(live::public_games_events))
         .route("/games/{id}", get(game::game_page))
         .route("/games/{id}/board", get(game::board_part))
         .route(
@@ -55,7 +60,13 @@ pub fn router(state: AppState) -> Router<AppState> {
             "/challenges/{id}/{action}",
             post(challenges::answer_challenge),
         )
+        .route("/players", get(players::player_search))
         .route("/players/{handle}", get(players::player_page))
+        .route("/leaderboards", get(leaderboards::leaderboard_list))
+        .route(
+            "/leaderboards/{variant}",
+            get(leaderboards::leaderboard_page),
+        )
         .route("/variants", get(variants::variant_list))
         .route("/variants/{id}", get(variants::variant_page))
         .route("/variants/{id}/start.svg", get(variants::start_picture))

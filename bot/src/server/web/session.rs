@@ -52,7 +52,7 @@ impl SignedIn {
 }
 
 /// Compares without stopping at the first difference, so timing tells nothing.
-fn same_secret(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same_secret(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 

@@ -224,6 +224,25 @@ impl Accounts<'_> {
         ))
     }
 
+    /// Up to `limit` players whose display name starts with `prefix` (any case), by name: the
+    /// web client's player search. An empty prefix finds nobody.
+    pub async fn players_by_name(self, prefix: &str, limit: u32) -> Result<Vec<PlayerView>> {
+        let prefix = prefix.trim().to_owned();
+        if prefix.is_empty() {
+            return Ok(Vec::new());
+        }
+        if prefix.chars().count() > MAX_NAME_CHARS {
+            return Err(ServiceError::Invalid(format!(
+                "a name is at most {MAX_NAME_CHARS} characters"
+            )));
+        }
+        let rows = self
+            .service
+            .read(move |c| Ok(rows::players_by_name_prefix(c, &prefix, limit)?))
+            .await?;
+        Ok(rows.into_iter().map(PlayerView::from).collect())
+    }
+
     /// The player of a Discord user, if they have used the bot (never creates one).
     pub async fn player_of_discord_user(self, discord_user_id: u64) -> Result<Option<PlayerView>> {
         self.service

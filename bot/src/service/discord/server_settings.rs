@@ -191,7 +191,9 @@ impl Discord<'_> {
             None => None,
         };
         if let Some(clock) = change.default_clock {
-            clock.validate()?;
+            clock
+                .validate()?
+                .at_least(self.service.inner.config.min_move_clock_secs)?;
         }
         if let Some(level) = change.ai_level {
             self.service.challenges().check_ai_level(level)?;

@@ -270,7 +270,10 @@ impl Challenges<'_> {
 
     fn checked(self, request: &NewChallenge) -> Result<Checked> {
         let (variant, rules_text, _rules) = resolve_rules(&request.rules)?;
-        let clock = request.clock.validate()?;
+        let clock = request
+            .clock
+            .validate()?
+            .at_least(self.service.inner.config.min_move_clock_secs)?;
         let context = request
             .context
             .clone()

@@ -13,6 +13,7 @@ pub(crate) mod game_state;
 mod history;
 pub(crate) mod move_check;
 pub(crate) mod moves;
+mod public_list;
 mod queries;
 mod rematch;
 pub(crate) mod requests;
@@ -24,6 +25,7 @@ use super::GamesService;
 pub use ai::MovePicker;
 pub use game_board::GameBoard;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
+pub use public_list::{PUBLIC_GAMES_LISTED, PublicGames};
 pub use queries::{BoardResult, BoardSnapshot, VariantStart, render_board};
 pub use requests::{
     DEFAULT_AI_LEVEL, DEFAULT_VARIANT, MoveRequest, NewChallenge, Opponent, RulesChoice,

@@ -129,6 +129,21 @@ impl ClockSpec {
         }
     }
 
+    /// Refuses a per-move clock shorter than `min_seconds` (the server's minimum), in words.
+    pub fn at_least(self, min_seconds: u64) -> Result<ClockSpec, ServiceError> {
+        match self {
+            ClockSpec::PerMove { seconds } if seconds < min_seconds => {
+                Err(ServiceError::Invalid(format!(
+                    "clock: {} per move is too short for correspondence play; this server's \
+                     shortest is {} per move",
+                    Span(seconds),
+                    Span(min_seconds)
+                )))
+            }
+            _ => Ok(self),
+        }
+    }
+
     pub(crate) fn to_row(self) -> ClockRow {
         match self {
             ClockSpec::Unlimited {} => ClockRow {
@@ -300,6 +315,21 @@ mod tests {
             serde_json::from_str(r#"{"kind":"per_move","seconds":86400}"#).unwrap();
         assert_eq!(spec, ClockSpec::days_per_move(1));
         assert!(ClockSpec::PerMove { seconds: 0 }.validate().is_err());
+        let short = ClockSpec::PerMove { seconds: 5 }
+            .at_least(3_600)
+            .unwrap_err();
+        assert!(
+            short
+                .to_string()
+                .contains("5 seconds per move is too short for correspondence play; this server's shortest is 1 hour per move"),
+            "{short}"
+        );
+        assert!(
+            ClockSpec::PerMove { seconds: 3_600 }
+                .at_least(3_600)
+                .is_ok()
+        );
+        assert!(ClockSpec::Unlimited {}.at_least(3_600).is_ok());
         assert!(serde_json::from_str::<ClockSpec>(r#"{"kind":"sometimes"}"#).is_err());
     }
 }

@@ -509,6 +509,19 @@ pub fn finished_public_games_of(
     )
 }
 
+/// Public games with status `status`, the most recently changed first, `limit` at most: the
+/// web client's list of games to watch.
+pub fn public_games(c: &Conn<'_>, status: GameStatus, limit: u32) -> Result<Vec<GameRow>> {
+    c.query_all(
+        &format!(
+            "SELECT {GAME_COLS} FROM games WHERE status = ?1 AND private = FALSE \
+             ORDER BY updated_at DESC, id DESC LIMIT ?2"
+        ),
+        params![status, limit],
+        game_from,
+    )
+}
+
 /// How many games against the AI `player` has going.
 pub fn active_ai_games_of(c: &Conn<'_>, player: PlayerId) -> Result<usize> {
     let n: i64 = c.query_one(

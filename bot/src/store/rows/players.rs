@@ -117,6 +117,27 @@ pub fn players_by_handle_prefix(
     )
 }
 
+/// Players whose display name starts with `prefix`, any case (ASCII letters on SQLite), by
+/// name: `limit` at most. `%`, `_` and `\` in `prefix` match only themselves.
+pub fn players_by_name_prefix(c: &Conn<'_>, prefix: &str, limit: u32) -> Result<Vec<PlayerRow>> {
+    let escaped: String = prefix
+        .to_lowercase()
+        .chars()
+        .flat_map(|ch| match ch {
+            '%' | '_' | '\\' => vec!['\\', ch],
+            other => vec![other],
+        })
+        .collect();
+    c.query_all(
+        &format!(
+            "SELECT {PLAYER_COLS} FROM players WHERE lower(name) LIKE ?1 ESCAPE '\\' \
+             ORDER BY name, id LIMIT ?2"
+        ),
+        params![format!("{escaped}%"), limit],
+        player_from,
+    )
+}
+
 pub fn rename_player(c: &Conn<'_>, id: PlayerId, name: &str) -> Result<()> {
     c.execute(
         "UPDATE players SET name = ?2 WHERE id = ?1",

@@ -8,12 +8,11 @@ use serde::Deserialize;
 use utoipa::{IntoParams, ToSchema};
 
 use super::{ApiResult, page_number};
-use crate::domain::{Handle, SharedLimit};
+use crate::domain::Handle;
 use crate::server::http::auth::{Authed, Viewer};
 use crate::server::http::error::{ApiError, ErrorBody};
 use crate::server::http::extract::{ApiJson, ApiPath, ApiQuery};
-use crate::server::{AppState, ClientKey};
-use crate::service::limits::Allowance;
+use crate::server::{AppState, ClientKey, registration_refused};
 use crate::service::{AccountChange, AccountView, Page, PlayerProfile, PlayerView};
 
 /// A new player.
@@ -56,27 +55,7 @@ pub async fn register_player(
             "registration over HTTP is turned off here; ask the Discord bot for a token with /token",
         ));
     }
-    // Registration needs no token: counted per client address, so one client cannot lock
-    // everyone else out; by this instance, then by every instance on the database together.
-    let in_memory = state.registrations.check(client).err();
-    let shared = match in_memory {
-        Some(_) => None,
-        None => {
-            state
-                .service
-                .shared_limits()
-                .hit(
-                    SharedLimit::Registration,
-                    client,
-                    Allowance::per_minute(
-                        state.config.registration_per_minute,
-                        state.config.registration_burst,
-                    ),
-                )
-                .await?
-        }
-    };
-    if let Some(secs) = in_memory.or(shared) {
+    if let Some(secs) = registration_refused(&state, client).await? {
         let mut e = ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "rate_limited",

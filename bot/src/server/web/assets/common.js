@@ -24,11 +24,22 @@ for (const select of document.querySelectorAll('select[data-preview]')) {
 // A list that follows my events (my games): redrawn from the page itself on each.
 const list = document.querySelector('[data-live-list]');
 if (list) {
-  const redraw = async () => {
+  // One redraw at a time: events arriving meanwhile (a busy list of public games) ask for
+  // one more after it, not one each.
+  let drawing = null, again = false;
+  const draw = async () => {
     const r = await fetch(window.location.href);
     if (!r.ok || r.redirected) return;
     const fresh = new DOMParser().parseFromString(await r.text(), 'text/html').getElementById(list.id);
     if (fresh) { list.replaceChildren(...fresh.childNodes); localTimes(list); }
+  };
+  const redraw = async () => {
+    if (drawing) { again = true; return drawing; }
+    drawing = (async () => {
+      do { again = false; await draw().catch(() => {}); } while (again);
+      drawing = null;
+    })();
+    return drawing;
   };
   const events = new EventSource(list.dataset.liveList);
   events.onmessage = redraw;

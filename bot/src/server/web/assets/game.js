@@ -52,6 +52,8 @@ function swap(html) {
   // the player had picked.
   if (kept && `${live().dataset.ply}/${live().dataset.lastPly}` === same) pick(kept);
   localTimes(live());
+  // A game that ended while the page was open takes no more moves.
+  document.getElementById('move-box')?.toggleAttribute('hidden', live().dataset.over === 'true');
   document.dispatchEvent(new CustomEvent('board-shown'));
 }
 
@@ -84,6 +86,8 @@ function pick(name) {
   if (hints) hints.replaceChildren();
   const moves = legal().filter((m) => m.startsWith(`${name}-`));
   picked = moves.length && live().dataset.playing === 'true' ? name : null;
+  // A player who may not move now is told why, next to the board, instead of nothing.
+  if (!picked && name && live().dataset.wait) error.textContent = live().dataset.wait;
   if (picked) {
     mark([name], 'picked');
     mark(moves.map((m) => m.split('-')[1]), 'dest');
@@ -113,6 +117,7 @@ async function play(text) {
     document.getElementById('move-text').value = '';
   } else {
     error.textContent = answer;
+    error.scrollIntoView({ block: 'nearest' });
     pick('');
   }
 }
@@ -163,7 +168,7 @@ main.addEventListener('click', (e) => {
   if (b) step(b.dataset.step);
   if (e.target.closest('#flip')) { flip = !flip; show(replayPly); }
   const move = e.target.closest('ol.moves a');
-  if (move) { e.preventDefault(); goTo(+move.parentElement.value); }
+  if (move) { e.preventDefault(); goTo(+move.dataset.ply); }
   const dot = e.target.closest('#analysis-chart .dot');
   if (dot) goTo(+dot.dataset.ply);
   else if (e.target.closest('#analysis-chart .hit')) goTo(plyAt(e.target.closest('svg'), e));

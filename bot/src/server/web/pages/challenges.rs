@@ -1,7 +1,7 @@
 //! New games: the challenge form (a friend by handle, anyone, or the AI), and the answers to a
 //! challenge (accept, decline, cancel).
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Redirect, Response};
 use maud::html;
@@ -18,28 +18,44 @@ use super::super::form::WebForm;
 use super::super::layout::{csrf_field, page};
 use super::super::session::SignedIn;
 use super::me_of;
+use super::variants::{one_line, start_here, variant_title};
+
+/// What `/challenges/new?opponent=ai&variant=brandubh` chooses beforehand (a link from the
+/// welcome page, a variant's page).
+#[derive(Debug, Default, Deserialize)]
+pub struct NewChallengeQuery {
+    opponent: Option<OpponentKind>,
+    variant: Option<String>,
+}
 
 /// `GET /challenges/new`.
 pub async fn new_challenge(
     State(state): State<AppState>,
     session: SignedIn,
+    Query(q): Query<NewChallengeQuery>,
 ) -> Result<Response, WebError> {
+    let against = q.opponent.unwrap_or(OpponentKind::Player);
     let me = me_of(&state, Some(&session)).await?;
     let Some(me) = me else {
         return Err(WebError::SignInNeeded);
     };
     let variants = state.service.games().variants();
+    let chosen = q
+        .variant
+        .filter(|id| variants.iter().any(|v| &v.id == id))
+        .unwrap_or_else(|| DEFAULT_VARIANT.to_owned());
     let max_ai = state.service.config().max_ai_level;
     let body = html! {
         h1 { "New game" }
+        (start_here())
         form.stack #challenge-form method="post" action="/challenges" {
             (csrf_field(&me))
             fieldset {
                 legend { "Opponent" }
-                label { input type="radio" name="opponent" value="player" checked; " A player, by handle:" }
+                label { input type="radio" name="opponent" value="player" checked[against == OpponentKind::Player]; " A player, by handle:" }
                 input name="handle" aria-label="Opponent's handle" placeholder="handle" autocomplete="off";
-                label { input type="radio" name="opponent" value="open"; " Anyone (an open challenge)" }
-                label { input type="radio" name="opponent" value="ai"; " The AI, level "
+                label { input type="radio" name="opponent" value="open" checked[against == OpponentKind::Open]; " Anyone (an open challenge)" }
+                label { input type="radio" name="opponent" value="ai" checked[against == OpponentKind::Ai]; " The AI, level "
                     select name="ai_level" aria-label="AI level" {
                         @for level in 1..=max_ai {
                             option value=(level) selected[level == DEFAULT_AI_LEVEL] { (level) }
@@ -50,14 +66,14 @@ pub async fn new_challenge(
             label { "Variant"
                 select name="variant" data-preview="variant-start" data-summary="variant-summary" {
                     @for v in &variants {
-                        option value=(v.id) data-summary=(first_line(&v.summary)) selected[v.id == DEFAULT_VARIANT] { (v.name) " (" (v.dim) "×" (v.dim) ")" }
+                        option value=(v.id) data-summary=(one_line(v)) selected[v.id == chosen] { (variant_title(v)) }
                     }
                 }
             }
-            @if let Some(v) = variants.iter().find(|v| v.id == DEFAULT_VARIANT) {
+            @if let Some(v) = variants.iter().find(|v| v.id == chosen) {
                 div.variant-preview {
                     img #variant-start src={ "/variants/" (v.id) "/start.svg" } alt={ "The start of " (v.name) } width="180" height="180";
-                    p #variant-summary aria-live="polite" { (first_line(&v.summary)) }
+                    p #variant-summary aria-live="polite" { (one_line(v)) }
                 }
             }
             label { "My side"
@@ -67,8 +83,8 @@ pub async fn new_challenge(
                     option value="defenders" { "defenders" }
                 }
             }
-            label { "Clock: days per move (0: no clock)"
-                input type="number" name="days" min="0" max="366" value="3";
+            label { "Clock: days per move (empty: 3 against a player, none against the AI; 0: none)"
+                input type="number" name="days" min="0" max="366" placeholder="3 (none against the AI)";
             }
             label.check { input type="checkbox" name="rated" value="true" checked; " Rated (between two players, with a clock)" }
             label.check { input type="checkbox" name="private" value="true"; " Private (only the players see it)" }
@@ -76,11 +92,6 @@ pub async fn new_challenge(
         }
     };
     Ok(page("New game", Some(&me), body).into_response())
-}
-
-/// A variant's summary in one line (its page has the whole).
-fn first_line(summary: &str) -> &str {
-    summary.lines().next().unwrap_or_default()
 }
 
 #[derive(Debug, Deserialize)]
@@ -93,13 +104,15 @@ pub struct ChallengeForm {
     variant: Option<String>,
     #[serde(default)]
     side: SideChoice,
-    days: Option<u32>,
+    /// Empty: the default for the opponent (`default_clock`).
+    #[serde(default)]
+    days: String,
     rated: Option<bool>,
     #[serde(default)]
     private: bool,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum OpponentKind {
     Player,
@@ -136,9 +149,17 @@ pub async fn create_challenge(
             level: form.ai_level.unwrap_or(DEFAULT_AI_LEVEL),
         },
     };
-    let clock = match form.days.unwrap_or(0) {
-        0 => ClockSpec::Unlimited {},
-        days => ClockSpec::days_per_move(days),
+    let clock = match form.days.trim() {
+        "" => default_clock(form.opponent),
+        days => match days.parse::<u32>() {
+            Ok(0) => ClockSpec::Unlimited {},
+            Ok(days) => ClockSpec::days_per_move(days),
+            Err(_) => {
+                return Err(WebError::BadInput(format!(
+                    "the clock is a whole number of days per move (0 for none), not {days:?}"
+                )));
+            }
+        },
     };
     let created = state
         .service
@@ -167,6 +188,15 @@ pub async fn create_challenge(
         None => Redirect::to("/"),
     }
     .into_response())
+}
+
+/// The clock when the form leaves it empty: none against the AI (it answers at once), three
+/// days a move against a person.
+fn default_clock(opponent: OpponentKind) -> ClockSpec {
+    match opponent {
+        OpponentKind::Ai => ClockSpec::Unlimited {},
+        OpponentKind::Player | OpponentKind::Open => ClockSpec::days_per_move(3),
+    }
 }
 
 /// What can be done with a challenge.

@@ -9,14 +9,15 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{Markup, PreEscaped, html};
 use serde::Deserialize;
 
-use crate::domain::{GameId, GameStatus};
+use crate::domain::{GameId, GameStatus, PlayerId};
 use crate::server::AppState;
-use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView, variant_label};
+use crate::service::{AnalysisView, GameBoard, MoveRequest, SeatView, ServiceError, variant_label};
 
 use super::super::board_svg::{BoardLook, ThemeChoice, board_svg, board_text};
 use super::super::error::{Plain, WebError};
 use super::super::form::WebForm;
 use super::super::layout::{Me, csrf_field, local_time, page_with};
+use super::super::result_words::result_in_words;
 use super::super::session::{MaybeSignedIn, SignedIn};
 use super::game_analysis::{latest_analysis, move_mark, panel_for, ply_evaluation};
 use super::me_of;
@@ -66,12 +67,15 @@ pub async fn game_page(
         q.look().theme,
     )
     .await?;
+    let next_game = next_game(&state, viewer, &shown).await?;
     let v = &shown.game;
     let title = format!("{} vs {}", v.attackers.name, v.defenders.name);
     let body = html! {
         div.game data-game=(id) {
             section #board-area aria-label="Board" {
-                (live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()))
+                (live_part(&shown, me.as_ref(), analysis.as_ref(), q.look(), next_game))
+                // Next to the board at every width: a refused move's reason, "not your turn".
+                p #move-error .error role="alert" aria-live="assertive" {}
             }
             section {
                 h1 { (seat(&v.attackers)) " (attackers) vs " (seat(&v.defenders)) " (defenders)" }
@@ -90,15 +94,19 @@ pub async fn game_page(
                     button type="button" data-step="last" title="Current position (End)" { "»" }
                     button #flip type="button" title="Turn the board around" { "Flip" }
                 }
+                // Only for a player of a game still going; hidden by the script when the game
+                // ends while the page is open.
                 @if v.your_side.is_some() && v.status == GameStatus::Active {
-                    form #move-form .moveform autocomplete="off" {
-                        label.sr for="move-text" { "Your move" }
-                        input #move-text name="move" placeholder="e.g. e5-e8" aria-describedby="move-error";
-                        button.primary type="submit" { "Play" }
+                    div #move-box {
+                        form #move-form .moveform autocomplete="off" {
+                            label.sr for="move-text" { "Your move" }
+                            input #move-text name="move" placeholder="e.g. e5-e8" aria-describedby="move-error";
+                            button.primary type="submit" { "Play" }
+                        }
+                        p { small { "Type a move such as " code { "d1-d3" } " and Enter, or click a piece and its destination." } }
                     }
                 }
-                p #move-error .error role="alert" aria-live="assertive" {}
-                p { small { "Keys: ← → step through the moves; type a move such as " code { "d1-d3" } " and Enter." } }
+                p { small { "Keys: ← → step through the moves, Home and End." } }
                 (panel)
             }
         }
@@ -123,10 +131,33 @@ pub async fn board_part(
     let viewer = session.as_ref().map(|s| s.player);
     let shown = state.service.games().game_board(viewer, id, q.ply).await?;
     let analysis = latest_analysis(&state, viewer, id).await?;
+    let next_game = next_game(&state, viewer, &shown).await?;
     Ok(
-        Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string())
+        Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look(), next_game).into_string())
             .into_response(),
     )
+}
+
+/// Where a player waiting for their opponent can go on: another game where it is their move.
+/// Looked up only for a player of this game whose move it is not (not for every spectator's
+/// redraw).
+async fn next_game(
+    state: &AppState,
+    viewer: Option<PlayerId>,
+    shown: &GameBoard,
+) -> Result<Option<GameId>, ServiceError> {
+    let v = &shown.game;
+    let Some(me) = viewer.filter(|_| v.your_side.is_some() && !v.your_turn) else {
+        return Ok(None);
+    };
+    Ok(state
+        .service
+        .games()
+        .list_games(me)
+        .await?
+        .into_iter()
+        .find(|g| g.your_turn && g.id != v.id)
+        .map(|g| g.id))
 }
 
 #[derive(Debug, Deserialize)]
@@ -168,8 +199,9 @@ pub async fn play_move(
         .game_board(Some(session.player), id, None)
         .await?;
     let analysis = latest_analysis(&state, Some(session.player), id).await?;
+    let next_game = next_game(&state, Some(session.player), &shown).await?;
     Ok(
-        Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look()).into_string())
+        Html(live_part(&shown, me.as_ref(), analysis.as_ref(), q.look(), next_game).into_string())
             .into_response(),
     )
 }
@@ -183,6 +215,7 @@ pub enum GameAction {
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
+    Rematch,
 }
 
 #[derive(Debug, Deserialize)]
@@ -201,14 +234,23 @@ pub async fn game_action(
     session.check_csrf(&headers, form.csrf.as_deref())?;
     let s = &state.service;
     let me = session.player;
-    match action {
-        GameAction::Resign => s.games().resign(me, id).await?,
-        GameAction::Abort => s.games().abort(me, id).await?,
-        GameAction::OfferDraw => s.games().offer_draw(me, id).await?,
-        GameAction::AcceptDraw => s.games().accept_draw(me, id).await?,
-        GameAction::DeclineDraw => s.games().decline_draw(me, id).await?,
+    let back = format!("/games/{id}");
+    let to = match action {
+        GameAction::Resign => s.games().resign(me, id).await.map(|_| back)?,
+        GameAction::Abort => s.games().abort(me, id).await.map(|_| back)?,
+        GameAction::OfferDraw => s.games().offer_draw(me, id).await.map(|_| back)?,
+        GameAction::AcceptDraw => s.games().accept_draw(me, id).await.map(|_| back)?,
+        GameAction::DeclineDraw => s.games().decline_draw(me, id).await.map(|_| back)?,
+        // Against the AI the new game starts at once; against a person, a challenge waits
+        // on my games.
+        GameAction::Rematch => {
+            let created = s.challenges().rematch(me, id).await?;
+            created
+                .game
+                .map_or_else(|| "/".to_owned(), |g| format!("/games/{}", g.id))
+        }
     };
-    Ok(Redirect::to(&format!("/games/{id}")).into_response())
+    Ok(Redirect::to(&to).into_response())
 }
 
 /// A seat's name, linked to the player's page.
@@ -240,6 +282,7 @@ fn live_part(
     me: Option<&Me>,
     analysis: Option<&AnalysisView>,
     look: BoardLook,
+    next_game: Option<GameId>,
 ) -> Markup {
     let GameBoard {
         game: v,
@@ -255,8 +298,18 @@ fn live_part(
     let at_end = snap.ply == v.ply;
     let legal_json = serde_json::to_string(legal).unwrap_or_else(|_| "[]".to_owned());
     let playing = v.your_turn && at_end && v.status == GameStatus::Active;
+    let over = v.status != GameStatus::Active;
+    // What a player who touches a piece when they may not move is told, next to the board.
+    let wait = match (v.your_side, v.side_to_move) {
+        (Some(_), _) if over => Some("The game is over.".to_owned()),
+        (Some(_), Some(side)) if !v.your_turn => Some(format!(
+            "Not your turn: the {side} are to move; the board follows their move live."
+        )),
+        _ => None,
+    };
     html! {
-        div #live data-ply=(snap.ply) data-last-ply=(v.ply) data-legal=(legal_json) data-playing=(playing) {
+        div #live data-ply=(snap.ply) data-last-ply=(v.ply) data-legal=(legal_json) data-playing=(playing)
+            data-over=(over) data-wait=[wait] {
             (PreEscaped(board_svg(snap, look)))
             p #board-alt .sr { "Position after " (snap.ply) " moves. " (board_text(&snap.position)) }
             p.status role="status" aria-live="polite" {
@@ -264,12 +317,7 @@ fn live_part(
                     "Replaying: after move " (snap.ply) " of " (v.ply) ". "
                 }
                 @if let Some(result) = &v.result {
-                    @if at_end {
-                        @match result.winner {
-                            Some(side) => { "Game over: the " (side) " win (" (result.reason.describe()) ")." },
-                            None => { "Game over: " (result.reason.describe()) "." },
-                        }
-                    }
+                    @if at_end { "Game over. " span #result { (result_in_words(result, v.your_side)) "." } }
                 } @else if let Some(side) = v.side_to_move {
                     span { (capitalized(side.as_str())) " to move." }
                     @if v.your_turn { " " span.turn { "Your turn!" } }
@@ -295,18 +343,30 @@ fn live_part(
                     (action_form(me, v.id, "resign", "Resign", Some("Resign this game? It cannot be undone.")))
                 }
             }
+            @if let (Some(me), true, Some(_)) = (me, over, v.your_side) {
+                div.controls { (action_form(me, v.id, "rematch", "Rematch", None)) }
+            }
+            @if let Some(next) = next_game {
+                p.next-game { a #next-game href={ "/games/" (next) } { "Next game where it's your move: Game " (next) " →" } }
+            }
+            // Turns, one line each, numbered as the PNG's caption and the .otg record number
+            // them: the first mover's move, then the answer.
             ol.moves aria-label="Moves" {
-                @for m in &v.moves {
-                    @let mark = judged(m.ply).and_then(move_mark);
-                    @let class = [(m.ply == snap.ply).then_some("at"), mark.as_ref().map(|m| m.1)]
-                        .into_iter().flatten().collect::<Vec<_>>().join(" ");
-                    // A link, so that a page without its script steps through the moves too.
-                    li class=[(!class.is_empty()).then_some(&class)] value=(m.ply)
-                        title=[mark.as_ref().map(|m| &m.2)] {
-                        a href={ "?ply=" (m.ply) } { (m.notation) }
-                        @if let Some((sign, _, words)) = &mark {
-                            span.mark aria-hidden="true" { (sign) }
-                            span.sr { ", " (words) }
+                @for (turn, pair) in v.moves.chunks(2).enumerate() {
+                    li value=(turn + 1) {
+                        span.n aria-hidden="true" { (turn + 1) "." }
+                        @for m in pair {
+                            @let mark = judged(m.ply).and_then(move_mark);
+                            @let class = [Some("ply"), (m.ply == snap.ply).then_some("at"), mark.as_ref().map(|m| m.1)]
+                                .into_iter().flatten().collect::<Vec<_>>().join(" ");
+                            // A link, so that a page without its script steps through the moves too.
+                            span class=(class) title=[mark.as_ref().map(|m| &m.2)] {
+                                a href={ "?ply=" (m.ply) } data-ply=(m.ply) { (m.notation) }
+                                @if let Some((sign, _, words)) = &mark {
+                                    span.mark aria-hidden="true" { (sign) }
+                                    span.sr { ", " (words) }
+                                }
+                            }
                         }
                     }
                 }

@@ -1,6 +1,7 @@
-//! `/`: my games (my turn first) and my challenges; signed out, how to sign in.
+//! `/`: my games (my turn first) and my challenges; signed out, the welcome page (`welcome.rs`).
 
 use axum::extract::{Query, State};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use serde::Deserialize;
@@ -11,9 +12,12 @@ use crate::service::{ChallengeView, GameSummary, variant_label};
 
 use super::super::error::WebError;
 use super::super::layout::{Me, csrf_field, local_time, page};
+use super::super::result_words::result_in_words;
 use super::super::session::MaybeSignedIn;
+use super::super::signed_out_csrf::form_token;
 use super::game::{game_link, pairing, seat};
 use super::me_of;
+use super::welcome::{Welcome, welcome_response};
 
 #[derive(Debug, Default, Deserialize)]
 pub struct HomeQuery {
@@ -24,10 +28,17 @@ pub struct HomeQuery {
 pub async fn home(
     State(state): State<AppState>,
     MaybeSignedIn(session): MaybeSignedIn,
+    headers: HeaderMap,
     Query(q): Query<HomeQuery>,
 ) -> Result<Response, WebError> {
     let Some(me) = me_of(&state, session.as_ref()).await? else {
-        return Ok(sign_in_page(q.signin.is_some()).into_response());
+        let (form_token, set_cookie) = form_token(&state, &headers)?;
+        let welcome = Welcome {
+            needed: q.signin.is_some(),
+            form_token,
+            ..Welcome::default()
+        };
+        return Ok(welcome_response(&welcome, None, set_cookie));
     };
     let games = state.service.games().list_games(me.player.id).await?;
     let challenges = state.service.challenges().list(me.player.id).await?;
@@ -63,7 +74,7 @@ fn games_table(games: &[GameSummary]) -> Markup {
                                 @if let Some(side) = g.side_to_move { (side) " to move" }
                             } @else {
                                 @match &g.result {
-                                    Some(r) => (r),
+                                    Some(r) => (result_in_words(r, g.your_side)),
                                     None => (g.status),
                                 }
                             }
@@ -114,31 +125,4 @@ fn challenge_button(me: &Me, c: &ChallengeView, action: &str, label: &str) -> Ma
             button type="submit" { (label) }
         }
     }
-}
-
-fn sign_in_page(needed: bool) -> axum::response::Html<String> {
-    page(
-        "Sign in",
-        None,
-        html! {
-            h1 { "Play tafl by correspondence" }
-            @if needed { p.notice { "Sign in first to see that page." } }
-            div.cards {
-                div.card {
-                    h2 { "With a sign-in link" }
-                    p { "Ask for a one-time link: " code { "/web" } " in Discord, "
-                        code { "POST /api/v1/login-links" } " with your API token, or on the server "
-                        code { "taflbot login-link HANDLE" } ". It works once, for a few minutes." }
-                }
-                div.card {
-                    h2 { "With an API token" }
-                    form.stack method="post" action="/login/token" {
-                        label { "API token" input name="token" type="password" autocomplete="off" required; }
-                        button.primary type="submit" { "Sign in" }
-                    }
-                }
-            }
-            p { "Or watch: a public game's page needs no sign-in. See the " a href="/variants" { "variants" } "." }
-        },
-    )
 }

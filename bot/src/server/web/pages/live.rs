@@ -2,7 +2,9 @@
 //! streams), one event per change, carrying only its kind. The page then asks for what it shows
 //! again, so a missed event (a lagging stream) costs nothing but a redraw.
 //! - `GET /games/{id}/live`: a game's events, for anyone who may see the game;
-//! - `GET /me/live`: the events concerning the signed-in player (my games and challenges).
+//! - `GET /me/live`: the events concerning the signed-in player (my games and challenges);
+//! - `GET /games/live`: that a game started, moved or ended, for the list of public games
+//!   (only the kind: the list itself, asked for again, shows public games alone).
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -15,7 +17,7 @@ use tokio::sync::broadcast::{self, error::RecvError};
 use crate::domain::GameId;
 use crate::server::stream_slots::{StreamOwner, StreamSlot};
 use crate::server::{AppState, ClientKey};
-use crate::service::Event;
+use crate::service::{Event, EventPayload};
 
 use super::super::error::{Plain, WebError};
 use super::super::session::{MaybeSignedIn, SignedIn};
@@ -42,6 +44,24 @@ pub async fn my_events(
     let slot = slot(&state, StreamOwner::Player(me))?;
     let events = state.service.events().subscribe_player(me);
     Ok(live(&state, slot, events, move |e| e.players.contains(&me)))
+}
+
+pub async fn public_games_events(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+    ClientKey(client): ClientKey,
+) -> Result<Response, Plain> {
+    let owner = session.map_or(StreamOwner::Address(client), |s| {
+        StreamOwner::Player(s.player)
+    });
+    let slot = slot(&state, owner)?;
+    let events = state.service.events().subscribe();
+    Ok(live(&state, slot, events, |e| {
+        matches!(
+            e.payload,
+            EventPayload::GameStarted(_) | EventPayload::MovePlayed(_) | EventPayload::GameEnded(_)
+        )
+    }))
 }
 
 fn slot(state: &AppState, owner: StreamOwner) -> Result<StreamSlot, WebError> {

@@ -4,12 +4,16 @@ pub mod challenges;
 pub mod game;
 pub mod game_analysis;
 pub mod home;
+pub mod leaderboards;
 pub mod live;
 pub mod players;
+pub mod public_games;
 pub mod sessions;
 pub mod sign_in;
+pub mod sign_up;
 pub mod turns;
 pub mod variants;
+pub mod welcome;
 
 use crate::server::AppState;
 

@@ -12,25 +12,40 @@ use super::super::error::WebError;
 use super::super::form::WebForm;
 use super::super::layout::page;
 use super::super::session::{SignedIn, cleared_cookie, session_cookie};
+use super::super::signed_out_csrf::form_token;
 use super::super::visitors::{sign_in_allowed, sign_in_failed};
 use super::game::CsrfForm;
+use super::welcome::{Welcome, welcome_response};
 
 /// `GET /login/{token}`: a button that redeems the link. Opening the link does not use it up,
 /// so a chat's link preview cannot spend it before its owner does.
 pub async fn confirm_link(Path(token): Path<String>) -> Response {
-    page(
-        "Sign in",
-        None,
-        html! {
-            h1 { "Sign in to taflbot" }
+    link_page(&token, None).into_response()
+}
+
+/// The sign-in link's page; a refusal (a used, expired or unknown link) is shown in place.
+fn link_page(token: &str, refusal: Option<&WebError>) -> Response {
+    let body = html! {
+        h1 { "Sign in to taflbot" }
+        @if let Some(refusal) = refusal {
+            p.error #link-error role="alert" { (refusal) }
+            p { "Ask for a new link (" code { "/web" } " in Discord), or " a href="/" { "sign up or sign in another way" } "." }
+        } @else {
             p { "This link signs you in once, in this browser." }
             form method="post" action="/login" {
                 input type="hidden" name="token" value=(token);
                 button.primary #sign-in type="submit" autofocus { "Sign in" }
             }
-        },
-    )
-    .into_response()
+        }
+    };
+    let status = refusal.map_or(axum::http::StatusCode::OK, WebError::status);
+    let mut response = (status, page("Sign in", None, body)).into_response();
+    if let Some(secs) = refusal.and_then(WebError::retry_after) {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, secs.into());
+    }
+    response
 }
 
 #[derive(Debug, Deserialize)]
@@ -45,14 +60,22 @@ pub async fn redeem_link(
     headers: HeaderMap,
     WebForm(form): WebForm<TokenForm>,
 ) -> Result<Response, WebError> {
-    sign_in_allowed(&state, client).await?;
-    let session = state
-        .service
-        .credentials()
-        .redeem_login_link(&form.token, user_agent(&headers))
-        .await
-        .map_err(WebError::from);
-    signed_in_or_counted(&state, client, session).await
+    let answer = match sign_in_allowed(&state, client).await {
+        Err(limited) => Err(limited),
+        Ok(()) => {
+            let session = state
+                .service
+                .credentials()
+                .redeem_login_link(&form.token, user_agent(&headers))
+                .await
+                .map_err(WebError::from);
+            signed_in_or_counted(&state, client, session).await
+        }
+    };
+    match answer {
+        Err(refusal) if !is_failure(&refusal) => Ok(link_page(&form.token, Some(&refusal))),
+        answer => answer,
+    }
 }
 
 /// `POST /login/token`: signs in with a pasted API token.
@@ -62,22 +85,44 @@ pub async fn with_api_token(
     headers: HeaderMap,
     WebForm(form): WebForm<TokenForm>,
 ) -> Result<Response, WebError> {
-    sign_in_allowed(&state, client).await?;
-    let session = if form.token.trim().is_empty() {
-        Err(WebError::BadInput("paste one of your API tokens".into()))
-    } else {
-        state
-            .service
-            .credentials()
-            .sign_in_with_api_token(&form.token, user_agent(&headers))
-            .await
-            .map_err(WebError::from)
+    let answer = match sign_in_allowed(&state, client).await {
+        Err(limited) => Err(limited),
+        Ok(()) => {
+            let session = if form.token.trim().is_empty() {
+                Err(WebError::BadInput("paste one of your API tokens".into()))
+            } else {
+                state
+                    .service
+                    .credentials()
+                    .sign_in_with_api_token(&form.token, user_agent(&headers))
+                    .await
+                    .map_err(WebError::from)
+            };
+            signed_in_or_counted(&state, client, session).await
+        }
     };
-    signed_in_or_counted(&state, client, session).await
+    match answer {
+        Err(refusal) if !is_failure(&refusal) => {
+            // Back on the first page, the reason above the field.
+            let (form_token, set_cookie) = form_token(&state, &headers)?;
+            let welcome = Welcome {
+                form_token,
+                token_error: Some(refusal.to_string()),
+                ..Welcome::default()
+            };
+            Ok(welcome_response(&welcome, Some(&refusal), set_cookie))
+        }
+        answer => answer,
+    }
+}
+
+/// A failure of the server's own (shown on the error page), not a refusal of the form.
+fn is_failure(e: &WebError) -> bool {
+    matches!(e, WebError::Service(s) if s.is_failure())
 }
 
 /// The browser's `User-Agent`, kept with the session so its player can tell it in their list.
-fn user_agent(headers: &HeaderMap) -> Option<&str> {
+pub(super) fn user_agent(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::USER_AGENT)
         .and_then(|v| v.to_str().ok())

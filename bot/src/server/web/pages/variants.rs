@@ -3,16 +3,47 @@
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use maud::{PreEscaped, html};
+use maud::{Markup, PreEscaped, html};
 
 use crate::server::AppState;
-use crate::service::VariantStart;
+use crate::service::{VariantStart, VariantView};
 
 use super::super::board_svg::{BoardLook, board_text, start_svg};
 use super::super::error::WebError;
 use super::super::layout::page;
 use super::super::session::MaybeSignedIn;
 use super::me_of;
+
+/// The variant the docs recommend to a newcomer (README, docs/rules.md): small board, short
+/// games.
+pub const BEGINNER_VARIANT: &str = "brandubh";
+
+/// A variant's name with its board's size, unless the name already says it ("Hnefatafl 13x13").
+pub fn variant_title(v: &VariantView) -> String {
+    let size = format!("{0}x{0}", v.dim);
+    if v.name.contains(&size) {
+        v.name.clone()
+    } else {
+        format!("{} ({size})", v.name)
+    }
+}
+
+/// A variant in one line: its board and pieces, and how the king wins.
+pub fn one_line(v: &VariantView) -> String {
+    v.summary.lines().take(2).collect::<Vec<_>>().join(" ")
+}
+
+/// "Start here: Brandubh", for the pages where a newcomer picks a variant.
+pub fn start_here() -> Markup {
+    html! {
+        p.notice #start-here {
+            strong { "New to tafl? Start here: " }
+            a href={ "/variants/" (BEGINNER_VARIANT) } { "Brandubh" }
+            ", 7x7 with 13 pieces: games of a few dozen moves, to learn how pieces are captured \
+             and how the king escapes."
+        }
+    }
+}
 
 pub async fn variant_list(
     State(state): State<AppState>,
@@ -21,9 +52,13 @@ pub async fn variant_list(
     let me = me_of(&state, session.as_ref()).await?;
     let body = html! {
         h1 { "Variants" }
-        ul {
+        (start_here())
+        ul.variants {
             @for v in state.service.games().variants() {
-                li { a href={ "/variants/" (v.id) } { (v.name) } " — " (v.dim) "×" (v.dim) ", " (v.first_to_move) " move first" }
+                li data-variant=(v.id) {
+                    a href={ "/variants/" (v.id) } { (variant_title(&v)) }
+                    br; small { (one_line(&v)) }
+                }
             }
         }
     };
