@@ -1,9 +1,14 @@
 //! Changes a front end shows in its own reply (a slash command's answer). Their channel posts are
 //! held back until the front end says whether the reply went out: shown, they are done; not
-//! shown, the Discord outbox delivers them like any other. A hold that is never settled (the
-//! process died in between) ends by itself, so the post still goes out once.
+//! shown, the Discord outbox delivers them like any other. While the reply is still being made
+//! (a slow machine, a long queue) the hold is renewed, so a reply that comes late never shows
+//! a change the outbox has posted meanwhile; a hold that is never settled (the process died in
+//! between) ends by itself, so the post still goes out once.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use tokio::sync::oneshot;
 
 use crate::logging::ErrorChain;
 use crate::store::rows::{self, OutboxId};
@@ -14,6 +19,10 @@ use crate::service::{Clock, GamesService};
 /// How long a post waits for its reply's verdict before going out anyway. An interaction must
 /// be answered within 3 seconds; this leaves room for a slow upload.
 pub const REPLY_HOLD_MS: i64 = 60_000;
+
+/// How often a reply still being made renews its hold: well within [`REPLY_HOLD_MS`], so a
+/// renewal that runs late still comes before the hold ends.
+const RENEW_EVERY: Duration = Duration::from_secs(15);
 
 /// The posts held by one reply.
 #[derive(Default)]
@@ -28,6 +37,10 @@ impl PostsAwaitingReply {
         std::mem::take(&mut *self.lock())
     }
 
+    fn snapshot(&self) -> Vec<OutboxId> {
+        self.lock().clone()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<OutboxId>> {
         self.0
             .lock()
@@ -40,18 +53,66 @@ impl PostsAwaitingReply {
 pub struct InReply {
     service: GamesService,
     held: Arc<PostsAwaitingReply>,
+    /// Dropped with the scope: the renewal of its hold stops.
+    _renewing: Option<oneshot::Sender<()>>,
+}
+
+/// Renews the hold of the posts in `held` every `every`, to `hold_ms` from then, until
+/// `stop` is dropped (the reply settled) or `held` is gone.
+async fn keep_held(
+    store: crate::store::Store,
+    held: Weak<PostsAwaitingReply>,
+    hold_ms: i64,
+    every: Duration,
+    mut stop: oneshot::Receiver<()>,
+) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
+    loop {
+        tokio::select! {
+            _ = &mut stop => return,
+            _ = tick.tick() => {}
+        }
+        let Some(ids) = held.upgrade().map(|held| held.snapshot()) else {
+            return;
+        };
+        if ids.is_empty() {
+            continue;
+        }
+        let until = crate::service::SystemClock.now_ms().saturating_add(hold_ms);
+        let renewed: std::result::Result<(), crate::store::StoreError> = store
+            .write(move |c| rows::outbox_hold_longer(c, &ids, until))
+            .await;
+        if let Err(e) = renewed {
+            // The hold ends by itself then: the posts go out, perhaps beside a late reply.
+            tracing::warn!(error = %ErrorChain(&e), "could not renew held Discord posts");
+        }
+    }
 }
 
 impl Discord<'_> {
     /// Starts a reply scope whose commits hold their channel posts.
     pub fn in_reply(self) -> InReply {
         let held = Arc::new(PostsAwaitingReply::default());
+        let renewing = tokio::runtime::Handle::try_current().ok().map(|runtime| {
+            let (stop, stopped) = oneshot::channel();
+            runtime.spawn(keep_held(
+                self.service.inner.store.clone(),
+                Arc::downgrade(&held),
+                REPLY_HOLD_MS,
+                RENEW_EVERY,
+                stopped,
+            ));
+            stop
+        });
         InReply {
             service: GamesService {
                 inner: Arc::clone(&self.service.inner),
                 held: Some(Arc::clone(&held)),
             },
             held,
+            _renewing: renewing,
         }
     }
 
@@ -119,5 +180,79 @@ impl Drop for InReply {
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(async move { service.discord().settle(ids, false).await });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::EventId;
+    use crate::store::params;
+
+    fn held_until(
+        store: &crate::store::Store,
+        id: OutboxId,
+    ) -> impl std::future::Future<Output = Option<i64>> {
+        let store = store.clone();
+        async move {
+            store
+                .read(move |c| {
+                    c.query_one(
+                        "SELECT held_until FROM discord_outbox WHERE id = ?1",
+                        params![id],
+                        |r| r.get::<Option<i64>>(0),
+                    )
+                })
+                .await
+                .unwrap_or_else(|e: crate::store::StoreError| panic!("{e}"))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_reply_still_being_made_keeps_its_posts_held_and_stops_when_settled() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let store =
+            crate::store::Store::open(&dir.path().join("t.db"), 2, Duration::from_secs(5), 8)
+                .unwrap_or_else(|e| panic!("{e}"));
+        let now = crate::service::SystemClock.now_ms();
+        let id = store
+            .write(move |c| {
+                c.execute(
+                    "INSERT INTO events (kind, payload, created_at) VALUES ('challenge_expired', '{}', ?1)",
+                    params![now],
+                )?;
+                rows::insert_outbox_post(c, EventId(1), 42, now, Some(now + 100))
+            })
+            .await
+            .unwrap_or_else(|e: crate::store::StoreError| panic!("{e}"));
+        let held = Arc::new(PostsAwaitingReply::default());
+        held.add(&[id]);
+        let (stop, stopped) = oneshot::channel();
+        let renewal = tokio::spawn(keep_held(
+            store.clone(),
+            Arc::downgrade(&held),
+            10_000,
+            Duration::from_millis(20),
+            stopped,
+        ));
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            if held_until(&store, id)
+                .await
+                .is_some_and(|until| until >= now + 5_000)
+            {
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the hold was never renewed"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        drop(stop);
+        tokio::time::timeout(Duration::from_secs(5), renewal)
+            .await
+            .unwrap_or_else(|_| panic!("the renewal did not stop when the reply settled"))
+            .unwrap_or_else(|e| panic!("{e}"));
     }
 }

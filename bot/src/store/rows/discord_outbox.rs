@@ -125,6 +125,19 @@ pub fn outbox_shown(c: &Conn<'_>, ids: &[OutboxId], now: i64) -> Result<()> {
     Ok(())
 }
 
+/// The front end's reply is still being made: keep these posts back until `until` (unless
+/// the hold was already settled or the post went out).
+pub fn outbox_hold_longer(c: &Conn<'_>, ids: &[OutboxId], until: i64) -> Result<()> {
+    for id in ids {
+        c.execute(
+            "UPDATE discord_outbox SET held_until = ?2 \
+             WHERE id = ?1 AND status = 'pending' AND held_until IS NOT NULL",
+            params![id, until],
+        )?;
+    }
+    Ok(())
+}
+
 /// The front end's reply did not go out: deliver these posts as any other.
 pub fn outbox_released(c: &Conn<'_>, ids: &[OutboxId]) -> Result<()> {
     for id in ids {
