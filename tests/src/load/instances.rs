@@ -1,7 +1,7 @@
 //! The bot under load: one instance on SQLite, or several on one PostgreSQL database, each
 //! running one shard of as many, against the fake through its TLS stand-in with serenity's
 //! rate limiter on (as the e2e suite runs it), with the real AI, the scheduler and the
-//! production limits.
+//! production limits; several instances each get their share of Discord's global limit.
 
 use taflbot::app::{AppOptions, RunningApp};
 
@@ -27,6 +27,10 @@ impl Instances {
             if let Some(url) = &options.database_url {
                 config.database.url = url.clone();
             }
+            // Several instances of one token share Discord's global limit: each gets its
+            // share, as docs/discord.md tells operators to configure them.
+            config.discord.global_requests_per_second =
+                (config.discord.global_requests_per_second / u32::from(count)).max(1);
             let app = RunningApp::start(config, AppOptions::default())
                 .await
                 .map_err(|e| LoadError::Start(e.to_string()))?;
