@@ -195,6 +195,7 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
         "shared_limit_hits",
         include_str!("rows/shared_limit_hits.rs"),
     ),
+    ("tournaments", include_str!("rows/tournaments.rs")),
     ("turn_reminders", include_str!("rows/turn_reminders.rs")),
     ("web_sessions", include_str!("rows/web_sessions.rs")),
     ("webhooks", include_str!("rows/webhooks.rs")),
