@@ -382,6 +382,18 @@ impl World {
         format!("{}/api/v1", self.app.base_url().expect("the HTTP API runs"))
     }
 
+    /// `GET /health` of this instance: its status code and body.
+    pub async fn health(&self) -> (u16, serde_json::Value) {
+        let response = self
+            .http
+            .get(format!("{}/health", self.api()))
+            .send()
+            .await
+            .expect("/health answers");
+        let status = response.status().as_u16();
+        (status, response.json().await.expect("/health is JSON"))
+    }
+
     /// Waits until the Discord outbox has nothing left to deliver (every post delivered or
     /// given up); fails loudly after [`WAIT`].
     pub async fn wait_for_outbox_drained(&self) {

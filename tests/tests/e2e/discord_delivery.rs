@@ -11,7 +11,6 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
 use taflbot::app::RunningApp;
 use taflbot::config::Config;
 use taflbot::discord::DiscordState;
@@ -53,17 +52,6 @@ fn bot_requests(recorded: &[Recorded], from: usize) -> Vec<Recorded> {
         .collect()
 }
 
-async fn health(world: &World) -> (u16, Value) {
-    let response = world
-        .http
-        .get(format!("{}/health", world.api()))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap())
-}
-
 #[tokio::test]
 async fn a_revoked_token_stops_every_request_moves_no_game_and_health_says_failed() {
     let world = World::start_with(quick_retries).await;
@@ -90,7 +78,7 @@ async fn a_revoked_token_stops_every_request_moves_no_game_and_health_says_faile
         panic!("not failed: {failed:?}");
     };
     assert!(error.contains("401"), "{error}");
-    let (code, body) = health(&world).await;
+    let (code, body) = world.health().await;
     assert_eq!(code, 503, "{body}");
     assert_eq!(body["discord"]["state"], "failed", "{body}");
 

@@ -11,7 +11,6 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
 use taflbot::config::Config;
 use taflbot::discord::DiscordState;
 use taflbot_e2e::fake_discord::FakeDiscord;
@@ -29,17 +28,6 @@ fn quick_retries(config: &mut Config) {
 fn one_shard(config: &mut Config) {
     quick_retries(config);
     config.discord.shard_count = Some(1);
-}
-
-async fn health(world: &World) -> (u16, Value) {
-    let response = world
-        .http
-        .get(format!("{}/health", world.api()))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap())
 }
 
 async fn wait_for_failure(world: &World) -> String {
@@ -72,7 +60,7 @@ async fn fatal_close_stops_for_good(world: World, code: u16, words: &str) {
     let error = wait_for_failure(&world).await;
     assert!(error.contains(&code.to_string()), "{error}");
     assert!(error.contains(words), "says what to do: {error}");
-    let (status, body) = health(&world).await;
+    let (status, body) = world.health().await;
     assert_eq!(status, 503, "{body}");
     assert_eq!(body["status"], "failing", "{body}");
     let shard = &body["shards"][0];
@@ -123,7 +111,7 @@ async fn health_shows_each_shard_and_a_silent_one_is_not_connected() {
     let world = World::start_against(fake, quick_retries).await;
     world.fake.wait_for_sessions(1, WAIT).await.unwrap();
     let connected = eventually(WAIT, "shard 0 connected in /health", || async {
-        let (_, body) = health(&world).await;
+        let (_, body) = world.health().await;
         (body["shards"][0]["state"] == "connected" && body["status"] == "ok").then_some(body)
     })
     .await;
@@ -135,7 +123,7 @@ async fn health_shows_each_shard_and_a_silent_one_is_not_connected() {
 
     world.fake.silence_shard(0);
     let silent = eventually(WAIT, "shard 0 not connected in /health", || async {
-        let (_, body) = health(&world).await;
+        let (_, body) = world.health().await;
         (body["shards"][0]["state"] != "connected").then_some(body)
     })
     .await;

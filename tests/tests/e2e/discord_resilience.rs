@@ -10,7 +10,6 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
 use taflbot::app::{AppOptions, RunningApp};
 use taflbot::config::Config;
 use taflbot::discord::DiscordState;
@@ -172,17 +171,6 @@ async fn wait_for_failure(world: &World) -> String {
     }
 }
 
-async fn health(world: &World) -> (u16, Value) {
-    let response = world
-        .http
-        .get(format!("{}/health", world.api()))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap())
-}
-
 #[tokio::test]
 async fn a_failed_command_registration_is_tried_again_and_health_says_so_meanwhile() {
     let fake = FakeDiscord::start().await.unwrap();
@@ -199,7 +187,7 @@ async fn a_failed_command_registration_is_tried_again_and_health_says_so_meanwhi
         panic!("{state:?}")
     };
     assert!(error.contains("registration failed"), "{error}");
-    let (code, body) = health(&world).await;
+    let (code, body) = world.health().await;
     assert_eq!(code, 200, "serving, not dark: {body}");
     assert_eq!(body["status"], "degraded", "{body}");
     assert_eq!(
@@ -230,7 +218,7 @@ async fn a_token_the_gateway_refuses_with_4004_is_reported_by_health() {
     let world = World::start_against(fake, quick_retries).await;
     let error = wait_for_failure(&world).await;
     assert!(error.contains("4004"), "{error}");
-    let (status, body) = health(&world).await;
+    let (status, body) = world.health().await;
     assert_eq!(status, 503, "{body}");
     assert_eq!(body["status"], "failing", "{body}");
     world.stop().await;
