@@ -156,7 +156,7 @@ impl Store {
         Ok(Store {
             inner: Arc::new(Inner {
                 writer: Writer::start(
-                    pg_writer::PgWriter::new(target.clone(), &mark, session),
+                    pg_writer::PgWriter::new(target.clone(), &mark, session)?,
                     max_batch.max(1),
                 )?,
                 readers: Readers::Postgres {

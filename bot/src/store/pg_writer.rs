@@ -12,6 +12,12 @@ use super::{Conn, StoreError};
 /// The advisory lock every write transaction holds ("tafl" in ASCII).
 const WRITE_LOCK: i64 = 0x7461_666c;
 
+/// Set on the writer's connection. The writer runs a fixed set of small statements on
+/// primary keys, all while it holds [`WRITE_LOCK`]: PostgreSQL's default plans each of them
+/// afresh on its first five runs and keeps doing so for those whose custom plan looks no
+/// dearer, which under load doubled the time the lock was held (docs/benchmarks.md).
+const GENERIC_PLANS: &str = "SET plan_cache_mode = force_generic_plan";
+
 /// The channel the commit notifies; see [`super::pg_listener`].
 pub(super) const EVENTS_CHANNEL: &str = "taflbot_events";
 
@@ -25,18 +31,25 @@ pub(super) struct PgWriter {
 }
 
 impl PgWriter {
-    pub(super) fn new(target: PgTarget, mark: &str, session: Session) -> PgWriter {
-        PgWriter {
+    pub(super) fn new(
+        target: PgTarget,
+        mark: &str,
+        mut session: Session,
+    ) -> Result<PgWriter, StoreError> {
+        session.batch(GENERIC_PLANS)?;
+        Ok(PgWriter {
             target,
             mark: mark.to_owned(),
             session: Some(session),
-        }
+        })
     }
 
     fn session(&mut self) -> Result<&mut Session, StoreError> {
         if self.session.as_ref().is_none_or(Session::is_closed) {
             self.session = None;
-            self.session = Some(Session::connect_to(&self.target)?);
+            let mut session = Session::connect_to(&self.target)?;
+            session.batch(GENERIC_PLANS)?;
+            self.session = Some(session);
         }
         self.session
             .as_mut()

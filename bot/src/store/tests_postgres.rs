@@ -380,3 +380,58 @@ fn a_transaction_whose_start_was_never_sent_has_nothing_to_roll_back() {
     session.batch("ROLLBACK").unwrap();
     assert!(!session.forget_ahead(), "nothing was queued");
 }
+
+/// The writer holds the cluster-wide lock while it runs its statements: they are planned once
+/// (generic plans), also on a connection opened again after the server dropped the first;
+/// readers keep the server's default.
+#[tokio::test]
+async fn the_writer_plans_generically_also_after_reconnecting_and_readers_do_not() {
+    let store = open(&database_url());
+    let writer_mode = || async {
+        store
+            .write(|c| {
+                c.query_one(
+                    "SELECT current_setting('plan_cache_mode'), pg_backend_pid()::bigint",
+                    params![],
+                    |r| Ok::<(String, i64), StoreError>((r.get(0)?, r.get(1)?)),
+                )
+            })
+            .await
+    };
+    let (mode, pid) = writer_mode().await.unwrap();
+    assert_eq!(mode, "force_generic_plan");
+    let reader_mode: String = store
+        .read(|c| {
+            c.query_one(
+                "SELECT current_setting('plan_cache_mode')",
+                params![],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert_eq!(reader_mode, "auto");
+
+    let ended: bool = store
+        .read(move |c| {
+            c.query_one(
+                "SELECT pg_terminate_backend(CAST(?1 AS bigint)::int)",
+                params![pid],
+                |r| r.get(0),
+            )
+        })
+        .await
+        .unwrap();
+    assert!(ended, "the writer's server process was ended");
+    // The write that finds the connection gone fails; one of the next ones connects again.
+    let mut again = None;
+    for _ in 0..3 {
+        if let Ok(found) = writer_mode().await {
+            again = Some(found);
+            break;
+        }
+    }
+    let (mode, new_pid) = again.expect("the writer connects again within three writes");
+    assert_ne!(new_pid, pid, "a new connection");
+    assert_eq!(mode, "force_generic_plan");
+}
