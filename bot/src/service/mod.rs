@@ -68,10 +68,11 @@ pub use events::{
     PauseReason, ResumedWhere, WebhookDelivery, Webhooks, webhook_secret_schema,
 };
 pub use games::{
-    BoardResult, BoardSnapshot, Challenges, ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT,
-    GAMES_PAGE_SIZE, GameBoard, Games, HistoryQuery, MovePicker, MoveRequest, NewChallenge,
-    Opponent, PublicGames, RulesChoice, Scheduler, SchedulerPass, SideChoice, VariantStart,
-    ai_level_schema, render_board, variant_path_schema, variant_schema,
+    BoardResult, BoardSnapshot, Challenges, ClockSpec, ConditionalMovesRequest,
+    ConditionalMovesView, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, GAMES_PAGE_SIZE, GameBoard, Games,
+    HistoryQuery, MovePicker, MoveRequest, NewChallenge, Opponent, PublicGames, RulesChoice,
+    Scheduler, SchedulerPass, SideChoice, VariantStart, ai_level_schema, render_board,
+    variant_path_schema, variant_schema,
 };
 pub use ratings::{LEADERBOARD_PAGE_SIZE, Ratings};
 pub use views::{

@@ -173,6 +173,10 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ("challenges", include_str!("rows/challenges.rs")),
     ("claims", include_str!("rows/claims.rs")),
     (
+        "conditional_moves",
+        include_str!("rows/conditional_moves.rs"),
+    ),
+    (
         "discord_challenge_posts",
         include_str!("rows/discord_challenge_posts.rs"),
     ),

@@ -13,6 +13,7 @@ mod boards;
 mod challenge_checks;
 mod clocks;
 mod common;
+mod conditional_moves;
 mod connections;
 mod consistency;
 mod contract;

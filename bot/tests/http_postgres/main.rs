@@ -21,6 +21,8 @@ mod challenge_checks;
 mod clocks;
 #[path = "../http/common.rs"]
 mod common;
+#[path = "../http/conditional_moves.rs"]
+mod conditional_moves;
 #[path = "../http/connections.rs"]
 mod connections;
 #[path = "../http/consistency.rs"]

@@ -54,6 +54,11 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(get_game),
         routes!(legal_moves),
         routes!(play_move),
+        routes!(
+            get_conditional_moves,
+            queue_conditional_moves,
+            drop_conditional_moves
+        ),
         routes!(resign),
         routes!(abort),
         routes!(offer_draw),

@@ -13,6 +13,7 @@ use crate::store::rows::{self, GameRow, MoveRow};
 
 use super::Games;
 use crate::service::events::{EventPayload, GameEnded, MovePlayedEvent};
+use crate::service::games::conditional_moves;
 use crate::service::games::game_state::{self, EngineCache};
 use crate::service::games::move_check::{Refusal, may_move};
 use crate::service::views::{MovePlayed, WarningView};
@@ -51,6 +52,7 @@ pub(crate) fn finish(
     row.finished_at = Some(e.now());
     row.updated_at = e.now();
     rows::update_game(c, row)?;
+    rows::delete_conditional_moves_of_game(c, row.id)?;
     // In this same transaction: a failure anywhere before the commit leaves both ratings as
     // they were, and the game unfinished.
     let ratings = crate::service::ratings::glicko::rate_ended_game(c, row, e.now())?;
@@ -157,6 +159,7 @@ pub(crate) fn decide_move(
             .map_err(|err| ServiceError::internal(format!("stored answer unreadable: {err}")));
     }
     let mut row = read.game;
+    let queued = read.conditional;
     e.know_dm_users(game_id, read.dm_users);
     if let Err(refusal) = may_move(&row, actor, request.expected_ply, e.now()) {
         return refused(c, e, cache, actor, &mut row, refusal);
@@ -192,6 +195,17 @@ pub(crate) fn decide_move(
         max_bank_ratio,
         &mut remember,
     )?;
+    if let Some(queued) = queued {
+        conditional_moves::answer_from_queue(
+            c,
+            e,
+            &mut row,
+            &mut game,
+            &report,
+            queued,
+            max_bank_ratio,
+        )?;
+    }
     e.cache_after_commit(row.id, game);
     Ok(Ok(played))
 }
@@ -274,7 +288,7 @@ fn actor_player(actor: Actor) -> Option<PlayerId> {
     clippy::too_many_arguments,
     reason = "the move's transaction, its engine verdict and its answer's keeper"
 )]
-fn record(
+pub(crate) fn record(
     c: &Conn<'_>,
     e: &mut Emitter,
     row: &mut GameRow,

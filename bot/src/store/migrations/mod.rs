@@ -201,6 +201,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 20,
+        name: "conditional_moves",
+        sqlite: include_str!("../../../../migrations/0020_conditional_moves.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0020_conditional_moves.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -241,6 +241,8 @@ pub struct GameForMove {
     /// The answer stored under the move's idempotency key, if any: the hash of the request it
     /// answered, and the answer.
     pub stored_answer: Option<(Vec<u8>, String)>,
+    /// The lines queued at the game's ply (by the player waiting for this move), if any.
+    pub conditional: Option<ConditionalMovesRow>,
 }
 
 /// Game `id` as a move needs it: one query where a move would otherwise read the stored
@@ -271,13 +273,23 @@ pub fn game_for_move(
              WHERE p.id = {seat} AND p.discord_dm = TRUE)"
         )
     };
+    // Only the player waiting for the move at `g.ply` can have queued lines at that ply (a
+    // player queues them on the opponent's turn), so at most one row matches.
+    let queued = |column: &str| {
+        format!(
+            "(SELECT cm.{column} FROM conditional_moves cm \
+             WHERE cm.game_id = g.id AND cm.ply = g.ply LIMIT 1)"
+        )
+    };
     c.query_opt(
         &format!(
-            "SELECT {columns}, {}, {}, {}, {} FROM games g WHERE g.id = ?1",
+            "SELECT {columns}, {}, {}, {}, {}, {}, {} FROM games g WHERE g.id = ?1",
             dm_user("g.attackers_player"),
             dm_user("g.defenders_player"),
             stored("request_hash"),
             stored("response"),
+            queued("player_id"),
+            queued("lines"),
         ),
         params![id, key.map(|(player, _)| player), key.map(|(_, key)| key)],
         |r| {
@@ -286,10 +298,23 @@ pub fn game_for_move(
             };
             let hash: Option<Vec<u8>> = r.get(count + 2)?;
             let answer: Option<String> = r.get(count + 3)?;
+            let queued_by: Option<PlayerId> = r.get(count + 4)?;
+            let queued_lines: Option<String> = r.get(count + 5)?;
+            let game = game_from(r)?;
+            let conditional = match queued_by.zip(queued_lines) {
+                Some((player_id, lines)) => Some(ConditionalMovesRow {
+                    game_id: game.id,
+                    player_id,
+                    ply: game.ply,
+                    lines: super::conditional_moves::lines_from_json(&lines)?,
+                }),
+                None => None,
+            };
             Ok(GameForMove {
-                game: game_from(r)?,
+                game,
                 dm_users: [user(count)?, user(count + 1)?],
                 stored_answer: hash.zip(answer),
+                conditional,
             })
         },
     )

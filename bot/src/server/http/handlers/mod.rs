@@ -2,6 +2,7 @@
 
 mod analysis;
 mod challenges;
+mod conditional_moves;
 mod games;
 mod history;
 mod leaderboards;
@@ -15,6 +16,7 @@ mod webhooks;
 
 pub use analysis::*;
 pub use challenges::*;
+pub use conditional_moves::*;
 pub use games::*;
 pub use history::*;
 pub use leaderboards::*;
