@@ -40,13 +40,6 @@ impl Tournaments<'_> {
         request: NewTournament,
     ) -> Result<TournamentView> {
         let name = checked_name(&request.name)?;
-        if let Format::GroupsKnockout { .. } = request.format {
-            return Err(ServiceError::Invalid(
-                "groups then knockout is not offered yet; choose round_robin, \
-                 double_round_robin or swiss"
-                    .into(),
-            ));
-        }
         let (variant, rules, _) = resolve_rules(&request.rules)?;
         let clock = request.clock.validate()?;
         let rated = match request.rated {

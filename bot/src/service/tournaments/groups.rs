@@ -67,14 +67,14 @@ pub fn group_outcome(standings: &[Standing]) -> GroupOutcome {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::collections::HashSet;
 
     use super::super::points::Points;
     use super::super::standings::{GameScore, ScoredGame, TieBreak, standings};
     use super::*;
 
-    fn seeds(n: i64) -> Vec<Seed> {
+    pub(in crate::service::tournaments) fn seeds(n: i64) -> Vec<Seed> {
         // Player 1 is the strongest.
         (1..=n)
             .map(|i| Seed {

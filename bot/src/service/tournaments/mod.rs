@@ -1,7 +1,7 @@
 //! Tournaments: round robin, double round robin, Swiss, and groups then knockout, on any
 //! variant and correspondence clock.
 //!
-//! The pairing of each format ([`round_robin`], [`swiss`], [`groups`]), the scores
+//! The pairing of each format ([`round_robin`], [`swiss`], [`groups`] and [`knockout`]), the scores
 //! ([`points`]) and the standings with their tie-breaks and the crosstable ([`standings`])
 //! are pure functions over players and results, tested against hand-worked tables. The
 //! facade ([`Tournaments`]) keeps tournaments in the store: sign-up, the start, each round's
@@ -11,6 +11,7 @@
 mod facade;
 pub mod format;
 pub mod groups;
+pub mod knockout;
 pub mod points;
 mod requests;
 pub mod round_plan;

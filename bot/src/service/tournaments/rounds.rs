@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use tafl_engine::Side;
 
 use super::format::Format;
+use super::groups::Seed;
+use super::knockout::{self, Next, RoundResult};
 use super::points::Points;
 use super::round_plan::{Pairing, RoundPlan};
 use super::standings::{GameScore, ScoredGame, Standing, standings};
@@ -180,28 +182,43 @@ pub(crate) fn game_ended(c: &Conn<'_>, e: &mut Emitter, game: GameId) -> Result<
 fn advance(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
     let format = stored_format(t)?;
     let players = rows::tournament_players(c, t.id)?;
-    // Groups then knockout is refused when a tournament is made: nothing to play.
-    let total = format.planned_rounds(players.len()).unwrap_or(0);
     loop {
         let games = rows::tournament_games(c, t.id)?;
         let byes = rows::tournament_byes(c, t.id)?;
-        if t.round >= total {
-            let table = current_standings(format, &players, &games, &byes);
-            t.status = TournamentStatus::Finished;
-            t.finished_at = Some(e.now());
-            t.winner = table.first().map(|s| s.player);
-            rows::update_tournament_state(c, t)?;
-            return tell_players(c, e, &players, || {
-                EventPayload::TournamentEnded(TournamentEnded {
-                    tournament_id: t.id,
-                    name: t.name.clone(),
-                    status: t.status,
-                    winner: t.winner,
-                })
-            });
-        }
-        t.round += 1;
-        let plan = plan_round(format, t.round, &players, &games, &byes)?;
+        let next = t.round.saturating_add(1);
+        let step = match format {
+            Format::GroupsKnockout { group_size } => {
+                let seeds: Vec<Seed> = players
+                    .iter()
+                    .map(|p| Seed {
+                        player: p.player,
+                        rating: p.seed_rating,
+                    })
+                    .collect();
+                let size = usize::try_from(group_size).unwrap_or(usize::MAX);
+                knockout::next_round(&seeds, size, &round_results(&games), next)
+            }
+            _ if t.round >= format.planned_rounds(players.len()).unwrap_or(0) => {
+                let table = current_standings(format, &players, &games, &byes);
+                match table.first() {
+                    Some(first) => Next::Won(first.player),
+                    None => Next::Round(RoundPlan {
+                        pairings: Vec::new(),
+                        bye: None,
+                    }),
+                }
+            }
+            _ => Next::Round(plan_round(format, next, &players, &games, &byes)?),
+        };
+        let plan = match step {
+            Next::Won(winner) => return finish(c, e, t, &players, Some(winner)),
+            // Nobody left to pair (every player withdrew): the tournament ends without one.
+            Next::Round(plan) if plan.pairings.is_empty() && plan.bye.is_none() => {
+                return finish(c, e, t, &players, None);
+            }
+            Next::Round(plan) => plan,
+        };
+        t.round = next;
         let started = open_round(c, e, t, &players, &plan)?;
         rows::update_tournament_state(c, t)?;
         if started > 0 {
@@ -214,6 +231,42 @@ fn advance(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
             });
         }
     }
+}
+
+/// Ends the tournament with `winner` and tells its players.
+fn finish(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    t: &mut TournamentRow,
+    players: &[TournamentPlayerRow],
+    winner: Option<PlayerId>,
+) -> Result<()> {
+    t.status = TournamentStatus::Finished;
+    t.finished_at = Some(e.now());
+    t.winner = winner;
+    rows::update_tournament_state(c, t)?;
+    tell_players(c, e, players, || {
+        EventPayload::TournamentEnded(TournamentEnded {
+            tournament_id: t.id,
+            name: t.name.clone(),
+            status: t.status,
+            winner: t.winner,
+        })
+    })
+}
+
+/// The decided games with their rounds, as the knockout stages count them.
+fn round_results(games: &[TournamentGameRow]) -> Vec<RoundResult> {
+    games
+        .iter()
+        .filter_map(|g| {
+            let scored = scored_games(std::slice::from_ref(g)).pop()?;
+            Some(RoundResult {
+                round: g.round,
+                game: scored,
+            })
+        })
+        .collect()
 }
 
 /// The pairings of round `round` (counted from 1).
@@ -235,6 +288,7 @@ fn plan_round(
                 game: None,
             });
         }
+        // Its rounds are planned by the stages in `advance`.
         Format::GroupsKnockout { .. } => None,
     };
     scheduled.ok_or_else(|| ServiceError::internal(format!("no round {round} in the schedule")))

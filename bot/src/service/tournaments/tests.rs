@@ -105,6 +105,16 @@ impl World {
         self.view(id).await
     }
 
+    async fn join_all(&self, id: TournamentId, players: &[PlayerId]) {
+        for &p in players {
+            self.service
+                .tournaments()
+                .join(p, id)
+                .await
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+
     async fn view(&self, id: TournamentId) -> TournamentView {
         self.service
             .tournaments()
@@ -125,13 +135,7 @@ async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standin
         w.player("D").await,
     ];
     let id = w.tournament(organiser, Format::RoundRobin, 8).await;
-    for p in [a, b, c, d] {
-        w.service
-            .tournaments()
-            .join(p, id)
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    w.join_all(id, &[a, b, c, d]).await;
     let started = w
         .service
         .tournaments()
@@ -220,13 +224,7 @@ async fn a_five_player_swiss_gives_one_bye_a_round_and_no_rematch() {
     let id = w
         .tournament(organiser, Format::Swiss { rounds: 3 }, 8)
         .await;
-    for &p in &players {
-        w.service
-            .tournaments()
-            .join(p, id)
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    w.join_all(id, &players).await;
     let mut view = w
         .service
         .tournaments()
@@ -264,13 +262,7 @@ async fn a_withdrawal_resigns_the_game_in_progress_and_forfeits_the_rest() {
         w.player("C").await,
     ];
     let id = w.tournament(a, Format::DoubleRoundRobin, 8).await;
-    for p in [a, b, c] {
-        w.service
-            .tournaments()
-            .join(p, id)
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    w.join_all(id, &[a, b, c]).await;
     let view = w
         .service
         .tournaments()
@@ -459,4 +451,54 @@ async fn at_its_start_time_a_tournament_starts_by_itself_or_is_called_off() {
         matches!(refused, Err(ServiceError::Invalid(_))),
         "a start in the past"
     );
+}
+
+/// Eight players in groups of four: two groups, each a double round robin (six rounds, four
+/// games a round), then the two group winners play each other once on each side. The higher
+/// seed (the first to sign up, all rated alike) wins every game.
+#[tokio::test]
+async fn groups_then_knockout_with_eight_players_is_played_to_a_winner() {
+    let w = world().await;
+    let organiser = w.player("Organiser").await;
+    let mut players = Vec::new();
+    for i in 1..=8 {
+        players.push(w.player(&format!("P{i}")).await);
+    }
+    let id = w
+        .tournament(organiser, Format::GroupsKnockout { group_size: 4 }, 8)
+        .await;
+    w.join_all(id, &players).await;
+    w.service
+        .tournaments()
+        .start(organiser, id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stronger = |a: PlayerId, d: PlayerId| Some(a.min(d));
+    let mut view = w.view(id).await;
+    for _ in 0..20 {
+        if view.status != TournamentStatus::Running {
+            break;
+        }
+        view = w.play_round(id, stronger).await;
+    }
+    assert_eq!(view.status, TournamentStatus::Finished);
+    assert_eq!(view.winner, Some(players[0]));
+    assert_eq!(
+        view.rounds.len(),
+        8,
+        "six group rounds and a two-game final"
+    );
+    let group_games: Vec<usize> = view.rounds[..6].iter().map(|r| r.games.len()).collect();
+    assert_eq!(group_games, [4; 6]);
+    // The snake puts P1 and P2 in different groups: they meet only in the final.
+    let final_games: HashSet<(PlayerId, PlayerId)> = view.rounds[6..]
+        .iter()
+        .flat_map(|r| r.games.iter().map(|g| (g.attackers, g.defenders)))
+        .collect();
+    let (p1, p2) = (players[0], players[1]);
+    assert_eq!(final_games, HashSet::from([(p1, p2), (p2, p1)]));
+    let met_before = view.rounds[..6].iter().flat_map(|r| &r.games).any(|g| {
+        (g.attackers == p1 && g.defenders == p2) || (g.attackers == p2 && g.defenders == p1)
+    });
+    assert!(!met_before, "group winners come from different groups");
 }
