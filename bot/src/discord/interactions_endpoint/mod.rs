@@ -88,6 +88,10 @@ fn receive(
             StatusCode::SERVICE_UNAVAILABLE,
             "the bot is connecting to Discord; try again in a moment",
         ),
+        Err(NotReady::Busy) => refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the bot is answering too many interactions at once; try again in a moment",
+        ),
     }
 }
 

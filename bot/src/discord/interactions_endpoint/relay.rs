@@ -4,18 +4,54 @@
 //! which carries the REST client the answers go through) once the shard is ready.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serenity::all::{Context, FullEvent, Interaction};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::discord::{BotError, Data};
 
 type PoiseFramework = poise::Framework<Data, BotError>;
 
+/// Interactions received over HTTP being handled at once, at most: past it a burst is refused
+/// (503, which Discord shows the member as a failed interaction) rather than queued without
+/// bound in memory. The gateway's own interactions are not counted here.
+pub const MAX_IN_FLIGHT: usize = 512;
+
+/// How long one interaction may be handled: its token, and so any answer, is void after
+/// Discord's 15 minutes.
+const HANDLING_DEADLINE: Duration = Duration::from_secs(15 * 60);
+
 /// Where interactions received over HTTP are handed to the framework. Empty until a gateway
 /// session of this instance is ready (and again between gateway clients).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct InteractionRelay {
     ready: Arc<Mutex<Option<Ready>>>,
+    in_flight: InFlight,
+}
+
+impl Default for InteractionRelay {
+    fn default() -> Self {
+        InteractionRelay {
+            ready: Arc::default(),
+            in_flight: InFlight::new(MAX_IN_FLIGHT),
+        }
+    }
+}
+
+/// A count of interactions being handled, bounded.
+#[derive(Clone, Debug)]
+struct InFlight(Arc<Semaphore>);
+
+impl InFlight {
+    fn new(most: usize) -> InFlight {
+        InFlight(Arc::new(Semaphore::new(most)))
+    }
+
+    /// A place for one more, held until dropped; `None` when all are taken.
+    fn enter(&self) -> Option<OwnedSemaphorePermit> {
+        self.0.clone().try_acquire_owned().ok()
+    }
 }
 
 impl std::fmt::Debug for InteractionRelay {
@@ -38,15 +74,28 @@ struct Ready {
 pub enum NotReady {
     /// No gateway session of this instance is ready yet (starting, or reconnecting).
     NoSession,
+    /// [`MAX_IN_FLIGHT`] interactions are being handled already.
+    Busy,
 }
 
 impl InteractionRelay {
     /// Hands `interaction` to the framework, which answers it through Discord's REST API.
     pub fn dispatch(&self, interaction: Interaction) -> Result<(), NotReady> {
         let ready = self.slot().clone().ok_or(NotReady::NoSession)?;
+        let place = self.in_flight.enter().ok_or(NotReady::Busy)?;
         let event = FullEvent::InteractionCreate { interaction };
         tokio::spawn(async move {
-            serenity::framework::Framework::dispatch(&*ready.framework, ready.context, event).await;
+            let handled =
+                serenity::framework::Framework::dispatch(&*ready.framework, ready.context, event);
+            if tokio::time::timeout(HANDLING_DEADLINE, handled)
+                .await
+                .is_err()
+            {
+                tracing::warn!(
+                    "an interaction received over HTTP was still being handled after 15 minutes; given up"
+                );
+            }
+            drop(place);
         });
         Ok(())
     }
@@ -110,5 +159,24 @@ impl serenity::framework::Framework for RelayingFramework {
         if ready {
             self.relay.remember(framework, &context);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn past_the_bound_an_interaction_is_refused_until_one_in_flight_ends() {
+        let in_flight = InFlight::new(2);
+        let first = in_flight.enter();
+        let second = in_flight.enter();
+        assert!(first.is_some() && second.is_some());
+        assert!(
+            in_flight.enter().is_none(),
+            "a third is refused while two are handled"
+        );
+        drop(first);
+        assert!(in_flight.enter().is_some(), "one ended: room for another");
     }
 }
