@@ -140,7 +140,6 @@ impl Store {
         readers: usize,
         max_batch: usize,
     ) -> Result<Store, StoreError> {
-        let url = target.url.as_str();
         let mut session = pg::Session::connect_to(&target)?;
         migrations::migrate(&session.conn())?;
         let pool = (0..readers.max(1))
@@ -152,7 +151,7 @@ impl Store {
         getrandom::fill(&mut bytes)
             .map_err(|e| StoreError::Setup(format!("no randomness for the store's mark: {e}")))?;
         let mark = hex::encode(bytes);
-        pg_listener::start(url.to_owned(), mark.clone(), changes, stop.clone())?;
+        pg_listener::start(target.clone(), mark.clone(), changes, stop.clone())?;
         Ok(Store {
             inner: Arc::new(Inner {
                 writer: Writer::start(

@@ -6,20 +6,27 @@
 use crate::logging::ErrorChain;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use postgres::fallible_iterator::FallibleIterator;
 use tokio::sync::watch;
 
 use super::StoreError;
+use super::pg::PgTarget;
 use super::pg_writer::EVENTS_CHANNEL;
 
 /// How often the thread looks whether the store was closed, and waits before reconnecting.
 const TICK: Duration = Duration::from_secs(1);
 
+/// How often a quiet connection is asked whether it still answers: a connection cut without
+/// a word (a dropped NAT entry, a server host gone) brings no notification and no error, and
+/// the commits of other instances would go unheard until the system's keepalive noticed
+/// (hours). A reconnection catches up from the table.
+const PROBE_EVERY: Duration = Duration::from_secs(30);
+
 /// Starts the listener; notifications marked `own` (this store's writer's) are passed over.
 pub(super) fn start(
-    url: String,
+    target: PgTarget,
     own: String,
     changes: watch::Sender<u64>,
     stop: Arc<AtomicBool>,
@@ -28,7 +35,7 @@ pub(super) fn start(
         .name("taflbot-db-listener".into())
         .spawn(move || {
             while !stop.load(Ordering::Relaxed) {
-                match listen(&url, &own, &changes, &stop) {
+                match listen(&target, &own, &changes, &stop) {
                     Ok(()) => {}
                     Err(e) => {
                         tracing::warn!(error = %ErrorChain(&e), "the database listener lost its connection; reconnecting");
@@ -43,12 +50,18 @@ pub(super) fn start(
 
 /// Listens until the connection is lost (`Err`) or the store stops (`Ok`).
 fn listen(
-    url: &str,
+    target: &PgTarget,
     own: &str,
     changes: &watch::Sender<u64>,
     stop: &AtomicBool,
 ) -> Result<(), StoreError> {
-    let mut client = postgres::Client::connect(url, postgres::NoTls)?;
+    // A server that does not answer must not hold the listener for the system's TCP timeout.
+    let mut config: postgres::Config = target.url.parse()?;
+    if config.get_connect_timeout().is_none() && !target.timeouts.connect.is_zero() {
+        config.connect_timeout(target.timeouts.connect);
+    }
+    let mut client = config.connect(postgres::NoTls)?;
+    let mut probed = Instant::now();
     client.batch_execute(&format!("LISTEN {EVENTS_CHANNEL}"))?;
     let bump = || changes.send_modify(|n| *n = n.wrapping_add(1));
     bump();
@@ -72,6 +85,15 @@ fn listen(
         }
         if client.is_closed() {
             return Err(StoreError::Setup("the listening connection closed".into()));
+        }
+        if probed.elapsed() >= PROBE_EVERY {
+            let deadline = target.timeouts.statement.max(TICK);
+            if client.is_valid(deadline).is_err() {
+                return Err(StoreError::Setup(
+                    "the listening connection did not answer a probe".into(),
+                ));
+            }
+            probed = Instant::now();
         }
     }
     Ok(())
