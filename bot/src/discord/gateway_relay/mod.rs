@@ -11,14 +11,22 @@
 //!   an identify loop that spends the day's 1,000 session starts. The reason is logged once,
 //!   shown in `/health`, and for the token or the intents (or every shard stopped) the whole
 //!   front end fails.
-//! - **IDENTIFY is paced** by `max_concurrency` (`identify_pacing`).
-//! - IDENTIFY asks for uncompressed payloads, so every frame can be read on its way.
+//! - **IDENTIFY is paced** by `max_concurrency` (`identify_pacing`), across every instance of
+//!   the bot when they share a PostgreSQL database.
+//! - **Compression**: the connection to Discord asks for `compress=zlib-stream` (a fraction of
+//!   the bandwidth at thousands of servers), inflated here (`zlib_stream`); IDENTIFY asks for
+//!   no payload compression. So every payload is read on its way, and serenity gets plain text
+//!   frames.
+//!
+//! The connection to Discord is `wss://` with the webpki roots (`upstream`).
 //!
 //! One relay serves every gateway client of one running bot; dropping it closes every
 //! relayed connection.
 
 mod close_codes;
 mod identify_pacing;
+mod upstream;
+mod zlib_stream;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -29,23 +37,31 @@ use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use crate::config::DiscordStandIn;
+use crate::service::GamesService;
 use crate::shard_health::{ShardBoard, ShardState};
 
 use close_codes::Scope;
 use identify_pacing::IdentifyPacer;
+use upstream::{DiscordSocket, Upstream};
+use zlib_stream::ZlibStream;
 
 /// How long connecting to Discord's gateway may take.
 const UPSTREAM_CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// What went wrong starting the relay.
 #[derive(Debug, thiserror::Error)]
-#[error("could not open the local gateway relay: {0}")]
-pub struct RelayError(#[from] std::io::Error);
+pub enum RelayError {
+    #[error("could not open the local gateway relay: {0}")]
+    Listen(#[from] std::io::Error),
+    #[error(transparent)]
+    Tls(#[from] upstream::UpstreamTlsError),
+}
 
 /// See the module documentation.
 pub struct GatewayRelay {
@@ -57,6 +73,8 @@ pub struct GatewayRelay {
 struct Inner {
     /// Discord's gateway URL, as `GET /gateway` gave it to the current client.
     upstream: Mutex<String>,
+    /// How to reach it: the roots trusted, a stand-in in tests.
+    connector: Upstream,
     board: ShardBoard,
     pacer: IdentifyPacer,
     /// Shards stopped by a fatal close: their IDENTIFYs are parked.
@@ -76,14 +94,22 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl GatewayRelay {
-    /// Listens on a local port; shard states go to `board`.
-    pub async fn start(board: ShardBoard) -> Result<GatewayRelay, RelayError> {
+    /// Listens on a local port; shard states go to `board`; IDENTIFY turns are claimed through
+    /// `service`'s database when instances share it; `stand_in` (tests only) answers for
+    /// Discord's gateway.
+    pub async fn start(
+        board: ShardBoard,
+        service: GamesService,
+        stand_in: Option<&DiscordStandIn>,
+    ) -> Result<GatewayRelay, RelayError> {
+        let connector = Upstream::new(stand_in)?;
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("ws://{}", listener.local_addr()?);
         let inner = Arc::new(Inner {
             upstream: Mutex::new(String::new()),
+            connector,
             board,
-            pacer: IdentifyPacer::default(),
+            pacer: IdentifyPacer::shared_through(Some(service)),
             stopped: Mutex::new(HashSet::new()),
             sessions: Mutex::new(HashMap::new()),
             front_end_failed: watch::channel(None).0,
@@ -135,18 +161,33 @@ async fn accept(listener: TcpListener, inner: Arc<Inner>) {
 }
 
 type BotSocket = WebSocketStream<TcpStream>;
-type DiscordSocket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// The gateway URL with serenity's query (`v=10`).
+/// The gateway URL with serenity's query (`v=10`) and the relay's transport compression.
+/// Discord's URL has no path (`wss://gateway.discord.gg`): the query then follows `/`, as the
+/// request line needs one (`GET /?v=10`, not `GET ?v=10`, which a server refuses with 400).
 fn upstream_url(base: &str, query: Option<&str>) -> String {
-    let base = base.trim_end_matches('/');
-    match query {
+    let trimmed = base.trim_end_matches('/');
+    let has_path = trimmed
+        .split_once("://")
+        .is_some_and(|(_, rest)| rest.contains('/'));
+    let base = if has_path {
+        trimmed.to_owned()
+    } else {
+        format!("{trimmed}/")
+    };
+    let mut url = match query {
         Some(query) if !query.is_empty() => {
             let join = if base.contains('?') { '&' } else { '?' };
             format!("{base}{join}{query}")
         }
-        _ => base.to_owned(),
+        _ => base,
+    };
+    if !url.contains("compress=") {
+        let join = if url.contains('?') { '&' } else { '?' };
+        url.push(join);
+        url.push_str("compress=zlib-stream");
     }
+    url
 }
 
 /// The `[shard, count]` an IDENTIFY names (`[0, 1]` without one, as Discord reads it).
@@ -185,13 +226,10 @@ async fn relay(stream: TcpStream, inner: Arc<Inner>) {
         return;
     }
     let url = upstream_url(&lock(&inner.upstream), query.as_deref());
-    let upstream = tokio::time::timeout(
-        UPSTREAM_CONNECT_TIMEOUT,
-        tokio_tungstenite::connect_async(url),
-    )
-    .await;
+    let upstream =
+        tokio::time::timeout(UPSTREAM_CONNECT_TIMEOUT, inner.connector.connect(&url)).await;
     let discord = match upstream {
-        Ok(Ok((discord, _))) => discord,
+        Ok(Ok(discord)) => discord,
         Ok(Err(e)) => {
             tracing::warn!("could not connect to Discord's gateway: {e}");
             return;
@@ -207,6 +245,7 @@ async fn relay(stream: TcpStream, inner: Arc<Inner>) {
         inner,
         shard: None,
         heartbeat_interval: None,
+        zlib: ZlibStream::new(),
     }
     .run(bot, discord)
     .await;
@@ -219,6 +258,8 @@ struct Connection {
     shard: Option<[u16; 2]>,
     /// From Discord's HELLO, which comes before the shard is known.
     heartbeat_interval: Option<Duration>,
+    /// The connection's compressed stream from Discord.
+    zlib: ZlibStream,
 }
 
 /// What to do after a frame.
@@ -294,11 +335,7 @@ impl Connection {
                     return None;
                 }
                 self.inner.board.set(shard[0], ShardState::Identifying);
-                let wait = self.inner.pacer.take_turn(shard[0]);
-                if !wait.is_zero() {
-                    tracing::debug!(shard = shard[0], ?wait, "IDENTIFY waits for its bucket");
-                    tokio::time::sleep(wait).await;
-                }
+                self.inner.pacer.wait_for_turn(shard[0]).await;
                 if let Some(data) = payload.get_mut("d").and_then(Value::as_object_mut) {
                     data.insert("compress".to_owned(), Value::Bool(false));
                 }
@@ -346,6 +383,18 @@ impl Connection {
         if let Some([shard, _]) = self.shard {
             self.inner.board.heard(shard);
         }
+        let message = match message {
+            Message::Binary(bytes) => match self.zlib.push(&bytes) {
+                Ok(Some(payload)) => Message::text(payload),
+                // Part of a payload: the rest comes in the next frames.
+                Ok(None) => return Step::Go,
+                Err(e) => {
+                    tracing::warn!("{e}; the shard's connection ends (serenity resumes)");
+                    return Step::End;
+                }
+            },
+            other => other,
+        };
         match &message {
             Message::Text(text) => {
                 if let Ok(payload) = serde_json::from_str::<Value>(text) {
@@ -480,13 +529,24 @@ mod tests {
     fn serenitys_query_is_kept_on_discords_url() {
         assert_eq!(
             upstream_url("wss://gateway.discord.gg", Some("v=10")),
-            "wss://gateway.discord.gg?v=10"
+            "wss://gateway.discord.gg/?v=10&compress=zlib-stream"
+        );
+        assert_eq!(
+            upstream_url("wss://gateway.discord.gg/", Some("v=10")),
+            "wss://gateway.discord.gg/?v=10&compress=zlib-stream"
+        );
+        assert_eq!(
+            upstream_url("ws://127.0.0.1:9/gateway", Some("v=10")),
+            "ws://127.0.0.1:9/gateway?v=10&compress=zlib-stream"
         );
         assert_eq!(
             upstream_url("ws://127.0.0.1:9/?a=1", Some("v=10")),
-            "ws://127.0.0.1:9/?a=1&v=10"
+            "ws://127.0.0.1:9/?a=1&v=10&compress=zlib-stream"
         );
-        assert_eq!(upstream_url("ws://x/", None), "ws://x");
+        assert_eq!(
+            upstream_url("ws://x/", None),
+            "ws://x/?compress=zlib-stream"
+        );
     }
 
     #[test]

@@ -201,6 +201,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 20,
+        name: "discord_identify_turns",
+        sqlite: include_str!("../../../../migrations/0020_discord_identify_turns.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0020_discord_identify_turns.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.
