@@ -55,6 +55,9 @@ async fn two_instances_on_one_postgresql_started_together_take_turns_to_identify
     let fake = FakeDiscord::start().await.unwrap();
     // One bucket: every shard of either instance waits 5 s after the last one's start.
     fake.set_session_start_limit(1_000, 1);
+    // Heartbeats due every 2 s: a shard waiting its turn (up to about 12 s here) must keep
+    // heartbeating, or serenity takes its connection for dead and identifies again.
+    fake.set_heartbeat_interval(Duration::from_secs(2));
     let url = taflbot_e2e::pg_server::database_url();
     let dir = tempfile::tempdir().unwrap();
     // Started at the same moment, as in a rolling deploy or a restart of both.
@@ -69,7 +72,11 @@ async fn two_instances_on_one_postgresql_started_together_take_turns_to_identify
         0,
         "an IDENTIFY came within 5 s of another in the one bucket (op 9)"
     );
-    assert_eq!(fake.identifies(), 4, "every shard identified once");
+    assert_eq!(
+        fake.identifies(),
+        4,
+        "every shard identified once, none again after waiting its turn"
+    );
     for (app, shards) in [(&first, [0, 1]), (&second, [2, 3])] {
         let expected: Vec<(u64, String)> = shards
             .iter()

@@ -57,9 +57,11 @@ impl IdentifyPacer {
         }
     }
 
-    /// Waits for `shard`'s turn to identify: claimed from the instances' shared database, or
-    /// taken from this instance's own pacing.
-    pub async fn wait_for_turn(&self, shard: u16) {
+    /// Claims `shard`'s turn to identify, from the instances' shared database or from this
+    /// instance's own pacing: when it is. The caller holds the IDENTIFY until then and keeps
+    /// relaying everything else (heartbeats), so a long queue never looks like a dead
+    /// connection to serenity or to Discord.
+    pub async fn claim_turn(&self, shard: u16) -> Instant {
         let wait = match self.shared_turn(shard).await {
             Some(wait) => wait,
             None => self.take_turn(shard),
@@ -74,8 +76,8 @@ impl IdentifyPacer {
         let wait = wait.min(MAX_TURN_WAIT);
         if !wait.is_zero() {
             tracing::debug!(shard, ?wait, "IDENTIFY waits for its bucket");
-            tokio::time::sleep(wait).await;
         }
+        Instant::now() + wait
     }
 
     /// The wait for `shard`'s turn claimed through the database; `None` where the database is

@@ -246,6 +246,7 @@ async fn relay(stream: TcpStream, inner: Arc<Inner>) {
         shard: None,
         heartbeat_interval: None,
         zlib: ZlibStream::new(),
+        held_identify: None,
     }
     .run(bot, discord)
     .await;
@@ -260,6 +261,18 @@ struct Connection {
     heartbeat_interval: Option<Duration>,
     /// The connection's compressed stream from Discord.
     zlib: ZlibStream,
+    /// serenity's IDENTIFY, held until its bucket's turn (heartbeats go on meanwhile).
+    held_identify: Option<(Value, tokio::time::Instant)>,
+}
+
+/// What becomes of a payload from serenity.
+enum ToDiscord {
+    /// Sent on at once.
+    Now(Value),
+    /// An IDENTIFY, held until its bucket's turn.
+    AtTurn(Value, tokio::time::Instant),
+    /// Not sent: the connection is parked (the shard is stopped, or the front end failed).
+    Park,
 }
 
 /// What to do after a frame.
@@ -273,9 +286,11 @@ impl Connection {
     async fn run(mut self, mut bot: BotSocket, mut discord: DiscordSocket) {
         let mut closing = self.inner.closing.subscribe();
         let step = loop {
+            let turn = self.held_identify.as_ref().map(|(_, at)| *at);
             let step = tokio::select! {
                 frame = bot.next() => self.on_bot_frame(frame, &mut discord).await,
                 frame = discord.next() => self.on_discord_frame(frame, &mut bot).await,
+                () = until_turn(turn) => self.send_held_identify(&mut discord).await,
                 _ = until_set(&mut closing) => Step::End,
             };
             match step {
@@ -307,8 +322,12 @@ impl Connection {
         let message = match message {
             Message::Text(text) => match serde_json::from_str::<Value>(&text) {
                 Ok(payload) => match self.bot_payload(payload).await {
-                    Some(payload) => Message::text(payload.to_string()),
-                    None => return Step::Park,
+                    ToDiscord::Now(payload) => Message::text(payload.to_string()),
+                    ToDiscord::AtTurn(payload, at) => {
+                        self.held_identify = Some((payload, at));
+                        return Step::Go;
+                    }
+                    ToDiscord::Park => return Step::Park,
                 },
                 Err(_) => Message::Text(text),
             },
@@ -324,21 +343,36 @@ impl Connection {
         }
     }
 
-    /// A payload from serenity, as it is to go to Discord; `None`: park instead (the shard is
-    /// stopped, or the front end has failed).
-    async fn bot_payload(&mut self, mut payload: Value) -> Option<Value> {
+    /// The IDENTIFY held for its turn, now sent (or the connection parked, if the shard was
+    /// stopped meanwhile).
+    async fn send_held_identify(&mut self, discord: &mut DiscordSocket) -> Step {
+        let Some((payload, _)) = self.held_identify.take() else {
+            return Step::Go;
+        };
+        if self.shard.is_some_and(|[shard, _]| self.must_park(shard)) {
+            return Step::Park;
+        }
+        match discord.send(Message::text(payload.to_string())).await {
+            Ok(()) => Step::Go,
+            Err(_) => Step::End,
+        }
+    }
+
+    /// What becomes of a payload from serenity: an IDENTIFY waits for its bucket's turn.
+    async fn bot_payload(&mut self, mut payload: Value) -> ToDiscord {
         match payload.get("op").and_then(Value::as_u64) {
             Some(2) => {
                 let shard = identify_shard(payload.get("d").unwrap_or(&Value::Null));
                 self.known_as(shard);
                 if self.must_park(shard[0]) {
-                    return None;
+                    return ToDiscord::Park;
                 }
                 self.inner.board.set(shard[0], ShardState::Identifying);
-                self.inner.pacer.wait_for_turn(shard[0]).await;
+                let turn = self.inner.pacer.claim_turn(shard[0]).await;
                 if let Some(data) = payload.get_mut("d").and_then(Value::as_object_mut) {
                     data.insert("compress".to_owned(), Value::Bool(false));
                 }
+                return ToDiscord::AtTurn(payload, turn);
             }
             Some(6) => {
                 let session = payload
@@ -350,14 +384,14 @@ impl Connection {
                 if let Some(shard) = shard {
                     self.known_as(shard);
                     if self.must_park(shard[0]) {
-                        return None;
+                        return ToDiscord::Park;
                     }
                     self.inner.board.set(shard[0], ShardState::Resuming);
                 }
             }
             _ => {}
         }
-        Some(payload)
+        ToDiscord::Now(payload)
     }
 
     fn known_as(&mut self, shard: [u16; 2]) {
@@ -484,6 +518,14 @@ impl Connection {
                 true
             });
         }
+    }
+}
+
+/// Resolves at `turn`; never without one.
+async fn until_turn(turn: Option<tokio::time::Instant>) {
+    match turn {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
