@@ -21,6 +21,9 @@ pub enum DiscordState {
     CommandsNotRegistered { error: String },
     /// The gateway ended; connecting again after a back-off.
     Reconnecting { error: String },
+    /// Discord's daily session starts are used up (`GET /gateway/bot`): the gateway waits for
+    /// them to reset instead of identifying (past the limit Discord resets the bot's token).
+    SessionStartsExhausted { error: String },
     /// Given up: the front end is down until the process restarts with a fixed configuration.
     Failed { error: String },
 }

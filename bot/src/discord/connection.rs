@@ -4,7 +4,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serenity::all::{
-    Client, ClientBuilder, GatewayError, GatewayIntents, GuildId, Http, HttpBuilder, ShardManager,
+    Client, ClientBuilder, GatewayError, GatewayIntents, GuildId, Http, HttpBuilder,
+    SessionStartLimit, ShardManager,
 };
 use serenity::http::HttpError;
 use tokio::sync::watch;
@@ -16,7 +17,10 @@ use super::command_registration::Registration;
 use super::delivery::{self, DeliverySettings, GateSettings};
 use super::gateway_relay::GatewayRelay;
 use super::interactions_endpoint::{InteractionRelay, RelayingFramework};
-use super::{Data, DiscordError, DiscordState, answers, commands, components, error, mentions};
+use super::{
+    Data, DiscordError, DiscordState, answers, commands, components, error, mentions,
+    session_start_limit,
+};
 
 /// Where the real Discord API lives; anything else is treated as a proxy or a fake.
 const DISCORD_ORIGIN: &str = "https://discord.com";
@@ -183,7 +187,12 @@ pub async fn start(settings: DiscordSettings, data: Data) -> Result<RunningBot, 
     let data = data.with_rest_gate(settings.gate);
     let status = data.status.clone();
     status.set(DiscordState::Connecting);
-    let relay = GatewayRelay::start(status.shards().clone()).await?;
+    let relay = GatewayRelay::start(
+        status.shards().clone(),
+        data.service.clone(),
+        settings.stand_in.as_ref(),
+    )
+    .await?;
     let (stop, stop_rx) = watch::channel(false);
     let outbox = tokio::spawn(delivery::run(
         Arc::clone(&http),
@@ -304,7 +313,23 @@ async fn supervise(
                     return;
                 }
                 match shard_plan(&settings, &client.http).await {
-                    Ok((plan, max_concurrency)) => {
+                    Ok(GatewayPlan {
+                        plan,
+                        max_concurrency,
+                        starts,
+                    }) => {
+                        let exhausted = starts.as_ref().and_then(|starts| {
+                            session_start_limit::exhausted(starts, plan.range.len())
+                        });
+                        if let Some((reason, wait)) = exhausted {
+                            let stop = stop.clone();
+                            if session_start_limit::wait_for_reset(reason, wait, &status, stop)
+                                .await
+                            {
+                                continue;
+                            }
+                            return;
+                        }
                         let upstream = client.ws_url.lock().await.clone();
                         relay.prepare(upstream, max_concurrency, plan.range.clone());
                         *client.ws_url.lock().await = relay.url().to_owned();
@@ -377,13 +402,20 @@ async fn stopped(stop: &mut watch::Receiver<bool>) {
     let _ = stop.wait_for(|stop| *stop).await;
 }
 
+/// What one gateway client is to start, as `GET /gateway/bot` says it.
+struct GatewayPlan {
+    /// The configured shards, or every shard of the count Discord recommends now.
+    plan: crate::config::ShardPlan,
+    /// How many buckets of shards may identify at once (1 when Discord cannot be asked now).
+    max_concurrency: u16,
+    /// The day's session starts (`None` when Discord cannot be asked now).
+    starts: Option<SessionStartLimit>,
+}
+
 /// The shards to start: the configured ones, or every shard of the count Discord recommends
-/// now (a bot that grew gets more shards at its next gateway start); and `max_concurrency`,
-/// how many buckets of shards may identify at once (1 when Discord cannot be asked now).
-async fn shard_plan(
-    settings: &DiscordSettings,
-    http: &Http,
-) -> Result<(crate::config::ShardPlan, u16), DiscordError> {
+/// now (a bot that grew gets more shards at its next gateway start); `max_concurrency` and the
+/// day's session starts.
+async fn shard_plan(settings: &DiscordSettings, http: &Http) -> Result<GatewayPlan, DiscordError> {
     let gateway = match http.get_bot_gateway().await {
         Ok(gateway) => Some(gateway),
         Err(e) if settings.shards_from_discord => return Err(e.into()),
@@ -395,8 +427,13 @@ async fn shard_plan(
     let max_concurrency = gateway.as_ref().map_or(1, |g| {
         u16::try_from(g.session_start_limit.max_concurrency).unwrap_or(u16::MAX)
     });
+    let starts = gateway.as_ref().map(|g| g.session_start_limit.clone());
     let Some(gateway) = gateway.filter(|_| settings.shards_from_discord) else {
-        return Ok((settings.shards.clone(), max_concurrency));
+        return Ok(GatewayPlan {
+            plan: settings.shards.clone(),
+            max_concurrency,
+            starts,
+        });
     };
     let total = u16::try_from(gateway.shards.max(1)).unwrap_or(u16::MAX);
     tracing::info!(
@@ -404,13 +441,14 @@ async fn shard_plan(
         max_concurrency,
         "Discord's recommended shard count (discord.shard_count = \"auto\"): running all of them"
     );
-    Ok((
-        crate::config::ShardPlan {
+    Ok(GatewayPlan {
+        plan: crate::config::ShardPlan {
             range: 0..total,
             total,
         },
         max_concurrency,
-    ))
+        starts,
+    })
 }
 
 /// The attempt number of the next reconnection: after a session that was up (`healthy`) the

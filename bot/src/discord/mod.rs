@@ -25,6 +25,7 @@ mod post_permissions;
 mod posts;
 mod server;
 mod server_lifecycle;
+mod session_start_limit;
 mod text_board;
 mod threads;
 

@@ -182,6 +182,10 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ),
     ("discord_outbox", include_str!("rows/discord_outbox.rs")),
     ("discord_guilds", include_str!("rows/discord_guilds.rs")),
+    (
+        "discord_identify_turns",
+        include_str!("rows/discord_identify_turns.rs"),
+    ),
     ("events", include_str!("rows/events.rs")),
     ("game_threads", include_str!("rows/game_threads.rs")),
     ("games", include_str!("rows/games.rs")),

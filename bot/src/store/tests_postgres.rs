@@ -435,3 +435,40 @@ async fn the_writer_plans_generically_also_after_reconnecting_and_readers_do_not
     assert_ne!(new_pid, pid, "a new connection");
     assert_eq!(mode, "force_generic_plan");
 }
+
+#[tokio::test]
+async fn identify_turns_of_a_bucket_follow_one_another_whoever_claims_them() {
+    // Two stores on one database: two instances of the bot.
+    let url = database_url();
+    let (first, second) = (open(&url), open(&url));
+    let claim = |store: &Store, bucket: u16, now: i64| {
+        let store = store.clone();
+        async move {
+            store
+                .write(move |c| rows::claim_identify_turn(c, bucket, now, 5_750))
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(claim(&first, 0, 1_000).await, 1_000, "a free bucket: now");
+    assert_eq!(
+        claim(&second, 0, 1_100).await,
+        6_750,
+        "the other instance waits its turn"
+    );
+    assert_eq!(
+        claim(&first, 0, 1_200).await,
+        12_500,
+        "and the next after it"
+    );
+    assert_eq!(
+        claim(&second, 1, 1_300).await,
+        1_300,
+        "another bucket is free"
+    );
+    assert_eq!(
+        claim(&first, 0, 60_000).await,
+        60_000,
+        "turns long past leave the bucket free"
+    );
+}

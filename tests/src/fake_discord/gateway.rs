@@ -13,12 +13,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
+use super::gateway_wire::{Wire, WireCounts, asks_for_zlib_stream};
 use super::latency::Latencies;
 use super::session_starts::Refusal;
 use super::{FakeError, FakeState, checked, locked, now_rfc3339, payloads};
@@ -26,6 +27,10 @@ use super::{FakeError, FakeState, checked, locked, now_rfc3339, payloads};
 /// How often the bot is asked to heartbeat, unless a test says otherwise: Discord's usual
 /// interval, long, so tests see few heartbeats.
 const HEARTBEAT_INTERVAL_MS: u64 = 41_250;
+
+/// Discord's gateway, as `GET /gateway` gives it, where the fake serves it over TLS: the
+/// stand-in's certificate names this host too (`tls`).
+pub const DISCORD_GATEWAY_URL: &str = "wss://gateway.discord.gg";
 
 /// Close codes with which a client ends its session for good (Discord forgets it).
 const CLIENT_CLOSES_FOR_GOOD: [u16; 2] = [1000, 1001];
@@ -141,6 +146,13 @@ pub(crate) struct GatewayHub {
     /// Shards whose connections hear nothing more: no heartbeat ACK, no dispatch (kept in the
     /// session for a resume), as when Discord's side of a connection hangs.
     silenced: Mutex<std::collections::HashSet<u64>>,
+    /// Whether `GET /gateway` gives Discord's `wss://` URL (served by the TLS stand-in) rather
+    /// than the plain `ws://` one.
+    over_tls: std::sync::atomic::AtomicBool,
+    /// Connections opened through the TLS stand-in.
+    tls_connections: AtomicU64,
+    /// Bytes sent, as payloads and on the wire (`gateway_wire`).
+    pub wire_counts: WireCounts,
 }
 
 impl GatewayHub {
@@ -167,6 +179,9 @@ impl Default for GatewayHub {
             identified: Mutex::new(Vec::new()),
             routed: Mutex::new(Vec::new()),
             silenced: Mutex::new(std::collections::HashSet::new()),
+            over_tls: std::sync::atomic::AtomicBool::new(false),
+            tls_connections: AtomicU64::new(0),
+            wire_counts: WireCounts::default(),
         }
     }
 }
@@ -215,6 +230,26 @@ impl GatewayHub {
     /// Each dispatch's event name and the shard it went to, in order.
     pub fn routed(&self) -> Vec<(String, u64)> {
         locked(&self.routed).clone()
+    }
+
+    /// From now on `GET /gateway` (and READY's `resume_gateway_url`) give Discord's
+    /// `wss://` URL, which the TLS stand-in serves.
+    pub fn serve_over_tls(&self) {
+        self.over_tls.store(true, Ordering::Relaxed);
+    }
+
+    /// The gateway URL the bot is given: the plain one, or Discord's over TLS.
+    pub fn url(&self, plain: &str) -> String {
+        if self.over_tls.load(Ordering::Relaxed) {
+            DISCORD_GATEWAY_URL.to_owned()
+        } else {
+            plain.to_owned()
+        }
+    }
+
+    /// Gateway connections opened through the TLS stand-in.
+    pub fn tls_connections(&self) -> u64 {
+        self.tls_connections.load(Ordering::Relaxed)
     }
 
     /// From now on `shard`'s connections hear nothing: no heartbeat ACK, no dispatch.
@@ -332,15 +367,27 @@ impl GatewayHub {
     }
 }
 
-pub(crate) async fn upgrade(State(state): State<Arc<FakeState>>, ws: WebSocketUpgrade) -> Response {
-    ws.on_upgrade(move |socket| serve(state, socket))
+pub(crate) async fn upgrade(
+    State(state): State<Arc<FakeState>>,
+    RawQuery(query): RawQuery,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let wire = Wire::new(asks_for_zlib_stream(query.as_deref()));
+    ws.on_upgrade(move |socket| serve(state, socket, wire))
 }
 
-async fn send(socket: &mut WebSocket, frame: &Value) -> bool {
-    socket
-        .send(Message::Text(frame.to_string().into()))
-        .await
-        .is_ok()
+/// A connection to the gateway through the TLS stand-in (`wss://gateway.discord.gg`).
+pub(crate) async fn upgrade_over_tls(
+    State(state): State<Arc<FakeState>>,
+    RawQuery(query): RawQuery,
+    ws: WebSocketUpgrade,
+) -> Response {
+    state
+        .gateway
+        .tls_connections
+        .fetch_add(1, Ordering::Relaxed);
+    let wire = Wire::new(asks_for_zlib_stream(query.as_deref()));
+    ws.on_upgrade(move |socket| serve(state, socket, wire))
 }
 
 async fn close(socket: &mut WebSocket, code: u16) {
@@ -357,13 +404,14 @@ enum Next {
     Close(u16),
 }
 
-async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
+async fn serve(state: Arc<FakeState>, mut socket: WebSocket, mut wire: Wire) {
     let gateway = &state.gateway;
+    let counts = &gateway.wire_counts;
     let id = gateway.next_connection.fetch_add(1, Ordering::Relaxed);
     let (to_bot, mut outgoing) = mpsc::unbounded_channel::<Outgoing>();
     let interval = gateway.heartbeat_interval_ms.load(Ordering::Relaxed);
     let hello = json!({ "op": 10, "d": { "heartbeat_interval": interval } });
-    if !send(&mut socket, &hello).await {
+    if !wire.send(&mut socket, counts, &hello).await {
         return;
     }
     let mut client_close = None;
@@ -387,7 +435,7 @@ async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
                 match answer_frame(&state, id, &to_bot, &frame) {
                     Next::Reply(replies) => {
                         for reply in replies {
-                            if !send(&mut socket, &reply).await { break; }
+                            if !wire.send(&mut socket, counts, &reply).await { break; }
                         }
                     }
                     Next::Close(code) => {
@@ -398,11 +446,11 @@ async fn serve(state: Arc<FakeState>, mut socket: WebSocket) {
             }
             Some(out) = outgoing.recv() => match out {
                 Outgoing::Frame(frame) => {
-                    if !send(&mut socket, &frame).await { break; }
+                    if !wire.send(&mut socket, counts, &frame).await { break; }
                 }
                 Outgoing::Dispatch { frame, due } => {
                     tokio::time::sleep_until(due).await;
-                    if !send(&mut socket, &frame).await { break; }
+                    if !wire.send(&mut socket, counts, &frame).await { break; }
                 }
                 Outgoing::Close(code) => {
                     close(&mut socket, code).await;
@@ -533,7 +581,7 @@ fn session_start(
         state.application_id,
         state.guild_id,
         &session_id,
-        &state.ws_url,
+        &state.gateway.url(&state.ws_url),
     );
     ready["shard"] = json!([shard, count]);
     if !has_guild {

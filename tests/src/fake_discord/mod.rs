@@ -101,7 +101,9 @@
 //!   with fewer shards than a test requires is closed with 4011 (sharding required), a shard
 //!   outside its count with 4010 and one past the day's limit with 4004 (both problems).
 //!   `max_concurrency` is held to: one session start per bucket (`shard % max_concurrency`)
-//!   per 5 s, one too soon answered op 9 and counted.
+//!   per 5 s, one too soon answered op 9 and counted, from every bot connected (several
+//!   instances of one bot share the buckets, as on Discord). A test can use up the day's
+//!   starts until a reset it chooses ([`FakeDiscord::use_up_session_starts`]).
 //! - **The bot's ping rule** (`mentions`): every message, follow-up, edit and message callback
 //!   must carry `allowed_mentions`, never allowing `everyone` or roles (Discord would accept
 //!   one without and ping every mention in its text, so this is a problem of the bot).
@@ -111,6 +113,12 @@
 //!   IDENTIFY with a close code, close the connection, send op 7 or op 9, or silence a shard
 //!   ([`FakeDiscord::silence_shard`]: no more heartbeat ACKs or dispatches on its connections,
 //!   as when Discord's side hangs). A client closing with 1000 or 1001 ends its session.
+//! - **The gateway on the wire** ([`gateway_wire`]): over TLS as Discord serves it, once a
+//!   test calls [`FakeDiscord::serve_gateway_over_tls`]: `GET /gateway` then gives
+//!   `wss://gateway.discord.gg`, served at `/` by the TLS stand-in, whose certificate names
+//!   that host too; a connection whose URL asks for `compress=zlib-stream` gets every payload
+//!   through one zlib context, sync-flushed, as binary frames (a large one split over two);
+//!   bytes sent are counted as payloads and on the wire ([`FakeDiscord::gateway_bytes`]).
 //! - **Server, channel and thread events** ([`guild_events`]): the bot removed from the guild
 //!   (GUILD_DELETE without `unavailable`; the guild's channels then refuse its messages) and
 //!   added back (GUILD_CREATE), a guild outage (GUILD_DELETE with `unavailable: true`),
@@ -129,7 +137,8 @@
 //!   limit and the invalid-request count are the fake's, not per token or address); a ban
 //!   lasts while more than the limit of invalid requests is in the window (Discord: an hour
 //!   or more).
-//! - Gateway: no zlib or zstd compression, no ETF encoding, no heartbeat timeout (a silent
+//! - Gateway: no zstd-stream compression and no payload compression (`compress` in IDENTIFY is
+//!   ignored), no ETF encoding, no heartbeat timeout (a silent
 //!   client is never dropped, heartbeat `seq` never checked), intents not checked, no
 //!   guild member chunking (REQUEST_GUILD_MEMBERS is ignored), presences ignored; channels and
 //!   members added after READY reach the bot only at its next session (no CHANNEL_CREATE or
@@ -172,6 +181,7 @@ pub mod answer;
 mod application;
 pub mod faults;
 mod gateway;
+mod gateway_wire;
 pub mod guild_events;
 pub mod guilds;
 pub mod images;
@@ -559,17 +569,22 @@ impl FakeDiscord {
             latency,
             session_starts: session_starts::SessionStarts::default(),
         });
-        let app = axum::Router::new()
+        let routes = axum::Router::new()
             .route("/gateway", axum::routing::get(gateway::upgrade))
-            .fallback(rest::handle)
+            .fallback(rest::handle);
+        // Over TLS, the gateway is also where Discord has it: the root of its own host.
+        let tls_app = routes
+            .clone()
+            .route("/", axum::routing::get(gateway::upgrade_over_tls))
             .with_state(Arc::clone(&state));
+        let app = routes.with_state(Arc::clone(&state));
         let tls_listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let identity = Arc::new(tls::TlsIdentity::new()?);
         let stand_in = taflbot::config::DiscordStandIn {
             address: tls_listener.local_addr()?,
             certificate_pem: identity.certificate_pem.clone(),
         };
-        let tls_server = tokio::spawn(tls::serve(tls_listener, identity, app.clone()));
+        let tls_server = tokio::spawn(tls::serve(tls_listener, identity, tls_app));
         let server = tokio::spawn(async move {
             if let Err(e) = axum::serve(listener, app).await {
                 eprintln!("fake Discord server stopped: {e}");
@@ -1014,7 +1029,25 @@ impl FakeDiscord {
         self.state.gateway.send_invalid_session(resumable)
     }
 
-    /// The fake gateway's URL (what READY gives as `resume_gateway_url`).
+    /// Serves the gateway as Discord does, over TLS: `GET /gateway` gives
+    /// `wss://gateway.discord.gg`, which a bot connected with [`FakeDiscord::connect`] reaches
+    /// at the stand-in (its certificate names that host too).
+    pub fn serve_gateway_over_tls(&self) {
+        self.state.gateway.serve_over_tls();
+    }
+
+    /// Gateway connections made through the TLS stand-in (`wss://`).
+    pub fn gateway_connections_over_tls(&self) -> u64 {
+        self.state.gateway.tls_connections()
+    }
+
+    /// Bytes the gateway sent since the start: (as JSON payloads, on the wire), the same
+    /// unless connections asked for zlib-stream compression.
+    pub fn gateway_bytes(&self) -> (u64, u64) {
+        self.state.gateway.wire_counts.get()
+    }
+
+    /// The fake gateway's plain `ws://` URL.
     pub fn gateway_url(&self) -> &str {
         &self.state.ws_url
     }

@@ -439,10 +439,14 @@ fn serve(state: &FakeState, incoming: &Incoming, recorded: &mut Recorded) -> Ans
         (RouteKind::CommandRegistration, [.., guild, "commands"]) => {
             commands(state, method, guild.parse().ok(), incoming)
         }
-        (RouteKind::Other, ["gateway"]) => Answer::ok(json!({ "url": state.ws_url })),
-        (RouteKind::Other, ["gateway", "bot"]) => {
-            Answer::ok(state.session_starts.gateway_bot(&state.ws_url))
+        (RouteKind::Other, ["gateway"]) => {
+            Answer::ok(json!({ "url": state.gateway.url(&state.ws_url) }))
         }
+        (RouteKind::Other, ["gateway", "bot"]) => Answer::ok(
+            state
+                .session_starts
+                .gateway_bot(&state.gateway.url(&state.ws_url)),
+        ),
         (RouteKind::Other, ["users", "@me"]) => Answer::ok(payloads::user(&state.bot)),
         (RouteKind::Other, ["oauth2", "applications", "@me"]) => {
             let info = payloads::application_info(state.application_id, &state.owner);

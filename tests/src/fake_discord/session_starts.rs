@@ -30,9 +30,9 @@ struct Starts {
     required_shards: u64,
     total: u64,
     max_concurrency: u64,
-    /// IDENTIFYs received since `since` (the start of the day's window).
+    /// IDENTIFYs received in the day's window, which ends at `window_ends`.
     used: u64,
-    since: Instant,
+    window_ends: Instant,
     /// IDENTIFYs received in all.
     identifies: u64,
     /// When each `max_concurrency` bucket last started a session.
@@ -55,7 +55,7 @@ impl Default for SessionStarts {
                 total: DAILY_SESSION_STARTS,
                 max_concurrency: 1,
                 used: 0,
-                since: Instant::now(),
+                window_ends: Instant::now() + DAY,
                 identifies: 0,
                 last_start: HashMap::new(),
                 too_fast: 0,
@@ -168,11 +168,11 @@ impl SessionStarts {
 impl Starts {
     /// Starts a new day's window once the last one ended; answers how long the window has left.
     fn renew(&mut self, now: Instant) -> Duration {
-        if now.saturating_duration_since(self.since) >= DAY {
-            self.since = now;
+        if now >= self.window_ends {
+            self.window_ends = now + DAY;
             self.used = 0;
         }
-        (self.since + DAY).saturating_duration_since(now)
+        self.window_ends.saturating_duration_since(now)
     }
 }
 
@@ -198,6 +198,15 @@ impl super::FakeDiscord {
             s.total = total;
             s.used = 0;
             s.max_concurrency = max_concurrency.max(1);
+        });
+    }
+
+    /// Uses up the day's session starts: `GET /gateway/bot` answers `remaining: 0` until the
+    /// window resets `reset_after` from now (then every start is available again).
+    pub fn use_up_session_starts(&self, reset_after: Duration) {
+        self.state.session_starts.set(|s| {
+            s.used = s.total;
+            s.window_ends = Instant::now() + reset_after;
         });
     }
 

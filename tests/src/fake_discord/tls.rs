@@ -1,5 +1,6 @@
-//! The fake's stand-in for `https://discord.com`: a TLS listener that serves the same REST
-//! routes with a certificate for `discord.com` made at start. The bot reaches it through an
+//! The fake's stand-in for `https://discord.com` and `wss://gateway.discord.gg`: a TLS listener
+//! that serves the same REST routes, and the gateway at `/`, with a certificate for both hosts
+//! made at start. The bot reaches it through an
 //! HTTP client that resolves `discord.com` to this address and trusts this certificate
 //! ([`taflbot::config::DiscordStandIn`]), so serenity runs with its rate limiter on, as
 //! against Discord: it builds every request for `https://discord.com` then.
@@ -16,8 +17,8 @@ use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls;
 use tower::ServiceExt;
 
-/// The host the certificate is made for.
-const DISCORD_HOST: &str = "discord.com";
+/// The hosts the certificate is made for: the REST API's and the gateway's.
+const DISCORD_HOSTS: [&str; 2] = ["discord.com", "gateway.discord.gg"];
 
 /// A handshake that has not finished by then is dropped (a stuck client holds nothing).
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -38,9 +39,9 @@ pub(crate) struct TlsIdentity {
 }
 
 impl TlsIdentity {
-    /// A new self-signed certificate for `discord.com` and its key.
+    /// A new self-signed certificate for `discord.com` and `gateway.discord.gg`, and its key.
     pub fn new() -> Result<TlsIdentity, TlsError> {
-        let made = rcgen::generate_simple_self_signed(vec![DISCORD_HOST.to_owned()])?;
+        let made = rcgen::generate_simple_self_signed(DISCORD_HOSTS.map(str::to_owned).to_vec())?;
         let certificate_pem = made.cert.pem();
         let key = rustls::pki_types::PrivateKeyDer::Pkcs8(made.signing_key.serialize_der().into());
         let provider = Arc::new(rustls::crypto::ring::default_provider());

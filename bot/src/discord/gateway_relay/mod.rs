@@ -11,14 +11,22 @@
 //!   an identify loop that spends the day's 1,000 session starts. The reason is logged once,
 //!   shown in `/health`, and for the token or the intents (or every shard stopped) the whole
 //!   front end fails.
-//! - **IDENTIFY is paced** by `max_concurrency` (`identify_pacing`).
-//! - IDENTIFY asks for uncompressed payloads, so every frame can be read on its way.
+//! - **IDENTIFY is paced** by `max_concurrency` (`identify_pacing`), across every instance of
+//!   the bot when they share a PostgreSQL database.
+//! - **Compression**: the connection to Discord asks for `compress=zlib-stream` (a fraction of
+//!   the bandwidth at thousands of servers), inflated here (`zlib_stream`); IDENTIFY asks for
+//!   no payload compression. So every payload is read on its way, and serenity gets plain text
+//!   frames.
+//!
+//! The connection to Discord is `wss://` with the webpki roots (`upstream`).
 //!
 //! One relay serves every gateway client of one running bot; dropping it closes every
 //! relayed connection.
 
 mod close_codes;
 mod identify_pacing;
+mod upstream;
+mod zlib_stream;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -29,23 +37,31 @@ use serde_json::Value;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use crate::config::DiscordStandIn;
+use crate::service::GamesService;
 use crate::shard_health::{ShardBoard, ShardState};
 
 use close_codes::Scope;
 use identify_pacing::IdentifyPacer;
+use upstream::{DiscordSocket, Upstream};
+use zlib_stream::ZlibStream;
 
 /// How long connecting to Discord's gateway may take.
 const UPSTREAM_CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// What went wrong starting the relay.
 #[derive(Debug, thiserror::Error)]
-#[error("could not open the local gateway relay: {0}")]
-pub struct RelayError(#[from] std::io::Error);
+pub enum RelayError {
+    #[error("could not open the local gateway relay: {0}")]
+    Listen(#[from] std::io::Error),
+    #[error(transparent)]
+    Tls(#[from] upstream::UpstreamTlsError),
+}
 
 /// See the module documentation.
 pub struct GatewayRelay {
@@ -57,6 +73,8 @@ pub struct GatewayRelay {
 struct Inner {
     /// Discord's gateway URL, as `GET /gateway` gave it to the current client.
     upstream: Mutex<String>,
+    /// How to reach it: the roots trusted, a stand-in in tests.
+    connector: Upstream,
     board: ShardBoard,
     pacer: IdentifyPacer,
     /// Shards stopped by a fatal close: their IDENTIFYs are parked.
@@ -76,14 +94,22 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl GatewayRelay {
-    /// Listens on a local port; shard states go to `board`.
-    pub async fn start(board: ShardBoard) -> Result<GatewayRelay, RelayError> {
+    /// Listens on a local port; shard states go to `board`; IDENTIFY turns are claimed through
+    /// `service`'s database when instances share it; `stand_in` (tests only) answers for
+    /// Discord's gateway.
+    pub async fn start(
+        board: ShardBoard,
+        service: GamesService,
+        stand_in: Option<&DiscordStandIn>,
+    ) -> Result<GatewayRelay, RelayError> {
+        let connector = Upstream::new(stand_in)?;
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("ws://{}", listener.local_addr()?);
         let inner = Arc::new(Inner {
             upstream: Mutex::new(String::new()),
+            connector,
             board,
-            pacer: IdentifyPacer::default(),
+            pacer: IdentifyPacer::shared_through(Some(service)),
             stopped: Mutex::new(HashSet::new()),
             sessions: Mutex::new(HashMap::new()),
             front_end_failed: watch::channel(None).0,
@@ -135,18 +161,33 @@ async fn accept(listener: TcpListener, inner: Arc<Inner>) {
 }
 
 type BotSocket = WebSocketStream<TcpStream>;
-type DiscordSocket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
-/// The gateway URL with serenity's query (`v=10`).
+/// The gateway URL with serenity's query (`v=10`) and the relay's transport compression.
+/// Discord's URL has no path (`wss://gateway.discord.gg`): the query then follows `/`, as the
+/// request line needs one (`GET /?v=10`, not `GET ?v=10`, which a server refuses with 400).
 fn upstream_url(base: &str, query: Option<&str>) -> String {
-    let base = base.trim_end_matches('/');
-    match query {
+    let trimmed = base.trim_end_matches('/');
+    let has_path = trimmed
+        .split_once("://")
+        .is_some_and(|(_, rest)| rest.contains('/'));
+    let base = if has_path {
+        trimmed.to_owned()
+    } else {
+        format!("{trimmed}/")
+    };
+    let mut url = match query {
         Some(query) if !query.is_empty() => {
             let join = if base.contains('?') { '&' } else { '?' };
             format!("{base}{join}{query}")
         }
-        _ => base.to_owned(),
+        _ => base,
+    };
+    if !url.contains("compress=") {
+        let join = if url.contains('?') { '&' } else { '?' };
+        url.push(join);
+        url.push_str("compress=zlib-stream");
     }
+    url
 }
 
 /// The `[shard, count]` an IDENTIFY names (`[0, 1]` without one, as Discord reads it).
@@ -185,13 +226,10 @@ async fn relay(stream: TcpStream, inner: Arc<Inner>) {
         return;
     }
     let url = upstream_url(&lock(&inner.upstream), query.as_deref());
-    let upstream = tokio::time::timeout(
-        UPSTREAM_CONNECT_TIMEOUT,
-        tokio_tungstenite::connect_async(url),
-    )
-    .await;
+    let upstream =
+        tokio::time::timeout(UPSTREAM_CONNECT_TIMEOUT, inner.connector.connect(&url)).await;
     let discord = match upstream {
-        Ok(Ok((discord, _))) => discord,
+        Ok(Ok(discord)) => discord,
         Ok(Err(e)) => {
             tracing::warn!("could not connect to Discord's gateway: {e}");
             return;
@@ -207,6 +245,8 @@ async fn relay(stream: TcpStream, inner: Arc<Inner>) {
         inner,
         shard: None,
         heartbeat_interval: None,
+        zlib: ZlibStream::new(),
+        held_identify: None,
     }
     .run(bot, discord)
     .await;
@@ -219,6 +259,20 @@ struct Connection {
     shard: Option<[u16; 2]>,
     /// From Discord's HELLO, which comes before the shard is known.
     heartbeat_interval: Option<Duration>,
+    /// The connection's compressed stream from Discord.
+    zlib: ZlibStream,
+    /// serenity's IDENTIFY, held until its bucket's turn (heartbeats go on meanwhile).
+    held_identify: Option<(Value, tokio::time::Instant)>,
+}
+
+/// What becomes of a payload from serenity.
+enum ToDiscord {
+    /// Sent on at once.
+    Now(Value),
+    /// An IDENTIFY, held until its bucket's turn.
+    AtTurn(Value, tokio::time::Instant),
+    /// Not sent: the connection is parked (the shard is stopped, or the front end failed).
+    Park,
 }
 
 /// What to do after a frame.
@@ -232,9 +286,11 @@ impl Connection {
     async fn run(mut self, mut bot: BotSocket, mut discord: DiscordSocket) {
         let mut closing = self.inner.closing.subscribe();
         let step = loop {
+            let turn = self.held_identify.as_ref().map(|(_, at)| *at);
             let step = tokio::select! {
                 frame = bot.next() => self.on_bot_frame(frame, &mut discord).await,
                 frame = discord.next() => self.on_discord_frame(frame, &mut bot).await,
+                () = until_turn(turn) => self.send_held_identify(&mut discord).await,
                 _ = until_set(&mut closing) => Step::End,
             };
             match step {
@@ -266,8 +322,12 @@ impl Connection {
         let message = match message {
             Message::Text(text) => match serde_json::from_str::<Value>(&text) {
                 Ok(payload) => match self.bot_payload(payload).await {
-                    Some(payload) => Message::text(payload.to_string()),
-                    None => return Step::Park,
+                    ToDiscord::Now(payload) => Message::text(payload.to_string()),
+                    ToDiscord::AtTurn(payload, at) => {
+                        self.held_identify = Some((payload, at));
+                        return Step::Go;
+                    }
+                    ToDiscord::Park => return Step::Park,
                 },
                 Err(_) => Message::Text(text),
             },
@@ -283,25 +343,36 @@ impl Connection {
         }
     }
 
-    /// A payload from serenity, as it is to go to Discord; `None`: park instead (the shard is
-    /// stopped, or the front end has failed).
-    async fn bot_payload(&mut self, mut payload: Value) -> Option<Value> {
+    /// The IDENTIFY held for its turn, now sent (or the connection parked, if the shard was
+    /// stopped meanwhile).
+    async fn send_held_identify(&mut self, discord: &mut DiscordSocket) -> Step {
+        let Some((payload, _)) = self.held_identify.take() else {
+            return Step::Go;
+        };
+        if self.shard.is_some_and(|[shard, _]| self.must_park(shard)) {
+            return Step::Park;
+        }
+        match discord.send(Message::text(payload.to_string())).await {
+            Ok(()) => Step::Go,
+            Err(_) => Step::End,
+        }
+    }
+
+    /// What becomes of a payload from serenity: an IDENTIFY waits for its bucket's turn.
+    async fn bot_payload(&mut self, mut payload: Value) -> ToDiscord {
         match payload.get("op").and_then(Value::as_u64) {
             Some(2) => {
                 let shard = identify_shard(payload.get("d").unwrap_or(&Value::Null));
                 self.known_as(shard);
                 if self.must_park(shard[0]) {
-                    return None;
+                    return ToDiscord::Park;
                 }
                 self.inner.board.set(shard[0], ShardState::Identifying);
-                let wait = self.inner.pacer.take_turn(shard[0]);
-                if !wait.is_zero() {
-                    tracing::debug!(shard = shard[0], ?wait, "IDENTIFY waits for its bucket");
-                    tokio::time::sleep(wait).await;
-                }
+                let turn = self.inner.pacer.claim_turn(shard[0]).await;
                 if let Some(data) = payload.get_mut("d").and_then(Value::as_object_mut) {
                     data.insert("compress".to_owned(), Value::Bool(false));
                 }
+                return ToDiscord::AtTurn(payload, turn);
             }
             Some(6) => {
                 let session = payload
@@ -313,14 +384,14 @@ impl Connection {
                 if let Some(shard) = shard {
                     self.known_as(shard);
                     if self.must_park(shard[0]) {
-                        return None;
+                        return ToDiscord::Park;
                     }
                     self.inner.board.set(shard[0], ShardState::Resuming);
                 }
             }
             _ => {}
         }
-        Some(payload)
+        ToDiscord::Now(payload)
     }
 
     fn known_as(&mut self, shard: [u16; 2]) {
@@ -346,6 +417,18 @@ impl Connection {
         if let Some([shard, _]) = self.shard {
             self.inner.board.heard(shard);
         }
+        let message = match message {
+            Message::Binary(bytes) => match self.zlib.push(&bytes) {
+                Ok(Some(payload)) => Message::text(payload),
+                // Part of a payload: the rest comes in the next frames.
+                Ok(None) => return Step::Go,
+                Err(e) => {
+                    tracing::warn!("{e}; the shard's connection ends (serenity resumes)");
+                    return Step::End;
+                }
+            },
+            other => other,
+        };
         match &message {
             Message::Text(text) => {
                 if let Ok(payload) = serde_json::from_str::<Value>(text) {
@@ -438,6 +521,14 @@ impl Connection {
     }
 }
 
+/// Resolves at `turn`; never without one.
+async fn until_turn(turn: Option<tokio::time::Instant>) {
+    match turn {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Resolves once `flag` is set (or its sender is gone), holding no borrow of it.
 async fn until_set(flag: &mut watch::Receiver<bool>) {
     let _ = flag.wait_for(|set| *set).await;
@@ -480,13 +571,24 @@ mod tests {
     fn serenitys_query_is_kept_on_discords_url() {
         assert_eq!(
             upstream_url("wss://gateway.discord.gg", Some("v=10")),
-            "wss://gateway.discord.gg?v=10"
+            "wss://gateway.discord.gg/?v=10&compress=zlib-stream"
+        );
+        assert_eq!(
+            upstream_url("wss://gateway.discord.gg/", Some("v=10")),
+            "wss://gateway.discord.gg/?v=10&compress=zlib-stream"
+        );
+        assert_eq!(
+            upstream_url("ws://127.0.0.1:9/gateway", Some("v=10")),
+            "ws://127.0.0.1:9/gateway?v=10&compress=zlib-stream"
         );
         assert_eq!(
             upstream_url("ws://127.0.0.1:9/?a=1", Some("v=10")),
-            "ws://127.0.0.1:9/?a=1&v=10"
+            "ws://127.0.0.1:9/?a=1&v=10&compress=zlib-stream"
         );
-        assert_eq!(upstream_url("ws://x/", None), "ws://x");
+        assert_eq!(
+            upstream_url("ws://x/", None),
+            "ws://x/?compress=zlib-stream"
+        );
     }
 
     #[test]

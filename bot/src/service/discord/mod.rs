@@ -7,6 +7,7 @@ mod challenge_posts;
 mod channel_posts;
 mod follow;
 mod game_threads;
+mod identify_turns;
 mod moderation;
 pub(crate) mod place;
 pub(crate) mod reply;

@@ -210,6 +210,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 21,
+        name: "discord_identify_turns",
+        sqlite: include_str!("../../../../migrations/0021_discord_identify_turns.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0021_discord_identify_turns.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

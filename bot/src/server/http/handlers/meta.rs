@@ -58,7 +58,8 @@ pub async fn health(State(state): State<AppState>) -> Response {
         DiscordState::Connected
         | DiscordState::Connecting
         | DiscordState::CommandsNotRegistered { .. }
-        | DiscordState::Reconnecting { .. } => (StatusCode::OK, HealthStatus::Degraded),
+        | DiscordState::Reconnecting { .. }
+        | DiscordState::SessionStartsExhausted { .. } => (StatusCode::OK, HealthStatus::Degraded),
     };
     (
         code,
