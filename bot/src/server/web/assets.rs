@@ -9,6 +9,8 @@ pub const COMMON_URL: &str = "/assets/common.js";
 pub const GAME_URL: &str = "/assets/game.js";
 pub const TURNS_URL: &str = "/assets/turns.js";
 pub const ICON_URL: &str = "/assets/icon.svg";
+pub const ANALYSIS_URL: &str = "/assets/analysis.js";
+pub const ANALYSIS_STYLE_URL: &str = "/assets/analysis.css";
 
 const STYLE: &str = include_str!("assets/app.css");
 /// Local times, confirmations: every page.
@@ -19,6 +21,10 @@ const GAME: &str = include_str!("assets/game.js");
 const BOARD_KEYS: &str = include_str!("assets/board_keys.js");
 /// My games waiting for my move: the tab's title and icon, notifications (signed in).
 const TURNS: &str = include_str!("assets/turns.js");
+/// The analysis board: free moves, variations, the engine's line, the shared link.
+const ANALYSIS: &str = include_str!("assets/analysis.js");
+/// The analysis board's move tree and engine panel.
+const ANALYSIS_STYLE: &str = include_str!("assets/analysis.css");
 /// The tab's icon; `turns.js` draws its badge on it.
 const ICON: &str = include_str!("assets/icon.svg");
 
@@ -31,6 +37,8 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "board_keys.js" => (BOARD_KEYS, "text/javascript; charset=utf-8"),
         "turns.js" => (TURNS, "text/javascript; charset=utf-8"),
         "icon.svg" => (ICON, "image/svg+xml"),
+        "analysis.js" => (ANALYSIS, "text/javascript; charset=utf-8"),
+        "analysis.css" => (ANALYSIS_STYLE, "text/css; charset=utf-8"),
         _ => return (StatusCode::NOT_FOUND, "no such file").into_response(),
     };
     (
