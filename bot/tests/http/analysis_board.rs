@@ -68,7 +68,8 @@ async fn each_step_carries_the_legal_moves_and_a_move_answers_the_board_after_it
         "/analysis?variant=brandubh&moves=d1-c1+d3-e3&at=2"
     );
 
-    // From the start again, another first move: a variation, numbered as written.
+    // From the start again, another first move: a variation to d1-c1, written (and numbered)
+    // right after it.
     let (_, branched) = get(
         &app,
         "/analysis/board?variant=brandubh&moves=d1-c1+d3-e3&at=0&play=a4-a3",
@@ -77,7 +78,7 @@ async fn each_step_carries_the_legal_moves_and_a_move_answers_the_board_after_it
     .await;
     assert_eq!(
         data(&branched, "link").replace("&amp;", "&"),
-        "/analysis?variant=brandubh&moves=d1-c1+d3-e3+%28a4-a3%29&at=3"
+        "/analysis?variant=brandubh&moves=d1-c1+%28a4-a3%29+d3-e3&at=2"
     );
     assert!(branched.contains("class=\"variation\""), "{branched}");
 
@@ -93,7 +94,7 @@ async fn each_step_carries_the_legal_moves_and_a_move_answers_the_board_after_it
 #[tokio::test]
 async fn a_games_board_is_for_those_who_may_analyse_it() {
     let app = quick_app(20).await;
-    let (a, _, game) = scripted_game(&app, false).await;
+    let (_, _, game) = scripted_game(&app, false).await;
     // A finished game: anyone, at the move asked for, with the game's moves as the main line.
     let (status, page) = get(&app, &format!("/analysis?game={game}&ply=1"), None).await;
     assert_eq!(status, StatusCode::OK, "{page}");
@@ -110,14 +111,13 @@ async fn a_games_board_is_for_those_who_may_analyse_it() {
     assert_eq!(data(&again, "legal"), data(&page, "legal"));
 
     // A game still being played between two people: not for a spectator, nor its players.
-    let (b, c, live) = app.game_between_a_and_b("brandubh").await;
+    let (b, _, live) = app.game_between_a_and_b("brandubh").await;
     let (status, refused) = get(&app, &format!("/analysis?game={live}"), None).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     assert!(refused.contains("still being played"), "{refused}");
     let (cookie, _) = signed_in(&app, &b).await;
     let (status, _) = get(&app, &format!("/analysis?game={live}"), Some(&cookie)).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    let _ = (a, c);
 }
 
 #[tokio::test]
