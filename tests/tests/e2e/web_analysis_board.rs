@@ -67,6 +67,8 @@ async fn a_board_from_a_game_plays_both_sides_branches_asks_the_engine_and_share
     a.goto(&app.url(&format!("/games/{game}?ply=2")))
         .await
         .unwrap();
+    // The page redraws its live part once its stream opens: click after that.
+    wait_for(&a, "[data-game][data-live='open']").await;
     click(&a, "#analyse").await;
     wait_for(&a, "[data-analysis-board] #live[data-at='2']").await;
     wait_for(&a, "#live g.piece.defender[data-at='e3']").await;
