@@ -115,7 +115,6 @@ async fn a_board_from_a_game_plays_both_sides_branches_asks_the_engine_and_share
     wait_for(&a, "#live[data-at='4'] g.piece.attacker[data-at='a3']").await;
     press(&a, ARROW_RIGHT).await;
     wait_for(&a, "#live[data-at='5']").await;
-    screenshot(&a, "analysis-board").await;
 
     // The engine's line and evaluation of the position shown.
     click(&a, "#engine-form button").await;
@@ -125,6 +124,7 @@ async fn a_board_from_a_game_plays_both_sides_branches_asks_the_engine_and_share
         "the line goes on from move 3: {line}"
     );
     wait_for_text(&a, "#engine-eval", "Engine (depth").await;
+    screenshot(&a, "analysis-board").await;
 
     // Share: the link reopens the same position and lines, for anyone.
     click(&a, "#share").await;
