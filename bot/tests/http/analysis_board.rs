@@ -192,3 +192,58 @@ async fn the_engine_answers_signed_in_viewers_one_search_at_a_time() {
     drop(first);
     assert!(analysis.board_search(viewer, &board).is_ok());
 }
+
+#[tokio::test]
+async fn a_search_that_must_wait_says_its_place_in_line_first() {
+    // One engine worker, 1.5 s a search: Bob's search holds it while Ada asks.
+    let app = TestApp::start_with(|c| {
+        c.games.engine_workers = 1;
+        c.games.analysis_ms_per_ply = 1_500;
+        c.games.analysis_threads = 1;
+    })
+    .await;
+    let ada = app.register("Ada").await;
+    let bob = app.register("Bob").await;
+    let analysis = app.service().analysis();
+    let start = BoardAsk {
+        from: BoardFrom::Start(taflbot::service::analysis::board::StartAsked {
+            variant: Some("brandubh".into()),
+            ..Default::default()
+        }),
+        moves: String::new(),
+        at: None,
+        play: None,
+    };
+    let board = analysis.board(None, start).await.unwrap();
+    let mut bobs = Box::pin(
+        analysis
+            .board_search(PlayerId(bob.id), &board)
+            .unwrap()
+            .run(|place| panic!("Bob's search starts at once, not at {place}")),
+    );
+    // Its first poll takes the one worker.
+    assert!(futures_util::poll!(&mut bobs).is_pending());
+    let bobs = tokio::spawn(bobs);
+
+    let (cookie, csrf) = signed_in(&app, &ada).await;
+    let mut answer = browserless()
+        .post(format!("{}/analysis/engine", app.base))
+        .header(COOKIE, cookie)
+        .form(&[("variant", "brandubh"), ("csrf", csrf.as_str())])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    let mut parts = String::new();
+    while let Some(chunk) = answer.chunk().await.unwrap() {
+        parts.push_str(&String::from_utf8_lossy(&chunk));
+    }
+    let parts: Vec<&str> = parts.split("\n<!--part-->\n").collect();
+    assert_eq!(parts.len(), 3, "two parts and the end: {parts:?}");
+    assert!(
+        parts[0].contains("Waiting for the engine: number 1 in line."),
+        "{parts:?}"
+    );
+    assert!(parts[1].contains("Best: <strong>"), "{parts:?}");
+    bobs.await.unwrap().unwrap();
+}

@@ -311,15 +311,12 @@ fn engine_part(state: &EngineState, ply: u32) -> String {
                 EngineState::Found(line) => {
                     p #engine-eval {
                         "Engine (depth " (line.depth) "): "
-                        @match (&line.forced, line.defenders_score) {
-                            (Some(forced), _) => { "proved: " strong { (forced) } "." },
-                            (None, Some(score)) if score.abs() < 0.05 => "about even.",
-                            (None, Some(score)) => {
-                                strong { (format!("{:+.2}", score.abs())) }
-                                " for the " (if score > 0.0 { "defenders" } else { "attackers" })
-                                " (1.00: about a soldier)."
+                        @match &line.forced {
+                            Some(forced) => { "proved: " strong { (forced) } "." },
+                            None => {
+                                "the defenders' chance " strong { (format!("{:.0}", line.defenders_chance)) "%" }
+                                ", the attackers' " (format!("{:.0}", 100.0 - line.defenders_chance)) "%."
                             },
-                            (None, None) => "no score.",
                         }
                     }
                     @if let Some(best) = &line.best {

@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use tafl_engine::Game;
 use tafl_engine::ai::analysis::{self, PositionEval};
-use tafl_engine::ai::{MATE_BOUND, SearchLimits, Searcher};
+use tafl_engine::ai::{SearchLimits, Searcher};
+use tafl_engine::{Rules, Side};
 
 use crate::domain::PlayerId;
 use crate::service::engine_queue::{EngineJob, EngineOwner};
@@ -25,9 +26,10 @@ const TABLE_MIB: usize = 16;
 /// What the engine found in a board's position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EngineLineView {
-    /// The score for the defenders in soldiers (1.0: about one soldier more); `None` once a
-    /// result is proved (see `forced`).
-    pub defenders_score: Option<f64>,
+    /// The defenders' winning chance in percent, read from the search's score as a game's
+    /// analysis reads it (counted from the score of the rules' start, so that a start is
+    /// about even).
+    pub defenders_chance: f64,
     pub best: Option<String>,
     /// The line the search expects, from the position shown.
     pub line: Vec<String>,
@@ -37,10 +39,10 @@ pub struct EngineLineView {
 }
 
 impl EngineLineView {
-    fn of(eval: &PositionEval) -> EngineLineView {
+    fn of(eval: PositionEval, baseline: i32) -> EngineLineView {
+        let eval = eval.with_baseline(baseline);
         EngineLineView {
-            defenders_score: (eval.score.abs() <= MATE_BOUND)
-                .then(|| f64::from(eval.score) / 100.0),
+            defenders_chance: eval.chance.defenders(),
             best: eval.best.map(|m| m.to_string()),
             line: eval.line.iter().map(ToString::to_string).collect(),
             forced: eval.forced.as_ref().map(|f| f.describe()),
@@ -72,6 +74,8 @@ impl Drop for ViewerTurn {
 pub struct BoardSearch {
     service: GamesService,
     game: Game,
+    /// The defenders' score of the rules' start, which the chance is counted from.
+    baseline: i32,
     viewer: PlayerId,
     _turn: ViewerTurn,
 }
@@ -101,6 +105,7 @@ impl Analysis<'_> {
         Ok(BoardSearch {
             service: self.service.clone(),
             game: board.shown.clone(),
+            baseline: start_score(&board.start.rules),
             viewer,
             _turn: ViewerTurn { searches, viewer },
         })
@@ -136,6 +141,17 @@ impl BoardSearch {
                 ),
                 retry_after_secs: SEARCH_WAIT.as_secs(),
             })??;
-        Ok(EngineLineView::of(&eval))
+        Ok(EngineLineView::of(eval, self.baseline))
+    }
+}
+
+/// The defenders' score of `rules`' start by the evaluation alone: what a game's analysis
+/// counts its chances from (it searches the start; a board's single search cannot).
+fn start_score(rules: &Rules) -> i32 {
+    let start = rules.start_position();
+    let score = tafl_engine::ai::evaluate(rules, &start);
+    match start.side_to_move() {
+        Side::Defenders => score,
+        Side::Attackers => score.saturating_neg(),
     }
 }
