@@ -19,6 +19,8 @@ const COMMON: &str = include_str!("assets/common.js");
 const GAME: &str = include_str!("assets/game.js");
 /// The board by keyboard alone: imported by `game.js`.
 const BOARD_KEYS: &str = include_str!("assets/board_keys.js");
+/// The picked piece and its destinations on a board: imported by `game.js` and `analysis.js`.
+const BOARD_HINTS: &str = include_str!("assets/board_hints.js");
 /// My games waiting for my move: the tab's title and icon, notifications (signed in).
 const TURNS: &str = include_str!("assets/turns.js");
 /// The analysis board: free moves, variations, the engine's line, the shared link.
@@ -35,6 +37,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "common.js" => (COMMON, "text/javascript; charset=utf-8"),
         "game.js" => (GAME, "text/javascript; charset=utf-8"),
         "board_keys.js" => (BOARD_KEYS, "text/javascript; charset=utf-8"),
+        "board_hints.js" => (BOARD_HINTS, "text/javascript; charset=utf-8"),
         "turns.js" => (TURNS, "text/javascript; charset=utf-8"),
         "icon.svg" => (ICON, "image/svg+xml"),
         "analysis.js" => (ANALYSIS, "text/javascript; charset=utf-8"),
@@ -54,5 +57,11 @@ pub async fn asset(Path(name): Path<String>) -> Response {
 
 /// Bytes of the assets a game page loads, for the size budget (docs/benchmarks.md).
 pub fn game_page_asset_bytes() -> usize {
-    STYLE.len() + COMMON.len() + GAME.len() + BOARD_KEYS.len() + TURNS.len() + ICON.len()
+    STYLE.len()
+        + COMMON.len()
+        + GAME.len()
+        + BOARD_KEYS.len()
+        + BOARD_HINTS.len()
+        + TURNS.len()
+        + ICON.len()
 }
