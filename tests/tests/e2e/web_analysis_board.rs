@@ -43,6 +43,11 @@ async fn move_piece(client: &Client, from: &str, to: &str) {
     click(client, &format!("#live rect[data-sq='{to}']")).await;
 }
 
+/// The move list's text, variations included.
+async fn move_list(client: &Client) -> String {
+    wait_for(client, "#tree").await.text().await.unwrap()
+}
+
 async fn press(client: &Client, key: char) {
     let keys = KeyActions::new("keyboard".into())
         .then(KeyAction::Down { value: key })
@@ -135,13 +140,7 @@ async fn a_board_from_a_game_plays_both_sides_branches_asks_the_engine_and_share
     )
     .await;
     let link = link.as_str().unwrap().to_owned();
-    let tree_here = a
-        .find(Locator::Css("#tree"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let tree_here = move_list(&a).await;
     a.close().await.unwrap();
     let visitor = browser(1100).await;
     visitor.goto(&link).await.unwrap();
@@ -150,13 +149,7 @@ async fn a_board_from_a_game_plays_both_sides_branches_asks_the_engine_and_share
         "#live[data-at='5'] g.piece.defender[data-at='e2']",
     )
     .await;
-    let tree_there = visitor
-        .find(Locator::Css("#tree"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let tree_there = move_list(&visitor).await;
     assert_eq!(tree_there, tree_here);
     // A visitor may play on too, but the engine is for those signed in.
     wait_for_text(&visitor, "#engine", "Sign in to ask the engine").await;
