@@ -247,3 +247,67 @@ async fn a_search_that_must_wait_says_its_place_in_line_first() {
     assert!(parts[1].contains("Best: <strong>"), "{parts:?}");
     bobs.await.unwrap().unwrap();
 }
+
+/// `GET /api/v1{path}` without a token, checked against the OpenAPI document.
+async fn call(app: &TestApp, path: String, status: StatusCode) -> serde_json::Value {
+    app.call(reqwest::Method::GET, &path, None, None, status)
+        .await
+}
+
+#[tokio::test]
+async fn the_api_answers_a_positions_legal_moves_and_the_board_after_a_move() {
+    let app = quick_app(20).await;
+    let (_, _, game) = scripted_game(&app, false).await;
+    let app = &app;
+    let start = call(
+        app,
+        "/analysis-board?variant=brandubh".into(),
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(start["legal_moves"].as_array().unwrap().len(), 40);
+    assert_eq!(start["to_move"], "attackers");
+    assert_eq!(start["link"], "/analysis?variant=brandubh");
+    // A move for each side, the second as a variation to the game's first answer.
+    let after = call(
+        app,
+        "/analysis-board?variant=brandubh&moves=d1-c1+d3-e3&at=1&play=d3-f3".into(),
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(after["moves"], "d1-c1 d3-e3 (d3-f3)");
+    assert_eq!(after["at"], 3);
+    assert_eq!(after["line"], serde_json::json!(["d1-c1", "d3-f3"]));
+    assert_eq!(after["to_move"], "attackers");
+    // A game's board at the move that ended it: the king captured, no move left.
+    let end = call(
+        app,
+        format!("/analysis-board?game={game}&ply=3"),
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(end["result"]["reason"], "king_captured", "{end}");
+    assert_eq!(end["to_move"], serde_json::Value::Null);
+    assert_eq!(end["legal_moves"], serde_json::json!([]));
+    // Refusals in words.
+    let illegal = call(
+        app,
+        "/analysis-board?variant=brandubh&play=d1-d7".into(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert_eq!(illegal["error"]["code"], "illegal_move", "{illegal}");
+    let broken = call(
+        app,
+        "/analysis-board?variant=brandubh&moves=d1-c1+d1-d7".into(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await;
+    assert!(
+        broken["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the link's move 2, \"d1-d7\", cannot be played after d1-c1"),
+        "{broken}"
+    );
+}

@@ -1,6 +1,7 @@
 //! Request handlers, one file per resource: parse, call the games service, answer JSON.
 
 mod analysis;
+mod analysis_board;
 mod challenges;
 mod games;
 mod history;
@@ -14,6 +15,7 @@ mod web_sessions;
 mod webhooks;
 
 pub use analysis::*;
+pub use analysis_board::*;
 pub use challenges::*;
 pub use games::*;
 pub use history::*;

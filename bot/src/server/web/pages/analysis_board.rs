@@ -19,7 +19,7 @@ use crate::domain::GameId;
 use crate::server::AppState;
 use crate::service::ServiceError;
 use crate::service::analysis::board::{
-    BoardAsk, BoardFrom, BoardView, EngineLineView, MoveTree, StartAsked,
+    BoardAsk, BoardFrom, BoardView, EngineLineView, MoveTree, StartAsked, board_path,
 };
 
 use super::super::board_svg::{BoardLook, ThemeChoice, scene_svg};
@@ -102,32 +102,6 @@ impl BoardAddress {
     }
 }
 
-/// The address that reopens `board` exactly: its start, its moves, the move shown.
-pub fn board_link(board: &BoardView) -> String {
-    let (start, moves, at) = board.link();
-    link_of(&start, &moves, at)
-}
-
-/// `/analysis?variant=..&moves=..&at=..`: only the parts a board needs, in a fixed order.
-fn link_of(start: &StartAsked, moves: &str, at: usize) -> String {
-    let at = at.to_string();
-    let parts: Vec<(&str, &str)> = [
-        ("variant", start.variant.as_deref()),
-        ("rules", start.rules.as_deref()),
-        ("position", start.position.as_deref()),
-        ("to_move", start.to_move.as_deref()),
-        ("moves", Some(moves).filter(|m| !m.is_empty())),
-        ("at", Some(at.as_str()).filter(|_| !moves.is_empty())),
-    ]
-    .into_iter()
-    .filter_map(|(k, v)| Some((k, v?)))
-    .collect();
-    match serde_urlencoded::to_string(&parts) {
-        Ok(query) if !query.is_empty() => format!("/analysis?{query}"),
-        _ => "/analysis".to_owned(),
-    }
-}
-
 /// A new board whose start is the position `board` shows.
 fn board_from_here(board: &BoardView) -> String {
     let start = board.start.asked();
@@ -137,7 +111,7 @@ fn board_from_here(board: &BoardView) -> String {
         to_move: Some(position.side_to_move().as_str().to_owned()),
         ..start
     };
-    link_of(&here, "", 0)
+    board_path(&here, "", 0)
 }
 
 /// `GET /analysis`: the board named by the address, or the choice of a start; a broken
@@ -202,7 +176,7 @@ pub async fn analysis_page(
                 }
                 div #share-box hidden {
                     label for="share-link" { "Link to this board (its moves, variations and the move shown):" }
-                    input #share-link readonly value=(board_link(&board));
+                    input #share-link readonly value=(board.link());
                     p #share-said role="status" {}
                 }
                 (engine_box(me.as_ref(), &board))
@@ -386,7 +360,7 @@ fn live_part(board: &BoardView, look: BoardLook) -> Markup {
         Err(e) => format!("<p class=\"error\">cannot draw this board: {e}</p>"),
     };
     html! {
-        div #live data-at=(board.at) data-legal=(legal) data-playing="true" data-link=(board_link(board))
+        div #live data-at=(board.at) data-legal=(legal) data-playing="true" data-link=(board.link())
             data-parent=(parent) data-next=[next] data-end=(board.tree.line_end(board.at)) {
             (PreEscaped(svg))
             p #board-alt .sr { "Position after " (game.ply()) " moves. " (super::super::board_svg::board_text(game.position())) }
@@ -417,8 +391,7 @@ fn live_part(board: &BoardView, look: BoardLook) -> Markup {
 
 /// The address of `board` showing node `at`.
 fn link_at(board: &BoardView, at: usize) -> String {
-    let (start, moves, _) = board.link();
-    link_of(&start, &moves, at)
+    board_path(&board.start.asked(), &board.tree.to_text(), at)
 }
 
 /// The moves after `node`: its main continuation, each other continuation as a variation
@@ -528,7 +501,7 @@ mod tests {
             variant: Some("brandubh".into()),
             ..Default::default()
         };
-        let link = link_of(&start, "d1-c1 d3-e3 (d3-f3 c1-c3) a4-a2", 3);
+        let link = board_path(&start, "d1-c1 d3-e3 (d3-f3 c1-c3) a4-a2", 3);
         assert_eq!(
             link,
             "/analysis?variant=brandubh&moves=d1-c1+d3-e3+%28d3-f3+c1-c3%29+a4-a2&at=3"
@@ -542,7 +515,7 @@ mod tests {
             BoardFrom::Start(s) => assert_eq!(s, start),
             other => panic!("a start, not {other:?}"),
         }
-        assert_eq!(link_of(&start, "", 0), "/analysis?variant=brandubh");
+        assert_eq!(board_path(&start, "", 0), "/analysis?variant=brandubh");
     }
 
     #[test]
@@ -553,7 +526,7 @@ mod tests {
             to_move: Some("defenders".into()),
             ..Default::default()
         };
-        let link = link_of(&start, "", 0);
+        let link = board_path(&start, "", 0);
         let read: BoardAddress =
             serde_urlencoded::from_str(link.trim_start_matches("/analysis?")).unwrap();
         match read.ask().unwrap().from {

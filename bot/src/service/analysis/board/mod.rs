@@ -6,6 +6,7 @@
 mod engine;
 pub mod move_tree;
 mod start;
+mod view;
 
 use tafl_engine::{Game, Move};
 
@@ -18,6 +19,7 @@ pub(in crate::service) use engine::BoardSearches;
 pub use engine::{BoardSearch, EngineLineView};
 pub use move_tree::{MAX_MOVES, MoveTree};
 pub use start::{BoardStart, MAX_RULES_TEXT, StartAsked};
+pub use view::AnalysisBoardView;
 
 /// What a board is asked to show.
 #[derive(Debug, Clone)]
@@ -62,9 +64,30 @@ pub struct BoardView {
 }
 
 impl BoardView {
-    /// The link's parts: the start, the moves' text, the node shown.
-    pub fn link(&self) -> (StartAsked, String, usize) {
-        (self.start.asked(), self.tree.to_text(), self.at)
+    /// The web address that reopens this board exactly: its start, its moves, the move shown.
+    pub fn link(&self) -> String {
+        board_path(&self.start.asked(), &self.tree.to_text(), self.at)
+    }
+}
+
+/// `/analysis?variant=..&moves=..&at=..`, the web address of a board: only the parts it
+/// needs, in a fixed order.
+pub fn board_path(start: &StartAsked, moves: &str, at: usize) -> String {
+    let at = at.to_string();
+    let parts: Vec<(&str, &str)> = [
+        ("variant", start.variant.as_deref()),
+        ("rules", start.rules.as_deref()),
+        ("position", start.position.as_deref()),
+        ("to_move", start.to_move.as_deref()),
+        ("moves", Some(moves).filter(|m| !m.is_empty())),
+        ("at", Some(at.as_str()).filter(|_| !moves.is_empty())),
+    ]
+    .into_iter()
+    .filter_map(|(k, v)| Some((k, v?)))
+    .collect();
+    match serde_urlencoded::to_string(&parts) {
+        Ok(query) if !query.is_empty() => format!("/analysis?{query}"),
+        _ => "/analysis".to_owned(),
     }
 }
 
