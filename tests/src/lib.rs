@@ -11,6 +11,7 @@ pub mod load;
 /// own tests).
 pub use taflbot_test_support::pg_server;
 pub mod axe;
+mod screenshot_png;
 pub mod web;
 pub mod world;
 

@@ -362,6 +362,8 @@ pub async fn screenshot_as_scrolled(client: &Client, name: &str) {
         return;
     };
     let png = client.screenshot().await.expect("a screenshot");
+    // The repository keeps these: a quarter to a half of Chromium's bytes.
+    let png = crate::screenshot_png::indexed(&png).unwrap_or(png);
     let dir = PathBuf::from(dir);
     let dir = if dir.is_relative() {
         // Relative to the repository, not to the tests crate cargo runs in.

@@ -121,6 +121,8 @@ struct Inner {
     engine: engine_queue::EngineQueue,
     /// How soon each player may ask for engine work again.
     cooldowns: cooldowns::Cooldowns,
+    /// Analysis boards' searches waiting or running: one per viewer.
+    board_searches: analysis::board::BoardSearches,
     /// Games whose AI turn is being computed, each with whether its turn was asked for again
     /// meanwhile (see [`Games::kick_ai`]).
     ai_running: Mutex<HashMap<GameId, bool>>,
@@ -181,6 +183,7 @@ impl GamesService {
                 engines: Arc::new(games::game_state::EngineCache::new(10_000)),
                 engine,
                 cooldowns: cooldowns::Cooldowns::default(),
+                board_searches: Default::default(),
                 picker,
                 ai_running: Mutex::new(HashMap::new()),
                 ai_idle: Notify::new(),

@@ -8,6 +8,7 @@ const POSTGRES: bool = false;
 use taflbot_test_support::pg_server;
 
 mod analysis;
+mod analysis_board;
 mod auth;
 mod boards;
 mod challenge_checks;

@@ -39,6 +39,7 @@ mod fake_discord_contract;
 mod fake_discord_crowd;
 mod web_accessibility;
 mod web_analysis;
+mod web_analysis_board;
 mod web_browser;
 mod web_keyboard;
 mod web_turns;

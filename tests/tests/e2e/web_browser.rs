@@ -608,6 +608,7 @@ async fn a_visitor_finds_a_player_and_a_leaderboard() {
         &format!("ul.players a[href='/players/{}']", grace.handle),
     )
     .await;
+    screenshot(&watcher, "players").await;
     watcher.goto(&app.url("/leaderboards")).await.unwrap();
     wait_for(&watcher, "a[href='/leaderboards/brandubh']")
         .await

@@ -67,6 +67,7 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(board_png),
         routes!(export_game),
         routes!(request_analysis, get_analysis),
+        routes!(analysis_board),
         routes!(game_stream),
         routes!(events_stream),
         routes!(create_tournament, list_tournaments),

@@ -9,6 +9,8 @@ pub const COMMON_URL: &str = "/assets/common.js";
 pub const GAME_URL: &str = "/assets/game.js";
 pub const TURNS_URL: &str = "/assets/turns.js";
 pub const ICON_URL: &str = "/assets/icon.svg";
+pub const ANALYSIS_URL: &str = "/assets/analysis.js";
+pub const ANALYSIS_STYLE_URL: &str = "/assets/analysis.css";
 
 const STYLE: &str = include_str!("assets/app.css");
 /// Local times, confirmations: every page.
@@ -17,8 +19,14 @@ const COMMON: &str = include_str!("assets/common.js");
 const GAME: &str = include_str!("assets/game.js");
 /// The board by keyboard alone: imported by `game.js`.
 const BOARD_KEYS: &str = include_str!("assets/board_keys.js");
+/// The picked piece and its destinations on a board: imported by `game.js` and `analysis.js`.
+const BOARD_HINTS: &str = include_str!("assets/board_hints.js");
 /// My games waiting for my move: the tab's title and icon, notifications (signed in).
 const TURNS: &str = include_str!("assets/turns.js");
+/// The analysis board: free moves, variations, the engine's line, the shared link.
+const ANALYSIS: &str = include_str!("assets/analysis.js");
+/// The analysis board's move tree and engine panel.
+const ANALYSIS_STYLE: &str = include_str!("assets/analysis.css");
 /// The tab's icon; `turns.js` draws its badge on it.
 const ICON: &str = include_str!("assets/icon.svg");
 
@@ -29,8 +37,11 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "common.js" => (COMMON, "text/javascript; charset=utf-8"),
         "game.js" => (GAME, "text/javascript; charset=utf-8"),
         "board_keys.js" => (BOARD_KEYS, "text/javascript; charset=utf-8"),
+        "board_hints.js" => (BOARD_HINTS, "text/javascript; charset=utf-8"),
         "turns.js" => (TURNS, "text/javascript; charset=utf-8"),
         "icon.svg" => (ICON, "image/svg+xml"),
+        "analysis.js" => (ANALYSIS, "text/javascript; charset=utf-8"),
+        "analysis.css" => (ANALYSIS_STYLE, "text/css; charset=utf-8"),
         _ => return (StatusCode::NOT_FOUND, "no such file").into_response(),
     };
     (
@@ -46,5 +57,11 @@ pub async fn asset(Path(name): Path<String>) -> Response {
 
 /// Bytes of the assets a game page loads, for the size budget (docs/benchmarks.md).
 pub fn game_page_asset_bytes() -> usize {
-    STYLE.len() + COMMON.len() + GAME.len() + BOARD_KEYS.len() + TURNS.len() + ICON.len()
+    STYLE.len()
+        + COMMON.len()
+        + GAME.len()
+        + BOARD_KEYS.len()
+        + BOARD_HINTS.len()
+        + TURNS.len()
+        + ICON.len()
 }

@@ -54,6 +54,9 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/games/{id}/live", get(live::game_events))
         .route("/games/{id}/move", post(game::play_move))
         .route("/games/{id}/{action}", post(game::game_action))
+        .route("/analysis", get(analysis_board::analysis_page))
+        .route("/analysis/board", get(analysis_board::board_part))
+        .route("/analysis/engine", post(analysis_board::ask_engine))
         .route("/challenges/new", get(challenges::new_challenge))
         .route("/challenges", post(challenges::create_challenge))
         .route(

@@ -293,7 +293,7 @@ fn not_analysed(id: GameId) -> ServiceError {
 }
 
 /// A finished game: anyone who sees it. A game still going: its player, against the AI only.
-fn check_may_analyse(row: &GameRow, viewer: PlayerId) -> Result<()> {
+pub(super) fn check_may_analyse(row: &GameRow, viewer: PlayerId) -> Result<()> {
     if !row.status.is_active() {
         return Ok(());
     }

@@ -1,7 +1,8 @@
 //! Computer analysis of finished games (asked for, queued, searched one at a time while no
-//! AI turn waits), its chart, and hints during a game.
+//! AI turn waits), its chart, hints during a game, and the analysis board (`board/`).
 
 mod analyses;
+pub mod board;
 pub(crate) mod chart;
 mod view;
 

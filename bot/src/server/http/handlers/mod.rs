@@ -1,6 +1,7 @@
 //! Request handlers, one file per resource: parse, call the games service, answer JSON.
 
 mod analysis;
+mod analysis_board;
 mod challenges;
 mod conditional_moves;
 mod games;
@@ -15,6 +16,7 @@ mod web_sessions;
 mod webhooks;
 
 pub use analysis::*;
+pub use analysis_board::*;
 pub use challenges::*;
 pub use conditional_moves::*;
 pub use games::*;

@@ -7,6 +7,8 @@
 import { localTimes } from './common.js';
 // The board by keyboard alone (its own file).
 import './board_keys.js';
+// The picked piece and its destinations, drawn on the board (shared with the other board page).
+import { markSquares } from './board_hints.js';
 
 const main = document.querySelector('[data-game]');
 const game = main.dataset.game;
@@ -57,29 +59,7 @@ function swap(html) {
   document.dispatchEvent(new CustomEvent('board-shown'));
 }
 
-function square(name) {
-  return live().querySelector(`rect[data-sq="${name}"]`);
-}
-
-function mark(names, cls) {
-  const hints = live().querySelector('g.hints');
-  for (const name of names) {
-    const sq = square(name);
-    if (!sq) continue;
-    const w = +sq.getAttribute('width');
-    const c = document.createElementNS('http://www.w3.org/2000/svg', cls === 'dest' ? 'circle' : 'rect');
-    if (cls === 'dest') {
-      c.setAttribute('cx', +sq.getAttribute('x') + w / 2);
-      c.setAttribute('cy', +sq.getAttribute('y') + w / 2);
-      c.setAttribute('r', w / 6);
-    } else {
-      for (const a of ['x', 'y', 'width', 'height']) c.setAttribute(a, sq.getAttribute(a));
-    }
-    c.setAttribute('class', cls);
-    c.dataset.hint = name;
-    hints.append(c);
-  }
-}
+const mark = (names, cls) => markSquares(live(), names, cls);
 
 function pick(name) {
   const hints = live().querySelector('g.hints');

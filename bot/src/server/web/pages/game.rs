@@ -329,6 +329,11 @@ fn live_part(
             }
             @if let Some(ply) = judged(snap.ply) { (ply_evaluation(ply)) }
             p { small { "Captured: " (v.captured.attackers) " attackers, " (v.captured.defenders) " defenders." } }
+            // The analysis board from the position shown (the service's rule: a finished game,
+            // or one's own game against the AI).
+            @if over || (v.your_side.is_some() && [&v.attackers, &v.defenders].iter().any(|s| s.ai_level.is_some())) {
+                p { a #analyse href={ "/analysis?game=" (v.id) "&ply=" (snap.ply) } { "Analyse this position" } }
+            }
             @if let (Some(me), true) = (me, v.your_side.is_some() && v.status == GameStatus::Active) {
                 div.controls {
                     @match v.draw_offer_by {

@@ -1,5 +1,6 @@
 //! The pages, one file per kind: each handler parses, calls the games service, renders.
 
+pub mod analysis_board;
 pub mod challenges;
 pub mod game;
 pub mod game_analysis;
