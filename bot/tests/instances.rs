@@ -592,12 +592,26 @@ async fn an_instance_killed_under_load_loses_no_acknowledged_move() {
     }
 }
 
-/// Posts a wrong API token to an instance's sign-in form; the answer's status.
+/// Posts a wrong API token to an instance's sign-in form, with the form token its page gives;
+/// the answer's status.
 async fn failed_sign_in(client: &reqwest::Client, base: &str) -> StatusCode {
     let web = base.trim_end_matches("/api/v1");
+    let page = client.get(format!("{web}/")).send().await.unwrap();
+    let cookie = page.headers()[reqwest::header::SET_COOKIE]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let html = page.text().await.unwrap();
+    const FIELD: &str = "name=\"form_token\" value=\"";
+    let start = html.find(FIELD).expect("the sign-in form's token") + FIELD.len();
+    let form_token = html[start..].split('"').next().unwrap().to_owned();
     client
         .post(format!("{web}/login/token"))
-        .form(&[("token", "tfl_not_a_token")])
+        .header(reqwest::header::COOKIE, cookie)
+        .form(&[("token", "tfl_not_a_token"), ("form_token", &form_token)])
         .send()
         .await
         .unwrap()

@@ -30,10 +30,31 @@ async fn web_sends_a_private_sign_in_link_that_works_once() {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
+    // The link's page gives the form its token (and the browser its cookie).
+    let page = client
+        .get(format!("{base}/login/{token}"))
+        .send()
+        .await
+        .unwrap();
+    let cookie = page.headers()[reqwest::header::SET_COOKIE]
+        .to_str()
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let html = page.text().await.unwrap();
+    const FIELD: &str = "name=\"form_token\" value=\"";
+    let start = html.find(FIELD).expect("the link page's form token") + FIELD.len();
+    let form_token = html[start..].split('"').next().unwrap().to_owned();
     let redeem = || {
         client
             .post(format!("{base}/login"))
-            .form(&[("token", token.as_str())])
+            .header(reqwest::header::COOKIE, cookie.as_str())
+            .form(&[
+                ("token", token.as_str()),
+                ("form_token", form_token.as_str()),
+            ])
             .send()
     };
     let first = redeem().await.unwrap();

@@ -201,6 +201,16 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    // Its files are numbered 0021 (0020 is another branch's); the lead renumbers on merge.
+    Migration {
+        version: 20,
+        name: "mail_notices",
+        sqlite: include_str!("../../../../migrations/0021_mail_notices.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0021_mail_notices.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.
