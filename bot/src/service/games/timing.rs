@@ -135,26 +135,26 @@ impl ClockSpec {
     /// whole game) nor at least it (else, the bank spent, each move would have only the
     /// increment: a fast clock's).
     pub fn at_least(self, min_seconds: u64) -> Result<ClockSpec, ServiceError> {
-        let too_short = |what: String| {
+        let too_short = |what: String, or: &str| {
             Err(ServiceError::Invalid(format!(
                 "clock: {what} is too short for correspondence play; this server's shortest is \
-                 {} per move",
+                 {} per move{or}",
                 Span(min_seconds)
             )))
         };
         match self {
             ClockSpec::PerMove { seconds } if seconds < min_seconds => {
-                too_short(format!("{} per move", Span(seconds)))
+                too_short(format!("{} per move", Span(seconds)), "")
             }
             ClockSpec::Bank { bank_seconds, .. } if bank_seconds < min_seconds => {
-                too_short(format!("a bank of {}", Span(bank_seconds)))
+                too_short(format!("a bank of {}", Span(bank_seconds)), "")
             }
             ClockSpec::Bank {
                 increment_seconds, ..
-            } if increment_seconds > 0 && increment_seconds < min_seconds => too_short(format!(
-                "an increment of {} (0 keeps one bank for the whole game)",
-                Span(increment_seconds)
-            )),
+            } if increment_seconds > 0 && increment_seconds < min_seconds => too_short(
+                format!("an increment of {}", Span(increment_seconds)),
+                " (or an increment of 0: one bank for the whole game)",
+            ),
             _ => Ok(self),
         }
     }
