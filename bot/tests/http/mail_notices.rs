@@ -49,6 +49,19 @@ async fn post_form(
     (answer.status(), answer.text().await.unwrap())
 }
 
+/// `/me/mail` as `session` sees it.
+async fn mail_page(app: &TestApp, session: &(String, String)) -> String {
+    browserless()
+        .get(format!("{}/me/mail", app.base))
+        .header(COOKIE, &session.0)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
 /// The `n`th message the sink received, once it has.
 async fn nth_mail(sink: &SmtpSink, n: usize) -> ReceivedMail {
     eventually(WAIT, &format!("mail number {}", n + 1), || async {
@@ -246,15 +259,7 @@ async fn the_one_click_unsubscribe_link_stops_the_notices() {
     app.clock.advance_ms(AWAY_MS);
     assert_eq!(app.service().mail().make_due_mails().await.unwrap(), 0);
     assert_eq!(sink.received().len(), 2);
-    let page = browserless()
-        .get(format!("{}/me/mail", app.base))
-        .header(COOKIE, &session.0)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = mail_page(&app, &session).await;
     assert!(page.contains("notices stopped"), "{page}");
 }
 
@@ -332,15 +337,7 @@ async fn without_an_smtp_server_the_settings_page_says_mail_is_off() {
     let app = TestApp::start().await;
     let b = app.register("B").await;
     let session = signed_in(&app, &b).await;
-    let page = browserless()
-        .get(format!("{}/me/mail", app.base))
-        .header(COOKIE, &session.0)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let page = mail_page(&app, &session).await;
     assert!(page.contains("id=\"mail-off\""), "{page}");
     let (status, page) =
         post_form(&app, &session, "/me/mail", &[("address", "b@test.example")]).await;
