@@ -333,6 +333,58 @@ async fn a_dead_smtp_server_holds_up_no_move() {
 }
 
 #[tokio::test]
+async fn a_confirmation_link_expires() {
+    let sink = SmtpSink::start().await;
+    let app = app_mailing_to(&sink).await;
+    let b = app.register("B").await;
+    let session = signed_in(&app, &b).await;
+    let (status, _) = post_form(&app, &session, "/me/mail", &[("address", "b@test.example")]).await;
+    assert_eq!(status, StatusCode::OK);
+    let confirm = link_in(&nth_mail(&sink, 0).await, "/mail/confirm/");
+    // mail.confirm_link_hours is 24.
+    app.clock.advance_ms(24 * 3_600_000 + 1);
+    let late = browserless()
+        .post(format!("{}{confirm}", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(late.status(), StatusCode::FORBIDDEN);
+    assert!(
+        mail_page(&app, &session)
+            .await
+            .contains("not confirmed yet")
+    );
+}
+
+#[tokio::test]
+async fn a_mail_waiting_for_a_dead_smtp_server_survives_a_restart() {
+    // Nothing listens on this port: every attempt is refused at once.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead_url = format!("smtp://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let app = TestApp::start_with(move |c| {
+        c.mail.smtp_url = dead_url;
+        c.mail.from = "taflbot <tafl@test.example>".into();
+        c.mail.poll_interval_ms = 20;
+        c.mail.timeout_ms = 2_000;
+    })
+    .await;
+    let b = app.register("B").await;
+    let session = signed_in(&app, &b).await;
+    let (status, _) = post_form(&app, &session, "/me/mail", &[("address", "b@test.example")]).await;
+    assert_eq!(status, StatusCode::OK);
+    // The server comes back (at another address) while the app restarts.
+    let sink = SmtpSink::start().await;
+    let mut app = app;
+    app.config.mail.smtp_url = sink.url();
+    let app = app.restart().await;
+    // Past the first back-off (at most mail.initial_backoff_ms, 60 s) and any claim.
+    app.clock.advance_ms(2 * 60_000);
+    let mail = nth_mail(&sink, 0).await;
+    assert!(mail.body_text().contains("/mail/confirm/"));
+}
+
+#[tokio::test]
 async fn without_an_smtp_server_the_settings_page_says_mail_is_off() {
     let app = TestApp::start().await;
     let b = app.register("B").await;
