@@ -19,13 +19,13 @@ use crate::web_sessions::{browserless, signed_in};
 const WAIT: Duration = Duration::from_secs(10);
 const AWAY_MS: i64 = 11 * 60_000;
 
-async fn app_mailing_to(sink: &SmtpSink) -> TestApp {
-    let url = sink.url();
+/// The app, mailing through the SMTP server at `url`, each attempt at most `timeout_ms`.
+async fn app_mailing_to(url: String, timeout_ms: u64) -> TestApp {
     TestApp::start_with(move |c| {
         c.mail.smtp_url = url;
         c.mail.from = "taflbot <tafl@test.example>".into();
         c.mail.poll_interval_ms = 20;
-        c.mail.timeout_ms = 2_000;
+        c.mail.timeout_ms = timeout_ms;
     })
     .await
 }
@@ -111,7 +111,7 @@ async fn confirmed(
 #[tokio::test]
 async fn a_confirmed_player_away_is_mailed_when_the_opponent_moves_and_an_unconfirmed_one_is_not() {
     let sink = SmtpSink::start().await;
-    let app = app_mailing_to(&sink).await;
+    let app = app_mailing_to(sink.url(), 2_000).await;
     let (a, b, game) = app.game_between_a_and_b("brandubh").await;
     // B gives an address but does not confirm it yet: no notice.
     let session = signed_in(&app, &b).await;
@@ -187,7 +187,7 @@ async fn a_confirmed_player_away_is_mailed_when_the_opponent_moves_and_an_unconf
 #[tokio::test]
 async fn no_notice_during_quiet_hours_and_one_at_their_end() {
     let sink = SmtpSink::start().await;
-    let app = app_mailing_to(&sink).await;
+    let app = app_mailing_to(sink.url(), 2_000).await;
     let (a, b, game) = app.game_between_a_and_b("brandubh").await;
     let session = confirmed(&app, &sink, &b, "b@test.example").await;
     // The test clock starts at 22:13 UTC; B's night is 22:00 to 07:00 at UTC+01:00 (23:13 there).
@@ -238,7 +238,7 @@ async fn no_notice_during_quiet_hours_and_one_at_their_end() {
 #[tokio::test]
 async fn the_one_click_unsubscribe_link_stops_the_notices() {
     let sink = SmtpSink::start().await;
-    let app = app_mailing_to(&sink).await;
+    let app = app_mailing_to(sink.url(), 2_000).await;
     let (a, b, game) = app.game_between_a_and_b("brandubh").await;
     let session = confirmed(&app, &sink, &b, "b@test.example").await;
     app.play_line(game, &a, &b, &["d1-c1"]).await;
@@ -266,7 +266,7 @@ async fn the_one_click_unsubscribe_link_stops_the_notices() {
 #[tokio::test]
 async fn a_player_on_the_web_since_their_turn_began_gets_no_mail() {
     let sink = SmtpSink::start().await;
-    let app = app_mailing_to(&sink).await;
+    let app = app_mailing_to(sink.url(), 2_000).await;
     let (a, b, game) = app.game_between_a_and_b("brandubh").await;
     let session = confirmed(&app, &sink, &b, "b@test.example").await;
     app.play_line(game, &a, &b, &["d1-c1"]).await;
@@ -293,7 +293,7 @@ async fn a_player_on_the_web_since_their_turn_began_gets_no_mail() {
 #[tokio::test]
 async fn a_dead_smtp_server_holds_up_no_move() {
     let sink = SmtpSink::silent().await;
-    let app = app_mailing_to(&sink).await;
+    let app = app_mailing_to(sink.url(), 10_000).await;
     let (a, b, game) = app.game_between_a_and_b("brandubh").await;
     let session = signed_in(&app, &b).await;
     let (status, _) = post_form(&app, &session, "/me/mail", &[("address", "b@test.example")]).await;
@@ -308,14 +308,15 @@ async fn a_dead_smtp_server_holds_up_no_move() {
         || async { (sink.connections() > 0).then_some(()) },
     )
     .await;
+    // The worker waits mail.timeout_ms (10 s here) on the server; the moves go on meanwhile.
     let moves = app.play_line(game, &a, &b, &["d1-c1", "c4-c3", "f4-f5", "e4-e1"]);
-    let played = tokio::time::timeout(Duration::from_secs(1), moves).await;
+    let played = tokio::time::timeout(Duration::from_secs(4), moves).await;
     assert!(
         played.is_ok(),
-        "four moves took over a second beside a dead SMTP server"
+        "four moves took over 4 s beside a dead SMTP server"
     );
     // The attempt ends at its timeout and counts as a failure.
-    eventually(WAIT, "the failed attempt in the metrics", || async {
+    eventually(WAIT * 2, "the failed attempt in the metrics", || async {
         let metrics = app
             .client
             .get(format!("{}/metrics", app.base))
@@ -335,7 +336,7 @@ async fn a_dead_smtp_server_holds_up_no_move() {
 #[tokio::test]
 async fn a_confirmation_link_expires() {
     let sink = SmtpSink::start().await;
-    let app = app_mailing_to(&sink).await;
+    let app = app_mailing_to(sink.url(), 2_000).await;
     let b = app.register("B").await;
     let session = signed_in(&app, &b).await;
     let (status, _) = post_form(&app, &session, "/me/mail", &[("address", "b@test.example")]).await;
@@ -362,13 +363,7 @@ async fn a_mail_waiting_for_a_dead_smtp_server_survives_a_restart() {
     let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let dead_url = format!("smtp://{}", closed.local_addr().unwrap());
     drop(closed);
-    let app = TestApp::start_with(move |c| {
-        c.mail.smtp_url = dead_url;
-        c.mail.from = "taflbot <tafl@test.example>".into();
-        c.mail.poll_interval_ms = 20;
-        c.mail.timeout_ms = 2_000;
-    })
-    .await;
+    let app = app_mailing_to(dead_url, 2_000).await;
     let b = app.register("B").await;
     let session = signed_in(&app, &b).await;
     let (status, _) = post_form(&app, &session, "/me/mail", &[("address", "b@test.example")]).await;
