@@ -154,7 +154,8 @@ pub fn mail_player_seen(c: &Conn<'_>, player: PlayerId, at: i64) -> Result<()> {
 
 /// Owes the player of `side` in `game` a notice that it is their turn at `ply` since `at`,
 /// if both seats are people and that player has a confirmed address with notices on; an
-/// older notice of the same game is replaced. One statement: this runs for every move.
+/// older notice of the same game is replaced. One statement, pipelined (on PostgreSQL it goes
+/// with the move's next statement, no round trip of its own): this runs for every move.
 pub fn queue_turn_notice(
     c: &Conn<'_>,
     game: GameId,
@@ -162,7 +163,7 @@ pub fn queue_turn_notice(
     ply: u32,
     at: i64,
 ) -> Result<()> {
-    c.execute(
+    c.execute_pipelined(
         "INSERT INTO mail_turn_notices (player_id, game_id, ply, turn_at, not_before) \
          SELECT s.player_id, g.id, CAST(?3 AS BIGINT), CAST(?4 AS BIGINT), CAST(?4 AS BIGINT) \
          FROM games g \
@@ -174,8 +175,7 @@ pub fn queue_turn_notice(
          ON CONFLICT (player_id, game_id) DO UPDATE SET ply = excluded.ply, \
              turn_at = excluded.turn_at, not_before = excluded.not_before",
         params![game, side, ply, at],
-    )?;
-    Ok(())
+    )
 }
 
 /// A notice owed, with what deciding on it needs: the player's subscription and the game as
