@@ -597,17 +597,15 @@ async fn an_instance_killed_under_load_loses_no_acknowledged_move() {
 async fn failed_sign_in(client: &reqwest::Client, base: &str) -> StatusCode {
     let web = base.trim_end_matches("/api/v1");
     let page = client.get(format!("{web}/")).send().await.unwrap();
-    let cookie = page.headers()[reqwest::header::SET_COOKIE]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
+    let cookies: Vec<String> = page
+        .headers()
+        .get_all(reqwest::header::SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
     let html = page.text().await.unwrap();
-    const FIELD: &str = "name=\"form_token\" value=\"";
-    let start = html.find(FIELD).expect("the sign-in form's token") + FIELD.len();
-    let form_token = html[start..].split('"').next().unwrap().to_owned();
+    let (cookie, form_token) =
+        taflbot_test_support::signed_out_form(cookies.iter().map(String::as_str), &html);
     client
         .post(format!("{web}/login/token"))
         .header(reqwest::header::COOKIE, cookie)

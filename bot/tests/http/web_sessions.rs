@@ -59,18 +59,14 @@ pub(crate) async fn sign_in_form(app: &TestApp) -> (String, String) {
         .send()
         .await
         .unwrap();
-    let cookie = page.headers()[SET_COOKIE]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
+    let cookies: Vec<String> = page
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
     let html = page.text().await.unwrap();
-    const FIELD: &str = "name=\"form_token\" value=\"";
-    let start = html.find(FIELD).expect("a form token") + FIELD.len();
-    let token = html[start..].split('"').next().unwrap().to_owned();
-    (cookie, token)
+    taflbot_test_support::signed_out_form(cookies.iter().map(String::as_str), &html)
 }
 
 /// Signs in by pasting `token` into the form on `/`, as a browser does; the answer, unfollowed.

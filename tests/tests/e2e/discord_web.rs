@@ -36,17 +36,15 @@ async fn web_sends_a_private_sign_in_link_that_works_once() {
         .send()
         .await
         .unwrap();
-    let cookie = page.headers()[reqwest::header::SET_COOKIE]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
+    let cookies: Vec<String> = page
+        .headers()
+        .get_all(reqwest::header::SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
     let html = page.text().await.unwrap();
-    const FIELD: &str = "name=\"form_token\" value=\"";
-    let start = html.find(FIELD).expect("the link page's form token") + FIELD.len();
-    let form_token = html[start..].split('"').next().unwrap().to_owned();
+    let (cookie, form_token) =
+        taflbot_test_support::signed_out_form(cookies.iter().map(String::as_str), &html);
     let redeem = || {
         client
             .post(format!("{base}/login"))
