@@ -334,6 +334,39 @@ async fn a_dead_smtp_server_holds_up_no_move() {
 }
 
 #[tokio::test]
+async fn confirmation_mails_are_limited_per_day_even_when_the_address_is_forgotten_between() {
+    let sink = SmtpSink::start().await;
+    let app = app_mailing_to(sink.url(), 2_000).await;
+    let b = app.register("B").await;
+    let session = signed_in(&app, &b).await;
+    let give = |address: &'static str| {
+        let (app, session) = (&app, &session);
+        async move { post_form(app, session, "/me/mail", &[("address", address)]).await }
+    };
+    assert_eq!(give("one@test.example").await.0, StatusCode::OK);
+    let (status, page) = post_form(&app, &session, "/me/mail/off", &[]).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(give("two@test.example").await.0, StatusCode::OK);
+    assert_eq!(give("three@test.example").await.0, StatusCode::OK);
+    // mail.confirmations_per_day is 3.
+    let (status, page) = give("four@test.example").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{page}");
+    assert!(page.contains("id=\"mail-error\""), "{page}");
+    eventually(WAIT, "the third address's confirmation", || async {
+        sink.received()
+            .iter()
+            .any(|m| m.to == vec!["three@test.example".to_owned()])
+            .then_some(())
+    })
+    .await;
+    assert!(
+        sink.received()
+            .iter()
+            .all(|m| m.to != vec!["four@test.example".to_owned()])
+    );
+}
+
+#[tokio::test]
 async fn a_confirmation_link_expires() {
     let sink = SmtpSink::start().await;
     let app = app_mailing_to(sink.url(), 2_000).await;

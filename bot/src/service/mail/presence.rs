@@ -1,7 +1,8 @@
 //! When a player was last on the web: every page they open, and every minute a tab of theirs
 //! stays open (its live stream), tells the service. A turn notice is mailed only to a player
 //! who has not been there since their turn began. Written at most once a minute per player
-//! per instance, off the request's path, and only where the player has an address.
+//! per instance, off the request's path (the write changes only a player with an address),
+//! and not at all while mail is off.
 
 use crate::domain::PlayerId;
 use crate::store::rows;

@@ -130,11 +130,16 @@ pub fn mail_notices_off(c: &Conn<'_>, unsubscribe_token: &str) -> Result<Option<
     Ok(player)
 }
 
-/// Forgets `player`'s address, the notices owed and the mails not yet sent.
+/// Forgets `player`'s address and the notices owed; the mails not yet sent are given up. Of
+/// every mail only its kind and time stay (the hourly and daily limits count them, so
+/// forgetting an address and giving it again sends no more confirmations).
 pub fn delete_mail_subscription(c: &Conn<'_>, player: PlayerId) -> Result<()> {
     for sql in [
         "DELETE FROM mail_turn_notices WHERE player_id = ?1",
-        "DELETE FROM mail_outbox WHERE player_id = ?1 AND status = 'pending'",
+        "UPDATE mail_outbox SET status = 'abandoned', last_error = 'address forgotten' \
+         WHERE player_id = ?1 AND status = 'pending'",
+        "UPDATE mail_outbox SET address = '', subject = '', body = '', unsubscribe_url = NULL \
+         WHERE player_id = ?1",
         "DELETE FROM mail_subscriptions WHERE player_id = ?1",
     ] {
         c.execute(sql, params![player])?;
