@@ -182,6 +182,35 @@ impl RunningApp {
             (None, None)
         };
 
+        if config.mail.enabled() {
+            let mail = &config.mail;
+            let base_url = match mail.base_url.trim().trim_end_matches('/') {
+                "" => config.http.site_url(addr),
+                url => url.to_owned(),
+            };
+            let claim = Duration::from_millis(mail.timeout_ms)
+                .saturating_mul(crate::notify::MAILS_PER_PASS)
+                .saturating_add(Duration::from_secs(60));
+            service.mail().enable(crate::service::mail::MailSettings {
+                base_url,
+                away_ms: minutes_ms(mail.away_minutes),
+                max_per_hour: mail.max_per_hour,
+                confirm_link_ms: minutes_ms(mail.confirm_link_hours.saturating_mul(60)),
+                confirmations_per_day: mail.confirmations_per_day,
+                max_attempts: mail.max_attempts.max(1),
+                retry: crate::backoff::Backoff::new(
+                    Duration::from_millis(mail.initial_backoff_ms),
+                    Duration::from_millis(mail.max_backoff_ms),
+                ),
+                max_queued: mail.max_queued,
+                claim_ms: i64::try_from(claim.as_millis()).unwrap_or(i64::MAX),
+            });
+            let worker = crate::notify::MailWorker::new(service.clone(), mail)?;
+            let rx = shutdown_rx.clone();
+            background.push(tokio::spawn(worker.run(rx)));
+            tracing::info!("turn notices by mail: on");
+        }
+
         // The Discord front end starts here when a token is configured.
         let discord = match config.discord.enabled_token() {
             Some(token) => {
@@ -276,4 +305,8 @@ impl RunningApp {
         }
         tracing::info!("stopped");
     }
+}
+
+fn minutes_ms(minutes: u64) -> i64 {
+    i64::try_from(minutes.saturating_mul(60_000)).unwrap_or(i64::MAX)
 }

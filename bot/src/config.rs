@@ -10,12 +10,14 @@ use serde::{Deserialize, Serialize};
 mod database_location;
 mod discord_shards;
 mod discord_stand_in;
+mod mail;
 mod rules;
 mod sources;
 
 pub use database_location::DatabaseLocation;
 pub use discord_shards::ShardPlan;
 pub use discord_stand_in::DiscordStandIn;
+pub use mail::MailConfig;
 
 /// Prefix of every environment variable that overrides a setting.
 pub const ENV_PREFIX: &str = "TAFLBOT_";
@@ -38,6 +40,7 @@ pub struct Config {
     pub games: GamesConfig,
     pub webhooks: WebhooksConfig,
     pub discord: DiscordConfig,
+    pub mail: MailConfig,
     pub log: LogConfig,
 }
 
@@ -151,8 +154,9 @@ pub struct GamesConfig {
     pub scheduler_interval_ms: u64,
     /// Highest AI level accepted in challenges (also bounded by the AI's own levels).
     pub max_ai_level: u8,
-    /// The shortest time per move a clock may give (`per_move` clocks), in seconds: shorter is
-    /// not correspondence play. 3600 by default.
+    /// The shortest time per move a clock may give, in seconds: a `per_move` clock's time, a
+    /// `bank` clock's bank and its increment (unless 0). Shorter is not correspondence play.
+    /// 3600 by default.
     pub min_move_clock_secs: u64,
     /// A bank clock's increment never raises a bank above this many times its initial bank.
     #[serde(deserialize_with = "sources::exact_f64")]

@@ -19,6 +19,9 @@ pub const DISCORD_POSTS_GIVEN_UP: &str = "taflbot_discord_posts_given_up_total";
 pub const LOG_LINES_DROPPED: &str = "taflbot_log_lines_dropped_total";
 pub const HTTP_CONNECTIONS_REFUSED: &str = "taflbot_http_connections_refused_total";
 pub const WEBHOOK_CIRCUITS_OPENED: &str = "taflbot_webhook_circuits_opened_total";
+pub const MAILS_SENT: &str = "taflbot_mails_sent_total";
+pub const MAIL_FAILURES: &str = "taflbot_mail_failures_total";
+pub const MAILS_GIVEN_UP: &str = "taflbot_mails_given_up_total";
 
 /// Latency buckets, in seconds: from a cached read to a slow AI move.
 const BUCKETS: &[f64] = &[
@@ -67,6 +70,15 @@ fn describe() {
         WEBHOOK_CIRCUITS_OPENED,
         "times a webhook endpoint failed webhooks.breaker_failures times in a row and was left alone for a while"
     );
+    describe_counter!(
+        MAILS_SENT,
+        "mails the SMTP server took, by kind (confirmation, turns)"
+    );
+    describe_counter!(
+        MAIL_FAILURES,
+        "failed attempts at sending a mail (each is retried with back-off)"
+    );
+    describe_counter!(MAILS_GIVEN_UP, "mails given up after mail.max_attempts");
     describe_counter!(MOVES, "moves played, by who played them (player or ai)");
     describe_counter!(GAMES_STARTED, "games started");
     describe_counter!(GAMES_ENDED, "games ended, by reason");

@@ -592,12 +592,24 @@ async fn an_instance_killed_under_load_loses_no_acknowledged_move() {
     }
 }
 
-/// Posts a wrong API token to an instance's sign-in form; the answer's status.
+/// Posts a wrong API token to an instance's sign-in form, with the form token its page gives;
+/// the answer's status.
 async fn failed_sign_in(client: &reqwest::Client, base: &str) -> StatusCode {
     let web = base.trim_end_matches("/api/v1");
+    let page = client.get(format!("{web}/")).send().await.unwrap();
+    let cookies: Vec<String> = page
+        .headers()
+        .get_all(reqwest::header::SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    let html = page.text().await.unwrap();
+    let (cookie, form_token) =
+        taflbot_test_support::signed_out_form(cookies.iter().map(String::as_str), &html);
     client
         .post(format!("{web}/login/token"))
-        .form(&[("token", "tfl_not_a_token")])
+        .header(reqwest::header::COOKIE, cookie)
+        .form(&[("token", "tfl_not_a_token"), ("form_token", &form_token)])
         .send()
         .await
         .unwrap()

@@ -21,6 +21,7 @@ impl Config {
         self.discord.shard_plan()?;
         database.location()?;
         self.webhooks.target_policy()?;
+        self.mail.check()?;
 
         let url = http.public_url.trim();
         let web_url = url.is_empty() || url.starts_with("http://") || url.starts_with("https://");

@@ -4,8 +4,8 @@
 use tafl_engine::Side;
 
 use super::{
-    AnalysisStatus, ChallengeStatus, GameStatus, ReminderKind, SessionOpening, SharedLimit,
-    SideChoice, TournamentStatus,
+    AnalysisStatus, ChallengeStatus, GameStatus, MailKind, ReminderKind, SessionOpening,
+    SharedLimit, SideChoice, TournamentStatus,
 };
 
 /// A value kept as one of a fixed set of words.
@@ -132,6 +132,17 @@ impl Word for SessionOpening {
     }
 }
 word_display!(SessionOpening);
+
+impl Word for MailKind {
+    const ALL: &'static [Self] = &[MailKind::Confirmation, MailKind::Turns];
+    fn word(self) -> &'static str {
+        match self {
+            MailKind::Confirmation => "confirmation",
+            MailKind::Turns => "turns",
+        }
+    }
+}
+word_display!(MailKind);
 
 impl Word for SharedLimit {
     const ALL: &'static [Self] = &[SharedLimit::SignInFailure, SharedLimit::Registration];

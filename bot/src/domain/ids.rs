@@ -82,6 +82,11 @@ id_type!(
     "A Discord outbox post's id."
 );
 id_type!(
+    /// A mail in the mail outbox (a confirmation link, a turn notice).
+    MailId,
+    "A mail's id."
+);
+id_type!(
     /// A tournament: its players, rounds and games.
     TournamentId,
     "A tournament's id."

@@ -7,6 +7,7 @@ mod engine_schemas;
 mod handle;
 mod ids;
 mod instance;
+mod mail_kind;
 mod reminder;
 mod result;
 mod seat;
@@ -19,10 +20,11 @@ pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
-    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, OutboxId, PlayerId, TokenId,
+    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, MailId, OutboxId, PlayerId, TokenId,
     TournamentId, WebSessionId, WebhookId,
 };
 pub use instance::InstanceId;
+pub use mail_kind::MailKind;
 pub use reminder::ReminderKind;
 pub use result::ResultReason;
 pub use seat::Seat;

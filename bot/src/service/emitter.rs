@@ -75,6 +75,7 @@ impl Emitter {
             self.posts
                 .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
         }
+        super::mail::turn_notices::owe_for(c, &event)?;
         for user in bus::discord_venue_dms_of(c, &event)? {
             self.posts
                 .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);

@@ -12,7 +12,8 @@
 //! - `events/`: the event of every change, the bus, the follower of other instances, webhooks;
 //! - `analysis/`: analyses and hints; `ratings/`: Glicko-2 and what is read from it;
 //! - `limits/`: the limits several instances count together (sign-in failures, registrations);
-//! - `tournaments/`: pairings, standings and tie-breaks of every tournament format.
+//! - `tournaments/`: pairings, standings and tie-breaks of every tournament format;
+//! - `mail/`: turn notices by mail (addresses, quiet hours, the notices owed, the mail outbox).
 //!
 //! Front ends get the acting player's id and map the typed errors to their own replies.
 
@@ -30,6 +31,7 @@ mod health;
 #[cfg(test)]
 mod instances_tests;
 pub mod limits;
+pub mod mail;
 pub mod ratings;
 pub mod tournaments;
 mod views;
@@ -142,6 +144,8 @@ struct Inner {
     follower_published: Option<tokio::sync::watch::Receiver<Option<EventId>>>,
     /// This instance's name on the jobs it claims (see `store/rows/claims.rs`).
     instance: crate::domain::InstanceId,
+    /// Turn notices by mail: its settings (once mail is on) and the players' presence.
+    mail: mail::MailState,
 }
 
 impl GamesService {
@@ -189,6 +193,7 @@ impl GamesService {
                 ai_idle: Notify::new(),
                 analysis_queued: Notify::new(),
                 last_pass_ms: std::sync::atomic::AtomicI64::new(0),
+                mail: mail::MailState::default(),
             }),
             held: None,
         };
@@ -268,6 +273,11 @@ impl GamesService {
     /// Analyses and hints.
     pub fn analysis(&self) -> Analysis<'_> {
         Analysis { service: self }
+    }
+
+    /// Turn notices by mail: addresses, quiet hours, the mail outbox.
+    pub fn mail(&self) -> mail::Mail<'_> {
+        mail::Mail { service: self }
     }
 
     /// Leaderboards, profiles, rating histories.

@@ -4,9 +4,9 @@
 
 use crate::domain::{
     AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
-    GameStatus, Handle, OutboxId, PlayerId, ReminderKind, ResultReason, SessionOpening,
-    SharedLimit, SideChoice, SideColumn, TokenId, TournamentId, TournamentStatus, WebSessionId,
-    WebhookId, Word, from_word,
+    GameStatus, Handle, MailId, MailKind, OutboxId, PlayerId, ReminderKind, ResultReason,
+    SessionOpening, SharedLimit, SideChoice, SideColumn, TokenId, TournamentId, TournamentStatus,
+    WebSessionId, WebhookId, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
@@ -40,7 +40,8 @@ word_column!(
     SideColumn,
     SessionOpening,
     SharedLimit,
-    TournamentStatus
+    TournamentStatus,
+    MailKind
 );
 
 macro_rules! id_column {
@@ -67,6 +68,7 @@ id_column!(
     TokenId,
     DeliveryId,
     OutboxId,
+    MailId,
     AnalysisId,
     WebSessionId,
     TournamentId

@@ -351,6 +351,8 @@ mod tests;
 #[cfg(test)]
 mod tests_postgres;
 #[cfg(test)]
+mod tests_search_indexes;
+#[cfg(test)]
 mod tests_server_lifecycle;
 
 /// The permits of the read connections that may be open at once, for `idle` kept idle.

@@ -191,6 +191,7 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ("games", include_str!("rows/games.rs")),
     ("guild_settings", include_str!("rows/guild_settings.rs")),
     ("idempotency", include_str!("rows/idempotency.rs")),
+    ("mail", include_str!("rows/mail.rs")),
     ("moves", include_str!("rows/moves.rs")),
     ("personal_data", include_str!("rows/personal_data.rs")),
     (

@@ -55,7 +55,8 @@ async fn a_reminder_comes_before_the_deadline_and_the_game_ends_on_time() {
 
 #[tokio::test]
 async fn a_move_after_the_deadline_is_refused_and_ends_the_game() {
-    let app = TestApp::start().await;
+    // Seconds, not days, keep the arithmetic readable: no minimum clock here.
+    let app = TestApp::start_with(|c| c.games.min_move_clock_secs = 0).await;
     let (a, b, game) = app
         .game_between_a_and_b_on(
             "tablut",
@@ -124,7 +125,12 @@ async fn pending_challenges_expire() {
 
 #[tokio::test]
 async fn a_bank_is_topped_up_to_at_most_its_cap() {
-    let app = TestApp::start_with(|c| c.games.max_bank_ratio = 2.0).await;
+    let app = TestApp::start_with(|c| {
+        c.games.max_bank_ratio = 2.0;
+        // Seconds, not days, keep the arithmetic readable: no minimum clock here.
+        c.games.min_move_clock_secs = 0;
+    })
+    .await;
     // A 1000 s bank with 400 s per move: the cap is 2000 s.
     let (a, b, game) = app
         .game_between_a_and_b_on(

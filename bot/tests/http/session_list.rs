@@ -9,15 +9,17 @@ use serde_json::Value;
 use taflbot_test_support::eventually;
 
 use crate::common::{Player, TestApp};
-use crate::web_sessions::{browserless, csrf_of, login_link, session_of, token_of};
+use crate::web_sessions::{browserless, csrf_of, login_link, session_of, sign_in_form, token_of};
 
 /// Signs `player` in with a sign-in link from a browser that calls itself `agent`; the cookie.
 async fn signed_in_as(app: &TestApp, player: &Player, agent: &str) -> String {
     let link = login_link(app, player).await;
+    let (cookie, form_token) = sign_in_form(app).await;
     let answer = browserless()
         .post(format!("{}/login", app.base))
         .header(USER_AGENT, agent)
-        .form(&[("token", token_of(&link))])
+        .header(COOKIE, cookie)
+        .form(&[("token", token_of(&link)), ("form_token", &form_token)])
         .send()
         .await
         .unwrap();
@@ -27,10 +29,15 @@ async fn signed_in_as(app: &TestApp, player: &Player, agent: &str) -> String {
 
 /// Signs `player` in by pasting their token, from a browser that calls itself `agent`.
 async fn pasted_in_as(app: &TestApp, player: &Player, agent: &str) -> String {
+    let (cookie, form_token) = sign_in_form(app).await;
     let answer = browserless()
         .post(format!("{}/login/token", app.base))
         .header(USER_AGENT, agent)
-        .form(&[("token", player.token.as_str())])
+        .header(COOKIE, cookie)
+        .form(&[
+            ("token", player.token.as_str()),
+            ("form_token", &form_token),
+        ])
         .send()
         .await
         .unwrap();

@@ -7,10 +7,10 @@
 use std::net::{IpAddr, Ipv4Addr};
 
 use reqwest::StatusCode;
-use reqwest::header::{ORIGIN, SET_COOKIE};
+use reqwest::header::{COOKIE, ORIGIN, SET_COOKIE};
 
 use crate::common::TestApp;
-use crate::web_sessions::{browserless, opens_a_session};
+use crate::web_sessions::{browserless, opens_a_session, sign_in_form};
 
 /// A client from `ip` that shows redirects instead of following them.
 fn client_from(ip: [u8; 4]) -> reqwest::Client {
@@ -26,9 +26,11 @@ async fn sign_in_with_token(
     app: &TestApp,
     token: &str,
 ) -> reqwest::Response {
+    let (cookie, form_token) = sign_in_form(app).await;
     client
         .post(format!("{}/login/token", app.base))
-        .form(&[("token", token)])
+        .header(COOKIE, cookie)
+        .form(&[("token", token), ("form_token", &form_token)])
         .send()
         .await
         .unwrap()
@@ -57,10 +59,12 @@ async fn a_sign_in_form_from_another_origin_is_refused() {
         .await
         .unwrap();
     assert_eq!(opaque.status(), StatusCode::FORBIDDEN);
+    let (cookie, form_token) = sign_in_form(&app).await;
     let own = browserless()
         .post(format!("{}/login/token", app.base))
         .header(ORIGIN, &app.base)
-        .form(&[("token", a.token.as_str())])
+        .header(COOKIE, cookie)
+        .form(&[("token", a.token.as_str()), ("form_token", &form_token)])
         .send()
         .await
         .unwrap();

@@ -41,9 +41,41 @@ pub(super) fn token_of(url: &str) -> &str {
 
 /// Redeems a link's token as the page's form does; the answer, unfollowed.
 pub(super) async fn redeem(app: &TestApp, token: &str) -> reqwest::Response {
+    let (cookie, form_token) = sign_in_form(app).await;
     browserless()
         .post(format!("{}/login", app.base))
-        .form(&[("token", token)])
+        .header(COOKIE, cookie)
+        .form(&[("token", token), ("form_token", &form_token)])
+        .send()
+        .await
+        .unwrap()
+}
+
+/// The signed-out page's form-token cookie (`name=value`) and its forms' hidden field, as a
+/// browser holds them before it posts a sign-in or sign-up form.
+pub(crate) async fn sign_in_form(app: &TestApp) -> (String, String) {
+    let page = browserless()
+        .get(format!("{}/", app.base))
+        .send()
+        .await
+        .unwrap();
+    let cookies: Vec<String> = page
+        .headers()
+        .get_all(SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    let html = page.text().await.unwrap();
+    taflbot_test_support::signed_out_form(cookies.iter().map(String::as_str), &html)
+}
+
+/// Signs in by pasting `token` into the form on `/`, as a browser does; the answer, unfollowed.
+pub(crate) async fn paste_token(app: &TestApp, token: &str) -> reqwest::Response {
+    let (cookie, form_token) = sign_in_form(app).await;
+    browserless()
+        .post(format!("{}/login/token", app.base))
+        .header(COOKIE, cookie)
+        .form(&[("token", token), ("form_token", &form_token)])
         .send()
         .await
         .unwrap()
@@ -256,10 +288,8 @@ async fn a_pasted_api_token_signs_in_and_a_wrong_one_does_not() {
     let app = TestApp::start().await;
     let ada = app.register("Ada").await;
     let sign_in = |token: String| {
-        browserless()
-            .post(format!("{}/login/token", app.base))
-            .form(&[("token", token)])
-            .send()
+        let app = &app;
+        async move { Ok::<_, ()>(paste_token(app, &token).await) }
     };
     let ok = sign_in(ada.token.clone()).await.unwrap();
     assert_eq!(ok.status(), StatusCode::SEE_OTHER);
@@ -273,12 +303,7 @@ async fn a_pasted_api_token_signs_in_and_a_wrong_one_does_not() {
 async fn revoking_a_token_ends_the_browser_sessions_it_opened_or_asked_a_link_for() {
     let app = TestApp::start().await;
     let ada = app.register("Ada").await;
-    let pasted = browserless()
-        .post(format!("{}/login/token", app.base))
-        .form(&[("token", ada.token.clone())])
-        .send()
-        .await
-        .unwrap();
+    let pasted = paste_token(&app, &ada.token).await;
     assert_eq!(pasted.status(), StatusCode::SEE_OTHER);
     let by_token = session_of(&pasted);
     // A sign-in link the (stolen) token asked for: its session is the token's too.

@@ -7,28 +7,7 @@ use reqwest::StatusCode;
 use reqwest::header::{COOKIE, SET_COOKIE};
 
 use crate::common::TestApp;
-use crate::web_sessions::{browserless, csrf_of};
-
-/// The welcome page's form-token cookie (`name=value`) and the form's hidden field.
-async fn form_token(app: &TestApp) -> (String, String) {
-    let page = browserless()
-        .get(format!("{}/", app.base))
-        .send()
-        .await
-        .unwrap();
-    let cookie = page.headers()[SET_COOKIE]
-        .to_str()
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
-    let html = page.text().await.unwrap();
-    const FIELD: &str = "name=\"form_token\" value=\"";
-    let start = html.find(FIELD).expect("the sign-up form") + FIELD.len();
-    let token = html[start..].split('"').next().unwrap().to_owned();
-    (cookie, token)
-}
+use crate::web_sessions::{browserless, csrf_of, sign_in_form};
 
 async fn sign_up(
     app: &TestApp,
@@ -60,7 +39,7 @@ fn session_cookie(answer: &reqwest::Response) -> Option<String> {
 #[tokio::test]
 async fn signing_up_creates_the_player_signs_in_and_shows_the_token_once() {
     let app = TestApp::start().await;
-    let (cookie, token) = form_token(&app).await;
+    let (cookie, token) = sign_in_form(&app).await;
     let answer = sign_up(&app, &cookie, &token, "Ada Lovelace", "").await;
     assert_eq!(answer.status(), StatusCode::OK);
     let session = session_cookie(&answer).expect("a session is opened");
@@ -97,7 +76,7 @@ async fn signing_up_creates_the_player_signs_in_and_shows_the_token_once() {
 async fn a_refused_sign_up_is_shown_on_the_form_with_what_was_typed() {
     let app = TestApp::start().await;
     app.register("Ada").await;
-    let (cookie, token) = form_token(&app).await;
+    let (cookie, token) = sign_in_form(&app).await;
     let taken = sign_up(&app, &cookie, &token, "Ada Two", "ada").await;
     assert_eq!(taken.status(), StatusCode::CONFLICT);
     assert!(session_cookie(&taken).is_none());
@@ -127,7 +106,7 @@ async fn a_refused_sign_up_is_shown_on_the_form_with_what_was_typed() {
 #[tokio::test]
 async fn a_sign_up_needs_its_form_token_and_this_site() {
     let app = TestApp::start().await;
-    let (cookie, token) = form_token(&app).await;
+    let (cookie, token) = sign_in_form(&app).await;
     // Without the cookie (another site cannot send or read it), or with another token.
     let no_cookie = sign_up(&app, "", &token, "Eve", "").await;
     assert_eq!(no_cookie.status(), StatusCode::FORBIDDEN);
@@ -162,7 +141,7 @@ async fn sign_ups_share_the_registrations_allowance_per_address() {
         c.http.registration_burst = 2;
     })
     .await;
-    let (cookie, token) = form_token(&app).await;
+    let (cookie, token) = sign_in_form(&app).await;
     for name in ["Ann", "Bea"] {
         let ok = sign_up(&app, &cookie, &token, name, "").await;
         assert_eq!(ok.status(), StatusCode::OK, "{name}");

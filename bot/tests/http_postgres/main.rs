@@ -39,6 +39,8 @@ mod games;
 mod history;
 #[path = "../http/leaderboards.rs"]
 mod leaderboards;
+#[path = "../http/mail_notices.rs"]
+mod mail_notices;
 #[path = "../http/messages.rs"]
 mod messages;
 #[path = "../http/nul_text.rs"]

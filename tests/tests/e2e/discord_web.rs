@@ -30,10 +30,29 @@ async fn web_sends_a_private_sign_in_link_that_works_once() {
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
+    // The link's page gives the form its token (and the browser its cookie).
+    let page = client
+        .get(format!("{base}/login/{token}"))
+        .send()
+        .await
+        .unwrap();
+    let cookies: Vec<String> = page
+        .headers()
+        .get_all(reqwest::header::SET_COOKIE)
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect();
+    let html = page.text().await.unwrap();
+    let (cookie, form_token) =
+        taflbot_test_support::signed_out_form(cookies.iter().map(String::as_str), &html);
     let redeem = || {
         client
             .post(format!("{base}/login"))
-            .form(&[("token", token.as_str())])
+            .header(reqwest::header::COOKIE, cookie.as_str())
+            .form(&[
+                ("token", token.as_str()),
+                ("form_token", form_token.as_str()),
+            ])
             .send()
     };
     let first = redeem().await.unwrap();

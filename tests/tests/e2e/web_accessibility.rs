@@ -15,7 +15,13 @@ async fn check(client: &Client, app: &WebApp, path: &str, ready: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_page_passes_axe_core_signed_in_and_out_light_and_dark() {
-    let app = WebApp::start().await;
+    // Mail on (to an address nothing listens on: no mail is sent here), so that the mail
+    // settings page shows its form.
+    let app = WebApp::start_with(|c| {
+        c.mail.smtp_url = "smtp://127.0.0.1:9".into();
+        c.mail.from = "taflbot <tafl@test.example>".into();
+    })
+    .await;
     let (ada, bob, game) = app.ada_and_bob_at_brandubh().await;
     app.play(&ada, game, "d1-c1").await;
     let finished = app.brandubh(&ada, &bob).await;
@@ -57,6 +63,7 @@ async fn every_page_passes_axe_core_signed_in_and_out_light_and_dark() {
         sign_in(&client, &app.login_link(&ada).await).await;
         check(&client, &app, "/", "#my-games").await;
         check(&client, &app, "/me/sessions", "main h1").await;
+        check(&client, &app, "/me/mail", "#mail-address-form").await;
         check(&client, &app, "/challenges/new", "main form").await;
         check(&client, &app, &game_page, "[data-game][data-live='open']").await;
         check(

@@ -39,6 +39,20 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/me/sessions", get(sessions::sessions_page))
         .route("/me/turns", get(turns::my_turns))
         .route(
+            "/me/mail",
+            get(mail_settings::mail_page).post(mail_settings::set_address),
+        )
+        .route("/me/mail/quiet", post(mail_settings::set_quiet_hours))
+        .route("/me/mail/off", post(mail_settings::turn_off))
+        .route(
+            "/mail/confirm/{token}",
+            get(mail_settings::confirm_page).post(mail_settings::confirm),
+        )
+        .route(
+            "/mail/unsubscribe/{token}",
+            get(mail_settings::unsubscribe_page).post(mail_settings::unsubscribe),
+        )
+        .route(
             "/me/sessions/end-others",
             post(sessions::end_other_sessions),
         )

@@ -48,6 +48,8 @@ pub async fn admit(State(state): State<AppState>, request: Request, next: Next) 
             if let Err(secs) = state.signed_in_pages.check(signed_in.player) {
                 return WebError::PlayerRateLimited(secs).into_response();
             }
+            // On the web now: no turn notice by mail for what they can see here.
+            state.service.mail().saw(signed_in.player);
         }
         None => {
             let ClientKey(client) = match ClientKey::from_request_parts(&mut parts, &state).await {

@@ -129,17 +129,32 @@ impl ClockSpec {
         }
     }
 
-    /// Refuses a per-move clock shorter than `min_seconds` (the server's minimum), in words.
+    /// Refuses a clock that gives a move less than `min_seconds` (the server's minimum), in
+    /// words, whatever its kind: a per-move time shorter than it; a bank smaller than it (the
+    /// first move has only the bank); an increment that is neither 0 (a fixed bank for the
+    /// whole game) nor at least it (else, the bank spent, each move would have only the
+    /// increment: a fast clock's).
     pub fn at_least(self, min_seconds: u64) -> Result<ClockSpec, ServiceError> {
+        let too_short = |what: String, or: &str| {
+            Err(ServiceError::Invalid(format!(
+                "clock: {what} is too short for correspondence play; this server's shortest is \
+                 {} per move{or}",
+                Span(min_seconds)
+            )))
+        };
         match self {
             ClockSpec::PerMove { seconds } if seconds < min_seconds => {
-                Err(ServiceError::Invalid(format!(
-                    "clock: {} per move is too short for correspondence play; this server's \
-                     shortest is {} per move",
-                    Span(seconds),
-                    Span(min_seconds)
-                )))
+                too_short(format!("{} per move", Span(seconds)), "")
             }
+            ClockSpec::Bank { bank_seconds, .. } if bank_seconds < min_seconds => {
+                too_short(format!("a bank of {}", Span(bank_seconds)), "")
+            }
+            ClockSpec::Bank {
+                increment_seconds, ..
+            } if increment_seconds > 0 && increment_seconds < min_seconds => too_short(
+                format!("an increment of {}", Span(increment_seconds)),
+                " (or an increment of 0: one bank for the whole game)",
+            ),
             _ => Ok(self),
         }
     }
@@ -331,5 +346,29 @@ mod tests {
         );
         assert!(ClockSpec::Unlimited {}.at_least(3_600).is_ok());
         assert!(serde_json::from_str::<ClockSpec>(r#"{"kind":"sometimes"}"#).is_err());
+    }
+
+    #[test]
+    fn every_clock_kind_gives_a_move_at_least_the_minimum() {
+        let bank = |bank_seconds, increment_seconds| {
+            ClockSpec::Bank {
+                bank_seconds,
+                increment_seconds,
+            }
+            .at_least(3_600)
+        };
+        let small_bank = bank(600, 3_600).unwrap_err().to_string();
+        assert!(
+            small_bank.contains("a bank of 10 minutes is too short"),
+            "{small_bank}"
+        );
+        let small_increment = bank(7 * 86_400, 30).unwrap_err().to_string();
+        assert!(
+            small_increment.contains("an increment of 30 seconds is too short"),
+            "{small_increment}"
+        );
+        assert!(bank(7 * 86_400, 86_400).is_ok());
+        assert!(bank(7 * 86_400, 0).is_ok(), "a fixed bank for the game");
+        assert!(bank(3_600, 3_600).is_ok());
     }
 }

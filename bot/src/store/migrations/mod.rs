@@ -219,6 +219,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 22,
+        name: "mail_notices",
+        sqlite: include_str!("../../../../migrations/0022_mail_notices.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0022_mail_notices.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

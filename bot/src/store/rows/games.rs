@@ -538,14 +538,16 @@ pub fn finished_public_games_of(
 /// web client's list of games to watch.
 pub fn public_games(c: &Conn<'_>, status: GameStatus, limit: u32) -> Result<Vec<GameRow>> {
     c.query_all(
-        &format!(
-            "SELECT {GAME_COLS} FROM games WHERE status = ?1 AND private = FALSE \
-             ORDER BY updated_at DESC, id DESC LIMIT ?2"
-        ),
+        &format!("SELECT {GAME_COLS} FROM games {PUBLIC_GAMES_ORDER}"),
         params![status, limit],
         game_from,
     )
 }
+
+/// Which games [`public_games`] lists, in its order: read in that order from the index
+/// `games_public_recent` (migration 21; `store::tests_search_indexes` checks the plan).
+pub(crate) const PUBLIC_GAMES_ORDER: &str = "WHERE status = ?1 AND private = FALSE \
+     ORDER BY updated_at DESC, id DESC LIMIT ?2";
 
 /// How many games against the AI `player` has going.
 pub fn active_ai_games_of(c: &Conn<'_>, player: PlayerId) -> Result<usize> {

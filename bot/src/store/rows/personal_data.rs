@@ -87,6 +87,9 @@ pub fn erase_player(
         "DELETE FROM api_tokens WHERE player_id = ?1",
         "DELETE FROM idempotency_keys WHERE player_id = ?1",
         "DELETE FROM player_preferences WHERE player_id = ?1",
+        "DELETE FROM mail_turn_notices WHERE player_id = ?1",
+        "DELETE FROM mail_outbox WHERE player_id = ?1",
+        "DELETE FROM mail_subscriptions WHERE player_id = ?1",
         "DELETE FROM discord_guild_players WHERE player_id = ?1",
         "UPDATE analyses SET requested_by = NULL WHERE requested_by = ?1",
     ] {

@@ -1,6 +1,6 @@
 //! Players (their API tokens: `api_tokens`).
 
-use crate::store::{Conn, Row, params};
+use crate::store::{Conn, Dialect, Row, params};
 
 use super::*;
 use crate::domain::Handle;
@@ -118,24 +118,31 @@ pub fn players_by_handle_prefix(
 }
 
 /// Players whose display name starts with `prefix`, any case (ASCII letters on SQLite), by
-/// name: `limit` at most. `%`, `_` and `\` in `prefix` match only themselves.
+/// name: `limit` at most. Every character of `prefix` matches only itself.
+///
+/// A range of lowercased names, from `prefix` to `prefix` followed by the last character, so
+/// the index on `lower(name)` (migration 21; byte order, `COLLATE "C"` on PostgreSQL) finds
+/// them without reading every player.
 pub fn players_by_name_prefix(c: &Conn<'_>, prefix: &str, limit: u32) -> Result<Vec<PlayerRow>> {
-    let escaped: String = prefix
-        .to_lowercase()
-        .chars()
-        .flat_map(|ch| match ch {
-            '%' | '_' | '\\' => vec!['\\', ch],
-            other => vec![other],
-        })
-        .collect();
+    let low = prefix.to_lowercase();
+    let high = format!("{low}{}", char::MAX);
     c.query_all(
         &format!(
-            "SELECT {PLAYER_COLS} FROM players WHERE lower(name) LIKE ?1 ESCAPE '\\' \
-             ORDER BY name, id LIMIT ?2"
+            "SELECT {PLAYER_COLS} FROM players {} ORDER BY name, id LIMIT ?3",
+            name_prefix_filter(c.dialect())
         ),
-        params![format!("{escaped}%"), limit],
+        params![low, high, limit],
         player_from,
     )
+}
+
+/// Lowercased names from `?1` up to `?2`, as the index `players_lower_name` holds them.
+pub(crate) fn name_prefix_filter(dialect: Dialect) -> String {
+    let name = match dialect {
+        Dialect::Sqlite => "lower(name)",
+        Dialect::Postgres => "(lower(name) COLLATE \"C\")",
+    };
+    format!("WHERE {name} >= ?1 AND {name} < ?2")
 }
 
 pub fn rename_player(c: &Conn<'_>, id: PlayerId, name: &str) -> Result<()> {

@@ -3,9 +3,10 @@
 //! again, so a missed event (a lagging stream) costs nothing but a redraw.
 //! - `GET /games/{id}/live`: a game's events, for anyone who may see the game;
 //! - `GET /me/live`: the events concerning the signed-in player (my games and challenges);
-//! - `GET /games/live`: that a game started, moved or ended, for the list of public games
-//!   (only the kind: the list itself, asked for again, shows public games alone).
+//! - `GET /games/live`: that a public game started, moved or ended, for the list of public
+//!   games (only the kind; a private game's events are not sent at all, not even their kind).
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::time::Duration;
 
@@ -17,7 +18,8 @@ use tokio::sync::broadcast::{self, error::RecvError};
 use crate::domain::GameId;
 use crate::server::stream_slots::{StreamOwner, StreamSlot};
 use crate::server::{AppState, ClientKey};
-use crate::service::{Event, EventPayload};
+use crate::service::mail::PRESENCE_EVERY_MS;
+use crate::service::{Event, EventPayload, GamesService};
 
 use super::super::error::{Plain, WebError};
 use super::super::session::{MaybeSignedIn, SignedIn};
@@ -33,7 +35,13 @@ pub async fn game_events(
     let owner = viewer.map_or(StreamOwner::Address(client), StreamOwner::Player);
     let slot = slot(&state, owner)?;
     let events = state.service.events().subscribe_game(id);
-    Ok(live(&state, slot, events, move |e| e.game_id == Some(id)))
+    Ok(live(
+        &state,
+        slot,
+        events,
+        move |e| Concern::when(e.game_id == Some(id)),
+        None,
+    ))
 }
 
 pub async fn my_events(
@@ -43,7 +51,16 @@ pub async fn my_events(
     let me = session.player;
     let slot = slot(&state, StreamOwner::Player(me))?;
     let events = state.service.events().subscribe_player(me);
-    Ok(live(&state, slot, events, move |e| e.players.contains(&me)))
+    // A tab left open is the player on the web: no turn notice by mail while it stays.
+    let service = state.service.clone();
+    let present: Heartbeat = Box::new(move || service.mail().saw(me));
+    Ok(live(
+        &state,
+        slot,
+        events,
+        move |e| Concern::when(e.players.contains(&me)),
+        Some(present),
+    ))
 }
 
 pub async fn public_games_events(
@@ -56,12 +73,21 @@ pub async fn public_games_events(
     });
     let slot = slot(&state, owner)?;
     let events = state.service.events().subscribe();
-    Ok(live(&state, slot, events, |e| {
-        matches!(
-            e.payload,
-            EventPayload::GameStarted(_) | EventPayload::MovePlayed(_) | EventPayload::GameEnded(_)
-        )
-    }))
+    Ok(live(
+        &state,
+        slot,
+        events,
+        |e| match (&e.payload, e.game_id) {
+            (
+                EventPayload::GameStarted(_)
+                | EventPayload::MovePlayed(_)
+                | EventPayload::GameEnded(_),
+                Some(game),
+            ) => Concern::IfPublic(game),
+            _ => Concern::No,
+        },
+        None,
+    ))
 }
 
 fn slot(state: &AppState, owner: StreamOwner) -> Result<StreamSlot, WebError> {
@@ -71,23 +97,87 @@ fn slot(state: &AppState, owner: StreamOwner) -> Result<StreamSlot, WebError> {
         .map_err(|_| WebError::BadInput("too many live pages open; close one and reload".into()))
 }
 
+/// Called every [`PRESENCE_EVERY_MS`] while a stream stays open.
+type Heartbeat = Box<dyn Fn() + Send + Sync>;
+
+/// Whether a stream passes an event on.
+enum Concern {
+    Yes,
+    No,
+    /// If the game is public (the list of public games shows nothing of private ones).
+    IfPublic(GameId),
+}
+
+impl Concern {
+    fn when(yes: bool) -> Concern {
+        if yes { Concern::Yes } else { Concern::No }
+    }
+}
+
+/// Whether games are public, as one stream has asked: a game's privacy never changes, so
+/// each game is read once per stream (at most `PUBLIC_CACHE` remembered).
+#[derive(Default)]
+struct PublicGames(HashMap<GameId, bool>);
+
+const PUBLIC_CACHE: usize = 1024;
+
+impl PublicGames {
+    async fn public(&mut self, service: &GamesService, game: GameId) -> bool {
+        if let Some(public) = self.0.get(&game) {
+            return *public;
+        }
+        // Missing or private to everyone without a session: not shown; a failure to read
+        // is not remembered.
+        let public = match service.games().ensure_visible(None, game).await {
+            Ok(()) => true,
+            Err(e) if e.is_failure() => return false,
+            Err(_) => false,
+        };
+        if self.0.len() >= PUBLIC_CACHE {
+            self.0.clear();
+        }
+        self.0.insert(game, public);
+        public
+    }
+}
+
 /// Sends the kind of each event `concerns` keeps, until the client leaves or the server stops;
-/// `slot` is held as long.
+/// `slot` is held as long, and `heartbeat` called the while.
 fn live(
     state: &AppState,
     slot: StreamSlot,
     mut events: broadcast::Receiver<Event>,
-    concerns: impl Fn(&Event) -> bool + Send + 'static,
+    concerns: impl Fn(&Event) -> Concern + Send + 'static,
+    heartbeat: Option<Heartbeat>,
 ) -> Response {
     let mut shutdown = state.shutdown.clone();
+    let service = state.service.clone();
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<SseEvent, Infallible>>(16);
+    let every = Duration::from_millis(PRESENCE_EVERY_MS.unsigned_abs());
     tokio::spawn(async move {
         let _slot = slot;
+        let mut beat = tokio::time::interval(every);
+        let mut public = PublicGames::default();
         loop {
             let kind = tokio::select! {
+                _ = beat.tick(), if heartbeat.is_some() => {
+                    if let Some(heartbeat) = &heartbeat {
+                        heartbeat();
+                    }
+                    continue;
+                }
                 received = events.recv() => match received {
-                    Ok(e) if concerns(&e) => e.payload.kind().to_owned(),
-                    Ok(_) => continue,
+                    Ok(e) => {
+                        let passed = match concerns(&e) {
+                            Concern::Yes => true,
+                            Concern::No => false,
+                            Concern::IfPublic(game) => public.public(&service, game).await,
+                        };
+                        if !passed {
+                            continue;
+                        }
+                        e.payload.kind().to_owned()
+                    }
                     Err(RecvError::Lagged(_)) => "resync".to_owned(),
                     Err(RecvError::Closed) => return,
                 },

@@ -7,6 +7,7 @@ pub mod game_analysis;
 pub mod home;
 pub mod leaderboards;
 pub mod live;
+pub mod mail_settings;
 pub mod players;
 pub mod public_games;
 pub mod sessions;

@@ -1,4 +1,7 @@
 //! Signing in and out: a one-time link, a pasted API token; signing out ends the session.
+//! Both sign-in forms carry the form token of `signed_out_csrf` (as the sign-up form does),
+//! besides the Origin check every form passes: another site must not sign a visitor in to an
+//! account of its choosing.
 
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, header};
@@ -12,19 +15,28 @@ use super::super::error::WebError;
 use super::super::form::WebForm;
 use super::super::layout::page;
 use super::super::session::{SignedIn, cleared_cookie, session_cookie};
-use super::super::signed_out_csrf::form_token;
+use super::super::signed_out_csrf::{check_form_token, form_token};
 use super::super::visitors::{sign_in_allowed, sign_in_failed};
 use super::game::CsrfForm;
 use super::welcome::{Welcome, welcome_response};
 
 /// `GET /login/{token}`: a button that redeems the link. Opening the link does not use it up,
 /// so a chat's link preview cannot spend it before its owner does.
-pub async fn confirm_link(Path(token): Path<String>) -> Response {
-    link_page(&token, None).into_response()
+pub async fn confirm_link(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(token): Path<String>,
+) -> Result<Response, WebError> {
+    let (form_token, set_cookie) = form_token(&state, &headers)?;
+    let mut response = link_page(&token, &form_token, None);
+    if let Some(cookie) = set_cookie {
+        response.headers_mut().insert(header::SET_COOKIE, cookie);
+    }
+    Ok(response)
 }
 
 /// The sign-in link's page; a refusal (a used, expired or unknown link) is shown in place.
-fn link_page(token: &str, refusal: Option<&WebError>) -> Response {
+fn link_page(token: &str, form_token: &str, refusal: Option<&WebError>) -> Response {
     let body = html! {
         h1 { "Sign in to taflbot" }
         @if let Some(refusal) = refusal {
@@ -34,6 +46,7 @@ fn link_page(token: &str, refusal: Option<&WebError>) -> Response {
             p { "This link signs you in once, in this browser." }
             form method="post" action="/login" {
                 input type="hidden" name="token" value=(token);
+                input type="hidden" name="form_token" value=(form_token);
                 button.primary #sign-in type="submit" autofocus { "Sign in" }
             }
         }
@@ -51,6 +64,7 @@ fn link_page(token: &str, refusal: Option<&WebError>) -> Response {
 #[derive(Debug, Deserialize)]
 pub struct TokenForm {
     token: String,
+    form_token: Option<String>,
 }
 
 /// `POST /login`: redeems a sign-in link.
@@ -60,6 +74,7 @@ pub async fn redeem_link(
     headers: HeaderMap,
     WebForm(form): WebForm<TokenForm>,
 ) -> Result<Response, WebError> {
+    check_form_token(&headers, form.form_token.as_deref())?;
     let answer = match sign_in_allowed(&state, client).await {
         Err(limited) => Err(limited),
         Ok(()) => {
@@ -73,7 +88,11 @@ pub async fn redeem_link(
         }
     };
     match answer {
-        Err(refusal) if !is_failure(&refusal) => Ok(link_page(&form.token, Some(&refusal))),
+        Err(refusal) if !is_failure(&refusal) => Ok(link_page(
+            &form.token,
+            form.form_token.as_deref().unwrap_or_default(),
+            Some(&refusal),
+        )),
         answer => answer,
     }
 }
@@ -85,6 +104,7 @@ pub async fn with_api_token(
     headers: HeaderMap,
     WebForm(form): WebForm<TokenForm>,
 ) -> Result<Response, WebError> {
+    check_form_token(&headers, form.form_token.as_deref())?;
     let answer = match sign_in_allowed(&state, client).await {
         Err(limited) => Err(limited),
         Ok(()) => {

@@ -14,7 +14,7 @@ use super::super::layout::page;
 pub struct Welcome {
     /// Sent here from a page that needs a session.
     pub needed: bool,
-    /// The sign-up form's hidden token (`signed_out_csrf`).
+    /// The sign-up and token forms' hidden token (`signed_out_csrf`).
     pub form_token: String,
     /// The sign-up form as the visitor filled it in, when it comes back refused.
     pub name: String,
@@ -60,6 +60,7 @@ fn welcome_page(w: &Welcome) -> axum::response::Html<String> {
                     h2 { "With an API token" }
                     form.stack #token-form method="post" action="/login/token" {
                         (error_line("token-error", w.token_error.as_deref()))
+                        input type="hidden" name="form_token" value=(w.form_token);
                         label { "API token" input name="token" type="password" autocomplete="off" required; }
                         button.primary type="submit" { "Sign in" }
                     }
