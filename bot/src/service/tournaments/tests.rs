@@ -186,6 +186,22 @@ async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standin
             (c, 4, 1.0, 1.5)
         ]
     );
+    // The crosstable in the standings' order (B, A, D, C): B lost to A, beat D and C; ...
+    let cross: Vec<(PlayerId, Vec<Vec<f64>>)> = view
+        .crosstable
+        .iter()
+        .map(|r| (r.player, r.against.clone()))
+        .collect();
+    let none: Vec<f64> = Vec::new();
+    assert_eq!(
+        cross,
+        vec![
+            (b, vec![none.clone(), vec![0.0], vec![1.0], vec![1.0]]),
+            (a, vec![vec![1.0], none.clone(), vec![0.0], vec![0.5]]),
+            (d, vec![vec![0.0], vec![1.0], none.clone(), vec![0.5]]),
+            (c, vec![vec![0.0], vec![0.5], vec![0.5], none]),
+        ]
+    );
     // Each player heard of the start, of each round and of the end, once each.
     let heard: Vec<String> = w
         .service

@@ -201,6 +201,16 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    // Numbered 23 for the merge (the lead renumbers): Discord places of tournament players.
+    Migration {
+        version: 20,
+        name: "tournament_discord_places",
+        sqlite: include_str!("../../../../migrations/0023_tournament_discord_places.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0023_tournament_discord_places.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.
