@@ -3,15 +3,24 @@
 //! is opened there (where the server wants threads and Discord allows one) and the copy is
 //! played in it; refused, the copy stays in the channel.
 
-use serenity::all::{AutoArchiveDuration, ChannelId, ChannelType, CreateMessage, CreateThread, Http};
+use serenity::all::{
+    AutoArchiveDuration, ChannelId, ChannelType, CreateMessage, CreateThread, Http,
+};
 
 use super::{Data, mentions, threads};
+use crate::domain::OutboxId;
 use crate::logging::ErrorChain;
 use crate::service::{Event, EventPayload};
 
-/// Where `event`'s post due in `channel` goes: a new thread of the channel for the start of a
-/// game's copy that has none yet, else `channel`.
-pub async fn place_of_post(http: &Http, data: &Data, event: &Event, channel: ChannelId) -> ChannelId {
+/// Where `event`'s post `post` (being delivered) due in `channel` goes: a new thread of the
+/// channel for the start of a game's copy that has none yet, else `channel`.
+pub async fn place_of_post(
+    http: &Http,
+    data: &Data,
+    event: &Event,
+    post: OutboxId,
+    channel: ChannelId,
+) -> ChannelId {
     let (EventPayload::GameStarted(_), Some(game)) = (&event.payload, event.game_id) else {
         return channel;
     };
@@ -44,7 +53,11 @@ pub async fn place_of_post(http: &Http, data: &Data, event: &Event, channel: Cha
     let builder = CreateThread::new(threads::thread_name(data, &view))
         .kind(ChannelType::PublicThread)
         .auto_archive_duration(AutoArchiveDuration::OneWeek);
-    let thread = match data.rest_gate().run(channel.create_thread(http, builder)).await {
+    let thread = match data
+        .rest_gate()
+        .run(channel.create_thread(http, builder))
+        .await
+    {
         Ok(thread) => thread.id,
         Err(e) => {
             tracing::info!(%game, %channel, error = %ErrorChain(&e), "no thread for the game's copy; it stays in the channel");
@@ -52,7 +65,7 @@ pub async fn place_of_post(http: &Http, data: &Data, event: &Event, channel: Cha
         }
     };
     if let Err(e) = discord
-        .move_mirror_to_thread(game, channel.get(), thread.get())
+        .move_mirror_to_thread(game, channel.get(), thread.get(), post)
         .await
     {
         tracing::warn!(%game, %thread, error = %ErrorChain(&e), "cannot move the game's copy into its thread");

@@ -114,10 +114,16 @@ impl Emitter {
 
     /// Posts the start of `game`, emitted by this job, in `channel` as well (its place there
     /// was made after the start was emitted).
-    pub(crate) fn post_game_start_in(&mut self, c: &Conn<'_>, game: GameId, channel: u64) -> Result<()> {
-        let started = self.events.iter().rev().find(|e| {
-            e.game_id == Some(game) && matches!(e.payload, EventPayload::GameStarted(_))
-        });
+    pub(crate) fn post_game_start_in(
+        &mut self,
+        c: &Conn<'_>,
+        game: GameId,
+        channel: u64,
+    ) -> Result<()> {
+        let started =
+            self.events.iter().rev().find(|e| {
+                e.game_id == Some(game) && matches!(e.payload, EventPayload::GameStarted(_))
+            });
         if let Some(event) = started {
             let post = rows::insert_outbox_post(c, event.id, channel, self.wall_now, None)?;
             self.posts.push(post);

@@ -56,7 +56,7 @@ const GOOD_FORM: [(&str, &str); 7] = [
     ("name", "Winter cup"),
     ("format", "round_robin"),
     ("variant", "brandubh"),
-    ("days", "3"),
+    ("days", "5"),
     ("rated", "true"),
     ("min_players", "2"),
     ("max_players", "8"),
@@ -79,17 +79,29 @@ async fn the_create_form_refuses_in_place_in_words_and_keeps_what_was_typed() {
     let s = session(&app, &ada).await;
     let refusals: [(&[(&str, &str)], &str); 5] = [
         (&[("name", "  ")], "name must be 1 to 80 characters"),
-        (&[("max_players", "many")], "the most players is a whole number, not \"many\""),
+        (
+            &[("max_players", "many")],
+            "the most players is a whole number, not &quot;many&quot;",
+        ),
         (&[("min_players", "1")], "the minimum must be at least 2"),
-        (&[("format", "swiss"), ("rounds", "")], "the number of rounds is a whole number"),
-        (&[("starts_at", "2001-01-01T10:00")], "the start (2001-01-01T10:00 UTC) has passed"),
+        (
+            &[("format", "swiss"), ("rounds", "")],
+            "the number of rounds is a whole number",
+        ),
+        (
+            &[("starts_at", "2001-01-01T10:00")],
+            "the start (2001-01-01T10:00 UTC) has passed",
+        ),
     ];
     for (changes, words) in refusals {
         let (status, _, page) = post(&app, &s, "/tournaments", &with(changes)).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{changes:?}");
         let error_at = page.find("id=\"tournament-error\"").expect(&page);
         assert!(page[error_at..].contains(words), "{words}: {page}");
-        assert!(page.contains("value=\"8\""), "what was typed is kept: {page}");
+        assert!(
+            page.contains("name=\"days\" min=\"0\" max=\"366\" value=\"5\""),
+            "what was typed is kept: {page}"
+        );
     }
     let (status, to, _) = post(&app, &s, "/tournaments", &GOOD_FORM).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
@@ -98,7 +110,10 @@ async fn the_create_form_refuses_in_place_in_words_and_keeps_what_was_typed() {
     // Listed as open, for anyone.
     let (_, list) = get(&app, None, "/tournaments").await;
     let open = list.find("data-list=\"open\"").expect(&list);
-    assert!(list[open..].contains(&format!("href=\"{to}\">Winter cup")), "{list}");
+    assert!(
+        list[open..].contains(&format!("href=\"{to}\">Winter cup")),
+        "{list}"
+    );
     // A form from elsewhere (no CSRF token) creates nothing.
     let forged = browserless()
         .post(format!("{}/tournaments", app.base))
@@ -137,7 +152,10 @@ async fn players_join_leave_and_the_organiser_starts_from_the_page_which_shows_t
     // Only the organiser starts it: refused on the page, in words.
     let (status, _, refused) = post(&app, &sb, &format!("{page_path}/start"), &[]).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
-    assert!(refused.contains("only the organiser of tournament"), "{refused}");
+    assert!(
+        refused.contains("only the organiser of tournament"),
+        "{refused}"
+    );
     assert!(!refused.contains("id=\"start\""), "{refused}");
     let (status, _, _) = post(&app, &sa, &format!("{page_path}/start"), &[]).await;
     assert_eq!(status, StatusCode::SEE_OTHER);
@@ -151,14 +169,20 @@ async fn players_join_leave_and_the_organiser_starts_from_the_page_which_shows_t
     let game = t["rounds"][0]["games"][0]["game_id"].as_i64().unwrap();
     let (_, running) = get(&app, None, &page_path).await;
     assert!(running.contains("Running: round 1"), "{running}");
-    assert!(running.contains(&format!("href=\"/games/{game}\"")), "{running}");
+    assert!(
+        running.contains(&format!("href=\"/games/{game}\"")),
+        "{running}"
+    );
     assert!(running.contains("id=\"crosstable\""), "{running}");
     // Bob resigns: Ada wins the tournament, 1 to 0.
     app.post(&format!("/games/{game}/resign"), &bob.token, json!({}))
         .await;
     let (_, done) = get(&app, None, &page_path).await;
     assert!(done.contains("id=\"winner\""), "{done}");
-    assert!(done.contains("Winner: <a href=\"/players/ada\">Ada</a>"), "{done}");
+    assert!(
+        done.contains("Winner: <a href=\"/players/ada\">Ada</a>"),
+        "{done}"
+    );
     let ada_row = done
         .find(&format!("data-player=\"{}\" data-points=\"1\"", ada.id))
         .expect(&done);

@@ -27,7 +27,11 @@ async fn assert_fits(client: &Client, what: &str) {
         )
         .await
         .expect("the page runs a script");
-    assert_eq!(fits, serde_json::Value::Bool(true), "{what} is wider than the phone");
+    assert_eq!(
+        fits,
+        serde_json::Value::Bool(true),
+        "{what} is wider than the phone"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -50,7 +54,12 @@ async fn a_tournament_is_created_joined_from_two_browsers_started_and_followed_l
     )
     .await
     .unwrap();
-    press(&a, "#tournament-form button[type='submit']", "#tournament-form").await;
+    press(
+        &a,
+        "#tournament-form button[type='submit']",
+        "#tournament-form",
+    )
+    .await;
     wait_for_text(&a, "#tournament-error", "name must be 1 to 80 characters").await;
     let name = wait_for(&a, "#tournament-form input[name='name']").await;
     name.send_keys("Winter cup").await.unwrap();
@@ -62,7 +71,11 @@ async fn a_tournament_is_created_joined_from_two_browsers_started_and_followed_l
 
     // Bob finds it on the list, on his phone, and joins.
     b.goto(&app.url("/tournaments")).await.unwrap();
-    wait_for(&b, "table[data-list='open'] a").await.click().await.unwrap();
+    wait_for(&b, "table[data-list='open'] a")
+        .await
+        .click()
+        .await
+        .unwrap();
     press(&b, "#join", "#leave").await;
     wait_for_text(&b, "main h2", "Players (2)").await;
     assert_fits(&b, "the tournament's page").await;
@@ -75,7 +88,12 @@ async fn a_tournament_is_created_joined_from_two_browsers_started_and_followed_l
     let game = wait_for(&b, "section.round[data-round='1'] a.open-game").await;
     assert_not_reloaded(&b, "Bob's").await;
     let href = game.attr("href").await.unwrap().unwrap();
-    let t = app.service().tournaments().get(TournamentId(id)).await.unwrap();
+    let t = app
+        .service()
+        .tournaments()
+        .get(TournamentId(id))
+        .await
+        .unwrap();
     let game_id = t.rounds[0].games[0].game_id.unwrap();
     assert_eq!(href, format!("/games/{game_id}"));
     wait_for(&b, "#crosstable").await;
@@ -85,7 +103,11 @@ async fn a_tournament_is_created_joined_from_two_browsers_started_and_followed_l
     // Bob resigns elsewhere: the standings and the winner follow on both pages.
     app.service().games().resign(bob.id, game_id).await.unwrap();
     wait_for_text(&b, "#winner", "Winner: Ada").await;
-    wait_for(&b, &format!("#standings tr[data-player='{}'][data-points='1']", ada.id)).await;
+    wait_for(
+        &b,
+        &format!("#standings tr[data-player='{}'][data-points='1']", ada.id),
+    )
+    .await;
     wait_for_script(
         &a,
         "return document.querySelector('#winner') !== null",

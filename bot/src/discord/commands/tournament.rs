@@ -13,7 +13,7 @@ use crate::domain::{TournamentId, TournamentStatus};
 use crate::service::tournaments::{
     DiscordJoinPlace, Format, NewTournament, TournamentSummary, TournamentView,
 };
-use crate::service::{DEFAULT_VARIANT, RulesChoice};
+use crate::service::{PLAY_DEFAULT_VARIANT, RulesChoice};
 
 /// Tournaments: round robins and Swiss, joined from any server, the web or HTTP
 #[poise::command(
@@ -92,7 +92,9 @@ pub async fn create(
             NewTournament {
                 name,
                 format,
-                rules: RulesChoice::Variant(variant.unwrap_or_else(|| DEFAULT_VARIANT.to_owned())),
+                rules: RulesChoice::Variant(
+                    variant.unwrap_or_else(|| PLAY_DEFAULT_VARIANT.to_owned()),
+                ),
                 clock,
                 rated,
                 min_players: min_players.unwrap_or(2),
@@ -171,7 +173,11 @@ pub async fn leave(
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
-    let before = data.service.tournaments().get(TournamentId(tournament)).await?;
+    let before = data
+        .service
+        .tournaments()
+        .get(TournamentId(tournament))
+        .await?;
     let who = name_of(&before, me);
     let t = data
         .service

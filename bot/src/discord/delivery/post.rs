@@ -86,6 +86,7 @@ impl Courier {
                         &self.http,
                         &self.data,
                         &event,
+                        head.id,
                         ChannelId::new(head.channel_id),
                     )
                     .await;

@@ -3,6 +3,7 @@
 //! in one of them, that copy's posts go to the thread from then on.
 
 use crate::domain::GameId;
+use crate::domain::OutboxId;
 use crate::store::rows;
 
 use super::Discord;
@@ -42,13 +43,19 @@ impl Discord<'_> {
     }
 
     /// The copy of `game` posted in `parent` is played in `thread` from now on: its posts not
-    /// yet sent go there.
-    pub async fn move_mirror_to_thread(self, game: GameId, parent: u64, thread: u64) -> Result<()> {
+    /// yet sent go there, `in_flight` (the post being delivered) keeping its claim.
+    pub async fn move_mirror_to_thread(
+        self,
+        game: GameId,
+        parent: u64,
+        thread: u64,
+        in_flight: OutboxId,
+    ) -> Result<()> {
         let signal = self.service.inner.discord_outbox.clone();
         self.service
             .commit(move |c, e| {
                 rows::set_game_mirror_thread(c, game, parent, thread)?;
-                rows::move_pending_posts(c, game, parent, thread, e.wall_now)?;
+                rows::move_mirror_posts(c, game, parent, thread, e.wall_now, in_flight)?;
                 rows::note_thread_guild(c, thread, parent, e.wall_now)?;
                 Ok(())
             })

@@ -4,9 +4,9 @@
 //! player's games is shown there (a thread of it, once the front end opens one). A game between
 //! players of two servers is so shown in both, and a move made in either appears in the other.
 
+use super::Tournaments;
 use super::facade::join_in;
 use super::view::TournamentView;
-use super::Tournaments;
 use crate::domain::{GameId, PlayerId, TournamentId, TournamentStatus};
 use crate::service::events::{Event, EventPayload};
 use crate::service::{Emitter, Result, ServiceError};

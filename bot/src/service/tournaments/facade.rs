@@ -5,14 +5,15 @@ use super::requests::{MAX_NAME_CHARS, MAX_PLAYERS, NewTournament};
 use super::rounds::{self, current_standings, pairing_result};
 use super::standings::crosstable;
 use super::view::{
-    CrosstableRow, PairingView, RoundView, StandingView, TournamentPlayerView, TournamentSummary, TournamentView,
+    CrosstableRow, PairingView, RoundView, StandingView, TournamentPlayerView, TournamentSummary,
+    TournamentView,
 };
 use crate::domain::{GameStatus, PlayerId, ResultReason, Seat, TournamentId, TournamentStatus};
+use crate::service::Emitter;
 use crate::service::games::challenges::resolve_rules;
 use crate::service::games::game_state;
 use crate::service::games::moves::finish;
 use crate::service::{ClockSpec, GamesService, Missing, Result, ServiceError};
-use crate::service::Emitter;
 use crate::store::Conn;
 use crate::store::rows::{self, TournamentPlayerRow, TournamentRow};
 
@@ -259,7 +260,12 @@ impl Tournaments<'_> {
 }
 
 /// Signs `player` up to tournament `id`, in the caller's transaction.
-pub(super) fn join_in(c: &Conn<'_>, e: &mut Emitter, player: PlayerId, id: TournamentId) -> Result<()> {
+pub(super) fn join_in(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    player: PlayerId,
+    id: TournamentId,
+) -> Result<()> {
     let t = rounds::load(c, id)?;
     if t.status != TournamentStatus::SignUp {
         return Err(closed(&t));
@@ -278,8 +284,9 @@ pub(super) fn join_in(c: &Conn<'_>, e: &mut Emitter, player: PlayerId, id: Tourn
         });
     }
     let seed_rating = match &t.variant {
-        Some(pool) => rows::rating(c, player, pool)?
-            .map_or(UNRATED_SEED, |r| r.glicko.rating.round() as i32),
+        Some(pool) => {
+            rows::rating(c, player, pool)?.map_or(UNRATED_SEED, |r| r.glicko.rating.round() as i32)
+        }
         None => UNRATED_SEED,
     };
     rows::insert_tournament_player(

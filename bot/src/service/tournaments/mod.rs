@@ -23,8 +23,8 @@ pub mod swiss;
 mod tests;
 mod view;
 
-pub(crate) use discord_places::news_channel;
 pub use discord_places::DiscordJoinPlace;
+pub(crate) use discord_places::news_channel;
 pub use facade::{TOURNAMENTS_PAGE_SIZE, Tournaments};
 pub use format::{Format, FormatError, FormatKind};
 pub use groups::{GroupOutcome, Seed, group_outcome, seed_groups};
@@ -36,6 +36,6 @@ pub use standings::{
 };
 pub use swiss::{SwissEntrant, SwissError, pair_round};
 pub use view::{
-    CrosstableRow, PairingResult, PairingView, RoundView, StandingView, TournamentPlayerView, TournamentSummary,
-    TournamentView,
+    CrosstableRow, PairingResult, PairingView, RoundView, StandingView, TournamentPlayerView,
+    TournamentSummary, TournamentView,
 };

@@ -174,3 +174,23 @@ pub fn guild_of_tournament_channel(c: &Conn<'_>, channel: u64) -> Result<Option<
     )?;
     Ok(guild.and_then(|g| u64::try_from(g).ok()))
 }
+
+/// Moves the pending posts of `game` owed to channel `from` to channel `to` (a copy of the
+/// game moved into a thread), due from `now`, except that `in_flight` (the post being
+/// delivered as the thread was opened) keeps its claim: no other worker takes it meanwhile.
+pub fn move_mirror_posts(
+    c: &Conn<'_>,
+    game: GameId,
+    from: u64,
+    to: u64,
+    now: i64,
+    in_flight: OutboxId,
+) -> Result<usize> {
+    c.execute(
+        "UPDATE discord_outbox SET channel_id = ?3, \
+         next_attempt_at = CASE WHEN id = ?5 THEN next_attempt_at ELSE ?4 END \
+         WHERE status = 'pending' AND dm_user_id IS NULL AND channel_id = ?2 \
+           AND event_id IN (SELECT id FROM events WHERE game_id = ?1)",
+        params![game, snowflake(from), snowflake(to), now, in_flight],
+    )
+}

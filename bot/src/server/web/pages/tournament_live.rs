@@ -65,12 +65,13 @@ pub async fn tournament_events(
                 EventPayload::TournamentStarted(r) | EventPayload::RoundStarted(r)
                     if r.tournament_id == id =>
                 {
-                    if let Ok(t) = service.tournaments().get(id).await {
-                        games = games_of(&t);
-                    }
                     let news = Some((kind, r.round));
                     let fresh = last_round_news != news;
                     last_round_news = news;
+                    // The round's new games, read once per round.
+                    if fresh && let Ok(t) = service.tournaments().get(id).await {
+                        games = games_of(&t);
+                    }
                     fresh
                 }
                 EventPayload::TournamentEnded(ended) if ended.tournament_id == id => {

@@ -99,7 +99,8 @@ pub async fn create_tournament(
         Err(e) if e.is_failure() => Err(WebError::Service(e)),
         Err(refusal) => {
             let me = me_of(&state, Some(&session)).await?;
-            let mut page = list_page(&state, me.as_ref(), &form, Some(&refusal.to_string())).await?;
+            let mut page =
+                list_page(&state, me.as_ref(), &form, Some(&refusal.to_string())).await?;
             *page.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
             Ok(page)
         }
@@ -111,12 +112,9 @@ impl NewTournamentForm {
     fn request(&self, now_ms: i64) -> Result<NewTournament, crate::service::ServiceError> {
         use crate::service::ServiceError::Invalid;
         let number = |field: &str, text: &str| {
-            text.trim().parse::<u32>().map_err(|_| {
-                Invalid(format!(
-                    "{field} is a whole number, not {:?}",
-                    text.trim()
-                ))
-            })
+            text.trim()
+                .parse::<u32>()
+                .map_err(|_| Invalid(format!("{field} is a whole number, not {:?}", text.trim())))
         };
         let format = match self.format {
             FormatKind::RoundRobin => Format::RoundRobin,
@@ -261,12 +259,18 @@ fn create_form(
     refusal: Option<&str>,
 ) -> Markup {
     let formats = [
-        (FormatKind::RoundRobin, "Round robin (everyone meets everyone once)"),
+        (
+            FormatKind::RoundRobin,
+            "Round robin (everyone meets everyone once)",
+        ),
         (
             FormatKind::DoubleRoundRobin,
             "Double round robin (twice, once with each side)",
         ),
-        (FormatKind::Swiss, "Swiss (paired by score, a set number of rounds)"),
+        (
+            FormatKind::Swiss,
+            "Swiss (paired by score, a set number of rounds)",
+        ),
     ];
     html! {
         h2 #create { "Create a tournament" }
@@ -328,8 +332,17 @@ mod tests {
     fn a_start_is_read_as_utc() {
         assert_eq!(utc_minute_ms("1970-01-01T00:00"), Some(0));
         assert_eq!(utc_minute_ms("2023-11-14T22:13"), Some(1_699_999_980_000));
-        assert_eq!(utc_minute_ms("2023-11-14 22:13:20"), Some(1_700_000_000_000));
-        for bad in ["", "tomorrow", "2023-13-01T00:00", "2023-01-01T24:00", "2023-01-01"] {
+        assert_eq!(
+            utc_minute_ms("2023-11-14 22:13:20"),
+            Some(1_700_000_000_000)
+        );
+        for bad in [
+            "",
+            "tomorrow",
+            "2023-13-01T00:00",
+            "2023-01-01T24:00",
+            "2023-01-01",
+        ] {
             assert_eq!(utc_minute_ms(bad), None, "{bad}");
         }
     }
