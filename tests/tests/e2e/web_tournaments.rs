@@ -12,8 +12,12 @@ use taflbot_e2e::web::{
     wait_for_script, wait_for_text,
 };
 
-/// Clicks the button `css` and waits for the page it leads to to show `then`.
+/// Clicks the button `css` and waits for the page it leads to to show `then`. On a
+/// tournament's page it waits for the live stream first: its opening redraws the page.
 async fn press(client: &Client, css: &str, then: &str) {
+    if client.find(Locator::Css("#tournament")).await.is_ok() {
+        wait_for(client, "#tournament[data-live='open']").await;
+    }
     wait_for(client, css).await.click().await.expect("a click");
     wait_for(client, then).await;
 }
