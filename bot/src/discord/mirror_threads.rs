@@ -3,9 +3,7 @@
 //! is opened there (where the server wants threads and Discord allows one) and the copy is
 //! played in it; refused, the copy stays in the channel.
 
-use serenity::all::{
-    AutoArchiveDuration, ChannelId, ChannelType, CreateMessage, CreateThread, Http,
-};
+use serenity::all::{ChannelId, CreateMessage, Http};
 
 use super::{Data, mentions, threads};
 use crate::domain::OutboxId;
@@ -50,19 +48,8 @@ pub async fn place_of_post(
             return channel;
         }
     };
-    let builder = CreateThread::new(threads::thread_name(data, &view))
-        .kind(ChannelType::PublicThread)
-        .auto_archive_duration(AutoArchiveDuration::OneWeek);
-    let thread = match data
-        .rest_gate()
-        .run(channel.create_thread(http, builder))
-        .await
-    {
-        Ok(thread) => thread.id,
-        Err(e) => {
-            tracing::info!(%game, %channel, error = %ErrorChain(&e), "no thread for the game's copy; it stays in the channel");
-            return channel;
-        }
+    let Some(thread) = threads::create_thread(http, data, &view, channel).await else {
+        return channel;
     };
     if let Err(e) = discord
         .move_mirror_to_thread(game, channel.get(), thread.get(), post)

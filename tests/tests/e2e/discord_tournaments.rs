@@ -49,6 +49,27 @@ fn accepted_posts_with(world: &World, channel: u64, needle: &str) -> Vec<Recorde
         .collect()
 }
 
+/// `who` plays `mv` with `/move` in `here`: the answer shows it, the other server's thread
+/// `there` gets it from the outbox, and `here` gets no second post of it.
+async fn move_shown_in_both(world: &World, who: &FakeUser, mv: &str, here: u64, there: u64) {
+    let mark = world.fake.recorder().mark();
+    let moved = world
+        .slash(who, here, "move", &[Opt::string("move", mv)])
+        .await;
+    assert!(moved.text().contains(mv), "{}", moved.text());
+    world.accepted_post_containing(mark, there, mv).await;
+    world.wait_for_outbox_drained().await;
+    let again: Vec<String> = world
+        .channel_posts_after(mark, here)
+        .iter()
+        .map(Recorded::text)
+        .collect();
+    assert!(
+        again.is_empty(),
+        "the answer shows the move where it was made, no second post there: {again:?}"
+    );
+}
+
 #[tokio::test]
 async fn a_tournament_joined_from_two_servers_and_the_web_plays_each_game_in_a_thread_of_each_players_server()
  {
@@ -162,44 +183,10 @@ async fn a_tournament_joined_from_two_servers_and_the_web_plays_each_game_in_a_t
         "the news once per channel"
     );
 
-    // Ragnar moves in his server's thread: answered there, posted in Astrid's.
-    let mark = world.fake.recorder().mark();
-    let moved = world
-        .slash(
-            &ragnar,
-            south_thread,
-            "move",
-            &[Opt::string("move", "d1-b1")],
-        )
-        .await;
-    assert!(moved.text().contains("d1-b1"), "{}", moved.text());
-    world
-        .accepted_post_containing(mark, north_thread, "d1-b1")
-        .await;
-    world.wait_for_outbox_drained().await;
-    let again: Vec<String> = world
-        .channel_posts_after(mark, south_thread)
-        .iter()
-        .map(Recorded::text)
-        .collect();
-    assert!(
-        again.is_empty(),
-        "the reply shows the move where it was made, no second post there: {again:?}"
-    );
-    // Astrid answers in hers: posted in Ragnar's.
-    let mark = world.fake.recorder().mark();
-    let moved = world
-        .slash(
-            &astrid,
-            north_thread,
-            "move",
-            &[Opt::string("move", "c4-c2")],
-        )
-        .await;
-    assert!(moved.text().contains("c4-c2"), "{}", moved.text());
-    world
-        .accepted_post_containing(mark, south_thread, "c4-c2")
-        .await;
+    // Ragnar moves in his server's thread: answered there, posted in Astrid's; she answers in
+    // hers, posted in his.
+    move_shown_in_both(&world, &ragnar, "d1-b1", south_thread, north_thread).await;
+    move_shown_in_both(&world, &astrid, "c4-c2", north_thread, south_thread).await;
 
     // The standings, from either server.
     let standings = tournament_command(&world, &ragnar, south, "standings", id).await;
