@@ -39,6 +39,10 @@ pub enum FormatParam {
 
 /// Create a tournament that you organise (you join it like anyone else)
 #[poise::command(slash_command, guild_only)]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one option each, as Discord shows them"
+)]
 pub async fn create(
     ctx: Context<'_>,
     #[description = "Its name (up to 80 characters)"]
