@@ -8,7 +8,7 @@ use fantoccini::{Client, Locator};
 use taflbot::domain::TournamentId;
 use taflbot_e2e::axe::assert_accessible;
 use taflbot_e2e::web::{
-    WebApp, assert_not_reloaded, browser, mark_page, screenshot, sign_in, wait_for,
+    WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot, sign_in, wait_for,
     wait_for_script, wait_for_text,
 };
 
@@ -130,6 +130,15 @@ async fn a_tournament_is_created_joined_from_two_browsers_started_and_followed_l
     screenshot(&a, "tournament").await;
     assert_accessible(&b, "a finished tournament on a phone").await;
     assert_accessible(&a, "a finished tournament").await;
+    // And in the dark theme, signed out, the list and the page.
+    let dark = dark_browser(1100).await;
+    dark.goto(&app.url("/tournaments")).await.unwrap();
+    wait_for(&dark, "table[data-list='finished']").await;
+    assert_accessible(&dark, "/tournaments, dark, signed out").await;
+    dark.goto(&page).await.unwrap();
+    wait_for(&dark, "#tournament[data-live='open'] #crosstable").await;
+    assert_accessible(&dark, "a finished tournament, dark, signed out").await;
+    dark.close().await.unwrap();
     a.close().await.unwrap();
     b.close().await.unwrap();
 }
