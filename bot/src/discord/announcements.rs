@@ -11,6 +11,9 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
     if let EventPayload::ChallengeExpired {} = event.payload {
         return expiry(data, event).await;
     }
+    if let Some(news) = super::tournament_news::compose(data, event).await? {
+        return Ok(Some(news));
+    }
     let Some(game) = event.game_id else {
         return Ok(None);
     };

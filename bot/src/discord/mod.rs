@@ -19,6 +19,7 @@ mod game_buttons;
 mod gateway_relay;
 pub mod interactions_endpoint;
 mod mentions;
+mod mirror_threads;
 mod picker;
 mod places;
 mod post_permissions;
@@ -28,6 +29,7 @@ mod server_lifecycle;
 mod session_start_limit;
 mod text_board;
 mod threads;
+mod tournament_news;
 
 pub use crate::health::{DiscordState, DiscordStatus};
 pub use command_registration::register_from_config as register_commands;

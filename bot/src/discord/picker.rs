@@ -300,7 +300,7 @@ async fn play(
         expected_ply: Some(view.ply),
         idempotency_key: None,
     };
-    let scope = data.service.discord().in_reply();
+    let scope = data.service.discord().in_reply_in(press.channel_id.get());
     let played = scope.service().games().play(me, view.id, request).await?;
     if against_ai && played.status.is_active() {
         data.expect_ai_reply(played.game_id, &press.token);

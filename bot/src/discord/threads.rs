@@ -94,20 +94,7 @@ pub async fn open_game_thread(
     if !wanted || !bot_permissions.is_some_and(|p| p.contains(thread_permissions())) {
         return None;
     }
-    let builder = CreateThread::new(thread_name(data, game))
-        .kind(ChannelType::PublicThread)
-        .auto_archive_duration(AutoArchiveDuration::OneWeek);
-    let thread = match data
-        .rest_gate()
-        .run(channel.create_thread(http, builder))
-        .await
-    {
-        Ok(thread) => thread.id,
-        Err(e) => {
-            tracing::info!(game = %game.id, %channel, error = %ErrorChain(&e), "no thread for the game; it stays in the channel");
-            return None;
-        }
-    };
+    let thread = create_thread(http, data, game, channel).await?;
     match data
         .service
         .discord()
@@ -117,6 +104,29 @@ pub async fn open_game_thread(
         Ok(()) => Some(thread),
         Err(e) => {
             tracing::warn!(game = %game.id, %thread, error = %ErrorChain(&e), "cannot move the game into its thread");
+            None
+        }
+    }
+}
+
+/// Creates the public thread of `game` under `channel`; `None` (logged) when Discord refuses.
+pub async fn create_thread(
+    http: &Http,
+    data: &Data,
+    game: &GameView,
+    channel: ChannelId,
+) -> Option<ChannelId> {
+    let builder = CreateThread::new(thread_name(data, game))
+        .kind(ChannelType::PublicThread)
+        .auto_archive_duration(AutoArchiveDuration::OneWeek);
+    match data
+        .rest_gate()
+        .run(channel.create_thread(http, builder))
+        .await
+    {
+        Ok(thread) => Some(thread.id),
+        Err(e) => {
+            tracing::info!(game = %game.id, %channel, error = %ErrorChain(&e), "no thread for the game; it stays in the channel");
             None
         }
     }

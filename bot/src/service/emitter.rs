@@ -18,6 +18,9 @@ pub(crate) struct Emitter {
     pub(super) posts: Vec<rows::OutboxId>,
     /// Set when the caller shows these events in its own reply.
     pub(super) held_until: Option<i64>,
+    /// The Discord channel of that reply, when the caller named it: a game shown in several
+    /// channels (`discord_game_mirrors`) holds only its post in this one.
+    pub(super) held_in: Option<u64>,
     /// Wall-clock time of the commit, for the outbox.
     pub(super) wall_now: i64,
     pub(super) now: i64,
@@ -61,6 +64,11 @@ impl Emitter {
                 rows::insert_outbox_post(c, event.id, channel, self.wall_now, self.held_until)?;
             self.posts.push(post);
         }
+        self.post_in_mirrors(c, &event)?;
+        if let Some(channel) = crate::service::tournaments::news_channel(c, &event)? {
+            let post = rows::insert_outbox_post(c, event.id, channel, self.wall_now, None)?;
+            self.posts.push(post);
+        }
         // A direct message is never shown by a reply: it is not held.
         let dm = match (&event.payload, self.dm_users) {
             (EventPayload::MovePlayed(played), Some((game, users))) if Some(game) == game_id => {
@@ -81,6 +89,46 @@ impl Emitter {
                 .push(rows::insert_outbox_dm(c, event.id, user, self.wall_now)?);
         }
         self.events.push(event);
+        Ok(())
+    }
+
+    /// Posts `event` in every other channel its game is shown in (a tournament game between
+    /// players of two servers), holding only the post of the channel where the caller's reply
+    /// shows it.
+    fn post_in_mirrors(&mut self, c: &Conn<'_>, event: &Event) -> Result<()> {
+        let Some(game) = event.game_id else {
+            return Ok(());
+        };
+        if !bus::announced_in_channel(event) {
+            return Ok(());
+        }
+        for mirror in rows::game_mirrors(c, game)? {
+            let held = self
+                .held_until
+                .filter(|_| self.held_in == Some(mirror.channel_id));
+            let post =
+                rows::insert_outbox_post(c, event.id, mirror.channel_id, self.wall_now, held)?;
+            self.posts.push(post);
+        }
+        Ok(())
+    }
+
+    /// Posts the start of `game`, emitted by this job, in `channel` as well (its place there
+    /// was made after the start was emitted).
+    pub(crate) fn post_game_start_in(
+        &mut self,
+        c: &Conn<'_>,
+        game: GameId,
+        channel: u64,
+    ) -> Result<()> {
+        let started =
+            self.events.iter().rev().find(|e| {
+                e.game_id == Some(game) && matches!(e.payload, EventPayload::GameStarted(_))
+            });
+        if let Some(event) = started {
+            let post = rows::insert_outbox_post(c, event.id, channel, self.wall_now, None)?;
+            self.posts.push(post);
+        }
         Ok(())
     }
 }

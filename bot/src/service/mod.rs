@@ -318,6 +318,7 @@ impl GamesService {
         let held_until = held
             .as_ref()
             .map(|_| wall_now.saturating_add(REPLY_HOLD_MS));
+        let held_in = held.as_ref().and_then(|h| h.channel());
         let (value, events) = self
             .inner
             .store
@@ -328,6 +329,7 @@ impl GamesService {
                         deliveries: 0,
                         posts: Vec::new(),
                         held_until,
+                        held_in,
                         wall_now,
                         now,
                         dm_users: None,

@@ -204,6 +204,10 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
         "shared_limit_hits",
         include_str!("rows/shared_limit_hits.rs"),
     ),
+    (
+        "tournament_discord",
+        include_str!("rows/tournament_discord.rs"),
+    ),
     ("tournaments", include_str!("rows/tournaments.rs")),
     ("turn_reminders", include_str!("rows/turn_reminders.rs")),
     ("web_sessions", include_str!("rows/web_sessions.rs")),

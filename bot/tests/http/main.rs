@@ -51,6 +51,7 @@ mod web_crowd;
 mod web_finding;
 mod web_sessions;
 mod web_sign_up;
+mod web_tournaments;
 mod webhook_crowd;
 mod webhook_give_up;
 mod webhook_targets;

@@ -77,6 +77,8 @@ mod web_finding;
 mod web_sessions;
 #[path = "../http/web_sign_up.rs"]
 mod web_sign_up;
+#[path = "../http/web_tournaments.rs"]
+mod web_tournaments;
 #[path = "../http/webhook_give_up.rs"]
 mod webhook_give_up;
 #[path = "../http/webhook_targets.rs"]

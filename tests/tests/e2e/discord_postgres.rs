@@ -1,5 +1,5 @@
 //! Discord tests again, on PostgreSQL: the outbox (retries, holds, direct messages, a thread
-//! or channel gone, the delivery layer), whole games and restarts, each test on a database of
+//! or channel gone, the delivery layer), whole games and restarts, a tournament across servers, each test on a database of
 //! its own on the server the tests start (`test-support/src/pg_server.rs`). `World` picks PostgreSQL for a
 //! test whose module path starts with `discord_postgres::` (see `tests/src/world.rs`).
 
@@ -17,3 +17,5 @@ mod discord_resilience;
 mod discord_server_lifecycle;
 #[path = "discord_threads.rs"]
 mod discord_threads;
+#[path = "discord_tournaments.rs"]
+mod discord_tournaments;

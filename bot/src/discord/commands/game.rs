@@ -94,7 +94,7 @@ enum Action {
 async fn act(ctx: &Context<'_>, game: Option<GameId>, action: Action) -> Result<(), BotError> {
     let data = ctx.data();
     let (me, view) = my_game(ctx, game).await?;
-    let scope = data.service.discord().in_reply();
+    let scope = data.service.discord().in_reply_in(ctx.channel_id().get());
     let service = scope.service();
     let after = match action {
         Action::Resign => service.games().resign(me, view.id).await?,

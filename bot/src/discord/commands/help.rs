@@ -91,6 +91,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "post one of your games here from now on (e.g. one started over HTTP)",
     ),
     (
+        "/tournament create|join|leave|standings|start",
+        "tournaments joined from any server or the web: news and your games posted where you joined",
+    ),
+    (
         "/abort game",
         "end a game without a result (its players before both moved, or moderators)",
     ),

@@ -16,6 +16,7 @@ pub mod notify;
 pub mod privacy;
 pub mod settings;
 pub mod standings;
+pub mod tournament;
 pub mod web;
 
 use serenity::all::{InstallationContext, InteractionContext};
@@ -77,6 +78,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         handle::handle(),
         standings::leaderboard(),
         standings::stats(),
+        tournament::tournament(),
         notify::notify(),
         settings::settings(),
         moderation::abort(),

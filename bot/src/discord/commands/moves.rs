@@ -78,7 +78,7 @@ pub async fn move_piece(
     };
     // The reply shows this move (and the end of the game, if the move ended it); the AI's
     // answer waits in the outbox behind it.
-    let scope = data.service.discord().in_reply();
+    let scope = data.service.discord().in_reply_in(ctx.channel_id().get());
     let played = scope
         .service()
         .games()

@@ -16,7 +16,9 @@ use super::refused_access::RefusedAccess;
 use super::{RestGate, lease};
 use crate::backoff::Backoff;
 use crate::discord::posts::Post;
-use crate::discord::{BotError, Data, announcements, challenge_posts, server_lifecycle, threads};
+use crate::discord::{
+    BotError, Data, announcements, challenge_posts, mirror_threads, server_lifecycle, threads,
+};
 use crate::logging::ErrorChain;
 use crate::service::{ChannelPost, Clock, Event, EventPayload, GameOffDiscord, SystemClock};
 use crate::telemetry;
@@ -80,8 +82,15 @@ impl Courier {
             Some(user) => self.send_direct(UserId::new(user), &event).await,
             None => match announcements::compose(&self.data, &event).await {
                 Ok(Some(post)) => {
-                    self.send_in(ChannelId::new(head.channel_id), &event, &post)
-                        .await
+                    let channel = mirror_threads::place_of_post(
+                        &self.http,
+                        &self.data,
+                        &event,
+                        head.id,
+                        ChannelId::new(head.channel_id),
+                    )
+                    .await;
+                    self.send_in(channel, &event, &post).await
                 }
                 Ok(None) => Ok(()),
                 Err(e) => Err(e),

@@ -50,6 +50,7 @@ pub fn page_with(title: &str, me: Option<&Me>, body: Markup, script: Option<&str
                             a href="/me/mail" { "Mail notices" }
                         }
                         a href="/games" { "Watch" }
+                        a href="/tournaments" { "Tournaments" }
                         a href="/leaderboards" { "Leaderboards" }
                         a href="/players" { "Players" }
                         a href="/variants" { "Variants" }

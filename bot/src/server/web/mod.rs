@@ -77,6 +77,19 @@ pub fn router(state: AppState) -> Router<AppState> {
             "/challenges/{id}/{action}",
             post(challenges::answer_challenge),
         )
+        .route(
+            "/tournaments",
+            get(tournaments::tournament_list).post(tournaments::create_tournament),
+        )
+        .route("/tournaments/{id}", get(tournament::tournament_page))
+        .route(
+            "/tournaments/{id}/live",
+            get(tournament_live::tournament_events),
+        )
+        .route(
+            "/tournaments/{id}/{action}",
+            post(tournament::tournament_action),
+        )
         .route("/players", get(players::player_search))
         .route("/players/{handle}", get(players::player_page))
         .route("/leaderboards", get(leaderboards::leaderboard_list))

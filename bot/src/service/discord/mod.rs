@@ -6,6 +6,7 @@
 mod challenge_posts;
 mod channel_posts;
 mod follow;
+mod game_mirrors;
 mod game_threads;
 mod identify_turns;
 mod moderation;
@@ -18,6 +19,7 @@ use super::GamesService;
 
 pub use challenge_posts::ChallengePost;
 pub use channel_posts::ChannelPost;
+pub use game_mirrors::MirrorWithoutThread;
 pub use game_threads::GameOffDiscord;
 pub use place::{Place, context_schema};
 pub use reply::{InReply, REPLY_HOLD_MS};

@@ -24,11 +24,16 @@ pub const REPLY_HOLD_MS: i64 = 60_000;
 /// renewal that runs late still comes before the hold ends.
 const RENEW_EVERY: Duration = Duration::from_secs(15);
 
-/// The posts held by one reply.
+/// The posts held by one reply, and the Discord channel the reply is in when known.
 #[derive(Default)]
-pub(crate) struct PostsAwaitingReply(Mutex<Vec<OutboxId>>);
+pub(crate) struct PostsAwaitingReply(Mutex<Vec<OutboxId>>, Option<u64>);
 
 impl PostsAwaitingReply {
+    /// The channel the reply is in, when its scope was opened with one.
+    pub(crate) fn channel(&self) -> Option<u64> {
+        self.1
+    }
+
     pub(crate) fn add(&self, ids: &[OutboxId]) {
         self.lock().extend_from_slice(ids);
     }
@@ -94,7 +99,18 @@ async fn keep_held(
 impl Discord<'_> {
     /// Starts a reply scope whose commits hold their channel posts.
     pub fn in_reply(self) -> InReply {
-        let held = Arc::new(PostsAwaitingReply::default());
+        self.reply_scope(PostsAwaitingReply::default())
+    }
+
+    /// Starts a reply scope for a reply in `channel`: besides the posts held as by
+    /// [`Discord::in_reply`], a game shown in several channels (a tournament game between two
+    /// servers) holds only its post in this one; the others go out.
+    pub fn in_reply_in(self, channel: u64) -> InReply {
+        self.reply_scope(PostsAwaitingReply(Mutex::default(), Some(channel)))
+    }
+
+    fn reply_scope(self, held: PostsAwaitingReply) -> InReply {
+        let held = Arc::new(held);
         let renewing = tokio::runtime::Handle::try_current().ok().map(|runtime| {
             let (stop, stopped) = oneshot::channel();
             runtime.spawn(keep_held(

@@ -95,7 +95,7 @@ impl EventBus {
 
 /// Whether people in the game's channel should see this event: the service decides where a
 /// game is announced, front ends only deliver.
-fn announced_in_channel(event: &Event) -> bool {
+pub(crate) fn announced_in_channel(event: &Event) -> bool {
     match &event.payload {
         EventPayload::MovePlayed(_)
         | EventPayload::GameStarted(_)

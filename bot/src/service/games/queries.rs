@@ -150,9 +150,19 @@ impl Games<'_> {
         viewer: Option<PlayerId>,
     ) -> Result<Vec<GameSummary>> {
         let context = place.to_context();
+        let channel = place.discord_channel();
         self.service
             .read(move |c| {
-                rows::active_games_in_context(c, &context)?
+                let mut games = rows::active_games_in_context(c, &context)?;
+                // A game of another place shown here too (a tournament game between servers).
+                if let Some(channel) = channel {
+                    for id in rows::active_games_mirrored_in(c, channel)? {
+                        if !games.iter().any(|g| g.id == id) {
+                            games.push(game_state::load(c, id)?);
+                        }
+                    }
+                }
+                games
                     .iter()
                     .map(|row| game_state::game_summary(c, row, viewer))
                     .collect()

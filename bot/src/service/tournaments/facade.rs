@@ -3,10 +3,13 @@
 use super::format::Format;
 use super::requests::{MAX_NAME_CHARS, MAX_PLAYERS, NewTournament};
 use super::rounds::{self, current_standings, pairing_result};
+use super::standings::crosstable;
 use super::view::{
-    PairingView, RoundView, StandingView, TournamentPlayerView, TournamentSummary, TournamentView,
+    CrosstableRow, PairingView, RoundView, StandingView, TournamentPlayerView, TournamentSummary,
+    TournamentView,
 };
 use crate::domain::{GameStatus, PlayerId, ResultReason, Seat, TournamentId, TournamentStatus};
+use crate::service::Emitter;
 use crate::service::games::challenges::resolve_rules;
 use crate::service::games::game_state;
 use crate::service::games::moves::finish;
@@ -109,41 +112,7 @@ impl Tournaments<'_> {
     /// Signs `player` up.
     pub async fn join(self, player: PlayerId, id: TournamentId) -> Result<TournamentView> {
         self.service
-            .commit(move |c, e| {
-                let t = rounds::load(c, id)?;
-                if t.status != TournamentStatus::SignUp {
-                    return Err(closed(&t));
-                }
-                let players = rows::tournament_players(c, id)?;
-                if players.iter().any(|p| p.player == player) {
-                    return Err(ServiceError::Conflict {
-                        message: format!("you have already joined tournament {id}"),
-                        game: None,
-                    });
-                }
-                if players.len() >= t.max_players as usize {
-                    return Err(ServiceError::Conflict {
-                        message: format!("tournament {id} is full ({} players)", t.max_players),
-                        game: None,
-                    });
-                }
-                let seed_rating = match &t.variant {
-                    Some(pool) => rows::rating(c, player, pool)?
-                        .map_or(UNRATED_SEED, |r| r.glicko.rating.round() as i32),
-                    None => UNRATED_SEED,
-                };
-                rows::insert_tournament_player(
-                    c,
-                    id,
-                    TournamentPlayerRow {
-                        player,
-                        seed_rating,
-                        joined_at: e.now(),
-                        withdrawn_at: None,
-                    },
-                )?;
-                Ok(())
-            })
+            .commit(move |c, e| join_in(c, e, player, id))
             .await?;
         self.get(id).await
     }
@@ -163,6 +132,7 @@ impl Tournaments<'_> {
                         if !rows::delete_tournament_player(c, id, player)? {
                             return Err(not_in());
                         }
+                        rows::delete_tournament_discord_place(c, id, player)?;
                     }
                     TournamentStatus::Running => {
                         if !rows::withdraw_tournament_player(c, id, player, e.now())? {
@@ -282,6 +252,49 @@ impl Tournaments<'_> {
     }
 }
 
+/// Signs `player` up to tournament `id`, in the caller's transaction.
+pub(super) fn join_in(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    player: PlayerId,
+    id: TournamentId,
+) -> Result<()> {
+    let t = rounds::load(c, id)?;
+    if t.status != TournamentStatus::SignUp {
+        return Err(closed(&t));
+    }
+    let players = rows::tournament_players(c, id)?;
+    if players.iter().any(|p| p.player == player) {
+        return Err(ServiceError::Conflict {
+            message: format!("you have already joined tournament {id}"),
+            game: None,
+        });
+    }
+    if players.len() >= t.max_players as usize {
+        return Err(ServiceError::Conflict {
+            message: format!("tournament {id} is full ({} players)", t.max_players),
+            game: None,
+        });
+    }
+    let seed_rating = match &t.variant {
+        Some(pool) => {
+            rows::rating(c, player, pool)?.map_or(UNRATED_SEED, |r| r.glicko.rating.round() as i32)
+        }
+        None => UNRATED_SEED,
+    };
+    rows::insert_tournament_player(
+        c,
+        id,
+        TournamentPlayerRow {
+            player,
+            seed_rating,
+            joined_at: e.now(),
+            withdrawn_at: None,
+        },
+    )?;
+    Ok(())
+}
+
 fn checked_name(name: &str) -> Result<String> {
     let name = name.trim();
     let chars = name.chars().count();
@@ -319,6 +332,8 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
     let games = rows::tournament_games(c, id)?;
     let byes = rows::tournament_byes(c, id)?;
     let table = current_standings(format, &players, &games, &byes);
+    let order: Vec<PlayerId> = table.iter().map(|s| s.player).collect();
+    let cross = crosstable(&order, &rounds::scored_games(&games));
     let mut round_views: Vec<RoundView> = (1..=t.round)
         .map(|number| RoundView {
             number,
@@ -387,6 +402,18 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
                 sonneborn_berger: s.sonneborn_berger.as_f64(),
                 buchholz: s.buchholz.as_f64(),
                 direct_encounter: s.direct_encounter.as_f64(),
+            })
+            .collect(),
+        crosstable: cross
+            .players
+            .iter()
+            .zip(cross.cells)
+            .map(|(&player, row)| CrosstableRow {
+                player,
+                against: row
+                    .into_iter()
+                    .map(|games| games.into_iter().map(|p| p.as_f64()).collect())
+                    .collect(),
             })
             .collect(),
     })

@@ -8,6 +8,7 @@
 //! games made at once, the next round started in the transaction that ends the last game of
 //! one ([`rounds`]), withdrawals, and the view every front end shows.
 
+mod discord_places;
 mod facade;
 pub mod format;
 pub mod groups;
@@ -23,6 +24,8 @@ pub mod swiss;
 mod tests;
 mod view;
 
+pub use discord_places::DiscordJoinPlace;
+pub(crate) use discord_places::news_channel;
 pub use facade::{TOURNAMENTS_PAGE_SIZE, Tournaments};
 pub use format::{Format, FormatError, FormatKind};
 pub use groups::{GroupOutcome, Seed, group_outcome, seed_groups};
@@ -34,6 +37,6 @@ pub use standings::{
 };
 pub use swiss::{SwissEntrant, SwissError, pair_round};
 pub use view::{
-    PairingResult, PairingView, RoundView, StandingView, TournamentPlayerView, TournamentSummary,
-    TournamentView,
+    CrosstableRow, PairingResult, PairingView, RoundView, StandingView, TournamentPlayerView,
+    TournamentSummary, TournamentView,
 };

@@ -391,6 +391,7 @@ fn open_round(
                     },
                     None,
                 )?;
+                super::discord_places::show_in_discord(c, e, t.id, row.id, [attackers, defenders])?;
                 started += 1;
                 (Some(row.id), None)
             }

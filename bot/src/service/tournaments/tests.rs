@@ -190,6 +190,22 @@ async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standin
             (c, 4, 1.0, 1.5)
         ]
     );
+    // The crosstable in the standings' order (B, A, D, C): B lost to A, beat D and C; ...
+    let cross: Vec<(PlayerId, Vec<Vec<f64>>)> = view
+        .crosstable
+        .iter()
+        .map(|r| (r.player, r.against.clone()))
+        .collect();
+    let none: Vec<f64> = Vec::new();
+    assert_eq!(
+        cross,
+        vec![
+            (b, vec![none.clone(), vec![0.0], vec![1.0], vec![1.0]]),
+            (a, vec![vec![1.0], none.clone(), vec![0.0], vec![0.5]]),
+            (d, vec![vec![0.0], vec![1.0], none.clone(), vec![0.5]]),
+            (c, vec![vec![0.0], vec![0.5], vec![0.5], none]),
+        ]
+    );
     // Each player heard of the start, of each round and of the end, once each.
     let heard: Vec<String> = w
         .service
@@ -501,4 +517,88 @@ async fn groups_then_knockout_with_eight_players_is_played_to_a_winner() {
         (g.attackers == p1 && g.defenders == p2) || (g.attackers == p2 && g.defenders == p1)
     });
     assert!(!met_before, "group winners come from different groups");
+}
+
+#[tokio::test]
+async fn discord_news_goes_once_to_each_channel_and_each_game_to_each_of_its_players_channels() {
+    use std::collections::BTreeSet;
+    let w = world().await;
+    let organiser = w.player("Organiser").await;
+    let [a, b, c] = [
+        w.player("A").await,
+        w.player("B").await,
+        w.player("C").await,
+    ];
+    let id = w.tournament(organiser, Format::RoundRobin, 8).await;
+    // A and B play from one server's channel, C from another server's.
+    let north = DiscordJoinPlace {
+        guild_id: 1,
+        channel_id: 100,
+    };
+    let south = DiscordJoinPlace {
+        guild_id: 2,
+        channel_id: 200,
+    };
+    for (p, place) in [(a, north), (b, north), (c, south)] {
+        w.service
+            .tournaments()
+            .join_from_discord(p, id, place)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let t = w
+        .service
+        .tournaments()
+        .start(organiser, id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let posts: Vec<(i64, String, Option<i64>)> = w
+        .service
+        .read(|c| {
+            Ok(c.query_all(
+                "SELECT o.channel_id, e.kind, e.game_id FROM discord_outbox o \
+                 JOIN events e ON e.id = o.event_id WHERE o.dm_user_id IS NULL ORDER BY o.id",
+                crate::store::params![],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )?)
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let channels_of = |kind: &str, game: Option<i64>| -> Vec<i64> {
+        posts
+            .iter()
+            .filter(|(_, k, g)| k == kind && *g == game)
+            .map(|(ch, _, _)| *ch)
+            .collect()
+    };
+    // Every player is sent the news; each channel posts it once.
+    assert_eq!(channels_of("tournament_started", None), vec![100, 200]);
+    assert_eq!(channels_of("round_started", None), vec![100, 200]);
+    // Each game of round 1 is posted once in each of its players' channels.
+    let place = |p: PlayerId| if p == c { 200 } else { 100 };
+    for g in &t.rounds[0].games {
+        let game = g.game_id.unwrap_or_else(|| panic!("a game")).0;
+        let wanted: BTreeSet<i64> = [place(g.attackers), place(g.defenders)].into();
+        let posted = channels_of("game_started", Some(game));
+        assert_eq!(posted.len(), wanted.len(), "{posted:?}");
+        assert_eq!(posted.into_iter().collect::<BTreeSet<_>>(), wanted);
+    }
+    // Leaving in sign-up forgets the place: a tournament left before its start posts nothing.
+    let quiet = w.tournament(organiser, Format::RoundRobin, 8).await;
+    w.service
+        .tournaments()
+        .join_from_discord(a, quiet, north)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    w.service
+        .tournaments()
+        .leave(a, quiet)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let places = w
+        .service
+        .read(move |c| Ok(crate::store::rows::tournament_discord_places(c, quiet)?))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(places.is_empty());
 }

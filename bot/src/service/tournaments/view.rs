@@ -39,6 +39,17 @@ pub struct TournamentView {
     pub players: Vec<TournamentPlayerView>,
     pub rounds: Vec<RoundView>,
     pub standings: Vec<StandingView>,
+    /// Who scored what against whom, a row per player in the order of the standings.
+    pub crosstable: Vec<CrosstableRow>,
+}
+
+/// One player's row of the crosstable: against each player of the standings, in their order,
+/// the points scored in each game between them (two in a double round robin; none yet, or
+/// against themselves, an empty list).
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct CrosstableRow {
+    pub player: PlayerId,
+    pub against: Vec<Vec<f64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]

@@ -228,6 +228,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 23,
+        name: "tournament_discord_places",
+        sqlite: include_str!("../../../../migrations/0023_tournament_discord_places.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0023_tournament_discord_places.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -138,7 +138,7 @@ pub fn game_threads_under(c: &Conn<'_>, parent: u64) -> Result<Vec<u64>> {
 
 /// Deletes what is kept about server `guild` and its `channels`: its settings, the channels
 /// where games may start, who was seen there, the channels' notes, game threads, challenge
-/// messages and every outbox row owed to them. Games and their records stay (they are the
+/// messages, tournament places and game copies, and every outbox row owed to them. Games and their records stay (they are the
 /// players'); their places are changed by the caller.
 pub fn delete_guild_rows(c: &Conn<'_>, guild: u64, channels: &[u64]) -> Result<()> {
     for channel in channels {
@@ -155,6 +155,10 @@ pub fn delete_guild_rows(c: &Conn<'_>, guild: u64, channels: &[u64]) -> Result<(
             "DELETE FROM discord_game_threads WHERE thread_id = ?1 OR parent_id = ?1",
             params![channel],
         )?;
+        c.execute(
+            "DELETE FROM discord_game_mirrors WHERE channel_id = ?1 OR parent_id = ?1",
+            params![channel],
+        )?;
     }
     let guild = snowflake(guild);
     for table in [
@@ -162,6 +166,7 @@ pub fn delete_guild_rows(c: &Conn<'_>, guild: u64, channels: &[u64]) -> Result<(
         "discord_game_channels",
         "discord_guild_players",
         "discord_channel_guilds",
+        "tournament_discord_places",
     ] {
         c.execute(
             &format!("DELETE FROM {table} WHERE guild_id = ?1"),
@@ -178,7 +183,8 @@ pub fn guild_row_count(c: &Conn<'_>, guild: u64) -> Result<u64> {
         "SELECT (SELECT COUNT(*) FROM discord_guild_settings WHERE guild_id = ?1) \
          + (SELECT COUNT(*) FROM discord_game_channels WHERE guild_id = ?1) \
          + (SELECT COUNT(*) FROM discord_guild_players WHERE guild_id = ?1) \
-         + (SELECT COUNT(*) FROM discord_channel_guilds WHERE guild_id = ?1)",
+         + (SELECT COUNT(*) FROM discord_channel_guilds WHERE guild_id = ?1) \
+         + (SELECT COUNT(*) FROM tournament_discord_places WHERE guild_id = ?1)",
         params![snowflake(guild)],
         |r| r.get(0),
     )?;

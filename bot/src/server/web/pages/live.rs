@@ -90,7 +90,7 @@ pub async fn public_games_events(
     ))
 }
 
-fn slot(state: &AppState, owner: StreamOwner) -> Result<StreamSlot, WebError> {
+pub(super) fn slot(state: &AppState, owner: StreamOwner) -> Result<StreamSlot, WebError> {
     state
         .streams
         .take(owner)
@@ -189,6 +189,14 @@ fn live(
             }
         }
     });
+    sse(state, rx)
+}
+
+/// The Server-Sent Events response that sends what arrives on `rx`, with keep-alives.
+pub(super) fn sse(
+    state: &AppState,
+    rx: tokio::sync::mpsc::Receiver<Result<SseEvent, Infallible>>,
+) -> Response {
     let keepalive = Duration::from_secs(state.config.stream_keepalive_secs.max(1));
     Sse::new(tokio_stream::wrappers::ReceiverStream::new(rx))
         .keep_alive(KeepAlive::new().interval(keepalive))

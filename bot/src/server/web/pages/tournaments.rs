@@ -1,0 +1,349 @@
+//! `/tournaments`: the tournaments open for sign-up, running and finished, and (signed in) the
+//! form that creates one. A refusal (a name too long, a start in the past, ...) comes back on
+//! the form, in place and in words, with what was typed kept.
+
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Redirect, Response};
+use maud::{Markup, html};
+use serde::Deserialize;
+
+use crate::domain::TournamentStatus;
+use crate::server::AppState;
+use crate::service::tournaments::{Format, FormatKind, MAX_PLAYERS, NewTournament};
+use crate::service::{ClockSpec, DEFAULT_VARIANT, RulesChoice, VariantView, variant_label};
+
+use super::super::error::WebError;
+use super::super::form::WebForm;
+use super::super::layout::{Me, csrf_field, local_time, page};
+use super::super::session::{MaybeSignedIn, SignedIn};
+use super::me_of;
+use super::tournament_words::{format_words, status_words};
+use super::variants::variant_title;
+
+/// What the create form holds: as typed, so a refusal shows it again.
+#[derive(Debug, Clone, Deserialize)]
+pub struct NewTournamentForm {
+    csrf: Option<String>,
+    #[serde(default)]
+    name: String,
+    #[serde(default = "default_format")]
+    format: FormatKind,
+    #[serde(default)]
+    rounds: String,
+    #[serde(default)]
+    variant: String,
+    #[serde(default)]
+    days: String,
+    rated: Option<bool>,
+    #[serde(default)]
+    min_players: String,
+    #[serde(default)]
+    max_players: String,
+    /// `YYYY-MM-DDTHH:MM` in UTC (a `datetime-local` field); empty: the organiser starts it.
+    #[serde(default)]
+    starts_at: String,
+}
+
+fn default_format() -> FormatKind {
+    FormatKind::RoundRobin
+}
+
+impl Default for NewTournamentForm {
+    fn default() -> Self {
+        NewTournamentForm {
+            csrf: None,
+            name: String::new(),
+            format: default_format(),
+            rounds: String::new(),
+            variant: DEFAULT_VARIANT.to_owned(),
+            days: "3".into(),
+            rated: Some(true),
+            min_players: "2".into(),
+            max_players: "16".into(),
+            starts_at: String::new(),
+        }
+    }
+}
+
+/// `GET /tournaments`.
+pub async fn tournament_list(
+    State(state): State<AppState>,
+    MaybeSignedIn(session): MaybeSignedIn,
+) -> Result<Response, WebError> {
+    let me = me_of(&state, session.as_ref()).await?;
+    list_page(&state, me.as_ref(), &NewTournamentForm::default(), None).await
+}
+
+/// `POST /tournaments`: to the new tournament's page, or the form again with the refusal.
+pub async fn create_tournament(
+    State(state): State<AppState>,
+    session: SignedIn,
+    headers: HeaderMap,
+    WebForm(form): WebForm<NewTournamentForm>,
+) -> Result<Response, WebError> {
+    session.check_csrf(&headers, form.csrf.as_deref())?;
+    let now = state.service.now_ms();
+    let created = match form.request(now) {
+        Ok(request) => {
+            state
+                .service
+                .tournaments()
+                .create(session.player, request)
+                .await
+        }
+        Err(refusal) => Err(refusal),
+    };
+    match created {
+        Ok(t) => Ok(Redirect::to(&format!("/tournaments/{}", t.id)).into_response()),
+        Err(e) if e.is_failure() => Err(WebError::Service(e)),
+        Err(refusal) => {
+            let me = me_of(&state, Some(&session)).await?;
+            let mut page =
+                list_page(&state, me.as_ref(), &form, Some(&refusal.to_string())).await?;
+            *page.status_mut() = StatusCode::UNPROCESSABLE_ENTITY;
+            Ok(page)
+        }
+    }
+}
+
+impl NewTournamentForm {
+    /// The service's request, or the first thing wrong with the form in the player's terms.
+    fn request(&self, now_ms: i64) -> Result<NewTournament, crate::service::ServiceError> {
+        use crate::service::ServiceError::Invalid;
+        let number = |field: &str, text: &str| {
+            text.trim()
+                .parse::<u32>()
+                .map_err(|_| Invalid(format!("{field} is a whole number, not {:?}", text.trim())))
+        };
+        let format = match self.format {
+            FormatKind::RoundRobin => Format::RoundRobin,
+            FormatKind::DoubleRoundRobin => Format::DoubleRoundRobin,
+            FormatKind::Swiss => Format::Swiss {
+                rounds: number("the number of rounds", &self.rounds)?,
+            },
+            FormatKind::GroupsKnockout => {
+                return Err(Invalid(
+                    "groups then knockout is not offered yet; choose a round robin, a double \
+                     round robin or Swiss"
+                        .into(),
+                ));
+            }
+        };
+        let clock = match number("the clock (days per move)", &self.days)? {
+            0 => ClockSpec::Unlimited {},
+            days => ClockSpec::days_per_move(days),
+        };
+        let starts_at = match self.starts_at.trim() {
+            "" => None,
+            text => {
+                let at = utc_minute_ms(text).ok_or_else(|| {
+                    Invalid(format!(
+                        "the start is a date and time (UTC) such as 2026-12-01T18:00, not {text:?}"
+                    ))
+                })?;
+                if at <= now_ms {
+                    return Err(Invalid(format!(
+                        "the start ({text} UTC) has passed; choose a time to come or leave it \
+                         empty to start the tournament yourself"
+                    )));
+                }
+                Some(at)
+            }
+        };
+        Ok(NewTournament {
+            name: self.name.clone(),
+            format,
+            rules: RulesChoice::Variant(self.variant.clone()),
+            clock,
+            // An unticked box is not sent: casual.
+            rated: Some(self.rated.unwrap_or(false)),
+            min_players: number("the fewest players", &self.min_players)?,
+            max_players: number("the most players", &self.max_players)?,
+            starts_at,
+        })
+    }
+}
+
+/// Milliseconds since the epoch of `YYYY-MM-DDTHH:MM` (seconds allowed) read as UTC.
+pub(super) fn utc_minute_ms(text: &str) -> Option<i64> {
+    let (date, time) = text.split_once(['T', ' '])?;
+    let mut d = date.splitn(3, '-').map(|p| p.parse::<i64>().ok());
+    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+    let mut t = time.splitn(3, ':').map(|p| p.parse::<i64>().ok());
+    let (h, min) = (t.next()??, t.next()??);
+    let s = t.next().flatten().unwrap_or(0);
+    let valid = (1..=12).contains(&m)
+        && (1..=31).contains(&day)
+        && (0..24).contains(&h)
+        && (0..60).contains(&min)
+        && (0..60).contains(&s)
+        && (1970..=9999).contains(&y);
+    if !valid {
+        return None;
+    }
+    // Howard Hinnant's days_from_civil.
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (m + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(((days * 86_400) + h * 3600 + min * 60 + s) * 1000)
+}
+
+async fn list_page(
+    state: &AppState,
+    me: Option<&Me>,
+    form: &NewTournamentForm,
+    refusal: Option<&str>,
+) -> Result<Response, WebError> {
+    let all = state.service.tournaments().list().await?;
+    let variants = state.service.games().variants();
+    let with = |wanted: &[TournamentStatus]| {
+        all.iter()
+            .filter(|t| wanted.contains(&t.status))
+            .collect::<Vec<_>>()
+    };
+    let body = html! {
+        h1 { "Tournaments" }
+        p { "Round robins and Swiss tournaments on correspondence clocks, joined from the web, \
+             from Discord (" code { "/tournament join" } ") and over HTTP." }
+        h2 { "Open for sign-up" }
+        (table(&with(&[TournamentStatus::SignUp]), "open"))
+        h2 { "Running" }
+        (table(&with(&[TournamentStatus::Running]), "running"))
+        h2 { "Finished" }
+        (table(&with(&[TournamentStatus::Finished, TournamentStatus::Cancelled]), "finished"))
+        @if let Some(me) = me {
+            (create_form(me, &variants, form, refusal))
+        } @else {
+            p { a href="/" { "Sign in" } " to create a tournament or join one." }
+        }
+    };
+    Ok(page("Tournaments", me, body).into_response())
+}
+
+fn table(tournaments: &[&crate::service::tournaments::TournamentSummary], list: &str) -> Markup {
+    html! {
+        @if tournaments.is_empty() {
+            p { "None." }
+        } @else {
+            table.tournaments data-list=(list) {
+                thead { tr { th { "Tournament" } th { "Format" } th { "Variant" } th { "State" } } }
+                tbody {
+                    @for t in tournaments {
+                        tr data-tournament=(t.id) {
+                            td { a href={ "/tournaments/" (t.id) } { (t.name) } }
+                            td { (format_words(t.format)) }
+                            td { (variant_label(t.variant.as_deref())) }
+                            td {
+                                (status_words(t.status, t.round))
+                                @if let (TournamentStatus::SignUp, Some(at)) = (t.status, t.starts_at) {
+                                    ", starts " (local_time(at))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn create_form(
+    me: &Me,
+    variants: &[VariantView],
+    form: &NewTournamentForm,
+    refusal: Option<&str>,
+) -> Markup {
+    let formats = [
+        (
+            FormatKind::RoundRobin,
+            "Round robin (everyone meets everyone once)",
+        ),
+        (
+            FormatKind::DoubleRoundRobin,
+            "Double round robin (twice, once with each side)",
+        ),
+        (
+            FormatKind::Swiss,
+            "Swiss (paired by score, a set number of rounds)",
+        ),
+    ];
+    html! {
+        h2 #create { "Create a tournament" }
+        form.stack #tournament-form method="post" action="/tournaments" {
+            (csrf_field(me))
+            p.error #tournament-error role="alert" { @if let Some(r) = refusal { (r) } }
+            label { "Name"
+                input name="name" required maxlength="80" value=(form.name) autocomplete="off";
+            }
+            label { "Format"
+                select name="format" {
+                    @for (kind, words) in formats {
+                        option value=(kind_value(kind)) selected[form.format == kind] { (words) }
+                    }
+                }
+            }
+            label { "Rounds (Swiss only)"
+                input type="number" name="rounds" min="1" max=(MAX_PLAYERS) value=(form.rounds);
+            }
+            label { "Variant"
+                select name="variant" {
+                    @for v in variants {
+                        option value=(v.id) selected[v.id == form.variant] { (variant_title(v)) }
+                    }
+                }
+            }
+            label { "Clock: days per move (0: none)"
+                input type="number" name="days" min="0" max="366" value=(form.days);
+            }
+            label.check { input type="checkbox" name="rated" value="true" checked[form.rated == Some(true)]; " Rated (with a clock)" }
+            label { "Fewest players"
+                input type="number" name="min_players" min="2" max=(MAX_PLAYERS) value=(form.min_players);
+            }
+            label { "Most players"
+                input type="number" name="max_players" min="2" max=(MAX_PLAYERS) value=(form.max_players);
+            }
+            label { "Starts by itself at (UTC; empty: I start it)"
+                input type="datetime-local" name="starts_at" value=(form.starts_at);
+            }
+            button.primary type="submit" { "Create" }
+        }
+    }
+}
+
+fn kind_value(kind: FormatKind) -> &'static str {
+    match kind {
+        FormatKind::RoundRobin => "round_robin",
+        FormatKind::DoubleRoundRobin => "double_round_robin",
+        FormatKind::Swiss => "swiss",
+        FormatKind::GroupsKnockout => "groups_knockout",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_is_read_as_utc() {
+        assert_eq!(utc_minute_ms("1970-01-01T00:00"), Some(0));
+        assert_eq!(utc_minute_ms("2023-11-14T22:13"), Some(1_699_999_980_000));
+        assert_eq!(
+            utc_minute_ms("2023-11-14 22:13:20"),
+            Some(1_700_000_000_000)
+        );
+        for bad in [
+            "",
+            "tomorrow",
+            "2023-13-01T00:00",
+            "2023-01-01T24:00",
+            "2023-01-01",
+        ] {
+            assert_eq!(utc_minute_ms(bad), None, "{bad}");
+        }
+    }
+}
