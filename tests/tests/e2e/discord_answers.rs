@@ -259,3 +259,78 @@ async fn a_private_command_that_fails_after_its_deferral_answers_privately() {
     );
     world.stop().await;
 }
+
+/// A member who asks for strong AI games as fast as Discord lets them (level 5, the AI to move
+/// first, so the engine thinks at once) takes only their own share: the engine's strong
+/// searches are bounded, their later requests are refused privately for a moment, and other
+/// members' commands and clicks are still answered within a second.
+#[tokio::test]
+async fn a_member_spamming_strong_ai_games_slows_nobody_else() {
+    // The production budget and cooldown (the suite turns the cooldown off).
+    let world = World::start_with_ai(
+        |config| {
+            config.discord.defer_after_ms = 500;
+            config.games.ai_game_cooldown_secs = 2;
+        },
+        Arc::new(taflbot::ai_picker::EngineAi),
+    )
+    .await;
+    hold_the_bot_to_one_second(&world);
+    let (mallory, alice, bob) = (
+        world.fake.new_user("mallory"),
+        world.fake.new_user("alice"),
+        world.fake.new_user("bob"),
+    );
+    let channel = world.fake.new_channel("tafl-games");
+    let strong = [
+        Opt::string("variant", "copenhagen"),
+        Opt::integer("level", 5),
+        Opt::string("side", "defenders"),
+    ];
+    let mut spam = Vec::new();
+    for _ in 0..8 {
+        spam.push(
+            world
+                .fake
+                .slash(&mallory, channel, "play", &strong)
+                .unwrap(),
+        );
+    }
+    // Mallory's own first answers are in time too, and at least one game began: the engine
+    // is thinking about a level-5 move.
+    let mut began = 0;
+    for sent in &spam {
+        first_answer_in_time(&world, sent).await;
+        if world.reply(sent).await.text().contains("begins") {
+            began += 1;
+        }
+    }
+    assert!(began >= 1, "at least one strong game started");
+    assert!(
+        began < spam.len(),
+        "the requests after the first wait their turn"
+    );
+
+    // Meanwhile the others play as usual.
+    let help = world.fake.slash(&alice, channel, "help", &[]).unwrap();
+    first_answer_in_time(&world, &help).await;
+    let challenge = world
+        .fake
+        .slash(
+            &alice,
+            channel,
+            "challenge",
+            &[
+                Opt::user("opponent", &bob),
+                Opt::string("variant", "brandubh"),
+            ],
+        )
+        .unwrap();
+    first_answer_in_time(&world, &challenge).await;
+    let posted = world.reply(&challenge).await;
+    let accept = posted.button_starting_with("challenge:accept:").unwrap();
+    let message = posted.message.clone().unwrap();
+    let click = world.fake.click(&bob, &message, &accept).unwrap();
+    first_answer_in_time(&world, &click).await;
+    world.stop().await;
+}
