@@ -77,7 +77,7 @@ async fn the_create_form_refuses_in_place_in_words_and_keeps_what_was_typed() {
     let app = TestApp::start().await;
     let ada = app.register("Ada").await;
     let s = session(&app, &ada).await;
-    let refusals: [(&[(&str, &str)], &str); 5] = [
+    let refusals: [(&[(&str, &str)], &str); 6] = [
         (&[("name", "  ")], "name must be 1 to 80 characters"),
         (
             &[("max_players", "many")],
@@ -87,6 +87,10 @@ async fn the_create_form_refuses_in_place_in_words_and_keeps_what_was_typed() {
         (
             &[("format", "swiss"), ("rounds", "")],
             "the number of rounds is a whole number",
+        ),
+        (
+            &[("format", "groups_knockout"), ("group_size", "four")],
+            "the group size is a whole number",
         ),
         (
             &[("starts_at", "2001-01-01T10:00")],
@@ -113,6 +117,15 @@ async fn the_create_form_refuses_in_place_in_words_and_keeps_what_was_typed() {
     assert!(
         list[open..].contains(&format!("href=\"{to}\">Winter cup")),
         "{list}"
+    );
+    // Groups then knockout, with its largest group.
+    let groups = with(&[("format", "groups_knockout"), ("group_size", "4")]);
+    let (status, to, _) = post(&app, &s, "/tournaments", &groups).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let (_, page) = get(&app, None, &to.unwrap()).await;
+    assert!(
+        page.contains("Groups then knockout") || page.contains("groups then knockout"),
+        "{page}"
     );
     // A form from elsewhere (no CSRF token) creates nothing.
     let forged = browserless()

@@ -32,6 +32,8 @@ pub struct NewTournamentForm {
     #[serde(default)]
     rounds: String,
     #[serde(default)]
+    group_size: String,
+    #[serde(default)]
     variant: String,
     #[serde(default)]
     days: String,
@@ -56,6 +58,7 @@ impl Default for NewTournamentForm {
             name: String::new(),
             format: default_format(),
             rounds: String::new(),
+            group_size: "4".into(),
             variant: DEFAULT_VARIANT.to_owned(),
             days: "3".into(),
             rated: Some(true),
@@ -122,13 +125,9 @@ impl NewTournamentForm {
             FormatKind::Swiss => Format::Swiss {
                 rounds: number("the number of rounds", &self.rounds)?,
             },
-            FormatKind::GroupsKnockout => {
-                return Err(Invalid(
-                    "groups then knockout is not offered yet; choose a round robin, a double \
-                     round robin or Swiss"
-                        .into(),
-                ));
-            }
+            FormatKind::GroupsKnockout => Format::GroupsKnockout {
+                group_size: number("the group size", &self.group_size)?,
+            },
         };
         let clock = match number("the clock (days per move)", &self.days)? {
             0 => ClockSpec::Unlimited {},
@@ -208,7 +207,7 @@ async fn list_page(
     };
     let body = html! {
         h1 { "Tournaments" }
-        p { "Round robins and Swiss tournaments on correspondence clocks, joined from the web, \
+        p { "Round robins, Swiss tournaments and groups then knockout on correspondence clocks, joined from the web, \
              from Discord (" code { "/tournament join" } ") and over HTTP." }
         h2 { "Open for sign-up" }
         (table(&with(&[TournamentStatus::SignUp]), "open"))
@@ -271,6 +270,10 @@ fn create_form(
             FormatKind::Swiss,
             "Swiss (paired by score, a set number of rounds)",
         ),
+        (
+            FormatKind::GroupsKnockout,
+            "Groups then knockout (groups by rating, group winners go on)",
+        ),
     ];
     html! {
         h2 #create { "Create a tournament" }
@@ -289,6 +292,9 @@ fn create_form(
             }
             label { "Rounds (Swiss only)"
                 input type="number" name="rounds" min="1" max=(MAX_PLAYERS) value=(form.rounds);
+            }
+            label { "Largest group (groups then knockout only)"
+                input type="number" name="group_size" min="2" max=(MAX_PLAYERS) value=(form.group_size);
             }
             label { "Variant"
                 select name="variant" {
