@@ -707,11 +707,19 @@ async fn after_my_move_the_page_offers_the_next_game_where_it_is_my_move() {
     sign_in(&a, &app.login_link(&ada).await).await;
     open_game(&a, &app, first).await;
     click_move(&a, "d1", "c1").await;
-    wait_for(&a, &format!("#next-game[href='/games/{second}']"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    // The move's live update may redraw the page between finding the link and clicking it
+    // (a stale element): find it again, until a deadline.
+    let next = format!("#next-game[href='/games/{second}']");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match wait_for(&a, &next).await.click().await {
+            Ok(()) => break,
+            Err(e) if std::time::Instant::now() < deadline => {
+                tracing::debug!(error = %e, "the next-game link was redrawn; finding it again");
+            }
+            Err(e) => panic!("the next-game link could not be clicked: {e}"),
+        }
+    }
     wait_for(&a, &format!("[data-game='{second}'][data-live='open']")).await;
     a.close().await.unwrap();
 }
