@@ -295,6 +295,22 @@ pub async fn wait_for(client: &Client, css: &str) -> fantoccini::elements::Eleme
     }
 }
 
+/// Clicks the element matching `css`, finding it again while a live update redraws it
+/// (a stale element) or something covers it, until a deadline; fails naming it.
+pub async fn click(client: &Client, css: &str) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        match wait_for(client, css).await.click().await {
+            Ok(()) => return,
+            Err(e) if tokio::time::Instant::now() < deadline => {
+                tracing::debug!(css, error = %e, "not clicked yet; finding it again");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("{css:?} could not be clicked within {WAIT:?}: {e}"),
+        }
+    }
+}
+
 /// Marks the page now open, so that [`assert_not_reloaded`] can tell it is still the same one.
 pub async fn mark_page(client: &Client) {
     client
@@ -335,11 +351,7 @@ pub async fn wait_for_text(client: &Client, css: &str, text: &str) -> String {
 /// Signs `client` in with a one-time link: opens it, presses the button, lands on my games.
 pub async fn sign_in(client: &Client, link: &str) {
     client.goto(link).await.expect("the link opens");
-    wait_for(client, "#sign-in")
-        .await
-        .click()
-        .await
-        .expect("click Sign in");
+    click(client, "#sign-in").await;
     wait_for(client, "header .who a[href^='/players/']").await;
 }
 

@@ -10,7 +10,7 @@ use fantoccini::{Client, Locator};
 use taflbot::domain::GameId;
 use taflbot::service::{ClockSpec, MoveRequest, NewChallenge, Opponent, RulesChoice, SideChoice};
 use taflbot_e2e::web::{
-    TestPlayer, WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot,
+    TestPlayer, WebApp, assert_not_reloaded, browser, click, dark_browser, mark_page, screenshot,
     screenshot_as_scrolled, sign_in, wait_for, wait_for_text,
 };
 
@@ -85,11 +85,7 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
     open_game(&a, &app, game).await;
     assert!(a.find(Locator::Css("#analysis-chart")).await.is_err());
     mark_page(&a).await;
-    wait_for(&a, "#analysis-form button")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "#analysis-form button").await;
     // The chart arrives without a reload (the page's live stream carries `analysis_done`).
     wait_for(&a, "#analysis[data-status='done'] svg#analysis-chart").await;
     assert_not_reloaded(&a, "the analysis").await;
@@ -104,19 +100,11 @@ async fn the_requested_analysis_appears_live_with_its_chart_and_marks_and_replay
     screenshot(&a, "game-analysis").await;
 
     // A click on a move shows its position and its evaluation.
-    wait_for(&a, "#live ol.moves a[data-ply='2']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "#live ol.moves a[data-ply='2']").await;
     wait_for(&a, "#live[data-ply='2'][data-last-ply='3']").await;
     wait_for_text(&a, "#ply-eval", "The search proved escape in 1").await;
     // A click on the chart's dot of the blunder, then the keyboard on it.
-    wait_for(&a, "#analysis-chart .dot[data-ply='1']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "#analysis-chart .dot[data-ply='1']").await;
     wait_for(&a, "#live[data-ply='1'][data-last-ply='3']").await;
     wait_for_text(&a, "#ply-eval", "blunder").await;
     wait_for(&a, "#chart-cursor[x1='226.7']").await;
@@ -215,11 +203,7 @@ async fn a_refused_request_is_said_in_place() {
     let a = browser(1100).await;
     sign_in(&a, &app.login_link(&astrid).await).await;
     open_game(&a, &app, game).await;
-    wait_for(&a, "#analysis-form button")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "#analysis-form button").await;
     wait_for_text(&a, "#analysis-error", "ask again later").await;
     assert!(a.find(Locator::Css("#analysis-chart")).await.is_err());
     a.close().await.unwrap();
@@ -263,11 +247,7 @@ async fn a_dark_system_gets_a_dark_analysis_chart() {
     let dark = dark_browser(1100).await;
     sign_in(&dark, &app.login_link(&astrid).await).await;
     open_game(&dark, &app, game).await;
-    wait_for(&dark, "#analysis-form button")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&dark, "#analysis-form button").await;
     wait_for(
         &dark,
         "#analysis[data-status='done'] svg#analysis-chart > rect[fill='#17191e']",

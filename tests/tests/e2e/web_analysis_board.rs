@@ -9,8 +9,8 @@ use fantoccini::{Client, Locator};
 use taflbot::domain::GameId;
 use taflbot_e2e::axe::assert_accessible;
 use taflbot_e2e::web::{
-    TestPlayer, WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot, sign_in,
-    wait_for, wait_for_script, wait_for_text,
+    TestPlayer, WebApp, assert_not_reloaded, browser, click, dark_browser, mark_page, screenshot,
+    sign_in, wait_for, wait_for_script, wait_for_text,
 };
 
 /// An app whose engine searches 20 ms a position.
@@ -30,10 +30,6 @@ async fn finished_game(app: &WebApp) -> (TestPlayer, TestPlayer, GameId) {
     app.play(&ada, game, "a4-a2").await;
     app.service().games().resign(bob.id, game).await.unwrap();
     (ada, bob, game)
-}
-
-async fn click(client: &Client, css: &str) {
-    wait_for(client, css).await.click().await.unwrap();
 }
 
 /// Clicks square `from`, then square `to`, as a player picks a piece and its destination.

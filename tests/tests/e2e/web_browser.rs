@@ -5,7 +5,7 @@
 
 use fantoccini::{Client, Locator};
 use taflbot_e2e::web::{
-    WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot,
+    WebApp, assert_not_reloaded, browser, click, dark_browser, mark_page, screenshot,
     screenshot_as_scrolled, sign_in, wait_for, wait_for_text,
 };
 
@@ -17,21 +17,13 @@ async fn square(client: &Client, name: &str) -> fantoccini::elements::Element {
 /// Plays `from`-`to` by clicking the two squares (the second only once it is shown as a
 /// destination).
 async fn click_move(client: &Client, from: &str, to: &str) {
-    square(client, from)
-        .await
-        .click()
-        .await
-        .expect("click the piece");
+    click(client, &format!("#live rect[data-sq='{from}']")).await;
     wait_for(
         client,
         &format!("#live g.hints circle.dest[data-hint='{to}']"),
     )
     .await;
-    square(client, to)
-        .await
-        .click()
-        .await
-        .expect("click the destination");
+    click(client, &format!("#live rect[data-sq='{to}']")).await;
 }
 
 /// Plays `from`-`to` by dragging the piece onto the destination with the mouse.
@@ -98,11 +90,7 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
     screenshot(&a, "my-games").await;
 
     // The row's game link opens the game (the players' names beside it are links of their own).
-    wait_for(&a, &format!("tr.mine[data-game='{game}'] a.open-game"))
-        .await
-        .click()
-        .await
-        .expect("click the game in My games");
+    click(&a, &format!("tr.mine[data-game='{game}'] a.open-game")).await;
     wait_for(&a, &format!("[data-game='{game}'][data-live='open']")).await;
     open_game(&b, &app, game).await;
     // Ada (attackers) moves by clicking; Bob's page shows it without a reload.
@@ -137,7 +125,7 @@ async fn two_players_sign_in_with_links_and_see_each_others_moves_live() {
         .unwrap();
     wait_for(&a, "#live[data-ply='2'][data-last-ply='2']").await;
     // Flip: a1 goes to the top right, and moves still play on the turned board.
-    wait_for(&a, "#flip").await.click().await.unwrap();
+    click(&a, "#flip").await;
     wait_for(&a, "#live svg[data-flip='true']").await;
     click_move(&a, "d2", "a2").await;
     wait_for_ply(&b, 3).await;
@@ -175,24 +163,12 @@ async fn a_game_against_the_ai_is_started_from_the_new_game_page_and_played_to_i
     let a = browser(1100).await;
     sign_in(&a, &app.login_link(&ada).await).await;
     a.goto(&app.url("/challenges/new")).await.unwrap();
-    wait_for(&a, "input[name='opponent'][value='ai']")
-        .await
-        .click()
-        .await
-        .unwrap();
-    wait_for(&a, "select[name='variant'] option[value='brandubh']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "input[name='opponent'][value='ai']").await;
+    click(&a, "select[name='variant'] option[value='brandubh']").await;
     // The chosen variant's start picture and rules summary follow the choice.
     wait_for(&a, "img#variant-start[src='/variants/brandubh/start.svg']").await;
     wait_for_text(&a, "#variant-summary", "7x7").await;
-    wait_for(&a, "select[name='side'] option[value='attackers']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "select[name='side'] option[value='attackers']").await;
     screenshot(&a, "new-game").await;
     play_the_ai_and_resign(&a).await;
     // Ada's page lists the finished game.
@@ -212,7 +188,7 @@ async fn a_used_sign_in_link_is_refused() {
     sign_in(&first, &link).await;
     let second = browser(1100).await;
     second.goto(&link).await.unwrap();
-    wait_for(&second, "#sign-in").await.click().await.unwrap();
+    click(&second, "#sign-in").await;
     wait_for_text(&second, "p.error", "used already or has expired").await;
     // Not signed in there.
     assert!(
@@ -404,11 +380,7 @@ async fn signing_out_another_session_from_my_sessions_signs_that_browser_out() {
     laptop.goto(&app.url("/me/sessions")).await.unwrap();
     wait_for_text(&laptop, "#sessions tr.current", "this session").await;
     screenshot(&laptop, "my-sessions").await;
-    wait_for(&laptop, "#sessions tr[data-session]:not(.current) button")
-        .await
-        .click()
-        .await
-        .expect("click Sign out on the other session");
+    click(&laptop, "#sessions tr[data-session]:not(.current) button").await;
     // Back on the list, which holds only this browser's session now.
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
     loop {
@@ -475,18 +447,14 @@ async fn a_newcomer_signs_up_in_the_browser_and_plays_the_ai_to_the_end() {
     let handle = wait_for(&a, "#sign-up-form input[name='handle']").await;
     handle.clear().await.unwrap();
     handle.send_keys("grace").await.unwrap();
-    wait_for(&a, "#sign-up-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "#sign-up-form button[type='submit']").await;
     // Signed in, the token shown once.
     let token = wait_for_text(&a, "#api-token", "tfl_").await;
     assert!(token.len() > 20, "{token}");
     wait_for(&a, "header .who a[href='/players/grace']").await;
     screenshot(&a, "signed-up").await;
     // "Play the AI" opens the new-game form with the AI and Brandubh chosen, and no clock.
-    wait_for(&a, "#play-ai").await.click().await.unwrap();
+    click(&a, "#play-ai").await;
     wait_for(&a, "input[name='opponent'][value='ai']:checked").await;
     wait_for(
         &a,
@@ -494,11 +462,7 @@ async fn a_newcomer_signs_up_in_the_browser_and_plays_the_ai_to_the_end() {
     )
     .await;
     wait_for(&a, "#start-here").await;
-    wait_for(&a, "select[name='side'] option[value='attackers']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "select[name='side'] option[value='attackers']").await;
     play_the_ai_and_resign(&a).await;
     a.close().await.unwrap();
 }
@@ -506,21 +470,13 @@ async fn a_newcomer_signs_up_in_the_browser_and_plays_the_ai_to_the_end() {
 /// Sends the new-game form (the AI chosen, Brandubh, attackers), plays d1-c1 by drag, sees the
 /// AI's answer arrive live, and resigns (after the confirmation): the game is over.
 async fn play_the_ai_and_resign(a: &Client) {
-    wait_for(a, "#challenge-form button[type='submit']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(a, "#challenge-form button[type='submit']").await;
     // Straight to the game; the AI answers live.
     wait_for(a, "[data-game][data-live='open']").await;
     drag_move(a, "d1", "c1").await;
     wait_for_ply(a, 2).await;
     // Resigning asks first; then the game is over.
-    wait_for(a, "form[action$='/resign'] button")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(a, "form[action$='/resign'] button").await;
     a.accept_alert().await.expect("the confirmation is asked");
     wait_for_text(a, "#live .status", "Game over. You lost: you resigned.").await;
 }
@@ -555,11 +511,7 @@ async fn a_visitor_finds_a_live_game_in_the_public_list_and_watches_a_move_arriv
     let watcher = browser(1100).await;
     watcher.goto(&app.url("/")).await.unwrap();
     // From the welcome page to the list of games to watch.
-    wait_for(&watcher, "header a[href='/games']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&watcher, "header a[href='/games']").await;
     wait_for(&watcher, "#public-games[data-live='open']").await;
     let row = format!("table[data-list='live'] tr[data-game='{game}']");
     wait_for(&watcher, &format!("{row}[data-ply='0']")).await;
@@ -567,11 +519,7 @@ async fn a_visitor_finds_a_live_game_in_the_public_list_and_watches_a_move_arriv
     play_elsewhere(&app, &ada, game, "d1-c1").await;
     wait_for(&watcher, &format!("{row}[data-ply='1']")).await;
     screenshot(&watcher, "public-games").await;
-    wait_for(&watcher, &format!("{row} a.open-game"))
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&watcher, &format!("{row} a.open-game")).await;
     wait_for(&watcher, &format!("[data-game='{game}'][data-live='open']")).await;
     play_elsewhere(&app, &bob, game, "d3-e3").await;
     wait_for_ply(&watcher, 2).await;
@@ -588,14 +536,11 @@ async fn a_visitor_finds_a_player_and_a_leaderboard() {
     watcher.goto(&app.url("/players")).await.unwrap();
     let search = wait_for(&watcher, "#player-search input[name='q']").await;
     search.send_keys("ad\n").await.unwrap();
-    wait_for(
+    click(
         &watcher,
         &format!("ul.players a[href='/players/{}']", ada.handle),
     )
-    .await
-    .click()
-    .await
-    .unwrap();
+    .await;
     wait_for_text(&watcher, "main h1", "Ada").await;
     // By name too: "grace h" (a space) starts no handle, but Grace Hopper's name.
     let grace = app.player("Grace Hopper").await;
@@ -610,11 +555,7 @@ async fn a_visitor_finds_a_player_and_a_leaderboard() {
     .await;
     screenshot(&watcher, "players").await;
     watcher.goto(&app.url("/leaderboards")).await.unwrap();
-    wait_for(&watcher, "a[href='/leaderboards/brandubh']")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&watcher, "a[href='/leaderboards/brandubh']").await;
     wait_for_text(&watcher, "main h1", "Leaderboard: Brandubh (7x7)").await;
     screenshot(&watcher, "leaderboard").await;
     watcher.goto(&app.url("/variants")).await.unwrap();
@@ -639,11 +580,7 @@ async fn a_game_that_ends_live_takes_the_move_box_away_says_who_won_and_offers_a
     wait_for_text(&a, "#live .status", "You won: your opponent resigned.").await;
     wait_for(&a, "#move-box[hidden]").await;
     // A rematch against a person is a challenge with the sides swapped, on my games.
-    wait_for(&a, "form[action$='/rematch'] button")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&a, "form[action$='/rematch'] button").await;
     wait_for_text(&a, "#my-games", "challenger plays defenders").await;
     a.close().await.unwrap();
 }
@@ -707,19 +644,7 @@ async fn after_my_move_the_page_offers_the_next_game_where_it_is_my_move() {
     sign_in(&a, &app.login_link(&ada).await).await;
     open_game(&a, &app, first).await;
     click_move(&a, "d1", "c1").await;
-    // The move's live update may redraw the page between finding the link and clicking it
-    // (a stale element): find it again, until a deadline.
-    let next = format!("#next-game[href='/games/{second}']");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        match wait_for(&a, &next).await.click().await {
-            Ok(()) => break,
-            Err(e) if std::time::Instant::now() < deadline => {
-                tracing::debug!(error = %e, "the next-game link was redrawn; finding it again");
-            }
-            Err(e) => panic!("the next-game link could not be clicked: {e}"),
-        }
-    }
+    click(&a, &format!("#next-game[href='/games/{second}']")).await;
     wait_for(&a, &format!("[data-game='{second}'][data-live='open']")).await;
     a.close().await.unwrap();
 }

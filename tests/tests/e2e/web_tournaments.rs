@@ -8,8 +8,8 @@ use fantoccini::{Client, Locator};
 use taflbot::domain::TournamentId;
 use taflbot_e2e::axe::assert_accessible;
 use taflbot_e2e::web::{
-    WebApp, assert_not_reloaded, browser, dark_browser, mark_page, screenshot, sign_in, wait_for,
-    wait_for_script, wait_for_text,
+    WebApp, assert_not_reloaded, browser, click, dark_browser, mark_page, screenshot, sign_in,
+    wait_for, wait_for_script, wait_for_text,
 };
 
 /// Clicks the button `css` and waits for the page it leads to to show `then`. On a
@@ -18,7 +18,7 @@ async fn press(client: &Client, css: &str, then: &str) {
     if client.find(Locator::Css("#tournament")).await.is_ok() {
         wait_for(client, "#tournament[data-live='open']").await;
     }
-    wait_for(client, css).await.click().await.expect("a click");
+    click(client, css).await;
     wait_for(client, then).await;
 }
 
@@ -75,11 +75,7 @@ async fn a_tournament_is_created_joined_from_two_browsers_started_and_followed_l
 
     // Bob finds it on the list, on his phone, and joins.
     b.goto(&app.url("/tournaments")).await.unwrap();
-    wait_for(&b, "table[data-list='open'] a")
-        .await
-        .click()
-        .await
-        .unwrap();
+    click(&b, "table[data-list='open'] a").await;
     press(&b, "#join", "#leave").await;
     wait_for_text(&b, "main h2", "Players (2)").await;
     assert_fits(&b, "the tournament's page").await;
