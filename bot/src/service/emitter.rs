@@ -103,6 +103,10 @@ impl Emitter {
             return Ok(());
         }
         for mirror in rows::game_mirrors(c, game)? {
+            // Nothing is posted in a server that removed the bot, until it is back.
+            if super::discord::copy_paused(c, mirror.channel_id)? {
+                continue;
+            }
             let held = self
                 .held_until
                 .filter(|_| self.held_in == Some(mirror.channel_id));

@@ -45,6 +45,7 @@ mod storage;
 mod stream_limits;
 mod stuck_database;
 mod tokens;
+mod tournament_entries;
 mod tournaments;
 mod web_analysis;
 mod web_crowd;
