@@ -48,6 +48,7 @@ mod tokens;
 mod tournament_entries;
 mod tournaments;
 mod web_analysis;
+mod web_conditional;
 mod web_crowd;
 mod web_finding;
 mod web_sessions;
