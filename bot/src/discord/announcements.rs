@@ -85,7 +85,9 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
         | EventPayload::AnalysisDone(_)
         | EventPayload::TournamentStarted(_)
         | EventPayload::RoundStarted(_)
-        | EventPayload::TournamentEnded(_) => return Ok(None),
+        | EventPayload::TournamentEnded(_)
+        | EventPayload::TournamentJoined(_)
+        | EventPayload::TournamentLeft(_) => return Ok(None),
     };
     Ok(Some(post))
 }

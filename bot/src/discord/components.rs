@@ -194,7 +194,7 @@ async fn accept(click: &ClickAnswer<'_>, data: &Data, id: ChallengeId) -> Result
     let press = click.press();
     check_may_answer(press, data, id).await?;
     let me = data.player_of(&press.user).await?;
-    let scope = data.service.discord().in_reply();
+    let scope = data.service.discord().in_reply_in(press.channel_id.get());
     let game = scope.service().challenges().accept(me, id).await?;
     let place = threads::StartPlace {
         channel: press.channel_id,

@@ -280,7 +280,7 @@ async fn rematch(click: &ClickAnswer<'_>, data: &Data, view: &GameView) -> Resul
     let press = click.press();
     let me = data.player_of(&press.user).await?;
     // The service refuses a rematch of a game that goes on, or by someone not in it.
-    let scope = data.service.discord().in_reply();
+    let scope = data.service.discord().in_reply_in(press.channel_id.get());
     let created = scope.service().challenges().rematch(me, view.id).await?;
     let reply = match &created.game {
         Some(game) => {

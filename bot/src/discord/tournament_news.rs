@@ -60,7 +60,8 @@ pub fn title(t: &TournamentView) -> String {
     )
 }
 
-fn format_words(t: &TournamentView) -> String {
+/// "round robin in 3 rounds", "groups then knockout (groups of up to 4)".
+pub fn format_words(t: &TournamentView) -> String {
     use crate::service::tournaments::FormatKind;
     let format = match t.format {
         FormatKind::RoundRobin => "round robin",
@@ -68,6 +69,9 @@ fn format_words(t: &TournamentView) -> String {
         FormatKind::Swiss => "Swiss",
         FormatKind::GroupsKnockout => "groups then knockout",
     };
+    if let Some(size) = t.group_size {
+        return format!("{format} (groups of up to {size})");
+    }
     match t.planned_rounds {
         Some(rounds) => format!("{format} in {rounds} rounds"),
         None => format.to_owned(),

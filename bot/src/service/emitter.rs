@@ -42,6 +42,16 @@ impl Emitter {
         self.dm_users = Some((game, users));
     }
 
+    /// Runs `emit` with this job's posts not held: what it emits is not shown by the caller's
+    /// reply (a conditional answer played for the other player after the caller's move), so
+    /// the outbox posts it, behind the held posts of the same channel.
+    pub(crate) fn not_held<T>(&mut self, emit: impl FnOnce(&mut Emitter) -> T) -> T {
+        let held = self.held_until.take();
+        let emitted = emit(self);
+        self.held_until = held;
+        emitted
+    }
+
     /// Caches `game`'s engine game, as this job leaves it, once the job commits.
     pub(crate) fn cache_after_commit(&mut self, game: GameId, engine: tafl_engine::Game) {
         self.engines_to_cache.push((game, engine));
@@ -103,6 +113,10 @@ impl Emitter {
             return Ok(());
         }
         for mirror in rows::game_mirrors(c, game)? {
+            // Nothing is posted in a server that removed the bot, until it is back.
+            if super::discord::copy_paused(c, mirror.channel_id)? {
+                continue;
+            }
             let held = self
                 .held_until
                 .filter(|_| self.held_in == Some(mirror.channel_id));

@@ -9,7 +9,7 @@ use crate::common::TestApp;
 use crate::web_sessions::browserless;
 
 /// The next `data:` line of a Server-Sent Events stream (keep-alive comments skipped).
-async fn next_data(stream: &mut reqwest::Response, buffered: &mut String) -> String {
+pub(crate) async fn next_data(stream: &mut reqwest::Response, buffered: &mut String) -> String {
     let read = async {
         loop {
             if let Some(at) = buffered.find("data: ") {
@@ -26,7 +26,7 @@ async fn next_data(stream: &mut reqwest::Response, buffered: &mut String) -> Str
     };
     tokio::time::timeout(Duration::from_secs(10), read)
         .await
-        .expect("an event on /games/live within 10 s")
+        .expect("an event on the live stream within 10 s")
 }
 
 #[tokio::test]

@@ -57,6 +57,8 @@ mod postgres_deadlines;
 mod private_actions;
 #[path = "../http/public_games.rs"]
 mod public_games;
+#[path = "../http/public_games_stream.rs"]
+mod public_games_stream;
 #[path = "../http/ratings.rs"]
 mod ratings;
 #[path = "../http/scheduler.rs"]
@@ -69,8 +71,14 @@ mod starts;
 mod stream_limits;
 #[path = "../http/tokens.rs"]
 mod tokens;
+#[path = "../http/tournament_entries.rs"]
+mod tournament_entries;
+#[path = "../http/tournaments.rs"]
+mod tournaments;
 #[path = "../http/web_analysis.rs"]
 mod web_analysis;
+#[path = "../http/web_conditional.rs"]
+mod web_conditional;
 #[path = "../http/web_finding.rs"]
 mod web_finding;
 #[path = "../http/web_sessions.rs"]

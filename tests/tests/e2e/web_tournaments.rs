@@ -1,6 +1,7 @@
 //! Tournaments in a real browser: one created with the form, joined from two browsers (one a
-//! phone), started by its organiser; round 1's game appears on the other player's page live,
-//! and when it ends the standings and the winner follow without a reload. The pages pass
+//! phone; the organiser's page shows the join live), started by its organiser; round 1's game
+//! appears on the other player's page live, and when it ends the standings and the winner
+//! follow without a reload. The pages pass
 //! axe-core and fit a 390 px phone.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -72,12 +73,17 @@ async fn a_tournament_is_created_joined_from_two_browsers_started_and_followed_l
     let id: i64 = page.rsplit('/').next().unwrap().parse().unwrap();
     press(&a, "#join", "#leave").await;
     wait_for_text(&a, "#players", "Ada").await;
+    wait_for(&a, "#tournament[data-live='open']").await;
+    mark_page(&a).await;
 
     // Bob finds it on the list, on his phone, and joins.
     b.goto(&app.url("/tournaments")).await.unwrap();
     click(&b, "table[data-list='open'] a").await;
     press(&b, "#join", "#leave").await;
     wait_for_text(&b, "main h2", "Players (2)").await;
+    // Ada's page shows him without a reload: a join is an event the page redraws on.
+    wait_for_text(&a, "main h2", "Players (2)").await;
+    assert_not_reloaded(&a, "Ada's").await;
     assert_fits(&b, "the tournament's page").await;
     wait_for(&b, "#tournament[data-live='open']").await;
     mark_page(&b).await;

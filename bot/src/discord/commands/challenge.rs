@@ -218,7 +218,7 @@ async fn start_ai_game(
     data.service.challenges().check(&request)?;
     let me = data.player_of(ctx.author()).await?;
     // The reply shows the start; the AI's first move waits in the outbox behind it.
-    let scope = data.service.discord().in_reply();
+    let scope = data.service.discord().in_reply_in(ctx.channel_id().get());
     let created = scope.service().challenges().create(me, request).await?;
     let game = created
         .game

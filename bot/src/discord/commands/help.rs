@@ -91,6 +91,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "post one of your games here from now on (e.g. one started over HTTP)",
     ),
     (
+        "/conditional add|list|remove|clear",
+        "queue your answers to your opponent's next moves, played at once; only you see them",
+    ),
+    (
         "/tournament create|join|leave|standings|start",
         "tournaments joined from any server or the web: news and your games posted where you joined",
     ),

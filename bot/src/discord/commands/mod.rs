@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod challenge;
 pub mod challenges;
 pub mod common;
+pub mod conditional;
 pub mod follow;
 pub mod game;
 pub mod handle;
@@ -67,6 +68,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         challenge::play(),
         challenges::challenges(),
         moves::move_piece(),
+        conditional::conditional(),
         game::board(),
         game::resign(),
         game::draw(),

@@ -7,15 +7,16 @@ use serenity::all::CreateAutocompleteResponse;
 
 use super::common::{MAX_CHOICES, autocomplete_variant, choice, fitted, parse_clock};
 use crate::discord::answers::command::send;
-use crate::discord::tournament_news::{name_of, title};
+use crate::discord::posts::discord_time;
+use crate::discord::tournament_news::{format_words, name_of, title};
 use crate::discord::{BotError, Context, mentions, server};
 use crate::domain::{TournamentId, TournamentStatus};
 use crate::service::tournaments::{
-    DiscordJoinPlace, Format, NewTournament, TournamentSummary, TournamentView,
+    DiscordJoinPlace, Format, NewTournament, TournamentSummary, TournamentView, read_start_time,
 };
 use crate::service::{PLAY_DEFAULT_VARIANT, RulesChoice};
 
-/// Tournaments: round robins and Swiss, joined from any server, the web or HTTP
+/// Tournaments: round robins, Swiss, groups then knockout, joined from any server or the web
 #[poise::command(
     slash_command,
     guild_only,
@@ -35,7 +36,12 @@ pub enum FormatParam {
     DoubleRoundRobin,
     #[name = "swiss"]
     Swiss,
+    #[name = "groups then knockout"]
+    GroupsKnockout,
 }
+
+/// The largest group of groups then knockout when none is asked, as on the web form.
+const DEFAULT_GROUP_SIZE: u32 = 4;
 
 /// Create a tournament that you organise (you join it like anyone else)
 #[poise::command(slash_command, guild_only)]
@@ -48,12 +54,16 @@ pub async fn create(
     #[description = "Its name (up to 80 characters)"]
     #[max_length = 80]
     name: String,
-    #[description = "round robin: everyone meets everyone once; double: twice; swiss: by score"]
+    #[description = "round robin: all meet once; double: twice; swiss: by score; groups, winners go on"]
     format: FormatParam,
     #[description = "Rounds of a Swiss tournament"]
     #[min = 1]
     #[max = 255]
     rounds: Option<u32>,
+    #[description = "Largest group, for groups then knockout (default: 4)"]
+    #[min = 2]
+    #[max = 256]
+    group_size: Option<u32>,
     #[description = "Which variant (default: brandubh)"]
     #[autocomplete = "autocomplete_variant"]
     variant: Option<String>,
@@ -68,26 +78,21 @@ pub async fn create(
     #[min = 2]
     #[max = 256]
     max_players: Option<u32>,
+    #[description = "When it starts by itself, in UTC: 2026-12-01 18:00, or in 2 days (default: you start it)"]
+    #[max_length = 40]
+    starts: Option<String>,
 ) -> Result<(), BotError> {
     let data = ctx.data();
-    let me = data.player_of(ctx.author()).await?;
-    let format = match (format, rounds) {
-        (FormatParam::Swiss, Some(rounds)) => Format::Swiss { rounds },
-        (FormatParam::Swiss, None) => {
-            return Err(BotError::BadOption(
-                "A Swiss tournament needs `rounds`: how many rounds it plays.".into(),
-            ));
-        }
-        (_, Some(_)) => {
-            return Err(BotError::BadOption(
-                "`rounds` is only for a Swiss tournament; a round robin's follow from its players."
-                    .into(),
-            ));
-        }
-        (FormatParam::RoundRobin, None) => Format::RoundRobin,
-        (FormatParam::DoubleRoundRobin, None) => Format::DoubleRoundRobin,
-    };
+    let format = format_of(format, rounds, group_size)?;
     let clock = parse_clock(clock.as_deref().unwrap_or("3d"))?;
+    let starts_at = match starts.as_deref() {
+        Some(text) => Some(
+            read_start_time(text, data.service.now_ms())
+                .map_err(|e| BotError::BadOption(capitalised(&e.to_string())))?,
+        ),
+        None => None,
+    };
+    let me = data.player_of(ctx.author()).await?;
     let t = data
         .service
         .tournaments()
@@ -103,15 +108,19 @@ pub async fn create(
                 rated,
                 min_players: min_players.unwrap_or(2),
                 max_players: max_players.unwrap_or(64),
-                starts_at: None,
+                starts_at,
             },
         )
         .await?;
+    let start = match t.starts_at {
+        Some(at) => format!("it starts by itself {}", discord_time(at)),
+        None => "its organiser starts it with `/tournament start`".to_owned(),
+    };
     let text = format!(
-        "{} is open for sign-up ({}, {} players at most). Join it here or from any server with \
-         `/tournament join tournament:{}`, or on the web; its organiser starts it with \
-         `/tournament start`.",
+        "{} is open for sign-up ({}, {}, {} players at most). Join it here or from any server \
+         with `/tournament join tournament:{}`, or on the web; {start}.",
         title(&t),
+        format_words(&t),
         t.clock,
         t.max_players,
         t.id
@@ -124,6 +133,41 @@ pub async fn create(
     )
     .await?;
     Ok(())
+}
+
+/// The format asked for, its `rounds` and `group_size` checked against it.
+fn format_of(
+    format: FormatParam,
+    rounds: Option<u32>,
+    group_size: Option<u32>,
+) -> Result<Format, BotError> {
+    let refused = |text: &str| Err(BotError::BadOption(text.to_owned()));
+    match (format, rounds, group_size) {
+        (FormatParam::Swiss, Some(rounds), None) => Ok(Format::Swiss { rounds }),
+        (FormatParam::Swiss, None, _) => {
+            refused("A Swiss tournament needs `rounds`: how many rounds it plays.")
+        }
+        (FormatParam::GroupsKnockout, None, size) => Ok(Format::GroupsKnockout {
+            group_size: size.unwrap_or(DEFAULT_GROUP_SIZE),
+        }),
+        (_, Some(_), _) => refused(
+            "`rounds` is only for a Swiss tournament; the other formats' rounds follow from \
+             their players.",
+        ),
+        (_, None, Some(_)) => {
+            refused("`group_size` is only for groups then knockout: the largest group.")
+        }
+        (FormatParam::RoundRobin, None, None) => Ok(Format::RoundRobin),
+        (FormatParam::DoubleRoundRobin, None, None) => Ok(Format::DoubleRoundRobin),
+    }
+}
+
+/// `text` with its first letter upper-case, as a sentence of its own.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect::<String>() + "."
+    })
 }
 
 /// Join a tournament: its news and your games are posted in this channel

@@ -71,6 +71,8 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/analysis", get(analysis_board::analysis_page))
         .route("/analysis/board", get(analysis_board::board_part))
         .route("/analysis/engine", post(analysis_board::ask_engine))
+        .route("/analysis/plan/{id}/add", post(analysis_plan::add_line))
+        .route("/analysis/plan/{id}/drop", post(analysis_plan::drop_line))
         .route("/challenges/new", get(challenges::new_challenge))
         .route("/challenges", post(challenges::create_challenge))
         .route(

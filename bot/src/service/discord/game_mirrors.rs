@@ -1,10 +1,14 @@
 //! Games shown in more than one Discord channel (a tournament game between players of two
 //! servers is shown in each player's channel): when the front end opens a thread for the game
-//! in one of them, that copy's posts go to the thread from then on.
+//! in one of them, that copy's posts go to the thread from then on. A copy follows its places
+//! as the game's own place does (`game_threads.rs`): its thread gone, it goes back to the
+//! channel it hangs off; its channel gone, it ends. A server that removed the bot gets no posts
+//! of the copies in it (nothing is sent where the bot is not) until the bot is back.
 
 use crate::domain::GameId;
 use crate::domain::OutboxId;
-use crate::store::rows;
+use crate::store::Conn;
+use crate::store::rows::{self, GameMirrorRow};
 
 use super::Discord;
 use crate::service::Result;
@@ -63,4 +67,54 @@ impl Discord<'_> {
         signal.notify_one();
         Ok(())
     }
+}
+
+/// Why the pending posts of a copy in a server that removed the bot are given up.
+const NOT_IN_SERVER: &str = "the bot was removed from the server";
+
+/// In the transaction of the loss of `thread`: the copies played in it go back to the channels
+/// they hang off, with their pending posts, due at once. Answers the copies moved.
+pub(super) fn copies_back_from_thread(
+    c: &Conn<'_>,
+    thread: u64,
+    now: i64,
+) -> Result<Vec<GameMirrorRow>> {
+    let copies = rows::game_mirrors_in_thread(c, thread)?;
+    for copy in &copies {
+        rows::set_game_mirror_thread(c, copy.game_id, copy.parent_id, copy.parent_id)?;
+        rows::move_pending_posts(c, copy.game_id, thread, copy.parent_id, now)?;
+    }
+    Ok(copies)
+}
+
+/// In the transaction that finds `channel` gone for good: the copies of active games shown
+/// in it end, their pending posts there given up. Answers how many ended.
+pub(super) fn copies_end_in_channel(c: &Conn<'_>, channel: u64, now: i64) -> Result<usize> {
+    let games = rows::active_games_mirrored_in(c, channel)?;
+    for game in &games {
+        rows::abandon_pending_posts(c, *game, channel, "the channel is gone", now)?;
+        if let Some(copy) = rows::game_mirror_in(c, *game, channel)? {
+            rows::delete_game_mirror(c, *game, copy.parent_id)?;
+        }
+    }
+    Ok(games.len())
+}
+
+/// In the transaction of the bot's removal from a server whose channels and threads are
+/// `channels`: the copies shown there pause, their pending posts given up (the next posts,
+/// once the bot is back, show the game as it is then). Answers how many paused.
+pub(super) fn pause_copies_in(c: &Conn<'_>, channels: &[u64], now: i64) -> Result<usize> {
+    let mut paused = 0;
+    for channel in channels {
+        for game in rows::active_games_mirrored_in(c, *channel)? {
+            rows::abandon_pending_posts(c, game, *channel, NOT_IN_SERVER, now)?;
+            paused += 1;
+        }
+    }
+    Ok(paused)
+}
+
+/// Whether posts to the copy in `channel` wait: its server removed the bot.
+pub(crate) fn copy_paused(c: &Conn<'_>, channel: u64) -> Result<bool> {
+    Ok(rows::channel_in_removed_guild(c, channel)?)
 }

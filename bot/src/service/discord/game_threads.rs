@@ -6,6 +6,7 @@ use crate::domain::GameId;
 use crate::store::rows::{self, GameThreadRow};
 
 use super::Discord;
+use super::game_mirrors::{copies_back_from_thread, copies_end_in_channel};
 use crate::service::{Place, Result};
 
 /// A game that lost its Discord channel: its players are to be told where it goes on.
@@ -43,11 +44,12 @@ impl Discord<'_> {
         Ok(())
     }
 
-    /// The thread `thread` is gone (deleted, or the bot lost access): its games go back to
-    /// their parent channels, with their pending posts. Answers how many games moved.
+    /// The thread `thread` is gone (deleted, or the bot lost access): its games, and the
+    /// copies of games shown in it, go back to their parent channels, with their pending
+    /// posts. Answers how many games moved.
     pub async fn game_thread_gone(self, thread: u64) -> Result<usize> {
         let signal = self.service.inner.discord_outbox.clone();
-        let moved = self
+        let (moved, copies) = self
             .service
             .commit(move |c, e| {
                 let threads = rows::game_thread(c, thread)?;
@@ -60,15 +62,20 @@ impl Discord<'_> {
                     rows::move_pending_posts(c, home.game_id, thread, home.parent_id, e.wall_now)?;
                     rows::delete_game_thread(c, home.game_id)?;
                 }
-                Ok(threads)
+                let copies = copies_back_from_thread(c, thread, e.wall_now)?;
+                Ok((threads, copies))
             })
             .await?;
         for home in &moved {
             tracing::info!(game = %home.game_id, thread, parent = home.parent_id,
                 "game thread gone; the game goes back to its channel");
         }
+        for copy in &copies {
+            tracing::info!(game = %copy.game_id, thread, parent = copy.parent_id,
+                "thread of a game's copy gone; the copy goes back to its channel");
+        }
         signal.notify_one();
-        Ok(moved.len())
+        Ok(moved.len() + copies.len())
     }
 
     /// The channel `channel` is gone for good: its active games leave Discord (they go on over
@@ -101,6 +108,7 @@ impl Discord<'_> {
                         discord_users,
                     });
                 }
+                copies_end_in_channel(c, channel, e.now())?;
                 Ok(off)
             })
             .await
@@ -129,11 +137,14 @@ impl Discord<'_> {
         self.games_lost_channel(channel).await
     }
 
-    /// Whether `channel` is the thread of some game (the front end then moves the game back
-    /// rather than giving the post up).
+    /// Whether `channel` is the thread of some game or of a game's copy (the front end then
+    /// moves the game back rather than giving the post up).
     pub async fn is_game_thread(self, channel: u64) -> Result<bool> {
         self.service
-            .read(move |c| Ok(!rows::game_thread(c, channel)?.is_empty()))
+            .read(move |c| {
+                Ok(!rows::game_thread(c, channel)?.is_empty()
+                    || !rows::game_mirrors_in_thread(c, channel)?.is_empty())
+            })
             .await
     }
 }

@@ -20,6 +20,7 @@ use super::GamesService;
 pub use challenge_posts::ChallengePost;
 pub use channel_posts::ChannelPost;
 pub use game_mirrors::MirrorWithoutThread;
+pub(crate) use game_mirrors::copy_paused;
 pub use game_threads::GameOffDiscord;
 pub use place::{Place, context_schema};
 pub use reply::{InReply, REPLY_HOLD_MS};

@@ -97,20 +97,12 @@ async fn keep_held(
 }
 
 impl Discord<'_> {
-    /// Starts a reply scope whose commits hold their channel posts.
-    pub fn in_reply(self) -> InReply {
-        self.reply_scope(PostsAwaitingReply::default())
-    }
-
-    /// Starts a reply scope for a reply in `channel`: besides the posts held as by
-    /// [`Discord::in_reply`], a game shown in several channels (a tournament game between two
-    /// servers) holds only its post in this one; the others go out.
+    /// Starts a reply scope for a reply in `channel`: its commits hold their channel posts,
+    /// and a game shown in several channels (a tournament game between two servers) holds
+    /// only its post in this one; the others go out. Every reply names its channel, so a click
+    /// or command in a copy's thread never holds the posts of another server's.
     pub fn in_reply_in(self, channel: u64) -> InReply {
-        self.reply_scope(PostsAwaitingReply(Mutex::default(), Some(channel)))
-    }
-
-    fn reply_scope(self, held: PostsAwaitingReply) -> InReply {
-        let held = Arc::new(held);
+        let held = Arc::new(PostsAwaitingReply(Mutex::default(), Some(channel)));
         let renewing = tokio::runtime::Handle::try_current().ok().map(|runtime| {
             let (stop, stopped) = oneshot::channel();
             runtime.spawn(keep_held(

@@ -1,6 +1,6 @@
 //! A Discord server's lifecycle as the service keeps it: the bot removed from a server pauses
 //! the clocks of the games played there (their players are told by direct message and in an
-//! event); the bot added back within the grace period resumes them in their channels; after
+//! event) and the copies shown there of games played elsewhere (no post goes to the server); the bot added back within the grace period resumes them in their channels; after
 //! it, they resume off Discord (over HTTP) and the server's rows are deleted.
 //!
 //! Several instances may see the same gateway event or run the same pass: the removal's row
@@ -14,6 +14,7 @@ use crate::store::Conn;
 use crate::store::rows::{self, GameRow};
 
 use super::Discord;
+use super::game_mirrors::pause_copies_in;
 use crate::service::events::{EventPayload, GamePaused, GameResumed, PauseReason, ResumedWhere};
 use crate::service::games::game_state;
 use crate::service::{Clock, Emitter, Place, Result};
@@ -119,6 +120,9 @@ impl Discord<'_> {
                     return Ok(Vec::new());
                 }
                 let channels = rows::channels_of_guild(c, guild)?;
+                // Copies of games played elsewhere (a tournament game between two servers)
+                // go on there; only their posts here wait for the bot.
+                pause_copies_in(c, &channels, now)?;
                 let mut paused = Vec::new();
                 for game in games_in(c, &channels)? {
                     if game.paused_at.is_some() {

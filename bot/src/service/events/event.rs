@@ -61,6 +61,8 @@ pub enum EventPayload {
     TournamentStarted(TournamentRound),
     RoundStarted(TournamentRound),
     TournamentEnded(TournamentEnded),
+    TournamentJoined(TournamentEntry),
+    TournamentLeft(TournamentEntry),
 }
 
 impl EventPayload {
@@ -84,6 +86,8 @@ impl EventPayload {
             EventPayload::TournamentStarted(_) => "tournament_started",
             EventPayload::RoundStarted(_) => "round_started",
             EventPayload::TournamentEnded(_) => "tournament_ended",
+            EventPayload::TournamentJoined(_) => "tournament_joined",
+            EventPayload::TournamentLeft(_) => "tournament_left",
         }
     }
 }
@@ -246,6 +250,20 @@ pub struct TournamentEnded {
     pub name: String,
     pub status: TournamentStatus,
     pub winner: Option<PlayerId>,
+}
+
+/// A player joined a tournament in sign-up, or left it (before its start, or withdrew once it
+/// runs). Sent to that player and to the organiser, so a tournament's page redraws on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct TournamentEntry {
+    pub tournament_id: TournamentId,
+    pub name: String,
+    /// Who joined or left.
+    pub player: PlayerId,
+    /// The players signed up (or still playing) after the change.
+    pub players: u32,
+    /// The tournament was running: the player withdrew, their games forfeited.
+    pub withdrew: bool,
 }
 
 #[cfg(test)]

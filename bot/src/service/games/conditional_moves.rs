@@ -178,17 +178,20 @@ pub(crate) fn answer_from_queue(
         rows::delete_conditional_moves(c, row.id, owner)?;
         return Ok(());
     };
-    // Its answer goes to nobody: the player who queued it hears its event.
-    record(
-        c,
-        e,
-        row,
-        &answered,
-        Actor::Player(owner),
-        game,
-        max_bank_ratio,
-        &mut |_| Ok(()),
-    )?;
+    // Its answer goes to nobody: the player who queued it hears its event. A reply that shows
+    // the opponent's move (Discord's `/move`) does not show this one: its post is not held.
+    e.not_held(|e| {
+        record(
+            c,
+            e,
+            row,
+            &answered,
+            Actor::Player(owner),
+            game,
+            max_bank_ratio,
+            &mut |_| Ok(()),
+        )
+    })?;
     let rest: Vec<Vec<String>> = expected
         .into_iter()
         .filter(|line| line.len() > 2 && line[1] == answered.mv.to_string())
@@ -213,7 +216,7 @@ pub(crate) fn answer_from_queue(
 
 /// The game `id` as one of its players may queue lines in it: active, against a person, their
 /// opponent to move at the ply they saw.
-fn game_to_queue_in(
+pub(super) fn game_to_queue_in(
     c: &Conn<'_>,
     id: GameId,
     player: PlayerId,
@@ -249,7 +252,7 @@ fn game_to_queue_in(
     Ok(row)
 }
 
-fn queue(
+pub(super) fn queue(
     c: &Conn<'_>,
     e: &mut Emitter,
     cache: &EngineCache,

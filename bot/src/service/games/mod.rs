@@ -8,6 +8,7 @@ mod ai_task_tests;
 mod actions;
 pub(crate) mod ai;
 pub(crate) mod challenges;
+mod conditional_lines;
 pub(crate) mod conditional_moves;
 mod game_board;
 pub(crate) mod game_state;
@@ -24,6 +25,7 @@ pub(crate) mod timing;
 use super::GamesService;
 
 pub use ai::MovePicker;
+pub use conditional_lines::ConditionalPlan;
 pub use conditional_moves::{ConditionalMovesRequest, ConditionalMovesView};
 pub use game_board::GameBoard;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};

@@ -1,5 +1,6 @@
 //! The tournaments facade: create, join, leave, start, read.
 
+use super::entries::{EntryChange, emit_entry};
 use super::format::Format;
 use super::requests::{MAX_NAME_CHARS, MAX_PLAYERS, NewTournament};
 use super::rounds::{self, current_standings, pairing_result};
@@ -133,11 +134,13 @@ impl Tournaments<'_> {
                             return Err(not_in());
                         }
                         rows::delete_tournament_discord_place(c, id, player)?;
+                        emit_entry(c, e, &t, player, EntryChange::Left)?;
                     }
                     TournamentStatus::Running => {
                         if !rows::withdraw_tournament_player(c, id, player, e.now())? {
                             return Err(not_in());
                         }
+                        emit_entry(c, e, &t, player, EntryChange::Withdrew)?;
                         for pairing in rows::tournament_games(c, id)? {
                             let Some(game) = pairing.game else { continue };
                             if pairing.status != Some(GameStatus::Active) {
@@ -292,7 +295,7 @@ pub(super) fn join_in(
             withdrawn_at: None,
         },
     )?;
-    Ok(())
+    emit_entry(c, e, &t, player, EntryChange::Joined)
 }
 
 fn checked_name(name: &str) -> Result<String> {

@@ -9,6 +9,7 @@
 //! one ([`rounds`]), withdrawals, and the view every front end shows.
 
 mod discord_places;
+mod entries;
 mod facade;
 pub mod format;
 pub mod groups;
@@ -19,6 +20,7 @@ pub mod round_plan;
 pub mod round_robin;
 pub(crate) mod rounds;
 pub mod standings;
+mod start_time;
 pub mod swiss;
 #[cfg(test)]
 mod tests;
@@ -35,6 +37,7 @@ pub use round_plan::{Pairing, RoundPlan};
 pub use standings::{
     Crosstable, GameScore, Quarters, ScoredGame, Standing, TieBreak, crosstable, standings,
 };
+pub use start_time::{StartTimeError, read_start_time, utc_minute_ms};
 pub use swiss::{SwissEntrant, SwissError, pair_round};
 pub use view::{
     CrosstableRow, PairingResult, PairingView, RoundView, StandingView, TournamentPlayerView,

@@ -206,7 +206,7 @@ async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standin
             (c, vec![vec![0.0], vec![0.5], vec![0.5], none]),
         ]
     );
-    // Each player heard of the start, of each round and of the end, once each.
+    // Each player heard of their joining, the start, each round and the end, once each.
     let heard: Vec<String> = w
         .service
         .events()
@@ -220,6 +220,7 @@ async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standin
     assert_eq!(
         heard,
         vec![
+            "tournament_joined",
             "tournament_started",
             "round_started",
             "round_started",

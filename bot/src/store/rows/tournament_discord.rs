@@ -155,6 +155,25 @@ pub fn set_game_mirror_thread(c: &Conn<'_>, game: GameId, parent: u64, thread: u
     Ok(())
 }
 
+/// The mirrors played in `thread`, a thread of the channel each hangs off.
+pub fn game_mirrors_in_thread(c: &Conn<'_>, thread: u64) -> Result<Vec<GameMirrorRow>> {
+    c.query_all(
+        "SELECT game_id, parent_id, channel_id FROM discord_game_mirrors \
+         WHERE channel_id = ?1 AND parent_id <> ?1 ORDER BY game_id",
+        params![snowflake(thread)],
+        mirror_from,
+    )
+}
+
+/// `game` is no longer shown in the channel `parent` (the channel is gone).
+pub fn delete_game_mirror(c: &Conn<'_>, game: GameId, parent: u64) -> Result<()> {
+    c.execute(
+        "DELETE FROM discord_game_mirrors WHERE game_id = ?1 AND parent_id = ?2",
+        params![game, snowflake(parent)],
+    )?;
+    Ok(())
+}
+
 /// The active games shown in `channel` as a mirror.
 pub fn active_games_mirrored_in(c: &Conn<'_>, channel: u64) -> Result<Vec<GameId>> {
     c.query_all(

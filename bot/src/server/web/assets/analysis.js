@@ -52,6 +52,8 @@ async function fetchPart(extra) {
   // The address names the board shown: reloading it, or sharing it, reopens this position.
   const link = new URL(live().dataset.link, window.location.href);
   if (theme && new URLSearchParams(window.location.search).has('theme')) link.searchParams.set('theme', theme);
+  // A board planning a game's conditional moves stays one when reloaded.
+  if (main.dataset.plan) link.searchParams.set('plan', main.dataset.plan);
   history.replaceState(null, '', link);
   document.getElementById('share-link').value = new URL(live().dataset.link, window.location.href).href;
   document.getElementById('engine-out')?.replaceChildren();
@@ -167,6 +169,37 @@ document.getElementById('engine-form')?.addEventListener('submit', async (e) => 
     out.textContent = 'The engine\'s answer did not arrive; ask again.';
   } finally {
     button.disabled = false;
+  }
+});
+
+// Conditional moves (a board opened with `plan=`): "Queue the line shown" sends the board's
+// address (its line from the game's position now to the move shown); Delete drops one line.
+// Each answer is the box again, or the refusal in words, shown in the box.
+document.addEventListener('submit', async (e) => {
+  const form = e.target.closest('#conditional form');
+  if (!form) return;
+  e.preventDefault();
+  const box = document.getElementById('conditional');
+  const body = form.id === 'plan-add' ? query({}) : new URLSearchParams();
+  body.delete('flip');
+  body.delete('theme');
+  for (const [k, v] of new FormData(form)) body.set(k, v);
+  for (const b of box.querySelectorAll('button')) b.disabled = true;
+  try {
+    const r = await fetch(form.action, { method: 'POST', body, headers: { 'x-csrf-token': csrf } });
+    const answer = await r.text();
+    if (!r.ok) {
+      document.getElementById('plan-error').textContent = answer;
+      return;
+    }
+    const t = document.createElement('template');
+    t.innerHTML = answer.trim();
+    box.replaceWith(t.content.firstElementChild);
+    document.getElementById('conditional').dataset.done = String(Date.now());
+  } catch {
+    document.getElementById('plan-error').textContent = 'The answer did not arrive; try again.';
+  } finally {
+    for (const b of document.querySelectorAll('#conditional button')) b.disabled = false;
   }
 });
 

@@ -3,7 +3,8 @@
 //! The whole board is its address (start, moves, the move shown): the page's script asks for
 //! the changing part at each step (`/analysis/board?...&play=` or `&at=`) and puts the new
 //! address in the bar, so "Share" is that address. The referee decides every move; the
-//! engine's line comes through the engine queue (`/analysis/engine`, signed in).
+//! engine's line comes through the engine queue (`/analysis/engine`, signed in). With
+//! `plan=ID` a player plans conditional moves in their game on it (`analysis_plan.rs`).
 
 use std::convert::Infallible;
 
@@ -17,10 +18,10 @@ use tafl_engine::Outcome;
 
 use crate::domain::GameId;
 use crate::server::AppState;
-use crate::service::ServiceError;
 use crate::service::analysis::board::{
     BoardAsk, BoardFrom, BoardView, EngineLineView, MoveTree, StartAsked, board_path,
 };
+use crate::service::{ConditionalPlan, ServiceError};
 
 use super::super::board_svg::{BoardLook, ThemeChoice, scene_svg};
 use super::super::error::{Plain, WebError};
@@ -28,6 +29,7 @@ use super::super::form::WebForm;
 use super::super::layout::{Me, csrf_field, page_with};
 use super::super::result_words::result_in_words;
 use super::super::session::{MaybeSignedIn, SignedIn};
+use super::analysis_plan::{plan_box, plan_start};
 use super::me_of;
 
 /// The address of a board: what `/analysis` and its parts read.
@@ -49,6 +51,9 @@ pub struct BoardAddress {
     flip: Option<String>,
     /// `dark`: the renderer's dark theme.
     theme: Option<String>,
+    /// A game of the viewer's whose conditional moves are planned on this board (its
+    /// position now is the start when the address names none).
+    plan: Option<String>,
 }
 
 impl BoardAddress {
@@ -63,6 +68,50 @@ impl BoardAddress {
         }
     }
 
+    /// The game named by `plan`, if any.
+    fn plan_game(&self) -> Result<Option<GameId>, ServiceError> {
+        match self
+            .plan
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+        {
+            None => Ok(None),
+            Some(text) => text.parse::<i64>().map(|id| Some(GameId(id))).map_err(|_| {
+                ServiceError::Invalid(format!(
+                    "the game planned (plan) must be a number, not {text:?}"
+                ))
+            }),
+        }
+    }
+
+    /// The start the address names.
+    fn start(&self) -> StartAsked {
+        let given = |text: &Option<String>| text.clone().filter(|t| !t.trim().is_empty());
+        StartAsked {
+            variant: given(&self.variant),
+            rules: given(&self.rules),
+            position: given(&self.position),
+            to_move: given(&self.to_move),
+        }
+    }
+
+    /// Starts the board at `start` (a planned game's position now): an address that starts
+    /// elsewhere (the game moved on since it was written) loses its moves too.
+    fn start_at(&mut self, start: StartAsked) {
+        let no_game = self.game.as_deref().is_none_or(|t| t.trim().is_empty());
+        if no_game && self.start() == start {
+            return;
+        }
+        self.game = None;
+        self.moves = None;
+        self.at = None;
+        self.variant = start.variant;
+        self.rules = start.rules;
+        self.position = start.position;
+        self.to_move = start.to_move;
+    }
+
     /// Nothing named: the page offers the choice of a start.
     fn is_empty(&self) -> bool {
         [&self.variant, &self.rules, &self.position, &self.game]
@@ -70,7 +119,7 @@ impl BoardAddress {
             .all(|p| p.as_deref().is_none_or(|t| t.trim().is_empty()))
     }
 
-    fn ask(&self) -> Result<BoardAsk, ServiceError> {
+    pub(super) fn ask(&self) -> Result<BoardAsk, ServiceError> {
         let number = |what: &str, text: &Option<String>| {
             text.as_deref()
                 .filter(|t| !t.trim().is_empty())
@@ -119,12 +168,17 @@ fn board_from_here(board: &BoardView) -> String {
 pub async fn analysis_page(
     State(state): State<AppState>,
     MaybeSignedIn(session): MaybeSignedIn,
-    Query(address): Query<BoardAddress>,
+    Query(mut address): Query<BoardAddress>,
 ) -> Result<Response, WebError> {
     let me = me_of(&state, session.as_ref()).await?;
+    let plan = planned(&state, session.as_ref(), &address).await?;
+    if let Plan::Open(plan) = &plan {
+        address.start_at(plan_start(plan));
+    }
     if address.is_empty() {
         let body = html! {
             h1 { "Analysis board" }
+            @if let Plan::Refused(why) = &plan { (plan_refused(why)) }
             (start_form(None))
         };
         return Ok(page_with("Analysis board", me.as_ref(), body, None).into_response());
@@ -152,7 +206,7 @@ pub async fn analysis_page(
     let look = address.look();
     let body = html! {
         link rel="stylesheet" href=(super::super::assets::ANALYSIS_STYLE_URL);
-        div.game.analysis-board data-analysis-board {
+        div.game.analysis-board data-analysis-board data-plan=[plan.game()] {
             section #board-area aria-label="Board" {
                 (live_part(&board, look))
                 p #move-error .error role="alert" aria-live="assertive" {}
@@ -179,7 +233,17 @@ pub async fn analysis_page(
                     input #share-link readonly value=(board.link());
                     p #share-said role="status" {}
                 }
-                (engine_box(me.as_ref(), &board))
+                @match (&plan, me.as_ref()) {
+                    (Plan::Open(plan), Some(me)) => {
+                        (plan_box(me, plan))
+                        p #engine { small { "The engine is off while you plan: the game is still being played against a person." } }
+                    },
+                    (Plan::Refused(why), _) => {
+                        (plan_refused(why))
+                        (engine_box(me.as_ref(), &board))
+                    },
+                    _ => (engine_box(me.as_ref(), &board)),
+                }
                 p { small { "Move pieces for either side: click a piece, then where it goes (or drag it, or use the arrow keys and Enter on the board). A move from an earlier position starts a variation. Keys: ← → step back and on, Home and End." } }
                 details {
                     summary { "Start from another position" }
@@ -195,6 +259,52 @@ pub async fn analysis_page(
         Some(super::super::assets::ANALYSIS_URL),
     )
     .into_response())
+}
+
+/// The conditional moves planned on a board (`plan=ID`).
+enum Plan {
+    /// None asked, or no one signed in to plan them.
+    None,
+    Open(Box<ConditionalPlan>),
+    /// Asked but refused (not the viewer's game, their move, ...): why, in words.
+    Refused(String),
+}
+
+impl Plan {
+    fn game(&self) -> Option<GameId> {
+        match self {
+            Plan::Open(plan) => Some(plan.game_id),
+            Plan::None | Plan::Refused(_) => None,
+        }
+    }
+}
+
+/// Why the plan asked for cannot be made, beside the board.
+fn plan_refused(why: &str) -> Markup {
+    html! {
+        p.error #plan-refused role="alert" { "Conditional moves cannot be queued here: " (why) "." }
+    }
+}
+
+/// The plan the address asks for, as the signed-in viewer may make it.
+async fn planned(
+    state: &AppState,
+    session: Option<&SignedIn>,
+    address: &BoardAddress,
+) -> Result<Plan, WebError> {
+    let (Some(session), Some(game)) = (session, address.plan_game()?) else {
+        return Ok(Plan::None);
+    };
+    match state
+        .service
+        .games()
+        .conditional_plan(session.player, game)
+        .await
+    {
+        Ok(plan) => Ok(Plan::Open(Box::new(plan))),
+        Err(ServiceError::Internal(e)) => Err(ServiceError::Internal(e).into()),
+        Err(refused) => Ok(Plan::Refused(refused.to_string())),
+    }
 }
 
 /// `GET /analysis/board?...`: the changing part alone, after the move `play` when given; a
@@ -304,7 +414,7 @@ fn engine_part(state: &EngineState, ply: u32) -> String {
 }
 
 /// "3. d1-c1 d3-e3 4. a4-a2": a line from the position after `ply` moves.
-fn numbered(moves: &[String], ply: u32) -> String {
+pub(super) fn numbered(moves: &[String], ply: u32) -> String {
     let mut out = String::new();
     for (i, mv) in moves.iter().enumerate() {
         let at = ply + 1 + i as u32;

@@ -334,6 +334,10 @@ fn live_part(
             @if over || (v.your_side.is_some() && [&v.attackers, &v.defenders].iter().any(|s| s.ai_level.is_some())) {
                 p { a #analyse href={ "/analysis?game=" (v.id) "&ply=" (snap.ply) } { "Analyse this position" } }
             }
+            // Conditional moves: a player waiting for a person's move plans their answers.
+            @if !over && v.your_side.is_some() && !v.your_turn && [&v.attackers, &v.defenders].iter().all(|s| s.ai_level.is_none()) {
+                p { a #plan href={ "/analysis?plan=" (v.id) } { "Plan conditional moves" } }
+            }
             @if let (Some(me), true) = (me, v.your_side.is_some() && v.status == GameStatus::Active) {
                 div.controls {
                     @match v.draw_offer_by {

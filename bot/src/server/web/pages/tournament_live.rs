@@ -1,6 +1,7 @@
 //! `GET /tournaments/{id}/live`: Server-Sent Events that tell a tournament's page to redraw:
-//! its start, each round's start, its end, and the end of any of its games. Like the other
-//! live pages it sends only the event's kind; the page asks for itself again.
+//! its start, each round's start, its end, the end of any of its games, and each player who
+//! joins or leaves. Like the other live pages it sends only the event's kind; the page asks for
+//! itself again.
 //!
 //! A game's end does not name its tournament, so the stream keeps the tournament's games and
 //! reads them again when a round starts (a few rows, once a round).
@@ -17,6 +18,7 @@ use crate::domain::{GameId, TournamentId};
 use crate::server::stream_slots::StreamOwner;
 use crate::server::{AppState, ClientKey};
 use crate::service::EventPayload;
+use crate::service::events::TournamentEntry;
 use crate::service::tournaments::TournamentView;
 
 use super::super::error::Plain;
@@ -42,6 +44,7 @@ pub async fn tournament_events(
         let _slot = slot;
         // A tournament's news comes once per player: one redraw is enough.
         let mut last_round_news: Option<(&'static str, u32)> = None;
+        let mut last_entry: Option<TournamentEntry> = None;
         loop {
             let event = tokio::select! {
                 received = events.recv() => match received {
@@ -78,6 +81,14 @@ pub async fn tournament_events(
                     let news = Some((kind, 0));
                     let fresh = last_round_news != news;
                     last_round_news = news;
+                    fresh
+                }
+                // Sent to the player and the organiser: one redraw per change is enough.
+                EventPayload::TournamentJoined(entry) | EventPayload::TournamentLeft(entry)
+                    if entry.tournament_id == id =>
+                {
+                    let fresh = last_entry.as_ref() != Some(entry);
+                    last_entry = Some(entry.clone());
                     fresh
                 }
                 EventPayload::GameEnded(_) => event.game_id.is_some_and(|g| games.contains(&g)),

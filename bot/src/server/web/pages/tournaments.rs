@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use crate::domain::TournamentStatus;
 use crate::server::AppState;
-use crate::service::tournaments::{Format, FormatKind, MAX_PLAYERS, NewTournament};
+use crate::service::tournaments::{Format, FormatKind, MAX_PLAYERS, NewTournament, utc_minute_ms};
 use crate::service::{ClockSpec, DEFAULT_VARIANT, RulesChoice, VariantView, variant_label};
 
 use super::super::error::WebError;
@@ -164,34 +164,6 @@ impl NewTournamentForm {
     }
 }
 
-/// Milliseconds since the epoch of `YYYY-MM-DDTHH:MM` (seconds allowed) read as UTC.
-pub(super) fn utc_minute_ms(text: &str) -> Option<i64> {
-    let (date, time) = text.split_once(['T', ' '])?;
-    let mut d = date.splitn(3, '-').map(|p| p.parse::<i64>().ok());
-    let (y, m, day) = (d.next()??, d.next()??, d.next()??);
-    let mut t = time.splitn(3, ':').map(|p| p.parse::<i64>().ok());
-    let (h, min) = (t.next()??, t.next()??);
-    let s = t.next().flatten().unwrap_or(0);
-    let valid = (1..=12).contains(&m)
-        && (1..=31).contains(&day)
-        && (0..24).contains(&h)
-        && (0..60).contains(&min)
-        && (0..60).contains(&s)
-        && (1970..=9999).contains(&y);
-    if !valid {
-        return None;
-    }
-    // Howard Hinnant's days_from_civil.
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(((days * 86_400) + h * 3600 + min * 60 + s) * 1000)
-}
-
 async fn list_page(
     state: &AppState,
     me: Option<&Me>,
@@ -327,29 +299,5 @@ fn kind_value(kind: FormatKind) -> &'static str {
         FormatKind::DoubleRoundRobin => "double_round_robin",
         FormatKind::Swiss => "swiss",
         FormatKind::GroupsKnockout => "groups_knockout",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_start_is_read_as_utc() {
-        assert_eq!(utc_minute_ms("1970-01-01T00:00"), Some(0));
-        assert_eq!(utc_minute_ms("2023-11-14T22:13"), Some(1_699_999_980_000));
-        assert_eq!(
-            utc_minute_ms("2023-11-14 22:13:20"),
-            Some(1_700_000_000_000)
-        );
-        for bad in [
-            "",
-            "tomorrow",
-            "2023-13-01T00:00",
-            "2023-01-01T24:00",
-            "2023-01-01",
-        ] {
-            assert_eq!(utc_minute_ms(bad), None, "{bad}");
-        }
     }
 }
