@@ -14,6 +14,9 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
     if let Some(news) = super::tournament_news::compose(data, event).await? {
         return Ok(Some(news));
     }
+    if let Some(news) = super::match_news::compose(data, event).await? {
+        return Ok(Some(news));
+    }
     let Some(game) = event.game_id else {
         return Ok(None);
     };
@@ -85,7 +88,9 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
         | EventPayload::AnalysisDone(_)
         | EventPayload::TournamentStarted(_)
         | EventPayload::RoundStarted(_)
-        | EventPayload::TournamentEnded(_) => return Ok(None),
+        | EventPayload::TournamentEnded(_)
+        | EventPayload::MatchStarted(_)
+        | EventPayload::MatchEnded(_) => return Ok(None),
     };
     Ok(Some(post))
 }

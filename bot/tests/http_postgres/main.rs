@@ -67,6 +67,8 @@ mod session_list;
 mod starts;
 #[path = "../http/stream_limits.rs"]
 mod stream_limits;
+#[path = "../http/team_matches.rs"]
+mod team_matches;
 #[path = "../http/tokens.rs"]
 mod tokens;
 #[path = "../http/web_analysis.rs"]

@@ -119,7 +119,10 @@ pub(crate) fn announced_in_channel(event: &Event) -> bool {
         // A tournament's news belongs to no game's channel; its games are announced.
         | EventPayload::TournamentStarted(_)
         | EventPayload::RoundStarted(_)
-        | EventPayload::TournamentEnded(_) => false,
+        | EventPayload::TournamentEnded(_)
+        // A team match's news goes to its teams' channels; its games are announced.
+        | EventPayload::MatchStarted(_)
+        | EventPayload::MatchEnded(_) => false,
     }
 }
 

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::domain::{
     AnalysisId, ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side,
-    TournamentId, TournamentStatus,
+    TeamMatchId, TeamSide, TournamentId, TournamentStatus,
 };
 
 use crate::service::views::{ChallengeView, GameRatings, WarningView};
@@ -61,6 +61,8 @@ pub enum EventPayload {
     TournamentStarted(TournamentRound),
     RoundStarted(TournamentRound),
     TournamentEnded(TournamentEnded),
+    MatchStarted(MatchStarted),
+    MatchEnded(MatchEnded),
 }
 
 impl EventPayload {
@@ -84,6 +86,8 @@ impl EventPayload {
             EventPayload::TournamentStarted(_) => "tournament_started",
             EventPayload::RoundStarted(_) => "round_started",
             EventPayload::TournamentEnded(_) => "tournament_ended",
+            EventPayload::MatchStarted(_) => "match_started",
+            EventPayload::MatchEnded(_) => "match_ended",
         }
     }
 }
@@ -246,6 +250,26 @@ pub struct TournamentEnded {
     pub name: String,
     pub status: TournamentStatus,
     pub winner: Option<PlayerId>,
+}
+
+/// A team match started: every game of every board begins at once (each with its own
+/// `game_started`). Sent to each of its players.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MatchStarted {
+    pub match_id: TeamMatchId,
+    pub name: String,
+    pub boards: u32,
+}
+
+/// A team match's last game ended: the teams' points and the winner (absent for a draw).
+/// Sent to each of its players.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MatchEnded {
+    pub match_id: TeamMatchId,
+    pub name: String,
+    pub home_points: f64,
+    pub away_points: f64,
+    pub winner: Option<TeamSide>,
 }
 
 #[cfg(test)]
