@@ -15,6 +15,7 @@ mod session_opening;
 mod shared_limit;
 mod side_choice;
 mod status;
+mod title;
 
 pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
@@ -36,3 +37,4 @@ pub use status::{
     WebhookStatus,
 };
 pub use tafl_engine::{DrawReason, Side, WinReason};
+pub use title::{Title, TitleThreshold, title_for};

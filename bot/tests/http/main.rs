@@ -45,6 +45,7 @@ mod storage;
 mod stream_limits;
 mod stuck_database;
 mod team_matches;
+mod titles;
 mod tokens;
 mod tournaments;
 mod web_analysis;

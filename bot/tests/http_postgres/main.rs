@@ -69,6 +69,8 @@ mod starts;
 mod stream_limits;
 #[path = "../http/team_matches.rs"]
 mod team_matches;
+#[path = "../http/titles.rs"]
+mod titles;
 #[path = "../http/tokens.rs"]
 mod tokens;
 #[path = "../http/web_analysis.rs"]
