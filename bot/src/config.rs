@@ -192,6 +192,11 @@ pub struct GamesConfig {
     /// delivery, a Discord post, an AI turn) stands; another instance takes the job over once
     /// it lapses (the claimer died). Longer than any one job takes.
     pub claim_lease_secs: u64,
+    /// Titles by rating per variant, each `TITLE:RATING` (GM, IM, FM, CM, AM): a player's
+    /// title is the highest whose rating their non-provisional rating reaches. The World Tafl
+    /// Federation's by default; empty: no titles.
+    #[serde(deserialize_with = "sources::list_or_text")]
+    pub titles: Vec<crate::domain::TitleThreshold>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -381,6 +386,7 @@ impl Default for GamesConfig {
             login_link_minutes: 15,
             web_session_days: 30,
             claim_lease_secs: 60,
+            titles: crate::domain::TitleThreshold::defaults(),
         }
     }
 }

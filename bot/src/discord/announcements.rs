@@ -14,6 +14,9 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
     if let Some(news) = super::tournament_news::compose(data, event).await? {
         return Ok(Some(news));
     }
+    if let Some(news) = super::match_news::compose(data, event).await? {
+        return Ok(Some(news));
+    }
     let Some(game) = event.game_id else {
         return Ok(None);
     };
@@ -87,7 +90,9 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
         | EventPayload::RoundStarted(_)
         | EventPayload::TournamentEnded(_)
         | EventPayload::TournamentJoined(_)
-        | EventPayload::TournamentLeft(_) => return Ok(None),
+        | EventPayload::TournamentLeft(_)
+        | EventPayload::MatchStarted(_)
+        | EventPayload::MatchEnded(_) => return Ok(None),
     };
     Ok(Some(post))
 }

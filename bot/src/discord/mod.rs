@@ -18,6 +18,7 @@ mod error;
 mod game_buttons;
 mod gateway_relay;
 pub mod interactions_endpoint;
+mod match_news;
 mod mentions;
 mod mirror_threads;
 mod picker;

@@ -7,6 +7,7 @@ use super::{
     AnalysisStatus, ChallengeStatus, GameStatus, MailKind, ReminderKind, SessionOpening,
     SharedLimit, SideChoice, TournamentStatus,
 };
+use super::{MatchStatus, TeamSide};
 
 /// A value kept as one of a fixed set of words.
 pub trait Word: Sized + Copy + 'static {
@@ -62,6 +63,33 @@ impl Word for TournamentStatus {
     }
 }
 word_display!(TournamentStatus);
+
+impl Word for MatchStatus {
+    const ALL: &'static [Self] = &[
+        MatchStatus::SignUp,
+        MatchStatus::Running,
+        MatchStatus::Finished,
+    ];
+    fn word(self) -> &'static str {
+        match self {
+            MatchStatus::SignUp => "sign_up",
+            MatchStatus::Running => "running",
+            MatchStatus::Finished => "finished",
+        }
+    }
+}
+word_display!(MatchStatus);
+
+impl Word for TeamSide {
+    const ALL: &'static [Self] = &[TeamSide::Home, TeamSide::Away];
+    fn word(self) -> &'static str {
+        match self {
+            TeamSide::Home => "home",
+            TeamSide::Away => "away",
+        }
+    }
+}
+word_display!(TeamSide);
 
 impl Word for AnalysisStatus {
     const ALL: &'static [Self] = &[

@@ -92,6 +92,11 @@ id_type!(
     "A tournament's id."
 );
 id_type!(
+    /// A team match: two teams, a pair of games on each board.
+    TeamMatchId,
+    "A team match's id."
+);
+id_type!(
     /// A computer analysis of a game.
     AnalysisId,
     "An analysis's id."

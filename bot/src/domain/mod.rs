@@ -15,13 +15,14 @@ mod session_opening;
 mod shared_limit;
 mod side_choice;
 mod status;
+mod title;
 
 pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
-    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, MailId, OutboxId, PlayerId, TokenId,
-    TournamentId, WebSessionId, WebhookId,
+    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, MailId, OutboxId, PlayerId, TeamMatchId,
+    TokenId, TournamentId, WebSessionId, WebhookId,
 };
 pub use instance::InstanceId;
 pub use mail_kind::MailKind;
@@ -31,5 +32,9 @@ pub use seat::Seat;
 pub use session_opening::SessionOpening;
 pub use shared_limit::SharedLimit;
 pub use side_choice::SideChoice;
-pub use status::{AnalysisStatus, ChallengeStatus, GameStatus, TournamentStatus, WebhookStatus};
+pub use status::{
+    AnalysisStatus, ChallengeStatus, GameStatus, MatchStatus, TeamSide, TournamentStatus,
+    WebhookStatus,
+};
 pub use tafl_engine::{DrawReason, Side, WinReason};
+pub use title::{Title, TitleThreshold, title_for};

@@ -64,3 +64,34 @@ pub enum TournamentStatus {
     Finished,
     Cancelled,
 }
+
+/// A team match's stage: `sign_up` (players join a team), `running` (every game is played at
+/// once), `finished` (all games over: a winning team, or a draw).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchStatus {
+    SignUp,
+    Running,
+    Finished,
+}
+
+/// One of a team match's two teams: `home` (named first, the organiser's side in Discord) and
+/// `away`. On board N, home's player has the attackers in the first game and away's in the
+/// second.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TeamSide {
+    Home,
+    Away,
+}
+
+impl TeamSide {
+    pub const BOTH: [TeamSide; 2] = [TeamSide::Home, TeamSide::Away];
+
+    pub fn other(self) -> TeamSide {
+        match self {
+            TeamSide::Home => TeamSide::Away,
+            TeamSide::Away => TeamSide::Home,
+        }
+    }
+}

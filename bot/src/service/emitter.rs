@@ -75,7 +75,11 @@ impl Emitter {
             self.posts.push(post);
         }
         self.post_in_mirrors(c, &event)?;
-        if let Some(channel) = crate::service::tournaments::news_channel(c, &event)? {
+        let news = match crate::service::tournaments::news_channel(c, &event)? {
+            Some(channel) => Some(channel),
+            None => crate::service::matches::news_channel(c, &event)?,
+        };
+        if let Some(channel) = news {
             let post = rows::insert_outbox_post(c, event.id, channel, self.wall_now, None)?;
             self.posts.push(post);
         }

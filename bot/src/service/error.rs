@@ -47,6 +47,8 @@ pub enum Missing {
     Variant(String),
     #[error("tournament {0} not found")]
     Tournament(TournamentId),
+    #[error("team match {0} not found")]
+    TeamMatch(crate::domain::TeamMatchId),
     /// A leaderboard is kept per preset variant; `known` lists them.
     #[error("no variant {variant:?} (each preset has a leaderboard; known: {known})")]
     Leaderboard { variant: String, known: String },

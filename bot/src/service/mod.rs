@@ -13,6 +13,7 @@
 //! - `analysis/`: analyses and hints; `ratings/`: Glicko-2 and what is read from it;
 //! - `limits/`: the limits several instances count together (sign-in failures, registrations);
 //! - `tournaments/`: pairings, standings and tie-breaks of every tournament format;
+//! - `matches/`: team matches, two teams playing a pair of games on each board;
 //! - `mail/`: turn notices by mail (addresses, quiet hours, the notices owed, the mail outbox).
 //!
 //! Front ends get the acting player's id and map the typed errors to their own replies.
@@ -32,6 +33,7 @@ mod health;
 mod instances_tests;
 pub mod limits;
 pub mod mail;
+pub mod matches;
 pub mod ratings;
 pub mod tournaments;
 mod views;

@@ -523,6 +523,9 @@ pub struct PoolRating {
     pub provisional: bool,
     /// Rated games played in this variant.
     pub games: u32,
+    /// The title the rating earns in this variant (`games.titles`); none while provisional.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<crate::domain::Title>,
 }
 
 /// A player's finished games in one variant.
@@ -547,6 +550,9 @@ pub struct LeaderboardEntry {
     pub deviation: f64,
     /// Rated games played in this variant.
     pub games: u32,
+    /// The title the rating earns in this variant (`games.titles`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<crate::domain::Title>,
 }
 
 /// One change of a player's rating in a pool, with the game that made it.

@@ -4,9 +4,9 @@
 
 use crate::domain::{
     AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
-    GameStatus, Handle, MailId, MailKind, OutboxId, PlayerId, ReminderKind, ResultReason,
-    SessionOpening, SharedLimit, SideChoice, SideColumn, TokenId, TournamentId, TournamentStatus,
-    WebSessionId, WebhookId, Word, from_word,
+    GameStatus, Handle, MailId, MailKind, MatchStatus, OutboxId, PlayerId, ReminderKind,
+    ResultReason, SessionOpening, SharedLimit, SideChoice, SideColumn, TeamMatchId, TeamSide,
+    TokenId, TournamentId, TournamentStatus, WebSessionId, WebhookId, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
@@ -41,7 +41,9 @@ word_column!(
     SessionOpening,
     SharedLimit,
     TournamentStatus,
-    MailKind
+    MailKind,
+    MatchStatus,
+    TeamSide
 );
 
 macro_rules! id_column {
@@ -71,7 +73,8 @@ id_column!(
     MailId,
     AnalysisId,
     WebSessionId,
-    TournamentId
+    TournamentId,
+    TeamMatchId
 );
 
 impl ToSqlValue for ResultReason {
@@ -124,6 +127,8 @@ mod tests {
         ReminderKind::ALL.iter().for_each(|&s| round_trip(s));
         SessionOpening::ALL.iter().for_each(|&s| round_trip(s));
         SharedLimit::ALL.iter().for_each(|&s| round_trip(s));
+        MatchStatus::ALL.iter().for_each(|&s| round_trip(s));
+        TeamSide::ALL.iter().for_each(|&s| round_trip(s));
         round_trip(ResultReason::NoFirstMove);
         round_trip(ResultReason::Rules(tafl_engine::WinReason::KingEscaped));
     }

@@ -204,6 +204,7 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
         "shared_limit_hits",
         include_str!("rows/shared_limit_hits.rs"),
     ),
+    ("team_matches", include_str!("rows/team_matches.rs")),
     (
         "tournament_discord",
         include_str!("rows/tournament_discord.rs"),

@@ -44,6 +44,8 @@ mod starts;
 mod storage;
 mod stream_limits;
 mod stuck_database;
+mod team_matches;
+mod titles;
 mod tokens;
 mod tournament_entries;
 mod tournaments;

@@ -69,6 +69,10 @@ mod session_list;
 mod starts;
 #[path = "../http/stream_limits.rs"]
 mod stream_limits;
+#[path = "../http/team_matches.rs"]
+mod team_matches;
+#[path = "../http/titles.rs"]
+mod titles;
 #[path = "../http/tokens.rs"]
 mod tokens;
 #[path = "../http/tournament_entries.rs"]

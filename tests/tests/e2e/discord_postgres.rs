@@ -15,6 +15,8 @@ mod discord_notifications;
 mod discord_resilience;
 #[path = "discord_server_lifecycle.rs"]
 mod discord_server_lifecycle;
+#[path = "discord_team_matches.rs"]
+mod discord_team_matches;
 #[path = "discord_threads.rs"]
 mod discord_threads;
 #[path = "discord_tournaments.rs"]

@@ -151,9 +151,10 @@ async fn a_rated_game_shows_in_the_end_post_stats_and_leaderboards() {
     assert_eq!(
         lines,
         [
-            "1. @\u{200B}everyone (`outsider`) 1900 ±60 · 20 rated games",
-            "2. bob (`bob`) 1800 ±60 · 20 rated games",
-            "3. alice (`alice`) 1700 ±60 · 20 rated games",
+            // Titles by the WTF's thresholds (FM from 1800, CM from 1600).
+            "1. **FM** @\u{200B}everyone (`outsider`) 1900 ±60 · 20 rated games",
+            "2. **FM** bob (`bob`) 1800 ±60 · 20 rated games",
+            "3. **CM** alice (`alice`) 1700 ±60 · 20 rated games",
         ],
         "{text}"
     );
@@ -174,8 +175,8 @@ async fn a_rated_game_shows_in_the_end_post_stats_and_leaderboards() {
         "{text}"
     );
     assert!(!text.contains("outsider"), "{text}");
-    assert!(text.contains("1. bob (`bob`) 1800"), "{text}");
-    assert!(text.contains("2. alice (`alice`) 1700"), "{text}");
+    assert!(text.contains("1. **FM** bob (`bob`) 1800"), "{text}");
+    assert!(text.contains("2. **CM** alice (`alice`) 1700"), "{text}");
     let unknown = world
         .slash(
             &bob,

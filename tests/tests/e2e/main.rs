@@ -34,6 +34,7 @@ mod discord_server_lifecycle;
 mod discord_settings;
 mod discord_shards;
 mod discord_standings;
+mod discord_team_matches;
 mod discord_threads;
 mod discord_tournaments;
 mod discord_web;

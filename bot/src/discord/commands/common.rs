@@ -232,6 +232,37 @@ pub fn parse_clock(text: &str) -> Result<ClockSpec, BotError> {
     Ok(clock.validate()?)
 }
 
+/// Answers the command with `text`, pinging nobody (names in it are shown, not pinged).
+pub async fn reply_nobody_pinged(ctx: &Context<'_>, text: String) -> Result<(), BotError> {
+    crate::discord::answers::command::send(
+        ctx,
+        poise::CreateReply::default()
+            .content(fitted(text))
+            .allowed_mentions(crate::discord::mentions::nobody()),
+    )
+    .await?;
+    Ok(())
+}
+
+/// The autocomplete choices "#id name" among `items` (id, name) whose id starts with, or name
+/// holds, what was typed (a leading `#` aside).
+pub fn numbered_choices<'a>(
+    partial: &str,
+    items: impl Iterator<Item = (i64, &'a str)>,
+) -> CreateAutocompleteResponse {
+    let typed = partial.trim().trim_start_matches('#').to_lowercase();
+    let choices = items
+        .filter(|(id, name)| {
+            typed.is_empty()
+                || id.to_string().starts_with(&typed)
+                || name.to_lowercase().contains(&typed)
+        })
+        .take(MAX_CHOICES)
+        .map(|(id, name)| choice(&format!("#{id} {name}"), id))
+        .collect();
+    CreateAutocompleteResponse::new().set_choices(choices)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

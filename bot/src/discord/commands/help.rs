@@ -99,6 +99,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "tournaments joined from any server or the web: news and your games posted where you joined",
     ),
     (
+        "/match create|join|start|status",
+        "a team match, this server against another: a board each, both sides, the score summed",
+    ),
+    (
         "/abort game",
         "end a game without a result (its players before both moved, or moderators)",
     ),

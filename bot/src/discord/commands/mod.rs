@@ -17,6 +17,7 @@ pub mod notify;
 pub mod privacy;
 pub mod settings;
 pub mod standings;
+pub mod team_match;
 pub mod tournament;
 pub mod web;
 
@@ -81,6 +82,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         standings::leaderboard(),
         standings::stats(),
         tournament::tournament(),
+        team_match::team_match(),
         notify::notify(),
         settings::settings(),
         moderation::abort(),

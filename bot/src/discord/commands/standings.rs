@@ -8,6 +8,7 @@ use super::common::{autocomplete_variant, fitted};
 use super::info::{MAX_LISTING, listing_page};
 use crate::discord::mentions;
 use crate::discord::{BotError, Context};
+use crate::domain::Title;
 use crate::service::{PlayerProfile, variant_label};
 
 /// A variant's best rated players (provisional ratings are left out)
@@ -53,8 +54,9 @@ pub async fn leaderboard(
         .iter()
         .map(|e| {
             format!(
-                "{}. {} (`{}`) {:.0} ±{:.0} · {} rated game{}",
+                "{}. {}{} (`{}`) {:.0} ±{:.0} · {} rated game{}",
                 e.rank,
+                title_before(e.title),
                 mentions::literal(&e.name),
                 e.handle,
                 e.rating,
@@ -117,6 +119,11 @@ pub async fn stats(
     Ok(())
 }
 
+/// "**GM** " before a name or rating, or nothing without a title.
+fn title_before(title: Option<Title>) -> String {
+    title.map_or_else(String::new, |t| format!("**{t}** "))
+}
+
 fn stats_text(label: &str, p: &PlayerProfile) -> String {
     let mut lines = vec![format!("**{label}** (`{}`)", p.player.handle)];
     if p.ratings.is_empty() {
@@ -124,8 +131,9 @@ fn stats_text(label: &str, p: &PlayerProfile) -> String {
     }
     for r in &p.ratings {
         lines.push(format!(
-            "{}: {:.0} ±{:.0}{} · {} rated game{}",
+            "{}: {}{:.0} ±{:.0}{} · {} rated game{}",
             mentions::literal(&r.variant),
+            title_before(r.title),
             r.rating,
             r.deviation,
             if r.provisional { " (provisional)" } else { "" },

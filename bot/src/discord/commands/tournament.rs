@@ -5,7 +5,9 @@
 
 use serenity::all::CreateAutocompleteResponse;
 
-use super::common::{MAX_CHOICES, autocomplete_variant, choice, fitted, parse_clock};
+use super::common::{
+    autocomplete_variant, fitted, numbered_choices, parse_clock, reply_nobody_pinged,
+};
 use crate::discord::answers::command::send;
 use crate::discord::posts::discord_time;
 use crate::discord::tournament_news::{format_words, name_of, title};
@@ -317,17 +319,6 @@ fn standings_text(t: &TournamentView) -> String {
     fitted(text)
 }
 
-async fn reply_nobody_pinged(ctx: &Context<'_>, text: String) -> Result<(), BotError> {
-    send(
-        ctx,
-        poise::CreateReply::default()
-            .content(fitted(text))
-            .allowed_mentions(mentions::nobody()),
-    )
-    .await?;
-    Ok(())
-}
-
 /// Autocomplete of tournaments open for sign-up.
 async fn autocomplete_open(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
     tournament_choices(ctx, partial, |t| t.status == TournamentStatus::SignUp).await
@@ -343,7 +334,6 @@ async fn tournament_choices(
     partial: &str,
     keep: impl Fn(&TournamentSummary) -> bool,
 ) -> CreateAutocompleteResponse {
-    let typed = partial.trim().trim_start_matches('#').to_lowercase();
     let list = ctx
         .data()
         .service
@@ -351,16 +341,10 @@ async fn tournament_choices(
         .list()
         .await
         .unwrap_or_default();
-    let choices = list
-        .iter()
-        .filter(|t| keep(t))
-        .filter(|t| {
-            typed.is_empty()
-                || t.id.to_string().starts_with(&typed)
-                || t.name.to_lowercase().contains(&typed)
-        })
-        .take(MAX_CHOICES)
-        .map(|t| choice(&format!("#{} {}", t.id, t.name), t.id.0))
-        .collect();
-    CreateAutocompleteResponse::new().set_choices(choices)
+    numbered_choices(
+        partial,
+        list.iter()
+            .filter(|t| keep(t))
+            .map(|t| (t.id.0, t.name.as_str())),
+    )
 }

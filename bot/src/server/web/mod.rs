@@ -92,6 +92,7 @@ pub fn router(state: AppState) -> Router<AppState> {
             "/tournaments/{id}/{action}",
             post(tournament::tournament_action),
         )
+        .route("/matches/{id}", get(team_match::match_page))
         .route("/players", get(players::player_search))
         .route("/players/{handle}", get(players::player_page))
         .route("/leaderboards", get(leaderboards::leaderboard_list))

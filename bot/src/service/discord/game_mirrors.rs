@@ -40,7 +40,10 @@ impl Discord<'_> {
                 }
                 Ok(Some(MirrorWithoutThread {
                     parent: mirror.parent_id,
-                    guild: rows::guild_of_tournament_channel(c, mirror.parent_id)?,
+                    guild: match rows::guild_of_tournament_channel(c, mirror.parent_id)? {
+                        Some(guild) => Some(guild),
+                        None => rows::guild_of_team_match_channel(c, mirror.parent_id)?,
+                    },
                 }))
             })
             .await

@@ -122,7 +122,10 @@ pub(crate) fn announced_in_channel(event: &Event) -> bool {
         | EventPayload::TournamentEnded(_)
         // Sign-up changes show on the tournament's page and in `/tournament standings`.
         | EventPayload::TournamentJoined(_)
-        | EventPayload::TournamentLeft(_) => false,
+        | EventPayload::TournamentLeft(_)
+        // A team match's news goes to its teams' channels; its games are announced.
+        | EventPayload::MatchStarted(_)
+        | EventPayload::MatchEnded(_) => false,
     }
 }
 

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::domain::{
     AnalysisId, ChallengeId, EventId, GameId, GameStatus, PlayerId, ResultReason, Seat, Side,
-    TournamentId, TournamentStatus,
+    TeamMatchId, TeamSide, TournamentId, TournamentStatus,
 };
 
 use crate::service::views::{ChallengeView, GameRatings, WarningView};
@@ -63,6 +63,8 @@ pub enum EventPayload {
     TournamentEnded(TournamentEnded),
     TournamentJoined(TournamentEntry),
     TournamentLeft(TournamentEntry),
+    MatchStarted(MatchStarted),
+    MatchEnded(MatchEnded),
 }
 
 impl EventPayload {
@@ -88,6 +90,8 @@ impl EventPayload {
             EventPayload::TournamentEnded(_) => "tournament_ended",
             EventPayload::TournamentJoined(_) => "tournament_joined",
             EventPayload::TournamentLeft(_) => "tournament_left",
+            EventPayload::MatchStarted(_) => "match_started",
+            EventPayload::MatchEnded(_) => "match_ended",
         }
     }
 }
@@ -264,6 +268,26 @@ pub struct TournamentEntry {
     pub players: u32,
     /// The tournament was running: the player withdrew, their games forfeited.
     pub withdrew: bool,
+}
+
+/// A team match started: every game of every board begins at once (each with its own
+/// `game_started`). Sent to each of its players.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MatchStarted {
+    pub match_id: TeamMatchId,
+    pub name: String,
+    pub boards: u32,
+}
+
+/// A team match's last game ended: the teams' points and the winner (absent for a draw).
+/// Sent to each of its players.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+pub struct MatchEnded {
+    pub match_id: TeamMatchId,
+    pub name: String,
+    pub home_points: f64,
+    pub away_points: f64,
+    pub winner: Option<TeamSide>,
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use super::GamesService;
 pub use bus::EventBus;
 pub use event::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
-    GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent, PauseReason,
-    ResumedWhere, TournamentEnded, TournamentEntry, TournamentRound,
+    GamePaused, GameResumed, GameStarted, InactivityReminder, MatchEnded, MatchStarted,
+    MovePlayedEvent, PauseReason, ResumedWhere, TournamentEnded, TournamentEntry, TournamentRound,
 };
 pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 

@@ -72,8 +72,10 @@ pub(crate) fn finish(
             ratings,
         }),
     )?;
-    // A tournament's round ends with its last game, in that game's transaction.
-    crate::service::tournaments::rounds::game_ended(c, e, ended)
+    // A tournament's round, or a team match, ends with its last game, in that game's
+    // transaction.
+    crate::service::tournaments::rounds::game_ended(c, e, ended)?;
+    crate::service::matches::play::game_ended(c, e, ended)
 }
 
 /// Ends the game if the player to move is past their deadline: lost on time, or aborted

@@ -1,6 +1,6 @@
 //! Leaderboards and player profiles: ratings per variant, results per variant, current games.
 
-use crate::domain::PlayerId;
+use crate::domain::{PlayerId, TitleThreshold, title_for};
 use crate::store::Conn;
 use crate::store::rows::{self, PlayerRow};
 
@@ -41,13 +41,16 @@ fn profile(
     player: PlayerRow,
     viewer: Option<PlayerId>,
     now: i64,
+    titles: &[TitleThreshold],
 ) -> Result<PlayerProfile> {
     let ratings = rows::ratings_of(c, player.id)?
         .into_iter()
         .map(|r| {
             let glicko = as_of(&r.glicko, r.updated_at, now);
+            let provisional = is_provisional(&glicko);
             PoolRating {
-                provisional: is_provisional(&glicko),
+                title: title_for(shown(glicko.rating), provisional, titles),
+                provisional,
                 variant: r.pool,
                 rating: shown(glicko.rating),
                 deviation: shown(glicko.deviation),
@@ -110,10 +113,13 @@ impl Ratings<'_> {
                 )?)
             })
             .await?;
+        let titles = &self.service.config().titles;
         let entries = lines
             .into_iter()
             .enumerate()
             .map(|(i, line)| LeaderboardEntry {
+                // On the leaderboard only players past provisional.
+                title: title_for(shown(line.glicko.rating), false, titles),
                 rank: offset + i as u64 + 1,
                 player_id: line.player_id,
                 handle: line.handle,
@@ -144,11 +150,12 @@ impl Ratings<'_> {
         viewer: Option<PlayerId>,
     ) -> Result<PlayerProfile> {
         let now = self.service.now_ms();
+        let titles = self.service.config().titles.clone();
         self.service
             .read(move |c| {
                 let player = rows::player(c, id)?
                     .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
-                profile(c, player, viewer, now)
+                profile(c, player, viewer, now, &titles)
             })
             .await
     }

@@ -49,19 +49,30 @@ pub(super) fn pairing_result(g: &TournamentGameRow) -> Option<PairingResult> {
             None => PairingResult::NotPlayed,
         });
     }
-    match (g.status?, g.winner) {
+    game_score(g.status?, g.winner, g.reason, g.side_to_move).map(PairingResult::from)
+}
+
+/// What a game has come to, as standings (and team matches) count it; `None` while it is
+/// played.
+pub(crate) fn game_score(
+    status: GameStatus,
+    winner: Option<Side>,
+    reason: Option<ResultReason>,
+    side_to_move: Option<Side>,
+) -> Option<GameScore> {
+    match (status, winner) {
         (GameStatus::Active, _) => None,
-        (GameStatus::Finished, Some(Side::Attackers)) => Some(PairingResult::AttackersWon),
-        (GameStatus::Finished, Some(Side::Defenders)) => Some(PairingResult::DefendersWon),
-        (GameStatus::Finished, None) => Some(PairingResult::Draw),
+        (GameStatus::Finished, Some(Side::Attackers)) => Some(GameScore::AttackersWon),
+        (GameStatus::Finished, Some(Side::Defenders)) => Some(GameScore::DefendersWon),
+        (GameStatus::Finished, None) => Some(GameScore::Draw),
         // A no-show: who had to make the first move and did not, loses.
-        (GameStatus::Aborted, _) if g.reason == Some(ResultReason::NoFirstMove) => {
-            Some(match g.side_to_move {
-                Some(Side::Attackers) => PairingResult::DefendersWon,
-                _ => PairingResult::AttackersWon,
+        (GameStatus::Aborted, _) if reason == Some(ResultReason::NoFirstMove) => {
+            Some(match side_to_move {
+                Some(Side::Attackers) => GameScore::DefendersWon,
+                _ => GameScore::AttackersWon,
             })
         }
-        (GameStatus::Aborted, _) => Some(PairingResult::Draw),
+        (GameStatus::Aborted, _) => Some(GameScore::Draw),
     }
 }
 
@@ -329,11 +340,7 @@ fn swiss_round(
         }
     }
     for game in &scored {
-        let (a, d) = match game.score {
-            GameScore::AttackersWon => (Points::ONE, Points::ZERO),
-            GameScore::DefendersWon => (Points::ZERO, Points::ONE),
-            GameScore::Draw => (Points::HALF, Points::HALF),
-        };
+        let (a, d) = game.score.points();
         if let Some(entrant) = entrants.get_mut(&game.attackers) {
             entrant.points += a;
         }

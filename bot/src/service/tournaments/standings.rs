@@ -26,6 +26,17 @@ pub enum GameScore {
     Draw,
 }
 
+impl GameScore {
+    /// The points each side scored: (attackers, defenders).
+    pub fn points(self) -> (Points, Points) {
+        match self {
+            GameScore::AttackersWon => (Points::ONE, Points::ZERO),
+            GameScore::DefendersWon => (Points::ZERO, Points::ONE),
+            GameScore::Draw => (Points::HALF, Points::HALF),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScoredGame {
     pub attackers: PlayerId,
@@ -36,11 +47,7 @@ pub struct ScoredGame {
 impl ScoredGame {
     /// The points each side scored: (attackers, defenders).
     fn points(&self) -> (Points, Points) {
-        match self.score {
-            GameScore::AttackersWon => (Points::ONE, Points::ZERO),
-            GameScore::DefendersWon => (Points::ZERO, Points::ONE),
-            GameScore::Draw => (Points::HALF, Points::HALF),
-        }
+        self.score.points()
     }
 
     /// Each player's view of the game: (player, opponent, points scored).

@@ -4,6 +4,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::format::FormatKind;
+use super::standings::GameScore;
 use crate::domain::{GameId, PlayerId, TournamentId, TournamentStatus};
 use crate::service::{ClockSpec, SeatView};
 
@@ -89,6 +90,16 @@ pub enum PairingResult {
     Draw,
     /// Both players had withdrawn: nobody scores.
     NotPlayed,
+}
+
+impl From<GameScore> for PairingResult {
+    fn from(score: GameScore) -> PairingResult {
+        match score {
+            GameScore::AttackersWon => PairingResult::AttackersWon,
+            GameScore::DefendersWon => PairingResult::DefendersWon,
+            GameScore::Draw => PairingResult::Draw,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]

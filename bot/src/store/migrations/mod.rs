@@ -237,6 +237,31 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    // Versions 24 and 25 are other branches' of this session (vacation and the bank clock):
+    // these placeholders keep the list numbered 1, 2, 3... until the merge renumbers.
+    Migration {
+        version: 24,
+        name: "reserved_for_vacation",
+        sqlite: "-- reserved: replaced in the merge\n",
+        postgres: Postgres::Unchanged,
+        then: None,
+    },
+    Migration {
+        version: 25,
+        name: "reserved_for_bank_clock",
+        sqlite: "-- reserved: replaced in the merge\n",
+        postgres: Postgres::Unchanged,
+        then: None,
+    },
+    Migration {
+        version: 26,
+        name: "team_matches",
+        sqlite: include_str!("../../../../migrations/0026_team_matches.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0026_team_matches.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

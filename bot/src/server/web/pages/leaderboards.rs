@@ -63,7 +63,10 @@ pub async fn leaderboard_page(
                     @for e in &board.items {
                         tr data-handle=(e.handle.as_str()) {
                             td { (e.rank) }
-                            td { a href={ "/players/" (e.handle.as_str()) } { (e.name) } " " small { "@" (e.handle.as_str()) } }
+                            td {
+                                @if let Some(t) = e.title { abbr.title title=(t.words()) { (t) } " " }
+                                a href={ "/players/" (e.handle.as_str()) } { (e.name) } " " small { "@" (e.handle.as_str()) }
+                            }
                             td { (format!("{:.0}", e.rating)) " ±" (format!("{:.0}", e.deviation)) }
                             td { (e.games) }
                         }

@@ -118,7 +118,8 @@ pub async fn player_page(
                     @for r in &profile.ratings {
                         tr {
                             td { a href={ "/variants/" (r.variant) } { (r.variant) } }
-                            td { (format!("{:.0}", r.rating)) " ±" (format!("{:.0}", r.deviation))
+                            td { @if let Some(t) = r.title { abbr.title title=(t.words()) { (t) } " " }
+                                 (format!("{:.0}", r.rating)) " ±" (format!("{:.0}", r.deviation))
                                  @if r.provisional { " (provisional)" } }
                             td { (r.games) }
                         }
