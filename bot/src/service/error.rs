@@ -1,5 +1,6 @@
 use crate::domain::{
-    ChallengeId, EventId, GameId, PlayerId, TokenId, TournamentId, WebSessionId, WebhookId,
+    AnnotationId, ChallengeId, EventId, GameId, PlayerId, TokenId, TournamentId, WebSessionId,
+    WebhookId,
 };
 use crate::logging::ErrorChain;
 use crate::store::StoreError;
@@ -47,6 +48,8 @@ pub enum Missing {
     Variant(String),
     #[error("tournament {0} not found")]
     Tournament(TournamentId),
+    #[error("annotation {0} not found (or not yours)")]
+    Annotation(AnnotationId),
     /// A leaderboard is kept per preset variant; `known` lists them.
     #[error("no variant {variant:?} (each preset has a leaderboard; known: {known})")]
     Leaderboard { variant: String, known: String },

@@ -13,7 +13,8 @@
 //! - `analysis/`: analyses and hints; `ratings/`: Glicko-2 and what is read from it;
 //! - `limits/`: the limits several instances count together (sign-in failures, registrations);
 //! - `tournaments/`: pairings, standings and tie-breaks of every tournament format;
-//! - `mail/`: turn notices by mail (addresses, quiet hours, the notices owed, the mail outbox).
+//! - `mail/`: turn notices by mail (addresses, quiet hours, the notices owed, the mail outbox);
+//! - `study/`: games imported from records, and annotations of finished games.
 //!
 //! Front ends get the acting player's id and map the typed errors to their own replies.
 
@@ -33,6 +34,7 @@ mod instances_tests;
 pub mod limits;
 pub mod mail;
 pub mod ratings;
+pub mod study;
 pub mod tournaments;
 mod views;
 
@@ -278,6 +280,11 @@ impl GamesService {
     /// Turn notices by mail: addresses, quiet hours, the mail outbox.
     pub fn mail(&self) -> mail::Mail<'_> {
         mail::Mail { service: self }
+    }
+
+    /// Games imported from records, annotations of finished games.
+    pub fn study(&self) -> study::Study<'_> {
+        study::Study { service: self }
     }
 
     /// Leaderboards, profiles, rating histories.

@@ -3,10 +3,10 @@
 //! of the store; the words themselves are the domain's (`domain/columns.rs`).
 
 use crate::domain::{
-    AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
-    GameStatus, Handle, MailId, MailKind, OutboxId, PlayerId, ReminderKind, ResultReason,
-    SessionOpening, SharedLimit, SideChoice, SideColumn, TokenId, TournamentId, TournamentStatus,
-    WebSessionId, WebhookId, Word, from_word,
+    AnalysisId, AnalysisStatus, AnnotationId, ChallengeId, ChallengeStatus, DeliveryId, EventId,
+    GameId, GameStatus, Handle, ImportedPlayerId, MailId, MailKind, OutboxId, PlayerId,
+    ReminderKind, ResultReason, SessionOpening, SharedLimit, SideChoice, SideColumn, TokenId,
+    TournamentId, TournamentStatus, WebSessionId, WebhookId, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
@@ -71,7 +71,9 @@ id_column!(
     MailId,
     AnalysisId,
     WebSessionId,
-    TournamentId
+    TournamentId,
+    ImportedPlayerId,
+    AnnotationId
 );
 
 impl ToSqlValue for ResultReason {

@@ -67,6 +67,8 @@ mod session_list;
 mod starts;
 #[path = "../http/stream_limits.rs"]
 mod stream_limits;
+#[path = "../http/study_import.rs"]
+mod study_import;
 #[path = "../http/tokens.rs"]
 mod tokens;
 #[path = "../http/web_analysis.rs"]

@@ -237,6 +237,24 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 24,
+        name: "imported_games",
+        sqlite: include_str!("../../../../migrations/0029_imported_games.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0029_imported_games.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 25,
+        name: "game_annotations",
+        sqlite: include_str!("../../../../migrations/0030_game_annotations.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0030_game_annotations.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.
