@@ -5,25 +5,12 @@
 
 use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::Arc;
-use std::time::Duration;
 
-use taflbot::config::Config;
 use taflbot::domain::{GameId, GameStatus};
-use taflbot::service::{GamesService, SystemClock};
-use taflbot::store::Store;
 
-fn service_on(db: &Path) -> GamesService {
-    let store = Store::open(db, 1, Duration::from_secs(5), 16).unwrap();
-    let config = Config::default();
-    GamesService::new(
-        store,
-        Arc::new(SystemClock),
-        config.games,
-        config.webhooks.target_policy().unwrap(),
-        None,
-    )
-}
+mod cli_support;
+
+use cli_support::service_on;
 
 fn import(db: &Path, args: &[&Path]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_taflbot"))

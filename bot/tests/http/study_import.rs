@@ -6,6 +6,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::{Player, TestApp, checked};
+use crate::web_tournaments::{get as web_get, post as web_post, session};
 
 fn brandubh_rules() -> String {
     tafl_engine::variant("brandubh")
@@ -276,4 +277,64 @@ async fn annotations_of_a_played_game_round_trip_through_its_otg() {
     assert_eq!(again[1]["variation"][0]["comment"], "Better?");
     assert_eq!(imported["attackers"], "A");
     assert_eq!(imported["defenders"], "B");
+}
+
+#[tokio::test]
+async fn the_web_import_form_refuses_in_place_and_the_game_page_shows_and_takes_notes() {
+    let app = TestApp::start().await;
+    let ann = app.register("Ann").await;
+    let web = session(&app, &ann).await;
+    let (status, page) = web_get(&app, Some(&web), "/games/import").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.contains("Import a game"), "{page}");
+
+    let illegal = ARCHIVE_MOVES.replace("4. f5-d5", "4. d4-d5");
+    let (status, _, page) = web_post(
+        &app,
+        &web,
+        "/games/import",
+        &[("record", illegal.as_str()), ("variant", "brandubh")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        page.contains("move 7 (d4-d5)"),
+        "the refusal in place: {page}"
+    );
+    assert!(page.contains("4. d4-d5 0-1"), "the record kept: {page}");
+
+    let (status, to, _) = web_post(
+        &app,
+        &web,
+        "/games/import",
+        &[("record", ARCHIVE_MOVES), ("variant", "brandubh")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let game = to.unwrap();
+    let (_, page) = web_get(&app, Some(&web), &game).await;
+    assert!(page.contains("Imported from a move list"), "{page}");
+    assert!(
+        page.contains("annotate-form"),
+        "the importer may annotate: {page}"
+    );
+
+    let (status, to, _) = web_post(
+        &app,
+        &web,
+        &format!("{game}/annotate"),
+        &[
+            ("ply", "2"),
+            ("comment", "A sharp reply."),
+            ("variation", ""),
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER, "{to:?}");
+    let (_, page) = web_get(&app, None, &game).await;
+    assert!(
+        page.contains("A sharp reply."),
+        "anyone reads the notes: {page}"
+    );
+    assert!(!page.contains("annotate-form"), "but only some write them");
 }

@@ -13,6 +13,7 @@ pub mod public_games;
 pub mod sessions;
 pub mod sign_in;
 pub mod sign_up;
+pub mod study;
 pub mod tournament;
 pub mod tournament_live;
 mod tournament_words;
