@@ -5,24 +5,10 @@
 
 use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::Arc;
-use std::time::Duration;
 
-use taflbot::config::Config;
-use taflbot::service::{GamesService, SystemClock};
-use taflbot::store::Store;
+mod cli_support;
 
-fn service_on(db: &Path) -> GamesService {
-    let store = Store::open(db, 1, Duration::from_secs(5), 16).unwrap();
-    let config = Config::default();
-    GamesService::new(
-        store,
-        Arc::new(SystemClock),
-        config.games,
-        config.webhooks.target_policy().unwrap(),
-        None,
-    )
-}
+use cli_support::service_on;
 
 fn login_link(db: &Path, handle: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_taflbot"))

@@ -81,9 +81,10 @@ pub use error::{
     MoveError, NotationError, PlayError, PositionParseError, RestrictedAction, RulesParseError,
 };
 pub use game::{Game, MoveReport};
+pub use move_list::{ClaimedResult, MoveList, MoveListError};
 pub use movegen::{check_move, count_legal_moves, has_legal_move, legal_moves, legal_moves_from};
 pub use moves::Move;
-pub use notation::{canonical_notation, otg};
+pub use notation::{GameRecord, LineOfPlay, RecordedMove, canonical_notation, move_list, otg};
 pub use otg::OtgError;
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use piece_set::PieceSet;

@@ -138,7 +138,13 @@ fn published_games_read_as_otg() {
             text.push_str(&format!("{}. {}\n", turn + 1, pair.join(" ")));
             text.push_str("[A comment\n\nover several lines.|]\n");
             if turn == 1 {
-                text.push_str("2b.1.1a. ..... a1-a2\n[a variation, skipped]\n");
+                // A variation instead of move 2b: the first legal move there.
+                let mut before = Game::new(Rules::from_opentafl(&record.rules).unwrap());
+                for token in &record.moves[..3] {
+                    before.play_str(token).unwrap();
+                }
+                let other = before.legal_moves()[0];
+                text.push_str(&format!("2b.1.1a. ..... {other}\n[|a variation]\n"));
             }
         }
         if record.end.starts_with("resigned ") {

@@ -4,14 +4,10 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::config::{Config, DatabaseLocation};
-use crate::service::{GamesService, SystemClock};
-use crate::store::{PgTimeouts, Store};
+use crate::config::Config;
 
 #[derive(Debug, clap::Args)]
 pub struct LoginLinkArgs {
@@ -27,35 +23,7 @@ pub fn run(args: &LoginLinkArgs) -> anyhow::Result<ExitCode> {
     let config = Config::load(args.config.as_deref())?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async move {
-        let db = &config.database;
-        let location = db.location()?;
-        // A command that reads never creates a database: opening a missing SQLite file would
-        // make an empty one (and then not find the player in it).
-        if let DatabaseLocation::Sqlite(path) = &location
-            && !path.exists()
-        {
-            anyhow::bail!(
-                "no database at {} (from the config's database.path, else ./taflbot.db in the \
-                 folder this runs in): run this where `taflbot serve` runs, or name the server's \
-                 config with --config (or TAFLBOT_CONFIG, TAFLBOT_DATABASE_PATH)",
-                path.display()
-            );
-        }
-        let store = Store::open_location(
-            &location,
-            1,
-            Duration::from_millis(db.busy_timeout_ms),
-            PgTimeouts::from(db),
-            db.max_batch,
-        )
-        .with_context(|| format!("cannot open the database {location}"))?;
-        let service = GamesService::new(
-            store,
-            Arc::new(SystemClock),
-            config.games.clone(),
-            config.webhooks.target_policy()?,
-            None,
-        );
+        let service = super::server_database::open_existing(&config)?;
         let (player, link) = service
             .credentials()
             .login_link_for_handle(&args.handle, &config.http.base_url())

@@ -6,9 +6,11 @@
 mod analyze;
 mod discord;
 mod discord_register;
+mod import;
 mod login_link;
 mod render;
 pub mod serve;
+mod server_database;
 
 use std::process::ExitCode;
 
@@ -44,6 +46,8 @@ pub enum Command {
     Discord(discord::DiscordArgs),
     /// Print a one-time link that signs a player in to the web client.
     LoginLink(login_link::LoginLinkArgs),
+    /// Import game records (.otg, or archive move lists) into the server's database.
+    Import(import::ImportArgs),
 }
 
 /// Runs a subcommand; errors are input errors reported by the caller in one line.
@@ -55,6 +59,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => serve::run(&args).map(|()| ExitCode::SUCCESS),
         Command::Discord(args) => discord::run(args),
         Command::LoginLink(args) => login_link::run(&args),
+        Command::Import(args) => import::run(args),
     }
 }
 

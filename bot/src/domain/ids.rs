@@ -101,3 +101,13 @@ id_type!(
     AnalysisId,
     "An analysis's id."
 );
+id_type!(
+    /// A player named in an imported game record: a name, not a taflbot account.
+    ImportedPlayerId,
+    "An imported player's id (a name from an imported record, not an account)."
+);
+id_type!(
+    /// A comment or a variation added to a finished game.
+    AnnotationId,
+    "An annotation's id."
+);

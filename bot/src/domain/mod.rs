@@ -21,8 +21,8 @@ pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
-    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, MailId, OutboxId, PlayerId, TeamMatchId,
-    TokenId, TournamentId, WebSessionId, WebhookId,
+    AnalysisId, AnnotationId, ChallengeId, DeliveryId, EventId, GameId, ImportedPlayerId, MailId,
+    OutboxId, PlayerId, TeamMatchId, TokenId, TournamentId, WebSessionId, WebhookId,
 };
 pub use instance::InstanceId;
 pub use mail_kind::MailKind;

@@ -1,5 +1,6 @@
 use crate::domain::{
-    ChallengeId, EventId, GameId, PlayerId, TokenId, TournamentId, WebSessionId, WebhookId,
+    AnnotationId, ChallengeId, EventId, GameId, PlayerId, TokenId, TournamentId, WebSessionId,
+    WebhookId,
 };
 use crate::logging::ErrorChain;
 use crate::store::StoreError;
@@ -49,6 +50,8 @@ pub enum Missing {
     Tournament(TournamentId),
     #[error("team match {0} not found")]
     TeamMatch(crate::domain::TeamMatchId),
+    #[error("annotation {0} not found (or not yours)")]
+    Annotation(AnnotationId),
     /// A leaderboard is kept per preset variant; `known` lists them.
     #[error("no variant {variant:?} (each preset has a leaderboard; known: {known})")]
     Leaderboard { variant: String, known: String },

@@ -14,7 +14,8 @@
 //! - `limits/`: the limits several instances count together (sign-in failures, registrations);
 //! - `tournaments/`: pairings, standings and tie-breaks of every tournament format;
 //! - `matches/`: team matches, two teams playing a pair of games on each board;
-//! - `mail/`: turn notices by mail (addresses, quiet hours, the notices owed, the mail outbox).
+//! - `mail/`: turn notices by mail (addresses, quiet hours, the notices owed, the mail outbox);
+//! - `study/`: games imported from records, and annotations of finished games.
 //!
 //! Front ends get the acting player's id and map the typed errors to their own replies.
 
@@ -35,6 +36,7 @@ pub mod limits;
 pub mod mail;
 pub mod matches;
 pub mod ratings;
+pub mod study;
 pub mod tournaments;
 mod views;
 
@@ -280,6 +282,11 @@ impl GamesService {
     /// Turn notices by mail: addresses, quiet hours, the mail outbox.
     pub fn mail(&self) -> mail::Mail<'_> {
         mail::Mail { service: self }
+    }
+
+    /// Games imported from records, annotations of finished games.
+    pub fn study(&self) -> study::Study<'_> {
+        study::Study { service: self }
     }
 
     /// Leaderboards, profiles, rating histories.

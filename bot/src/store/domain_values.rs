@@ -3,10 +3,10 @@
 //! of the store; the words themselves are the domain's (`domain/columns.rs`).
 
 use crate::domain::{
-    AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
-    GameStatus, Handle, MailId, MailKind, MatchStatus, OutboxId, PlayerId, ReminderKind,
-    ResultReason, SessionOpening, SharedLimit, SideChoice, SideColumn, TeamMatchId, TeamSide,
-    TokenId, TournamentId, TournamentStatus, WebSessionId, WebhookId, Word, from_word,
+    AnalysisId, AnalysisStatus, AnnotationId, ChallengeId, ChallengeStatus, DeliveryId, EventId,
+    GameId, GameStatus, Handle, ImportedPlayerId, MailId, MailKind, MatchStatus, OutboxId, PlayerId,
+    ReminderKind, ResultReason, SessionOpening, SharedLimit, SideChoice, SideColumn, TeamMatchId,
+    TeamSide, TokenId, TournamentId, TournamentStatus, WebSessionId, WebhookId, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
@@ -74,7 +74,9 @@ id_column!(
     AnalysisId,
     WebSessionId,
     TournamentId,
-    TeamMatchId
+    TeamMatchId,
+    ImportedPlayerId,
+    AnnotationId
 );
 
 impl ToSqlValue for ResultReason {

@@ -169,6 +169,7 @@ async fn a_replaced_file_stops_every_later_write() {
 /// Every rows file, for the dialect check below.
 const ROWS_SOURCES: &[(&str, &str)] = &[
     ("analyses", include_str!("rows/analyses.rs")),
+    ("annotations", include_str!("rows/annotations.rs")),
     ("api_tokens", include_str!("rows/api_tokens.rs")),
     ("challenges", include_str!("rows/challenges.rs")),
     ("claims", include_str!("rows/claims.rs")),
@@ -191,6 +192,7 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ("games", include_str!("rows/games.rs")),
     ("guild_settings", include_str!("rows/guild_settings.rs")),
     ("idempotency", include_str!("rows/idempotency.rs")),
+    ("imports", include_str!("rows/imports.rs")),
     ("mail", include_str!("rows/mail.rs")),
     ("moves", include_str!("rows/moves.rs")),
     ("personal_data", include_str!("rows/personal_data.rs")),

@@ -44,6 +44,7 @@ mod starts;
 mod storage;
 mod stream_limits;
 mod stuck_database;
+mod study_import;
 mod team_matches;
 mod titles;
 mod tokens;

@@ -10,17 +10,17 @@ use crate::common::{Player, TestApp};
 use crate::web_sessions::{browserless, signed_in};
 
 /// A browser's view of a signed-in player: the session cookie and the CSRF token.
-struct Session {
+pub(crate) struct Session {
     cookie: String,
     csrf: String,
 }
 
-async fn session(app: &TestApp, player: &Player) -> Session {
+pub(crate) async fn session(app: &TestApp, player: &Player) -> Session {
     let (cookie, csrf) = signed_in(app, player).await;
     Session { cookie, csrf }
 }
 
-async fn get(app: &TestApp, who: Option<&Session>, path: &str) -> (StatusCode, String) {
+pub(crate) async fn get(app: &TestApp, who: Option<&Session>, path: &str) -> (StatusCode, String) {
     let mut request = browserless().get(format!("{}{path}", app.base));
     if let Some(s) = who {
         request = request.header(COOKIE, &s.cookie);
@@ -30,7 +30,7 @@ async fn get(app: &TestApp, who: Option<&Session>, path: &str) -> (StatusCode, S
 }
 
 /// Posts a form as the page does; the answer's status, its redirect and its text.
-async fn post(
+pub(crate) async fn post(
     app: &TestApp,
     who: &Session,
     path: &str,

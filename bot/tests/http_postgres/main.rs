@@ -69,6 +69,8 @@ mod session_list;
 mod starts;
 #[path = "../http/stream_limits.rs"]
 mod stream_limits;
+#[path = "../http/study_import.rs"]
+mod study_import;
 #[path = "../http/team_matches.rs"]
 mod team_matches;
 #[path = "../http/titles.rs"]

@@ -34,20 +34,25 @@ impl<T: DeserializeOwned> FromRequest<AppState> for ApiJson<T> {
                 "send the body as JSON with Content-Type: application/json",
             ));
         }
-        let limit = state.config.body_limit_bytes;
-        let bytes = Bytes::from_request(req, state).await.map_err(|r| {
-            if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "body_too_large",
-                    format!("the body is larger than the limit of {limit} bytes"),
-                )
-            } else {
-                ApiError::bad_request(format!("the body could not be read: {}", r.body_text()))
-            }
-        })?;
+        let bytes = body_bytes(req, state).await?;
         decode_body(&bytes).map(ApiJson)
     }
+}
+
+/// The whole body, refused in words when it is over `http.body_limit_bytes` or cut short.
+pub(super) async fn body_bytes(req: Request, state: &AppState) -> Result<Bytes, ApiError> {
+    let limit = state.config.body_limit_bytes;
+    Bytes::from_request(req, state).await.map_err(|r| {
+        if r.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "body_too_large",
+                format!("the body is larger than the limit of {limit} bytes"),
+            )
+        } else {
+            ApiError::bad_request(format!("the body could not be read: {}", r.body_text()))
+        }
+    })
 }
 
 fn is_json(headers: &HeaderMap) -> bool {

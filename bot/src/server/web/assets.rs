@@ -27,6 +27,8 @@ const TURNS: &str = include_str!("assets/turns.js");
 const ANALYSIS: &str = include_str!("assets/analysis.js");
 /// The analysis board's move tree and engine panel.
 const ANALYSIS_STYLE: &str = include_str!("assets/analysis.css");
+/// The import form: a picked file read into the record's box.
+const IMPORT: &str = include_str!("assets/import.js");
 /// The tab's icon; `turns.js` draws its badge on it.
 const ICON: &str = include_str!("assets/icon.svg");
 
@@ -42,6 +44,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "icon.svg" => (ICON, "image/svg+xml"),
         "analysis.js" => (ANALYSIS, "text/javascript; charset=utf-8"),
         "analysis.css" => (ANALYSIS_STYLE, "text/css; charset=utf-8"),
+        "import.js" => (IMPORT, "text/javascript; charset=utf-8"),
         _ => return (StatusCode::NOT_FOUND, "no such file").into_response(),
     };
     (

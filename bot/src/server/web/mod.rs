@@ -59,6 +59,11 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/me/sessions/{id}/end", post(sessions::end_session))
         .route("/games", get(public_games::public_games_page))
         .route("/games/live", get(live::public_games_events))
+        .route(
+            "/games/import",
+            get(study::import_page).post(study::import_record),
+        )
+        .route("/games/{id}/annotate", post(study::annotate))
         .route("/games/{id}", get(game::game_page))
         .route("/games/{id}/board", get(game::board_part))
         .route(

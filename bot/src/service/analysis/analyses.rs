@@ -304,7 +304,7 @@ pub(super) fn check_may_analyse(row: &GameRow, viewer: PlayerId) -> Result<()> {
         )));
     };
     match game_state::seat(row, side.opponent()) {
-        Seat::Ai(_) => Ok(()),
+        Seat::Ai(_) | Seat::Imported(_) => Ok(()),
         Seat::Player(_) => Err(ServiceError::Forbidden(format!(
             "game {} is still being played against a person: it can be analysed once it is over",
             row.id

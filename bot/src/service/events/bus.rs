@@ -214,7 +214,7 @@ fn seat_player(
     };
     match seat {
         crate::domain::Seat::Player(p) => Some(p),
-        crate::domain::Seat::Ai(_) => None,
+        crate::domain::Seat::Ai(_) | crate::domain::Seat::Imported(_) => None,
     }
 }
 

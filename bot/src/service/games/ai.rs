@@ -103,7 +103,7 @@ impl Games<'_> {
                             level,
                             owner,
                         ))),
-                        Seat::Player(_) => Ok(None),
+                        Seat::Player(_) | Seat::Imported(_) => Ok(None),
                     }
                 })
                 .await?

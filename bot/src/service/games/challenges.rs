@@ -177,7 +177,7 @@ pub(crate) fn open_game(
     };
     row.deadline_at = match game_state::seat(&row, to_move) {
         Seat::Player(_) => new.clock.deadline(e.now(), bank),
-        Seat::Ai(_) => None,
+        Seat::Ai(_) | Seat::Imported(_) => None,
     };
     row.id = rows::insert_game(c, &row)?;
     e.emit(

@@ -194,6 +194,15 @@ pub(crate) fn seat_view(c: &Conn<'_>, seat: Seat) -> Result<SeatView> {
             name: format!("taflbot AI (level {level})"),
             ai_level: Some(level),
         },
+        // A name from an imported record: no account, so no id, handle or Discord user.
+        Seat::Imported(id) => SeatView {
+            player_id: None,
+            handle: None,
+            discord_user_id: None,
+            name: rows::imported_player_name(c, id)?
+                .unwrap_or_else(|| format!("imported player {id}")),
+            ai_level: None,
+        },
     })
 }
 

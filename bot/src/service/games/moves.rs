@@ -387,7 +387,7 @@ fn advance(
     };
     row.deadline_at = match game_state::seat(row, next) {
         Seat::Player(_) => clock.deadline(now, next_bank),
-        Seat::Ai(_) => None,
+        Seat::Ai(_) | Seat::Imported(_) => None,
     };
     Step {
         move_row,

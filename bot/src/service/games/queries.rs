@@ -241,18 +241,35 @@ impl Games<'_> {
         })
     }
 
-    /// The game as an OpenTafl .otg record.
+    /// The game as an OpenTafl .otg record, with its annotations (comments and variations).
+    /// An imported game keeps the tags of the record it came from.
     pub async fn export_otg(self, id: GameId) -> Result<String> {
         let view = self.game(None, id).await?;
         let game = self.engine(id).await?;
+        let (annotations, imported) = self
+            .service
+            .read(move |c| Ok((rows::annotations(c, id)?, rows::imported_game(c, id)?)))
+            .await?;
         let mut tags = vec![
-            ("event".to_owned(), format!("taflbot game {id}")),
             ("attackers".to_owned(), view.attackers.name.clone()),
             ("defenders".to_owned(), view.defenders.name.clone()),
-            // The day the game started (UTC), ISO 8601.
-            ("date".to_owned(), iso_date(view.created_at)),
         ];
-        if let Some(v) = &view.variant {
+        match imported {
+            Some(imported) => tags.extend(imported.tags),
+            None => {
+                tags.insert(0, ("event".to_owned(), format!("taflbot game {id}")));
+                // The day the game started (UTC), ISO 8601.
+                tags.push(("date".to_owned(), iso_date(view.created_at)));
+            }
+        }
+        if annotations.iter().any(|a| a.author.is_some())
+            && !tags.iter().any(|(k, _)| k == "annotator")
+        {
+            tags.push(("annotator".to_owned(), "taflbot players".to_owned()));
+        }
+        if let Some(v) = &view.variant
+            && !tags.iter().any(|(k, _)| k == "variant")
+        {
             tags.push(("variant".to_owned(), v.clone()));
         }
         // The engine writes the result of a game its rules ended; the service adds the
@@ -269,7 +286,9 @@ impl Games<'_> {
                 r.reason.as_str().replace('_', " "),
             ));
         }
-        Ok(tafl_engine::otg::write(&game, &tags))
+        let record =
+            crate::service::study::annotations::annotated_record(game, tags, &annotations)?;
+        Ok(tafl_engine::otg::write_record(&record))
     }
 
     /// The position after `ply` moves (the current one when `None`), for drawing.

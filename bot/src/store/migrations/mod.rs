@@ -237,28 +237,30 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
-    // Versions 24 and 25 are other branches' of this session (vacation and the bank clock):
-    // these placeholders keep the list numbered 1, 2, 3... until the merge renumbers.
     Migration {
         version: 24,
-        name: "reserved_for_vacation",
-        sqlite: "-- reserved: replaced in the merge\n",
-        postgres: Postgres::Unchanged,
+        name: "team_matches",
+        sqlite: include_str!("../../../../migrations/0024_team_matches.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0024_team_matches.sql"
+        )),
         then: None,
     },
     Migration {
         version: 25,
-        name: "reserved_for_bank_clock",
-        sqlite: "-- reserved: replaced in the merge\n",
-        postgres: Postgres::Unchanged,
+        name: "imported_games",
+        sqlite: include_str!("../../../../migrations/0025_imported_games.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0025_imported_games.sql"
+        )),
         then: None,
     },
     Migration {
         version: 26,
-        name: "team_matches",
-        sqlite: include_str!("../../../../migrations/0026_team_matches.sql"),
+        name: "game_annotations",
+        sqlite: include_str!("../../../../migrations/0026_game_annotations.sql"),
         postgres: Postgres::Sql(include_str!(
-            "../../../../migrations/postgres/0026_team_matches.sql"
+            "../../../../migrations/postgres/0026_game_annotations.sql"
         )),
         then: None,
     },

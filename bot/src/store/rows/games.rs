@@ -3,21 +3,27 @@
 use crate::store::{Conn, Dialect, Params, Row, ToSqlValue, params};
 
 use super::*;
+use crate::domain::ImportedPlayerId;
 
 /// A seat as its two columns: the player, or the AI's level.
 fn seat_columns(seat: Seat) -> (Option<PlayerId>, Option<i64>) {
     match seat {
         Seat::Player(p) => (Some(p), None),
         Seat::Ai(level) => (None, Some(i64::from(level))),
+        Seat::Imported(id) => (None, Some(-id.get())),
     }
 }
 
 /// The AI's level is read as a `u8`: a stored level beyond it is corrupt data, an error,
-/// never the strongest AI.
-fn seat_from_columns(player: Option<PlayerId>, ai: Option<u8>) -> Result<Seat> {
+/// never the strongest AI. A negative level is an imported game's seat, the negated id of its
+/// imported player (migration 29: the CHECK that a seat is one player or one AI stays).
+fn seat_from_columns(player: Option<PlayerId>, ai: Option<i64>) -> Result<Seat> {
     match (player, ai) {
         (Some(p), None) => Ok(Seat::Player(p)),
-        (None, Some(level)) => Ok(Seat::Ai(level)),
+        (None, Some(level)) if level < 0 => Ok(Seat::Imported(ImportedPlayerId(-level))),
+        (None, Some(level)) => u8::try_from(level)
+            .map(Seat::Ai)
+            .map_err(|_| StoreError::Corrupt(format!("AI level {level} is out of range"))),
         _ => Err(StoreError::Corrupt(
             "a seat is neither one player nor one AI level".into(),
         )),

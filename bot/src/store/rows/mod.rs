@@ -4,6 +4,7 @@
 use super::StoreError;
 
 mod analyses;
+mod annotations;
 mod api_tokens;
 mod challenges;
 mod claims;
@@ -17,6 +18,7 @@ mod game_threads;
 mod games;
 mod guild_settings;
 mod idempotency;
+mod imports;
 mod mail;
 mod moves;
 mod personal_data;
@@ -32,6 +34,7 @@ mod web_sessions;
 mod webhooks;
 
 pub use analyses::*;
+pub use annotations::*;
 pub use api_tokens::*;
 pub use challenges::*;
 pub use claims::*;
@@ -45,6 +48,7 @@ pub use game_threads::*;
 pub use games::*;
 pub use guild_settings::*;
 pub use idempotency::*;
+pub use imports::*;
 pub use mail::*;
 pub use moves::*;
 pub use personal_data::*;

@@ -68,6 +68,7 @@ pub async fn game_page(
     )
     .await?;
     let next_game = next_game(&state, viewer, &shown).await?;
+    let notes = super::study::notes_section(&state, me.as_ref(), id).await?;
     let v = &shown.game;
     let title = format!("{} vs {}", v.attackers.name, v.defenders.name);
     let body = html! {
@@ -108,6 +109,7 @@ pub async fn game_page(
                 }
                 p { small { "Keys: ← → step through the moves, Home and End." } }
                 (panel)
+                (notes)
             }
         }
     };

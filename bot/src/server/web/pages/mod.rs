@@ -15,6 +15,7 @@ pub mod sessions;
 pub mod sign_in;
 pub mod sign_up;
 pub mod team_match;
+pub mod study;
 pub mod tournament;
 pub mod tournament_live;
 mod tournament_words;
