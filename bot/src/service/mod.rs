@@ -34,6 +34,7 @@ pub mod limits;
 pub mod mail;
 pub mod ratings;
 pub mod tournaments;
+pub mod vacation;
 mod views;
 
 use std::collections::HashMap;
@@ -67,7 +68,8 @@ pub use error::{Missing, ServiceError};
 pub use events::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventBus, EventPayload,
     Events, GameEnded, GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent,
-    PauseReason, ResumedWhere, WebhookDelivery, Webhooks, webhook_secret_schema,
+    PauseReason, ResumedWhere, VacationEnded, VacationStarted, WebhookDelivery, Webhooks,
+    webhook_secret_schema,
 };
 pub use games::{
     BoardResult, BoardSnapshot, Challenges, ClockSpec, ConditionalMovesRequest,
@@ -77,6 +79,9 @@ pub use games::{
     variant_path_schema, variant_schema,
 };
 pub use ratings::{LEADERBOARD_PAGE_SIZE, Ratings};
+pub use vacation::{
+    RunningVacationView, TournamentVacation, VacationRequest, VacationView, Vacations,
+};
 pub use views::{
     AccountView, CapturedView, ChallengeCreated, ChallengeLists, ChallengeView, CreatedToken,
     GameRatings, GameSummary, GameView, IssuedToken, LeaderboardEntry, LegalMovesView, LoginLink,
@@ -280,6 +285,11 @@ impl GamesService {
         mail::Mail { service: self }
     }
 
+    /// Vacation days: taken, ended, spent when a clock runs out.
+    pub fn vacations(&self) -> vacation::Vacations<'_> {
+        vacation::Vacations { service: self }
+    }
+
     /// Leaderboards, profiles, rating histories.
     pub fn ratings(&self) -> Ratings<'_> {
         Ratings { service: self }
@@ -313,6 +323,7 @@ impl GamesService {
         let engines = self.inner.engines.clone();
         let held = self.held.clone();
         let now = self.now_ms();
+        let vacation_days_per_year = self.inner.config.vacation_days_per_year;
         // Outbox times are wall-clock: delivery is operational, not part of any game's clock.
         let wall_now = SystemClock.now_ms();
         let held_until = held
@@ -332,6 +343,7 @@ impl GamesService {
                         held_in,
                         wall_now,
                         now,
+                        vacation_days_per_year,
                         dm_users: None,
                         engines_to_cache: Vec::new(),
                     };

@@ -46,6 +46,7 @@ mod stream_limits;
 mod stuck_database;
 mod tokens;
 mod tournaments;
+mod vacation;
 mod web_analysis;
 mod web_crowd;
 mod web_finding;

@@ -69,6 +69,8 @@ mod starts;
 mod stream_limits;
 #[path = "../http/tokens.rs"]
 mod tokens;
+#[path = "../http/vacation.rs"]
+mod vacation;
 #[path = "../http/web_analysis.rs"]
 mod web_analysis;
 #[path = "../http/web_finding.rs"]

@@ -17,6 +17,7 @@ pub mod privacy;
 pub mod settings;
 pub mod standings;
 pub mod tournament;
+pub mod vacation;
 pub mod web;
 
 use serenity::all::{InstallationContext, InteractionContext};
@@ -26,8 +27,9 @@ use super::{BotError, Data};
 /// The commands that also work in a direct message with the bot: those about the player, not
 /// about a channel's game. The others are registered for servers only, so Discord does not
 /// offer them where they could only be refused.
-const IN_BOT_DMS: [&str; 12] = [
+const IN_BOT_DMS: [&str; 13] = [
     "challenges",
+    "vacation",
     "games",
     "notify",
     "handle",
@@ -80,6 +82,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         standings::stats(),
         tournament::tournament(),
         notify::notify(),
+        vacation::vacation(),
         settings::settings(),
         moderation::abort(),
         follow::follow(),

@@ -15,7 +15,7 @@ pub use bus::EventBus;
 pub use event::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
     GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent, PauseReason,
-    ResumedWhere, TournamentEnded, TournamentRound,
+    ResumedWhere, TournamentEnded, TournamentRound, VacationEnded, VacationStarted,
 };
 pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 

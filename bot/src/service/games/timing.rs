@@ -106,6 +106,17 @@ impl ClockSpec {
         }
     }
 
+    /// Whether a vacation stops this clock: correspondence clocks, a day or more per move or a
+    /// bank of a day or more. Shorter clocks are played in one sitting, and run on.
+    pub fn stops_for_vacation(self) -> bool {
+        const DAY: u64 = 86_400;
+        match self {
+            ClockSpec::Unlimited {} => false,
+            ClockSpec::PerMove { seconds } => seconds >= DAY,
+            ClockSpec::Bank { bank_seconds, .. } => bank_seconds >= DAY,
+        }
+    }
+
     pub fn validate(self) -> Result<ClockSpec, ServiceError> {
         match self {
             ClockSpec::Unlimited {} => Ok(self),

@@ -237,6 +237,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 24,
+        name: "vacations",
+        sqlite: include_str!("../../../../migrations/0024_vacations.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0024_vacations.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

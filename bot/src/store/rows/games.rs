@@ -243,6 +243,8 @@ pub struct GameForMove {
     pub stored_answer: Option<(Vec<u8>, String)>,
     /// The lines queued at the game's ply (by the player waiting for this move), if any.
     pub conditional: Option<ConditionalMovesRow>,
+    /// Whether the player to move is on vacation (a move of theirs ends it).
+    pub mover_on_vacation: bool,
 }
 
 /// Game `id` as a move needs it: one query where a move would otherwise read the stored
@@ -281,9 +283,12 @@ pub fn game_for_move(
              WHERE cm.game_id = g.id AND cm.ply = g.ply LIMIT 1)"
         )
     };
+    let on_vacation = "(SELECT COUNT(*) FROM vacations v WHERE v.ended_at IS NULL AND \
+         v.player_id = CASE WHEN g.side_to_move = 'attackers' THEN g.attackers_player \
+         ELSE g.defenders_player END)";
     c.query_opt(
         &format!(
-            "SELECT {columns}, {}, {}, {}, {}, {}, {} FROM games g WHERE g.id = ?1",
+            "SELECT {columns}, {}, {}, {}, {}, {}, {}, {on_vacation} FROM games g WHERE g.id = ?1",
             dm_user("g.attackers_player"),
             dm_user("g.defenders_player"),
             stored("request_hash"),
@@ -300,6 +305,7 @@ pub fn game_for_move(
             let answer: Option<String> = r.get(count + 3)?;
             let queued_by: Option<PlayerId> = r.get(count + 4)?;
             let queued_lines: Option<String> = r.get(count + 5)?;
+            let vacations: i64 = r.get(count + 6)?;
             let game = game_from(r)?;
             let conditional = match queued_by.zip(queued_lines) {
                 Some((player_id, lines)) => Some(ConditionalMovesRow {
@@ -315,6 +321,7 @@ pub fn game_for_move(
                 dm_users: [user(count)?, user(count + 1)?],
                 stored_answer: hash.zip(answer),
                 conditional,
+                mover_on_vacation: vacations > 0,
             })
         },
     )

@@ -27,6 +27,7 @@ mod shared_limit_hits;
 mod tournament_discord;
 mod tournaments;
 mod turn_reminders;
+mod vacations;
 mod web_sessions;
 mod webhooks;
 
@@ -54,6 +55,7 @@ pub use shared_limit_hits::*;
 pub use tournament_discord::*;
 pub use tournaments::*;
 pub use turn_reminders::*;
+pub use vacations::*;
 pub use web_sessions::*;
 pub use webhooks::*;
 

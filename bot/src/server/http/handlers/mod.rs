@@ -12,6 +12,7 @@ mod meta;
 mod players;
 mod tokens;
 mod tournaments;
+mod vacation;
 mod web_sessions;
 mod webhooks;
 
@@ -27,6 +28,7 @@ pub use meta::*;
 pub use players::*;
 pub use tokens::*;
 pub use tournaments::*;
+pub use vacation::*;
 pub use web_sessions::*;
 pub use webhooks::*;
 

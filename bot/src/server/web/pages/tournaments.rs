@@ -160,6 +160,7 @@ impl NewTournamentForm {
             min_players: number("the fewest players", &self.min_players)?,
             max_players: number("the most players", &self.max_players)?,
             starts_at,
+            vacation: Default::default(),
         })
     }
 }
