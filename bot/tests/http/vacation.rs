@@ -88,9 +88,12 @@ async fn a_vacation_stops_the_clock_until_it_ends_and_the_opponent_is_told() {
         )
         .await;
     assert_eq!(e["error"]["code"], "not_your_turn", "{e}");
+    let view = app.get(&format!("/games/{game}"), &b.token).await;
+    assert_eq!(view["status"], "active");
     assert_eq!(
-        app.get(&format!("/games/{game}"), &a.token).await["status"],
-        "active"
+        view["vacation_until"],
+        T0 + 3 * DAY_MS,
+        "the game says why it waits"
     );
 
     // The vacation ends by itself at its time, even seen late: the deadline moves by the
@@ -106,6 +109,10 @@ async fn a_vacation_stops_the_clock_until_it_ends_and_the_opponent_is_told() {
         T0 + 4 * DAY_MS
     );
     assert_eq!(vacation(&app, &a).await["vacation"], Value::Null);
+    assert_eq!(
+        app.get(&format!("/games/{game}"), &b.token).await["vacation_until"],
+        Value::Null
+    );
 
     // Then the clock runs again: with no days left it would be lost; here a day is spent.
     app.clock.advance_ms(DAY_MS);

@@ -230,6 +230,17 @@ pub(crate) fn kept_by_running_vacation(c: &Conn<'_>, game: &GameRow, now: i64) -
         && deadline.saturating_add(cover.limit(stopped_ms(game, vacation.started_at, now))) > now)
 }
 
+/// When the vacation of `game`'s player to move ends, if they are on one that stops its clock.
+pub(crate) fn vacation_of_player_to_move(c: &Conn<'_>, game: &GameRow) -> Result<Option<i64>> {
+    let Some(player) = player_to_move(game).filter(|_| game.deadline_at.is_some()) else {
+        return Ok(None);
+    };
+    let Some(vacation) = rows::running_vacation(c, player)? else {
+        return Ok(None);
+    };
+    Ok((cover(c, game, player)? != Cover::None).then_some(vacation.ends_at))
+}
+
 /// Spends one automatic vacation day of `player`, late in `late`: the deadlines of every game
 /// waiting on them that vacation protects move on by a day (within tournament caps). Answers
 /// false, spending nothing, when `late` is not protected or no day is left.
