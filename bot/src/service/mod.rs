@@ -75,8 +75,8 @@ pub use games::{
     BoardResult, BoardSnapshot, Challenges, ClockSpec, ConditionalMovesRequest,
     ConditionalMovesView, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, GAMES_PAGE_SIZE, GameBoard, Games,
     HistoryQuery, MovePicker, MoveRequest, NewChallenge, Opponent, PublicGames, RulesChoice,
-    Scheduler, SchedulerPass, SideChoice, VariantStart, ai_level_schema, render_board,
-    variant_path_schema, variant_schema,
+    Scheduler, SchedulerPass, Shrink, SideChoice, VariantStart, ai_level_schema, parse_clock_text,
+    render_board, variant_path_schema, variant_schema,
 };
 pub use ratings::{LEADERBOARD_PAGE_SIZE, Ratings};
 pub use vacation::{

@@ -38,6 +38,7 @@ mod public_games_stream;
 mod ratings;
 mod scheduler;
 mod session_list;
+mod shrinking_increment;
 mod sign_in_form_token;
 mod slow_bodies;
 mod starts;

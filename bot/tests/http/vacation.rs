@@ -11,6 +11,11 @@ use crate::common::{Player, T0, TestApp, wire};
 
 const DAY_MS: i64 = 86_400_000;
 
+/// The server's default: 14 days a year (the other suites turn vacation off).
+fn with_vacation(config: &mut taflbot::config::Config) {
+    config.games.vacation_days_per_year = 14;
+}
+
 /// The next event of `kind` on `events`, failing loudly after 5 seconds.
 async fn next_of_kind(events: &mut Receiver<taflbot::service::Event>, kind: &str) -> Value {
     let wait = async {
@@ -40,7 +45,7 @@ async fn vacation(app: &TestApp, who: &Player) -> Value {
 
 #[tokio::test]
 async fn a_vacation_stops_the_clock_until_it_ends_and_the_opponent_is_told() {
-    let app = TestApp::start().await;
+    let app = TestApp::start_with(with_vacation).await;
     let day = json!({ "kind": "per_move", "seconds": 86400 });
     let (a, b, game) = game_with_a_to_move(&app, day).await;
     let mut events = app.service().events().subscribe();
@@ -126,7 +131,7 @@ async fn a_vacation_stops_the_clock_until_it_ends_and_the_opponent_is_told() {
 
 #[tokio::test]
 async fn a_move_ends_the_vacation_charging_neither_the_bank_nor_the_days_not_begun() {
-    let app = TestApp::start().await;
+    let app = TestApp::start_with(with_vacation).await;
     let bank = json!({ "kind": "bank", "bank_seconds": 2 * 86400, "increment_seconds": 86400 });
     let (a, b, game) = game_with_a_to_move(&app, bank).await;
     app.post("/me/vacation", &a.token, json!({ "days": 5 }))
@@ -214,7 +219,7 @@ async fn a_day_is_spent_automatically_at_a_time_and_with_none_left_the_game_is_l
 
 #[tokio::test]
 async fn a_late_move_spends_a_day_and_is_played() {
-    let app = TestApp::start().await;
+    let app = TestApp::start_with(with_vacation).await;
     let day = json!({ "kind": "per_move", "seconds": 86400 });
     let (a, b, game) = game_with_a_to_move(&app, day).await;
     // Past the deadline before any scheduler pass: the move itself spends the day.
@@ -226,7 +231,7 @@ async fn a_late_move_spends_a_day_and_is_played() {
 
 #[tokio::test]
 async fn a_tournament_that_forbids_vacation_ends_its_game_on_time() {
-    let app = TestApp::start().await;
+    let app = TestApp::start_with(with_vacation).await;
     let organiser = app.register("Organiser").await;
     let a = app.register("A").await;
     let b = app.register("B").await;

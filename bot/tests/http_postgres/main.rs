@@ -63,6 +63,8 @@ mod ratings;
 mod scheduler;
 #[path = "../http/session_list.rs"]
 mod session_list;
+#[path = "../http/shrinking_increment.rs"]
+mod shrinking_increment;
 #[path = "../http/starts.rs"]
 mod starts;
 #[path = "../http/stream_limits.rs"]

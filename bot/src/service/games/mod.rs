@@ -8,6 +8,7 @@ mod ai_task_tests;
 mod actions;
 pub(crate) mod ai;
 pub(crate) mod challenges;
+mod clock_text;
 pub(crate) mod conditional_moves;
 mod game_board;
 pub(crate) mod game_state;
@@ -24,6 +25,7 @@ pub(crate) mod timing;
 use super::GamesService;
 
 pub use ai::MovePicker;
+pub use clock_text::parse_clock_text;
 pub use conditional_moves::{ConditionalMovesRequest, ConditionalMovesView};
 pub use game_board::GameBoard;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
@@ -34,7 +36,7 @@ pub use requests::{
     SideChoice, ai_level_schema, variant_path_schema, variant_schema,
 };
 pub use scheduler::SchedulerPass;
-pub use timing::ClockSpec;
+pub use timing::{ClockSpec, Shrink};
 
 /// Playing and reading games: `service.games().play(...)`.
 #[derive(Clone, Copy)]

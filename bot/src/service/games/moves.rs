@@ -391,14 +391,16 @@ fn advance(
     };
     let clock = ClockSpec::from_row(&row.clock);
     let spent = now - row.turn_started_at;
+    // The sides alternate from ply 1, so this is the mover's nth move.
+    let nth = report.ply.div_ceil(2);
     match report.side {
         Side::Attackers => {
             row.attackers_bank_ms =
-                clock.bank_after_move(row.attackers_bank_ms, spent, max_bank_ratio)
+                clock.bank_after_move(row.attackers_bank_ms, spent, nth, max_bank_ratio)
         }
         Side::Defenders => {
             row.defenders_bank_ms =
-                clock.bank_after_move(row.defenders_bank_ms, spent, max_bank_ratio)
+                clock.bank_after_move(row.defenders_bank_ms, spent, nth, max_bank_ratio)
         }
     }
     let next = report.side.opponent();

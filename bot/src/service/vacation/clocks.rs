@@ -193,8 +193,8 @@ pub(crate) fn end_running(
 }
 
 /// Whether `game`, whose deadline has passed, goes on anyway: its player to move is on a
-/// vacation that stops its clock (within a tournament's cap), or has vacation days left,
-/// which are spent a day at a time until its deadline is ahead again. Writes any day spent
+/// vacation that stops its clock (within a tournament's cap), or has made a move in it and
+/// has vacation days left, which are spent a day at a time until its deadline is ahead again. Writes any day spent
 /// (and `game`, whose deadline it moved).
 pub(crate) fn keeps_going(c: &Conn<'_>, e: &mut Emitter, game: &mut GameRow) -> Result<bool> {
     let per_year = e.vacation_days_per_year();
@@ -206,6 +206,11 @@ pub(crate) fn keeps_going(c: &Conn<'_>, e: &mut Emitter, game: &mut GameRow) -> 
     }
     if rows::running_vacation(c, player)?.is_some() {
         // On vacation, but not covered here (any more): no day is spent on top.
+        return Ok(false);
+    }
+    // A player who never moved is a no-show, aborted as before (plies alternate from the
+    // first mover, so before ply 2 the side to move has not moved): no day is spent on them.
+    if game.ply < 2 {
         return Ok(false);
     }
     while game.deadline_at.is_some_and(|d| d <= e.now()) {

@@ -246,6 +246,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 25,
+        name: "shrinking_increment",
+        sqlite: include_str!("../../../../migrations/0025_shrinking_increment.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0025_shrinking_increment.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -24,12 +24,16 @@ fn seat_from_columns(player: Option<PlayerId>, ai: Option<u8>) -> Result<Seat> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClockRow {
     pub kind: String,
     pub per_move_ms: Option<i64>,
     pub bank_ms: Option<i64>,
     pub increment_ms: Option<i64>,
+    /// A bank clock's shrinking increment (all three or none).
+    pub shrink_after_moves: Option<u32>,
+    pub shrink_percent: Option<u32>,
+    pub minimum_increment_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,9 +88,7 @@ impl GameRow {
             position: String::new(),
             clock: ClockRow {
                 kind: "unlimited".into(),
-                per_move_ms: None,
-                bank_ms: None,
-                increment_ms: None,
+                ..ClockRow::default()
             },
             attackers_bank_ms: None,
             defenders_bank_ms: None,
@@ -109,7 +111,8 @@ const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_leve
     defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
     position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
     attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
-    draw_offer_by, context, created_at, updated_at, finished_at, rated, private, paused_at";
+    draw_offer_by, context, created_at, updated_at, finished_at, rated, private, paused_at, \
+    clock_shrink_after_moves, clock_shrink_percent, clock_minimum_increment_ms";
 
 fn game_from(r: &Row<'_>) -> Result<GameRow> {
     Ok(GameRow {
@@ -129,6 +132,9 @@ fn game_from(r: &Row<'_>) -> Result<GameRow> {
             per_move_ms: r.get(14)?,
             bank_ms: r.get(15)?,
             increment_ms: r.get(16)?,
+            shrink_after_moves: r.get(30)?,
+            shrink_percent: r.get(31)?,
+            minimum_increment_ms: r.get(32)?,
         },
         attackers_bank_ms: r.get(17)?,
         defenders_bank_ms: r.get(18)?,
@@ -189,6 +195,20 @@ pub fn insert_game(c: &Conn<'_>, g: &GameRow) -> Result<GameId> {
             g.private,
         ],
     )?;
+    // Written apart, and only when there is one, so the rows above still write a database
+    // of an older schema (the migration tests' old data).
+    if g.clock.shrink_after_moves.is_some() {
+        c.execute(
+            "UPDATE games SET clock_shrink_after_moves = ?2, clock_shrink_percent = ?3, \
+             clock_minimum_increment_ms = ?4 WHERE id = ?1",
+            params![
+                id,
+                g.clock.shrink_after_moves,
+                g.clock.shrink_percent,
+                g.clock.minimum_increment_ms
+            ],
+        )?;
+    }
     Ok(GameId(id))
 }
 
