@@ -5,7 +5,7 @@ use super::posts::{Post, discord_time, seat_label};
 use crate::service::{GameView, SeatView, VacationEnded, VacationStarted};
 
 /// The seat of `player` in `view`, if they play in it.
-fn seat_of_player<'v>(view: &'v GameView, player: crate::domain::PlayerId) -> Option<&'v SeatView> {
+fn seat_of_player(view: &GameView, player: crate::domain::PlayerId) -> Option<&SeatView> {
     [&view.attackers, &view.defenders]
         .into_iter()
         .find(|seat| seat.player_id == Some(player))
