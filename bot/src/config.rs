@@ -161,6 +161,9 @@ pub struct GamesConfig {
     /// A bank clock's increment never raises a bank above this many times its initial bank.
     #[serde(deserialize_with = "sources::exact_f64")]
     pub max_bank_ratio: f64,
+    /// Vacation days each player has in any 365 days (a rolling year): taken on request, or
+    /// spent a day at a time when a correspondence clock would otherwise run out. 0: none.
+    pub vacation_days_per_year: u32,
     /// Search time per position of a computer analysis, in milliseconds.
     pub analysis_ms_per_ply: u32,
     /// Analyses waiting at most; asking for one more is refused until the queue shortens.
@@ -372,6 +375,7 @@ impl Default for GamesConfig {
             max_ai_level: 5,
             min_move_clock_secs: 3_600,
             max_bank_ratio: 3.0,
+            vacation_days_per_year: 14,
             analysis_ms_per_ply: 500,
             analysis_max_queued: 100,
             analysis_threads: 0,

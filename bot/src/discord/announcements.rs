@@ -79,6 +79,12 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
             )
         }
         EventPayload::GameResumed(_) => super::server_lifecycle::back_in_channel(&view),
+        EventPayload::VacationStarted(started) => {
+            return Ok(super::vacation_posts::started(&view, started));
+        }
+        EventPayload::VacationEnded(ended) => {
+            return Ok(super::vacation_posts::ended(&view, ended));
+        }
         EventPayload::ChallengeCreated(_)
         | EventPayload::ChallengeAccepted(_)
         | EventPayload::ChallengeDeclined(_)

@@ -31,6 +31,7 @@ mod session_start_limit;
 mod text_board;
 mod threads;
 mod tournament_news;
+mod vacation_posts;
 
 pub use crate::health::{DiscordState, DiscordStatus};
 pub use command_registration::register_from_config as register_commands;

@@ -24,6 +24,9 @@ pub(crate) struct Emitter {
     /// Wall-clock time of the commit, for the outbox.
     pub(super) wall_now: i64,
     pub(super) now: i64,
+    /// The vacation days a player has a year: any job that finds a clock run out may spend
+    /// one before it ends the game (`vacation::clocks::keeps_going`).
+    pub(super) vacation_days_per_year: u32,
     /// A game's seats' Discord users who asked for a direct message on their turn, as read
     /// with the game (attackers, defenders): a move's event needs no query of its own.
     pub(super) dm_users: Option<(GameId, [Option<u64>; 2])>,
@@ -35,6 +38,10 @@ pub(crate) struct Emitter {
 impl Emitter {
     pub(crate) fn now(&self) -> i64 {
         self.now
+    }
+
+    pub(crate) fn vacation_days_per_year(&self) -> u32 {
+        self.vacation_days_per_year
     }
 
     /// Remembers who of `game`'s seats wants a direct message on their turn (see `dm_users`).

@@ -38,6 +38,7 @@ pub mod matches;
 pub mod ratings;
 pub mod study;
 pub mod tournaments;
+pub mod vacation;
 mod views;
 
 use std::collections::HashMap;
@@ -71,16 +72,20 @@ pub use error::{Missing, ServiceError};
 pub use events::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventBus, EventPayload,
     Events, GameEnded, GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent,
-    PauseReason, ResumedWhere, WebhookDelivery, Webhooks, webhook_secret_schema,
+    PauseReason, ResumedWhere, VacationEnded, VacationStarted, WebhookDelivery, Webhooks,
+    webhook_secret_schema,
 };
 pub use games::{
     BoardResult, BoardSnapshot, Challenges, ClockSpec, ConditionalMovesRequest,
     ConditionalMovesView, ConditionalPlan, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, GAMES_PAGE_SIZE,
     GameBoard, Games, HistoryQuery, MovePicker, MoveRequest, NewChallenge, Opponent, PublicGames,
-    RulesChoice, Scheduler, SchedulerPass, SideChoice, VariantStart, ai_level_schema, render_board,
-    variant_path_schema, variant_schema,
+    RulesChoice, Scheduler, SchedulerPass, Shrink, SideChoice, VariantStart, ai_level_schema,
+    parse_clock_text, render_board, variant_path_schema, variant_schema,
 };
 pub use ratings::{LEADERBOARD_PAGE_SIZE, Ratings};
+pub use vacation::{
+    RunningVacationView, TournamentVacation, VacationRequest, VacationView, Vacations,
+};
 pub use views::{
     AccountView, CapturedView, ChallengeCreated, ChallengeLists, ChallengeView, CreatedToken,
     GameRatings, GameSummary, GameView, IssuedToken, LeaderboardEntry, LegalMovesView, LoginLink,
@@ -289,6 +294,11 @@ impl GamesService {
         study::Study { service: self }
     }
 
+    /// Vacation days: taken, ended, spent when a clock runs out.
+    pub fn vacations(&self) -> vacation::Vacations<'_> {
+        vacation::Vacations { service: self }
+    }
+
     /// Leaderboards, profiles, rating histories.
     pub fn ratings(&self) -> Ratings<'_> {
         Ratings { service: self }
@@ -322,6 +332,7 @@ impl GamesService {
         let engines = self.inner.engines.clone();
         let held = self.held.clone();
         let now = self.now_ms();
+        let vacation_days_per_year = self.inner.config.vacation_days_per_year;
         // Outbox times are wall-clock: delivery is operational, not part of any game's clock.
         let wall_now = SystemClock.now_ms();
         let held_until = held
@@ -341,6 +352,7 @@ impl GamesService {
                         held_in,
                         wall_now,
                         now,
+                        vacation_days_per_year,
                         dm_users: None,
                         engines_to_cache: Vec::new(),
                     };

@@ -238,6 +238,9 @@ pub struct GameView {
     /// `game_paused` event); null while they run. A paused game takes no move, and its
     /// deadline moves on by the pause when it resumes.
     pub paused_at: Option<i64>,
+    /// While the player to move is on vacation: when it ends at the latest (ms since the
+    /// epoch). Their clock stands still meanwhile; `deadline_at` moves on when they are back.
+    pub vacation_until: Option<i64>,
     /// Time left in the attackers' bank (ms), under a bank clock.
     pub attackers_bank_ms: Option<i64>,
     /// Time left in the defenders' bank (ms), under a bank clock.

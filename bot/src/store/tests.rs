@@ -213,6 +213,7 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ),
     ("tournaments", include_str!("rows/tournaments.rs")),
     ("turn_reminders", include_str!("rows/turn_reminders.rs")),
+    ("vacations", include_str!("rows/vacations.rs")),
     ("web_sessions", include_str!("rows/web_sessions.rs")),
     ("webhooks", include_str!("rows/webhooks.rs")),
 ];

@@ -58,6 +58,9 @@ pub fn test_config(dir: &tempfile::TempDir) -> Config {
     config.games.analysis_cooldown_secs = 0;
     config.games.max_ai_games_per_player = 0;
     config.games.analysis_max_queued_per_player = 100;
+    // Vacation has tests of its own (vacation.rs): elsewhere a clock that runs out ends the
+    // game, as the clock tests expect, without a vacation day spent first.
+    config.games.vacation_days_per_year = 0;
     config.webhooks.poll_interval_ms = 20;
     config.webhooks.initial_backoff_ms = 1_000;
     config.webhooks.timeout_ms = 2_000;

@@ -113,9 +113,7 @@ async fn insert_active_game(app: &TestApp, rules: &str, attackers: Seat, defende
         position: parsed.start_position().to_opentafl(),
         clock: ClockRow {
             kind: "unlimited".into(),
-            per_move_ms: None,
-            bank_ms: None,
-            increment_ms: None,
+            ..ClockRow::default()
         },
         attackers_bank_ms: None,
         defenders_bank_ms: None,

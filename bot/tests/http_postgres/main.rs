@@ -65,6 +65,8 @@ mod ratings;
 mod scheduler;
 #[path = "../http/session_list.rs"]
 mod session_list;
+#[path = "../http/shrinking_increment.rs"]
+mod shrinking_increment;
 #[path = "../http/starts.rs"]
 mod starts;
 #[path = "../http/stream_limits.rs"]
@@ -81,6 +83,8 @@ mod tokens;
 mod tournament_entries;
 #[path = "../http/tournaments.rs"]
 mod tournaments;
+#[path = "../http/vacation.rs"]
+mod vacation;
 #[path = "../http/web_analysis.rs"]
 mod web_analysis;
 #[path = "../http/web_conditional.rs"]

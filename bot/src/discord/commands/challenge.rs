@@ -86,7 +86,7 @@ pub async fn challenge(
     #[autocomplete = "autocomplete_variant"]
     variant: Option<String>,
     #[description = "Your side (default: random)"] side: Option<SideParam>,
-    #[description = "Clock: unlimited, 3d or 12h per move, 7d+1d bank (default: the server's, else 3d)"]
+    #[description = "Clock: unlimited, 3d per move, 7d+1d bank, 7d+1d shrinking 25% every 10 to 3h (default: server's)"]
     clock: Option<String>,
     #[description = "Rated or casual (default: rated, unless there is no clock)"] rated: Option<
         bool,

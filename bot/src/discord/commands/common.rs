@@ -194,42 +194,10 @@ pub async fn autocomplete_variant(ctx: Context<'_>, partial: &str) -> CreateAuto
     CreateAutocompleteResponse::new().set_choices(choices)
 }
 
-/// Reads a clock: `unlimited`, `3d` or `12h` per move, or a bank plus increment `7d+1d`.
+/// Reads a clock: `unlimited`, `3d` or `12h` per move, a bank plus increment `7d+1d`, or one
+/// whose increment shrinks, `10d+12h shrinking 25% every 10 to 3h` (the service's words).
 pub fn parse_clock(text: &str) -> Result<ClockSpec, BotError> {
-    let text = text.trim().to_ascii_lowercase();
-    let bad = || {
-        BotError::BadOption(format!(
-            "I cannot read the clock {text:?}: say `unlimited`, `3d` or `12h` per move, or `7d+1d` (time bank plus increment)."
-        ))
-    };
-    if matches!(text.as_str(), "" | "unlimited" | "none" | "no") {
-        return Ok(ClockSpec::Unlimited {});
-    }
-    let seconds = |part: &str| -> Result<u64, BotError> {
-        let part = part.trim();
-        let (number, unit) = part.split_at(
-            part.find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(part.len()),
-        );
-        let n: u64 = number.parse().map_err(|_| bad())?;
-        let scale = match unit.trim() {
-            "d" | "day" | "days" => 86_400,
-            "h" | "hour" | "hours" => 3_600,
-            "m" | "min" | "minutes" => 60,
-            _ => return Err(bad()),
-        };
-        n.checked_mul(scale).ok_or_else(bad)
-    };
-    let clock = match text.split_once('+') {
-        Some((bank, increment)) => ClockSpec::Bank {
-            bank_seconds: seconds(bank)?,
-            increment_seconds: seconds(increment)?,
-        },
-        None => ClockSpec::PerMove {
-            seconds: seconds(&text)?,
-        },
-    };
-    Ok(clock.validate()?)
+    crate::service::parse_clock_text(text).map_err(|e| BotError::BadOption(e.to_string()))
 }
 
 /// Answers the command with `text`, pinging nobody (names in it are shown, not pinged).
@@ -294,10 +262,7 @@ mod tests {
         );
         assert_eq!(
             parse_clock("7d+1d").unwrap(),
-            ClockSpec::Bank {
-                bank_seconds: 7 * 86_400,
-                increment_seconds: 86_400
-            }
+            ClockSpec::bank(7 * 86_400, 86_400)
         );
     }
 

@@ -87,6 +87,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "`on`: a direct message when it is your move, and before deadlines",
     ),
     (
+        "/vacation start|end|status",
+        "days away: your correspondence clocks stop and your opponents are told",
+    ),
+    (
         "/follow game",
         "post one of your games here from now on (e.g. one started over HTTP)",
     ),

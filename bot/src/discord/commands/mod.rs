@@ -19,6 +19,7 @@ pub mod settings;
 pub mod standings;
 pub mod team_match;
 pub mod tournament;
+pub mod vacation;
 pub mod web;
 
 use serenity::all::{InstallationContext, InteractionContext};
@@ -28,8 +29,9 @@ use super::{BotError, Data};
 /// The commands that also work in a direct message with the bot: those about the player, not
 /// about a channel's game. The others are registered for servers only, so Discord does not
 /// offer them where they could only be refused.
-const IN_BOT_DMS: [&str; 12] = [
+const IN_BOT_DMS: [&str; 13] = [
     "challenges",
+    "vacation",
     "games",
     "notify",
     "handle",
@@ -84,6 +86,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         tournament::tournament(),
         team_match::team_match(),
         notify::notify(),
+        vacation::vacation(),
         settings::settings(),
         moderation::abort(),
         follow::follow(),

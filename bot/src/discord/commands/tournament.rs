@@ -111,6 +111,7 @@ pub async fn create(
                 min_players: min_players.unwrap_or(2),
                 max_players: max_players.unwrap_or(64),
                 starts_at,
+                vacation: Default::default(),
             },
         )
         .await?;

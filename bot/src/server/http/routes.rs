@@ -32,6 +32,7 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(register_player),
         routes!(me),
         routes!(update_me),
+        routes!(get_vacation, take_vacation, end_vacation),
         routes!(list_players),
         routes!(get_player),
         routes!(player_games),

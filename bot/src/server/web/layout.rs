@@ -48,6 +48,7 @@ pub fn page_with(title: &str, me: Option<&Me>, body: Markup, script: Option<&str
                             a href="/challenges/new" { "New game" }
                             a href="/me/sessions" { "Sessions" }
                             a href="/me/mail" { "Mail notices" }
+                            a href="/me/vacation" { "Vacation" }
                         }
                         a href="/games" { "Watch" }
                         a href="/tournaments" { "Tournaments" }

@@ -45,6 +45,11 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/me/mail/quiet", post(mail_settings::set_quiet_hours))
         .route("/me/mail/off", post(mail_settings::turn_off))
         .route(
+            "/me/vacation",
+            get(vacation::vacation_page).post(vacation::take_vacation),
+        )
+        .route("/me/vacation/end", post(vacation::end_vacation))
+        .route(
             "/mail/confirm/{token}",
             get(mail_settings::confirm_page).post(mail_settings::confirm),
         )

@@ -103,7 +103,10 @@ pub(crate) fn announced_in_channel(event: &Event) -> bool {
         | EventPayload::DrawDeclined(_)
         | EventPayload::DeadlineReminder(_)
         | EventPayload::InactivityReminder(_)
-        | EventPayload::ChallengeExpired {} => true,
+        | EventPayload::ChallengeExpired {}
+        // The opponent is told in the game's channel why the clock stands still.
+        | EventPayload::VacationStarted(_)
+        | EventPayload::VacationEnded(_) => true,
         // A move's post announces the ending it caused.
         EventPayload::GameEnded(ended) => ended.reason.comes_without_a_move(),
         // Back in its channel: said there. Off Discord: no channel to say it in.
@@ -339,6 +342,19 @@ mod tests {
                 place: ResumedWhere::OffDiscord,
                 paused_ms: 3,
                 deadline_at: Some(9),
+                context: None,
+            }),
+            EventPayload::VacationStarted(VacationStarted {
+                player: PlayerId(3),
+                until: 11,
+                automatic: true,
+                deadline_at: Some(12),
+                context: None,
+            }),
+            EventPayload::VacationEnded(VacationEnded {
+                player: PlayerId(3),
+                stopped_ms: 4,
+                deadline_at: Some(13),
                 context: None,
             }),
             EventPayload::ChallengeAccepted(ChallengeAnswer { by: PlayerId(3) }),

@@ -65,6 +65,8 @@ pub enum EventPayload {
     TournamentLeft(TournamentEntry),
     MatchStarted(MatchStarted),
     MatchEnded(MatchEnded),
+    VacationStarted(VacationStarted),
+    VacationEnded(VacationEnded),
 }
 
 impl EventPayload {
@@ -92,6 +94,8 @@ impl EventPayload {
             EventPayload::TournamentLeft(_) => "tournament_left",
             EventPayload::MatchStarted(_) => "match_started",
             EventPayload::MatchEnded(_) => "match_ended",
+            EventPayload::VacationStarted(_) => "vacation_started",
+            EventPayload::VacationEnded(_) => "vacation_ended",
         }
     }
 }
@@ -213,6 +217,32 @@ pub struct GamePaused {
     /// When it goes on at the latest (milliseconds since the epoch): then over HTTP, off
     /// Discord, if the bot was not added back to the server before.
     pub resumes_by: i64,
+    pub context: Option<String>,
+}
+
+/// A player went on vacation: their clock in this game stands still until `until` at the
+/// latest (`vacation_ended` says when it runs again). One event per game of theirs that it
+/// protects, to both players. An automatic day (`automatic`: the clock had run out and a day
+/// of their balance was spent) has moved the deadline already and has no `vacation_ended`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct VacationStarted {
+    pub player: PlayerId,
+    /// When it ends by itself (milliseconds since the epoch).
+    pub until: i64,
+    pub automatic: bool,
+    /// The game's deadline now (moved by a day when `automatic`).
+    pub deadline_at: Option<i64>,
+    pub context: Option<String>,
+}
+
+/// A player is back from vacation: their clock in this game runs again, its deadline moved by
+/// the time their turn stood still.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct VacationEnded {
+    pub player: PlayerId,
+    /// How long this game's clock stood still for them (milliseconds).
+    pub stopped_ms: i64,
+    pub deadline_at: Option<i64>,
     pub context: Option<String>,
 }
 

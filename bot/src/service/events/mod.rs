@@ -16,6 +16,7 @@ pub use event::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
     GamePaused, GameResumed, GameStarted, InactivityReminder, MatchEnded, MatchStarted,
     MovePlayedEvent, PauseReason, ResumedWhere, TournamentEnded, TournamentEntry, TournamentRound,
+    VacationEnded, VacationStarted,
 };
 pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 

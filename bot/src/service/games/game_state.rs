@@ -250,6 +250,7 @@ pub(crate) fn game_view(
         clock: ClockSpec::from_row(&row.clock),
         deadline_at: row.deadline_at,
         paused_at: row.paused_at,
+        vacation_until: crate::service::vacation::clocks::vacation_of_player_to_move(c, row)?,
         attackers_bank_ms: row.attackers_bank_ms,
         defenders_bank_ms: row.defenders_bank_ms,
         draw_offer_by: row.draw_offer_by,

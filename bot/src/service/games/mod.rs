@@ -9,6 +9,7 @@ mod actions;
 pub(crate) mod ai;
 pub(crate) mod challenges;
 mod conditional_lines;
+mod clock_text;
 pub(crate) mod conditional_moves;
 mod game_board;
 pub(crate) mod game_state;
@@ -26,6 +27,7 @@ use super::GamesService;
 
 pub use ai::MovePicker;
 pub use conditional_lines::ConditionalPlan;
+pub use clock_text::parse_clock_text;
 pub use conditional_moves::{ConditionalMovesRequest, ConditionalMovesView};
 pub use game_board::GameBoard;
 pub use history::{GAMES_PAGE_SIZE, HistoryQuery};
@@ -36,7 +38,7 @@ pub use requests::{
     SideChoice, ai_level_schema, variant_path_schema, variant_schema,
 };
 pub use scheduler::SchedulerPass;
-pub use timing::ClockSpec;
+pub use timing::{ClockSpec, Shrink};
 
 /// Playing and reading games: `service.games().play(...)`.
 #[derive(Clone, Copy)]

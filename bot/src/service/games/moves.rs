@@ -4,6 +4,8 @@
 //! PostgreSQL one batch at a time across instances), so the read sees every earlier commit and
 //! of two racing moves exactly one wins.
 
+use std::borrow::Cow;
+
 use sha2::{Digest, Sha256};
 use tafl_engine::{Move, MoveReport, Side};
 
@@ -17,7 +19,7 @@ use crate::service::games::conditional_moves;
 use crate::service::games::game_state::{self, EngineCache};
 use crate::service::games::move_check::{Refusal, may_move};
 use crate::service::views::{MovePlayed, WarningView};
-use crate::service::{ClockSpec, Emitter, Missing, MoveRequest, Result, ServiceError};
+use crate::service::{ClockSpec, Emitter, Missing, MoveRequest, Result, ServiceError, vacation};
 
 /// Who is moving.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +89,10 @@ pub(crate) fn end_if_out_of_time(c: &Conn<'_>, e: &mut Emitter, row: &mut GameRo
         Some(deadline)
             if row.status.is_active() && row.paused_at.is_none() && deadline <= e.now() =>
         {
+            // A vacation that stops this clock, or a vacation day spent now, keeps it going.
+            if vacation::clocks::keeps_going(c, e, row)? {
+                return Ok(false);
+            }
             let late = row.side_to_move;
             if let Some(bank) = match late {
                 Side::Attackers => row.attackers_bank_ms.as_mut(),
@@ -163,7 +169,31 @@ pub(crate) fn decide_move(
     let mut row = read.game;
     let queued = read.conditional;
     e.know_dm_users(game_id, read.dm_users);
-    if let Err(refusal) = may_move(&row, actor, request.expected_ply, e.now()) {
+    // A player on vacation who moves is back: their clocks run again first.
+    if read.mover_on_vacation
+        && let Some(player) = actor_player(actor)
+        && let Some(running) = rows::running_vacation(c, player)?
+    {
+        vacation::clocks::end_running(c, e, &running, e.now(), Some(&mut row))?;
+    }
+    // A clock run out may yet go on: a vacation stops it (its stored deadline is moved when
+    // the vacation ends: the opponent is told it is not their turn, not that time ran out),
+    // or a vacation day is spent now.
+    let late = row.status.is_active()
+        && row.paused_at.is_none()
+        && row.deadline_at.is_some_and(|d| d <= e.now());
+    let stands_still = late
+        && vacation::clocks::keeps_going(c, e, &mut row)?
+        && row.deadline_at.is_some_and(|d| d <= e.now());
+    let checked = if stands_still {
+        Cow::Owned(GameRow {
+            deadline_at: None,
+            ..row.clone()
+        })
+    } else {
+        Cow::Borrowed(&row)
+    };
+    if let Err(refusal) = may_move(&checked, actor, request.expected_ply, e.now()) {
         return refused(c, e, cache, actor, &mut row, refusal);
     }
     let mut game = game_state::engine_game_to_move(c, cache, &row)?;
@@ -363,14 +393,16 @@ fn advance(
     };
     let clock = ClockSpec::from_row(&row.clock);
     let spent = now - row.turn_started_at;
+    // The sides alternate from ply 1, so this is the mover's nth move.
+    let nth = report.ply.div_ceil(2);
     match report.side {
         Side::Attackers => {
             row.attackers_bank_ms =
-                clock.bank_after_move(row.attackers_bank_ms, spent, max_bank_ratio)
+                clock.bank_after_move(row.attackers_bank_ms, spent, nth, max_bank_ratio)
         }
         Side::Defenders => {
             row.defenders_bank_ms =
-                clock.bank_after_move(row.defenders_bank_ms, spent, max_bank_ratio)
+                clock.bank_after_move(row.defenders_bank_ms, spent, nth, max_bank_ratio)
         }
     }
     let next = report.side.opponent();

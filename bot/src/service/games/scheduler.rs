@@ -15,7 +15,7 @@ use crate::logging::ErrorChain;
 use crate::service::events::{DeadlineReminder, EventPayload, InactivityReminder};
 use crate::service::games::game_state;
 use crate::service::games::moves::end_if_out_of_time;
-use crate::service::{Clock, Result};
+use crate::service::{Clock, Result, vacation};
 
 /// What one scheduler pass did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +25,8 @@ pub struct SchedulerPass {
     pub expired_challenges: usize,
     /// Tournaments whose start time came: started, or cancelled for want of players.
     pub tournaments_started: usize,
+    /// Vacations whose time was up: ended, their players' clocks running again.
+    pub vacations_ended: usize,
     /// Games or challenges whose work failed this pass (logged; the rest went on).
     pub failed: usize,
 }
@@ -74,6 +76,9 @@ fn deadline_reminders_due(
         let Some(row) = rows::game(c, id)? else {
             continue;
         };
+        if vacation::clocks::kept_by_running_vacation(c, &row, now)? {
+            continue;
+        }
         let left = row.deadline_at.unwrap_or(now) - now;
         let sent = rows::reminders_sent(c, id, row.ply, ReminderKind::Deadline)?;
         if !thresholds_due(thresholds, left, &sent).is_empty() {
@@ -81,6 +86,27 @@ fn deadline_reminders_due(
         }
     }
     Ok(due)
+}
+
+/// Games past their deadline, less those whose clock a running vacation stops (read each
+/// pass, they would otherwise be written to each pass for nothing).
+fn late_games(c: &Conn<'_>, now: i64) -> Result<Vec<GameId>> {
+    let mut late = Vec::new();
+    for id in rows::games_past_deadline(c, now)? {
+        // A row that cannot be read is left to its own timeout job, which reports it: one
+        // bad row must not stop the pass.
+        let kept = rows::game(c, id)
+            .map_err(Into::into)
+            .and_then(|row| match row {
+                Some(row) => vacation::clocks::kept_by_running_vacation(c, &row, now),
+                None => Ok(true),
+            })
+            .unwrap_or(false);
+        if !kept {
+            late.push(id);
+        }
+    }
+    Ok(late)
 }
 
 /// Games without a clock with an inactivity reminder due now.
@@ -137,7 +163,7 @@ impl Scheduler<'_> {
             .service
             .read(move |c| {
                 Ok::<_, crate::service::ServiceError>((
-                    rows::games_past_deadline(c, now)?,
+                    late_games(c, now)?,
                     deadline_reminders_due(c, now, longest_ms, &thresholds)?,
                     inactivity_reminders_due(c, now, idle_ms)?,
                     rows::expired_challenges(c, now)?,
@@ -148,6 +174,11 @@ impl Scheduler<'_> {
             .await?;
         // One bad row must not stop the timeouts of every other game: each item stands alone.
         let mut pass = SchedulerPass::default();
+        // Before the timeouts: a vacation over moves its player's deadlines on first.
+        match self.service.vacations().end_due().await {
+            Ok(ended) => pass.vacations_ended = ended,
+            Err(e) => pass.failure("vacation end", "pass", "all", &e),
+        }
         for id in late {
             match self.end_on_time(id).await {
                 Ok(ended) => pass.timeouts += usize::from(ended),
@@ -214,6 +245,10 @@ impl Scheduler<'_> {
                 let Seat::Player(player) = game_state::seat(&row, row.side_to_move) else {
                     return Ok(false);
                 };
+                // Away on vacation, the clock stands still: no deadline is near.
+                if vacation::clocks::kept_by_running_vacation(c, &row, e.now())? {
+                    return Ok(false);
+                }
                 let sent = rows::reminders_sent(c, id, row.ply, ReminderKind::Deadline)?;
                 let due = thresholds_due(&thresholds, deadline - e.now(), &sent);
                 if due.is_empty() {

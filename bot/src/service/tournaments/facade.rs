@@ -14,7 +14,7 @@ use crate::service::Emitter;
 use crate::service::games::challenges::resolve_rules;
 use crate::service::games::game_state;
 use crate::service::games::moves::finish;
-use crate::service::{ClockSpec, GamesService, Missing, Result, ServiceError};
+use crate::service::{ClockSpec, GamesService, Missing, Result, ServiceError, TournamentVacation};
 use crate::store::Conn;
 use crate::store::rows::{self, TournamentPlayerRow, TournamentRow};
 
@@ -46,6 +46,7 @@ impl Tournaments<'_> {
         let name = checked_name(&request.name)?;
         let (variant, rules, _) = resolve_rules(&request.rules)?;
         let clock = request.clock.validate()?;
+        let vacation = request.vacation.validate()?;
         let rated = match request.rated {
             Some(true) if variant.is_none() => {
                 return Err(ServiceError::Invalid(
@@ -104,7 +105,9 @@ impl Tournaments<'_> {
                     started_at: None,
                     finished_at: None,
                 };
-                Ok(rows::insert_tournament(c, &row)?)
+                let id = rows::insert_tournament(c, &row)?;
+                rows::set_tournament_vacation_cap(c, id, vacation.to_cap())?;
+                Ok(id)
             })
             .await?;
         self.get(id).await
@@ -382,6 +385,7 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
         variant: t.variant.clone(),
         rules: t.rules.clone(),
         clock: rounds::stored_clock(&t)?,
+        vacation: TournamentVacation::from_cap(rows::tournament_vacation_cap(c, t.id)?),
         rated: t.rated,
         min_players: t.min_players,
         max_players: t.max_players,

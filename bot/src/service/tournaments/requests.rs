@@ -1,7 +1,7 @@
 //! A tournament as its organiser asks for it.
 
 use super::format::Format;
-use crate::service::{ClockSpec, RulesChoice};
+use crate::service::{ClockSpec, RulesChoice, TournamentVacation};
 
 /// The most players one tournament takes.
 pub const MAX_PLAYERS: u32 = 256;
@@ -22,4 +22,6 @@ pub struct NewTournament {
     /// Service clock (ms): sign-up closes and the tournament starts by itself then; `None`:
     /// the organiser starts it.
     pub starts_at: Option<i64>,
+    /// Whether vacation stops the clocks of its games, and for how long.
+    pub vacation: TournamentVacation,
 }

@@ -62,6 +62,7 @@ impl World {
                     min_players: 2,
                     max_players: max,
                     starts_at: None,
+                    vacation: Default::default(),
                 },
             )
             .await
@@ -379,6 +380,7 @@ async fn what_cannot_be_done_is_refused_in_the_players_terms() {
                 min_players: 2,
                 max_players: 4,
                 starts_at: None,
+                vacation: Default::default(),
             },
         )
         .await;
@@ -405,6 +407,7 @@ async fn at_its_start_time_a_tournament_starts_by_itself_or_is_called_off() {
         min_players,
         max_players: 8,
         starts_at: Some(starts_at),
+        vacation: Default::default(),
     };
     let t = w.service.tournaments();
     let full = t

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use super::format::FormatKind;
 use super::standings::GameScore;
 use crate::domain::{GameId, PlayerId, TournamentId, TournamentStatus};
-use crate::service::{ClockSpec, SeatView};
+use crate::service::{ClockSpec, SeatView, TournamentVacation};
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct TournamentView {
@@ -27,6 +27,9 @@ pub struct TournamentView {
     /// The OpenTafl rules string every game is played on.
     pub rules: String,
     pub clock: ClockSpec,
+    /// Whether vacation stops its games' clocks: `"allowed"`, `"forbidden"` or
+    /// `{"max_days": N}`.
+    pub vacation: TournamentVacation,
     pub rated: bool,
     pub min_players: u32,
     pub max_players: u32,

@@ -264,6 +264,24 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 27,
+        name: "vacations",
+        sqlite: include_str!("../../../../migrations/0027_vacations.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0027_vacations.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 28,
+        name: "shrinking_increment",
+        sqlite: include_str!("../../../../migrations/0028_shrinking_increment.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0028_shrinking_increment.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

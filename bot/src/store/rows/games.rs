@@ -30,12 +30,16 @@ fn seat_from_columns(player: Option<PlayerId>, ai: Option<i64>) -> Result<Seat> 
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClockRow {
     pub kind: String,
     pub per_move_ms: Option<i64>,
     pub bank_ms: Option<i64>,
     pub increment_ms: Option<i64>,
+    /// A bank clock's shrinking increment (all three or none).
+    pub shrink_after_moves: Option<u32>,
+    pub shrink_percent: Option<u32>,
+    pub minimum_increment_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,9 +94,7 @@ impl GameRow {
             position: String::new(),
             clock: ClockRow {
                 kind: "unlimited".into(),
-                per_move_ms: None,
-                bank_ms: None,
-                increment_ms: None,
+                ..ClockRow::default()
             },
             attackers_bank_ms: None,
             defenders_bank_ms: None,
@@ -115,7 +117,8 @@ const GAME_COLS: &str = "id, variant, rules, attackers_player, attackers_ai_leve
     defenders_player, defenders_ai_level, status, winner, result_reason, ply, side_to_move, \
     position, clock_kind, clock_per_move_ms, clock_bank_ms, clock_increment_ms, \
     attackers_bank_ms, defenders_bank_ms, turn_started_at, deadline_at, reminded_ply, \
-    draw_offer_by, context, created_at, updated_at, finished_at, rated, private, paused_at";
+    draw_offer_by, context, created_at, updated_at, finished_at, rated, private, paused_at, \
+    clock_shrink_after_moves, clock_shrink_percent, clock_minimum_increment_ms";
 
 fn game_from(r: &Row<'_>) -> Result<GameRow> {
     Ok(GameRow {
@@ -135,6 +138,9 @@ fn game_from(r: &Row<'_>) -> Result<GameRow> {
             per_move_ms: r.get(14)?,
             bank_ms: r.get(15)?,
             increment_ms: r.get(16)?,
+            shrink_after_moves: r.get(30)?,
+            shrink_percent: r.get(31)?,
+            minimum_increment_ms: r.get(32)?,
         },
         attackers_bank_ms: r.get(17)?,
         defenders_bank_ms: r.get(18)?,
@@ -195,6 +201,20 @@ pub fn insert_game(c: &Conn<'_>, g: &GameRow) -> Result<GameId> {
             g.private,
         ],
     )?;
+    // Written apart, and only when there is one, so the rows above still write a database
+    // of an older schema (the migration tests' old data).
+    if g.clock.shrink_after_moves.is_some() {
+        c.execute(
+            "UPDATE games SET clock_shrink_after_moves = ?2, clock_shrink_percent = ?3, \
+             clock_minimum_increment_ms = ?4 WHERE id = ?1",
+            params![
+                id,
+                g.clock.shrink_after_moves,
+                g.clock.shrink_percent,
+                g.clock.minimum_increment_ms
+            ],
+        )?;
+    }
     Ok(GameId(id))
 }
 
@@ -249,6 +269,8 @@ pub struct GameForMove {
     pub stored_answer: Option<(Vec<u8>, String)>,
     /// The lines queued at the game's ply (by the player waiting for this move), if any.
     pub conditional: Option<ConditionalMovesRow>,
+    /// Whether the player to move is on vacation (a move of theirs ends it).
+    pub mover_on_vacation: bool,
 }
 
 /// Game `id` as a move needs it: one query where a move would otherwise read the stored
@@ -287,9 +309,12 @@ pub fn game_for_move(
              WHERE cm.game_id = g.id AND cm.ply = g.ply LIMIT 1)"
         )
     };
+    let on_vacation = "(SELECT COUNT(*) FROM vacations v WHERE v.ended_at IS NULL AND \
+         v.player_id = CASE WHEN g.side_to_move = 'attackers' THEN g.attackers_player \
+         ELSE g.defenders_player END)";
     c.query_opt(
         &format!(
-            "SELECT {columns}, {}, {}, {}, {}, {}, {} FROM games g WHERE g.id = ?1",
+            "SELECT {columns}, {}, {}, {}, {}, {}, {}, {on_vacation} FROM games g WHERE g.id = ?1",
             dm_user("g.attackers_player"),
             dm_user("g.defenders_player"),
             stored("request_hash"),
@@ -306,6 +331,7 @@ pub fn game_for_move(
             let answer: Option<String> = r.get(count + 3)?;
             let queued_by: Option<PlayerId> = r.get(count + 4)?;
             let queued_lines: Option<String> = r.get(count + 5)?;
+            let vacations: i64 = r.get(count + 6)?;
             let game = game_from(r)?;
             let conditional = match queued_by.zip(queued_lines) {
                 Some((player_id, lines)) => Some(ConditionalMovesRow {
@@ -321,6 +347,7 @@ pub fn game_for_move(
                 dm_users: [user(count)?, user(count + 1)?],
                 stored_answer: hash.zip(answer),
                 conditional,
+                mover_on_vacation: vacations > 0,
             })
         },
     )

@@ -30,6 +30,7 @@ mod team_matches;
 mod tournament_discord;
 mod tournaments;
 mod turn_reminders;
+mod vacations;
 mod web_sessions;
 mod webhooks;
 
@@ -60,6 +61,7 @@ pub use team_matches::*;
 pub use tournament_discord::*;
 pub use tournaments::*;
 pub use turn_reminders::*;
+pub use vacations::*;
 pub use web_sessions::*;
 pub use webhooks::*;
 

@@ -14,6 +14,7 @@ mod players;
 mod study;
 mod tokens;
 mod tournaments;
+mod vacation;
 mod web_sessions;
 mod webhooks;
 
@@ -31,6 +32,7 @@ pub use players::*;
 pub use study::*;
 pub use tokens::*;
 pub use tournaments::*;
+pub use vacation::*;
 pub use web_sessions::*;
 pub use webhooks::*;
 

@@ -11,7 +11,7 @@ use crate::domain::TournamentId;
 use crate::service::tournaments::{
     Format, FormatKind, NewTournament, TournamentSummary, TournamentView,
 };
-use crate::service::{ClockSpec, RulesChoice};
+use crate::service::{ClockSpec, RulesChoice, TournamentVacation};
 
 use super::ApiResult;
 use crate::server::AppState;
@@ -46,6 +46,10 @@ pub struct NewTournamentBody {
     /// When sign-up closes and the first round starts (milliseconds since the Unix epoch);
     /// absent: the organiser starts it.
     starts_at: Option<i64>,
+    /// Whether a player's vacation stops the clocks of its games: `"allowed"` (the default),
+    /// `"forbidden"`, or `{"max_days": N}` (at most N days per player in all its games).
+    #[serde(default)]
+    vacation: TournamentVacation,
 }
 
 fn default_min_players() -> u32 {
@@ -87,7 +91,7 @@ impl NewTournamentBody {
     request_body = NewTournamentBody,
     responses(
         (status = 201, description = "The tournament, in sign-up", body = TournamentView),
-        (status = 422, description = "A name empty or too long, a format without its rounds or group size, both a variant and rules, unknown or unplayable rules, a clock out of range, rated custom rules, player counts out of range, or a start in the past", body = ErrorBody),
+        (status = 422, description = "A name empty or too long, a format without its rounds or group size, both a variant and rules, unknown or unplayable rules, a clock out of range, a vacation cap out of range, rated custom rules, player counts out of range, or a start in the past", body = ErrorBody),
     )
 )]
 pub async fn create_tournament(
@@ -116,6 +120,7 @@ pub async fn create_tournament(
                 min_players: body.min_players,
                 max_players: body.max_players,
                 starts_at: body.starts_at,
+                vacation: body.vacation,
             },
         )
         .await?;

@@ -11,6 +11,7 @@ use crate::domain::ChallengeId;
 use crate::server::AppState;
 use crate::service::{
     ClockSpec, DEFAULT_AI_LEVEL, DEFAULT_VARIANT, NewChallenge, Opponent, RulesChoice, SideChoice,
+    parse_clock_text,
 };
 
 use super::super::error::WebError;
@@ -83,8 +84,8 @@ pub async fn new_challenge(
                     option value="defenders" { "defenders" }
                 }
             }
-            label { "Clock: days per move (empty: 3 against a player, none against the AI; 0: none)"
-                input type="number" name="days" min="0" max="366" placeholder="3 (none against the AI)";
+            label { "Clock: days per move (empty: 3 against a player, none against the AI; 0: none), or a bank: 7d+1d, 10d+12h shrinking 25% every 10 to 3h"
+                input type="text" name="days" maxlength="80" placeholder="3 (none against the AI)";
             }
             label.check { input type="checkbox" name="rated" value="true" checked; " Rated (between two players, with a clock)" }
             label.check { input type="checkbox" name="private" value="true"; " Private (only the players see it)" }
@@ -154,11 +155,8 @@ pub async fn create_challenge(
         days => match days.parse::<u32>() {
             Ok(0) => ClockSpec::Unlimited {},
             Ok(days) => ClockSpec::days_per_move(days),
-            Err(_) => {
-                return Err(WebError::BadInput(format!(
-                    "the clock is a whole number of days per move (0 for none), not {days:?}"
-                )));
-            }
+            // Not a number of days: a clock in words (a bank, maybe shrinking), as Discord's.
+            Err(_) => parse_clock_text(days).map_err(|e| WebError::BadInput(e.to_string()))?,
         },
     };
     let created = state

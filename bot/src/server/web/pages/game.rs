@@ -323,7 +323,10 @@ fn live_part(
                 } @else if let Some(side) = v.side_to_move {
                     span { (capitalized(side.as_str())) " to move." }
                     @if v.your_turn { " " span.turn { "Your turn!" } }
-                    @if let Some(deadline) = v.deadline_at {
+                    @if let Some(until) = v.vacation_until {
+                        " " span #vacation { "On vacation until " (local_time(until))
+                            ": the clock stands still." }
+                    } @else if let Some(deadline) = v.deadline_at {
                         " Deadline: " (local_time(deadline)) "."
                     }
                 }

@@ -21,6 +21,7 @@ pub mod tournament_live;
 mod tournament_words;
 pub mod tournaments;
 pub mod turns;
+pub mod vacation;
 pub mod variants;
 pub mod welcome;
 

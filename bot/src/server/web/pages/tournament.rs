@@ -98,6 +98,7 @@ fn body(t: &TournamentView, me: Option<&Me>, refusal: Option<&str>) -> Markup {
                 @if let Some(rounds) = t.planned_rounds { ", " (rounds) " rounds" }
                 " · " (variant_label(t.variant.as_deref()))
                 " · clock: " (t.clock)
+                " · " span #tournament-vacation { (t.vacation) }
                 " · " @if t.rated { "rated" } @else { "casual" }
                 " · " (t.min_players) " to " (t.max_players) " players"
                 " · organised by " (seat(&t.organiser))

@@ -11,7 +11,9 @@ use serde::Deserialize;
 use crate::domain::TournamentStatus;
 use crate::server::AppState;
 use crate::service::tournaments::{Format, FormatKind, MAX_PLAYERS, NewTournament, utc_minute_ms};
-use crate::service::{ClockSpec, DEFAULT_VARIANT, RulesChoice, VariantView, variant_label};
+use crate::service::{
+    ClockSpec, DEFAULT_VARIANT, RulesChoice, TournamentVacation, VariantView, variant_label,
+};
 
 use super::super::error::WebError;
 use super::super::form::WebForm;
@@ -45,6 +47,9 @@ pub struct NewTournamentForm {
     /// `YYYY-MM-DDTHH:MM` in UTC (a `datetime-local` field); empty: the organiser starts it.
     #[serde(default)]
     starts_at: String,
+    /// Days of vacation a player may use in its games: empty allowed, 0 forbidden.
+    #[serde(default)]
+    vacation_days: String,
 }
 
 fn default_format() -> FormatKind {
@@ -65,6 +70,7 @@ impl Default for NewTournamentForm {
             min_players: "2".into(),
             max_players: "16".into(),
             starts_at: String::new(),
+            vacation_days: String::new(),
         }
     }
 }
@@ -160,6 +166,13 @@ impl NewTournamentForm {
             min_players: number("the fewest players", &self.min_players)?,
             max_players: number("the most players", &self.max_players)?,
             starts_at,
+            vacation: match self.vacation_days.trim() {
+                "" => TournamentVacation::Allowed,
+                _ => match number("the vacation days", &self.vacation_days)? {
+                    0 => TournamentVacation::Forbidden,
+                    days => TournamentVacation::MaxDays(days),
+                },
+            },
         })
     }
 }
@@ -287,6 +300,9 @@ fn create_form(
             }
             label { "Starts by itself at (UTC; empty: I start it)"
                 input type="datetime-local" name="starts_at" value=(form.starts_at);
+            }
+            label { "Vacation days per player in its games (empty: no limit; 0: none)"
+                input type="number" name="vacation_days" min="0" max="366" value=(form.vacation_days);
             }
             button.primary type="submit" { "Create" }
         }
