@@ -96,3 +96,8 @@ id_type!(
     AnalysisId,
     "An analysis's id."
 );
+id_type!(
+    /// A puzzle mined from a game.
+    PuzzleId,
+    "A puzzle's id."
+);

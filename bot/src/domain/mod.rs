@@ -20,8 +20,8 @@ pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
-    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, MailId, OutboxId, PlayerId, TokenId,
-    TournamentId, WebSessionId, WebhookId,
+    AnalysisId, ChallengeId, DeliveryId, EventId, GameId, MailId, OutboxId, PlayerId, PuzzleId,
+    TokenId, TournamentId, WebSessionId, WebhookId,
 };
 pub use instance::InstanceId;
 pub use mail_kind::MailKind;

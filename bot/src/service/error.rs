@@ -1,5 +1,6 @@
 use crate::domain::{
-    ChallengeId, EventId, GameId, PlayerId, TokenId, TournamentId, WebSessionId, WebhookId,
+    ChallengeId, EventId, GameId, PlayerId, PuzzleId, TokenId, TournamentId, WebSessionId,
+    WebhookId,
 };
 use crate::logging::ErrorChain;
 use crate::store::StoreError;
@@ -47,6 +48,11 @@ pub enum Missing {
     Variant(String),
     #[error("tournament {0} not found")]
     Tournament(TournamentId),
+    #[error("puzzle {0} not found")]
+    Puzzle(PuzzleId),
+    /// Every puzzle (of the variant asked for) has been tried by this player.
+    #[error("no puzzle left to try{0}: come back once more games are analysed")]
+    NoPuzzleLeft(String),
     /// A leaderboard is kept per preset variant; `known` lists them.
     #[error("no variant {variant:?} (each preset has a leaderboard; known: {known})")]
     Leaderboard { variant: String, known: String },

@@ -32,6 +32,7 @@ mod health;
 mod instances_tests;
 pub mod limits;
 pub mod mail;
+pub mod puzzles;
 pub mod ratings;
 pub mod tournaments;
 mod views;

@@ -4,7 +4,7 @@
 
 use crate::domain::{
     AnalysisId, AnalysisStatus, ChallengeId, ChallengeStatus, DeliveryId, EventId, GameId,
-    GameStatus, Handle, MailId, MailKind, OutboxId, PlayerId, ReminderKind, ResultReason,
+    GameStatus, Handle, MailId, MailKind, OutboxId, PlayerId, PuzzleId, ReminderKind, ResultReason,
     SessionOpening, SharedLimit, SideChoice, SideColumn, TokenId, TournamentId, TournamentStatus,
     WebSessionId, WebhookId, Word, from_word,
 };
@@ -71,7 +71,8 @@ id_column!(
     MailId,
     AnalysisId,
     WebSessionId,
-    TournamentId
+    TournamentId,
+    PuzzleId
 );
 
 impl ToSqlValue for ResultReason {

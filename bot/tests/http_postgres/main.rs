@@ -57,6 +57,8 @@ mod postgres_deadlines;
 mod private_actions;
 #[path = "../http/public_games.rs"]
 mod public_games;
+#[path = "../http/puzzles.rs"]
+mod puzzles;
 #[path = "../http/ratings.rs"]
 mod ratings;
 #[path = "../http/scheduler.rs"]

@@ -237,6 +237,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 24,
+        name: "puzzles",
+        sqlite: include_str!("../../../../migrations/0031_puzzles.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0031_puzzles.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.
