@@ -14,6 +14,11 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
     if let Some(news) = super::tournament_news::compose(data, event).await? {
         return Ok(Some(news));
     }
+    if let EventPayload::DailyPuzzle(daily) = &event.payload {
+        return super::puzzles::daily_post(data, daily.puzzle_id)
+            .await
+            .map(Some);
+    }
     let Some(game) = event.game_id else {
         return Ok(None);
     };
@@ -85,7 +90,8 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
         | EventPayload::AnalysisDone(_)
         | EventPayload::TournamentStarted(_)
         | EventPayload::RoundStarted(_)
-        | EventPayload::TournamentEnded(_) => return Ok(None),
+        | EventPayload::TournamentEnded(_)
+        | EventPayload::DailyPuzzle(_) => return Ok(None),
     };
     Ok(Some(post))
 }

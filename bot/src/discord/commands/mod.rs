@@ -14,6 +14,7 @@ pub mod moderation;
 pub mod moves;
 pub mod notify;
 pub mod privacy;
+pub mod puzzle;
 pub mod settings;
 pub mod standings;
 pub mod tournament;
@@ -85,6 +86,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         follow::follow(),
         analyze::analyze(),
         analyze::hint(),
+        puzzle::puzzle(),
         web::web(),
         privacy::privacy(),
         help::help(),

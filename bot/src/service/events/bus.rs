@@ -119,7 +119,9 @@ pub(crate) fn announced_in_channel(event: &Event) -> bool {
         // A tournament's news belongs to no game's channel; its games are announced.
         | EventPayload::TournamentStarted(_)
         | EventPayload::RoundStarted(_)
-        | EventPayload::TournamentEnded(_) => false,
+        | EventPayload::TournamentEnded(_)
+        // Posted by the daily puzzle's own job in the channels that asked for it.
+        | EventPayload::DailyPuzzle(_) => false,
     }
 }
 

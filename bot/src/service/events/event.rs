@@ -61,6 +61,7 @@ pub enum EventPayload {
     TournamentStarted(TournamentRound),
     RoundStarted(TournamentRound),
     TournamentEnded(TournamentEnded),
+    DailyPuzzle(DailyPuzzle),
 }
 
 impl EventPayload {
@@ -84,6 +85,7 @@ impl EventPayload {
             EventPayload::TournamentStarted(_) => "tournament_started",
             EventPayload::RoundStarted(_) => "round_started",
             EventPayload::TournamentEnded(_) => "tournament_ended",
+            EventPayload::DailyPuzzle(_) => "daily_puzzle",
         }
     }
 }
@@ -176,6 +178,14 @@ pub struct AnalysisDone {
     /// Each side's accuracy, 0 to 100.
     pub attackers_accuracy: f64,
     pub defenders_accuracy: f64,
+}
+
+/// The day's puzzle, posted in the Discord channels of the servers that turned it on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DailyPuzzle {
+    pub puzzle_id: crate::domain::PuzzleId,
+    /// Days since 1970-01-01 (UTC).
+    pub day: i64,
 }
 
 /// A game without a clock has waited on a player for long (repeated while it waits).

@@ -13,9 +13,9 @@ use super::GamesService;
 
 pub use bus::EventBus;
 pub use event::{
-    AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
-    GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent, PauseReason,
-    ResumedWhere, TournamentEnded, TournamentRound,
+    AnalysisDone, ChallengeAnswer, DailyPuzzle, DeadlineReminder, DrawEvent, Event, EventPayload,
+    GameEnded, GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent,
+    PauseReason, ResumedWhere, TournamentEnded, TournamentRound,
 };
 pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 

@@ -143,7 +143,8 @@ impl Puzzles<'_> {
     }
 
     /// Mines the games analysed before (in batches), then each game as its analysis is done,
-    /// until shutdown.
+    /// and posts the daily puzzle where it is due (every [`super::daily::DAILY_CHECK`]), until
+    /// shutdown.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let mut events = self.service.inner.bus.subscribe();
         loop {
@@ -159,9 +160,15 @@ impl Puzzles<'_> {
                     }
                 }
             }
-            // Wait for the next analysis done (a lagged receiver has missed some: mine again).
+            // Wait for the next analysis done (a lagged receiver has missed some: mine again),
+            // posting the daily puzzle where it is due meanwhile.
             loop {
                 tokio::select! {
+                    _ = tokio::time::sleep(super::daily::DAILY_CHECK) => {
+                        if let Err(e) = self.post_daily().await {
+                            tracing::warn!(error = %ErrorChain(&e), "daily puzzle not posted");
+                        }
+                    }
                     event = events.recv() => match event {
                         Ok(event) if matches!(event.payload, EventPayload::AnalysisDone(_)) => break,
                         Ok(_) => {}

@@ -8,6 +8,7 @@
 //! variants they play, so one number says how well they read tafl positions; `next` still
 //! filters by variant when asked.
 
+pub mod daily;
 mod export;
 pub mod mining;
 mod solving;

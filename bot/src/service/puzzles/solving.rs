@@ -136,10 +136,62 @@ fn check_moves(stored: &Stored, moves: &[String]) -> Result<Checked> {
     })
 }
 
+/// The puzzle's position after the solver's `moves`, each followed by the line's reply.
+fn after_moves(stored: &Stored, moves: &[String]) -> Result<Game> {
+    let mut game = stored.game.clone();
+    let dim = game.rules().dim();
+    for (i, text) in moves.iter().enumerate() {
+        let mv = Move::parse(text, dim)
+            .map_err(|e| ServiceError::Invalid(format!("move {} ({text:?}): {e}", i + 1)))?;
+        game.play(mv)
+            .map_err(|e| ServiceError::IllegalMove(format!("move {} ({text}): {e}", i + 1)))?;
+        if let Some(Ok(reply)) = stored.line.get(2 * i + 1).map(|m| Move::parse(m, dim))
+            && !game.is_over()
+        {
+            game.play(reply)
+                .map_err(|e| ServiceError::internal(format!("a stored puzzle reply: {e}")))?;
+        }
+    }
+    Ok(game)
+}
+
 impl Puzzles<'_> {
     /// A puzzle by id.
     pub async fn get(self, id: PuzzleId) -> Result<PuzzleView> {
         self.service.read(move |c| Ok(load(c, id)?.view())).await
+    }
+
+    /// The solver's legal moves in puzzle `id` after `moves` (their moves so far, each followed
+    /// by the line's reply), only those from `from` when given: what a move picker offers.
+    pub async fn legal_moves(
+        self,
+        id: PuzzleId,
+        moves: Vec<String>,
+        from: Option<String>,
+    ) -> Result<Vec<String>> {
+        self.service
+            .read(move |c| {
+                let stored = load(c, id)?;
+                let game = after_moves(&stored, &moves)?;
+                Ok(game
+                    .legal_moves()
+                    .into_iter()
+                    .map(|m| m.to_string())
+                    .filter(|m| from.as_deref().is_none_or(|f| hint_of(m) == f))
+                    .collect())
+            })
+            .await
+    }
+
+    /// Puzzle `id`'s rules and position after `moves` (as [`Puzzles::legal_moves`]), to draw.
+    pub async fn board(self, id: PuzzleId, moves: Vec<String>) -> Result<(Rules, Position)> {
+        self.service
+            .read(move |c| {
+                let stored = load(c, id)?;
+                let game = after_moves(&stored, &moves)?;
+                Ok((game.rules().clone(), *game.position()))
+            })
+            .await
     }
 
     /// The puzzles mined from game `id`, and whether it has been mined yet.

@@ -246,6 +246,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 25,
+        name: "daily_puzzles",
+        sqlite: include_str!("../../../../migrations/0032_daily_puzzles.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0032_daily_puzzles.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

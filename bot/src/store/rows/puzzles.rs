@@ -290,3 +290,57 @@ pub fn games_to_mine(c: &Conn<'_>, limit: u32) -> Result<Vec<(GameId, AnalysisId
         |r| Ok((r.get(0)?, r.get(1)?)),
     )
 }
+
+fn snowflake(id: u64) -> i64 {
+    i64::try_from(id).unwrap_or(i64::MAX)
+}
+
+/// Turns the daily puzzle on in `channel` of `guild` (moving it there if it was elsewhere), or
+/// off with `None`.
+pub fn set_daily_puzzle_channel(c: &Conn<'_>, guild: u64, channel: Option<u64>) -> Result<()> {
+    match channel {
+        Some(channel) => c.execute(
+            "INSERT INTO puzzle_daily_channels (guild_id, channel_id) VALUES (?1, ?2) \
+             ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id",
+            params![snowflake(guild), snowflake(channel)],
+        )?,
+        None => c.execute(
+            "DELETE FROM puzzle_daily_channels WHERE guild_id = ?1",
+            params![snowflake(guild)],
+        )?,
+    };
+    Ok(())
+}
+
+/// The channel where `guild` gets the daily puzzle, if it turned it on.
+pub fn daily_puzzle_channel(c: &Conn<'_>, guild: u64) -> Result<Option<u64>> {
+    c.query_opt(
+        "SELECT channel_id FROM puzzle_daily_channels WHERE guild_id = ?1",
+        params![snowflake(guild)],
+        |r| Ok(u64::try_from(r.get::<i64>(0)?).unwrap_or_default()),
+    )
+}
+
+/// Servers (and their channels) whose daily puzzle of `day` is not posted yet, at most `limit`.
+pub fn daily_puzzles_due(c: &Conn<'_>, day: i64, limit: u32) -> Result<Vec<(u64, u64)>> {
+    c.query_all(
+        "SELECT guild_id, channel_id FROM puzzle_daily_channels \
+         WHERE last_day IS NULL OR last_day < ?1 ORDER BY guild_id LIMIT ?2",
+        params![day, limit],
+        |r| {
+            Ok((
+                u64::try_from(r.get::<i64>(0)?).unwrap_or_default(),
+                u64::try_from(r.get::<i64>(1)?).unwrap_or_default(),
+            ))
+        },
+    )
+}
+
+/// Records that `guild` got the daily puzzle of `day`.
+pub fn mark_daily_puzzle_posted(c: &Conn<'_>, guild: u64, day: i64) -> Result<()> {
+    c.execute(
+        "UPDATE puzzle_daily_channels SET last_day = ?2 WHERE guild_id = ?1",
+        params![snowflake(guild), day],
+    )?;
+    Ok(())
+}
