@@ -180,3 +180,71 @@ async fn a_try_with_an_illegal_move_is_refused_and_a_puzzle_exports_as_an_openta
         .await;
     assert_eq!(missing["error"]["code"], "not_found");
 }
+
+#[tokio::test]
+async fn the_web_puzzle_page_offers_the_moves_a_hint_and_answers_a_try() {
+    use super::web_sessions::{browserless, signed_in};
+    use reqwest::header::{COOKIE, LOCATION};
+
+    let app = quick_app(60).await;
+    let (a, _b, puzzles) = mined_example(&app).await;
+    let escape = puzzles.iter().find(|p| p["theme"] == "escape").unwrap();
+    let id = escape["id"].as_i64().unwrap();
+    let (cookie, csrf) = signed_in(&app, &a).await;
+    let get = |path: String| {
+        let cookie = cookie.clone();
+        let base = app.base.clone();
+        async move {
+            browserless()
+                .get(format!("{base}{path}"))
+                .header(COOKIE, cookie)
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let next = get("/puzzles?variant=custom".into()).await;
+    assert!(next.status().is_redirection(), "{}", next.status());
+    assert!(
+        next.headers()[LOCATION]
+            .to_str()
+            .unwrap()
+            .starts_with("/puzzles/")
+    );
+    let page = get(format!("/puzzles/{id}")).await.text().await.unwrap();
+    assert!(
+        page.contains("defenders to move: the king escapes in 1"),
+        "{page}"
+    );
+    assert!(page.contains("<option value=\"a3-a1\">"), "{page}");
+    assert!(
+        page.contains("Move the piece on <strong>a3</strong>"),
+        "{page}"
+    );
+    assert!(page.contains("<svg"), "the board is drawn");
+
+    // A wrong try: the refutation, the line and the rating change.
+    let answer = browserless()
+        .post(format!("{}/puzzles/{id}", app.base))
+        .header(COOKIE, &cookie)
+        .form(&[("csrf", csrf.as_str()), ("moves", ""), ("move", "a3-b3")])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    let page = answer.text().await.unwrap();
+    assert!(page.contains("Not this time: a3-b3"), "{page}");
+    assert!(page.contains("b6-b4"), "the refutation: {page}");
+    assert!(page.contains("The line: a3-a1"), "{page}");
+    assert!(page.contains("My puzzle rating: 1500 →"), "{page}");
+
+    // Without the session's CSRF token: refused, nothing tried.
+    let forged = browserless()
+        .post(format!("{}/puzzles/{id}", app.base))
+        .header(COOKIE, &cookie)
+        .form(&[("csrf", "0"), ("moves", ""), ("move", "a3-a1")])
+        .send()
+        .await
+        .unwrap();
+    assert!(forged.status().is_client_error(), "{}", forged.status());
+}
