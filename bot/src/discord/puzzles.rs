@@ -8,12 +8,11 @@
 use poise::CreateReply;
 use serenity::all::{
     ButtonStyle, ComponentInteractionDataKind, CreateActionRow, CreateAttachment, CreateButton,
-    CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption,
 };
 
 use super::answers::ClickAnswer;
 use super::components::{ButtonAction, answer_privately};
-use super::picker::{Choice, page_of, pieces, targets};
+use super::picker::{Choice, page_of, pieces, select_menu, targets};
 use super::posts::{self, Post};
 use super::{BotError, Data, mentions};
 use crate::domain::{PlayerId, PuzzleId};
@@ -140,23 +139,11 @@ async fn board_png(data: &Data, id: PuzzleId, moves: Vec<String>) -> Option<Vec<
 }
 
 fn menu(step: &PuzzleStep, choices: Vec<Choice>, placeholder: &str) -> Vec<CreateActionRow> {
-    let options = choices
-        .into_iter()
-        .map(|c| {
-            let option = CreateSelectMenuOption::new(c.label, c.value);
-            match c.description {
-                Some(d) => option.description(d),
-                None => option,
-            }
-        })
-        .collect();
-    vec![CreateActionRow::SelectMenu(
-        CreateSelectMenu::new(
-            ButtonAction::Puzzle(step.clone()).custom_id(),
-            CreateSelectMenuKind::String { options },
-        )
-        .placeholder(placeholder),
-    )]
+    select_menu(
+        ButtonAction::Puzzle(step.clone()).custom_id(),
+        choices,
+        placeholder,
+    )
 }
 
 /// The private board of puzzle `id` after `moves`, with `intro` and the pieces menu.
