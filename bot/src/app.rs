@@ -111,6 +111,12 @@ impl RunningApp {
             let rx = shutdown_rx.clone();
             background.push(tokio::spawn(async move { s.analysis().run(rx).await }));
         }
+        {
+            // Puzzles from analysed games: those analysed before, then each as it is done.
+            let s = service.clone();
+            let rx = shutdown_rx.clone();
+            background.push(tokio::spawn(async move { s.puzzles().run(rx).await }));
+        }
         if config.webhooks.enabled {
             let worker = DeliveryWorker::new(service.clone(), config.webhooks.clone())?;
             let rx = shutdown_rx.clone();

@@ -17,6 +17,11 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
     if let Some(news) = super::match_news::compose(data, event).await? {
         return Ok(Some(news));
     }
+    if let EventPayload::DailyPuzzle(daily) = &event.payload {
+        return super::puzzles::daily_post(data, daily.puzzle_id)
+            .await
+            .map(Some);
+    }
     let Some(game) = event.game_id else {
         return Ok(None);
     };
@@ -98,7 +103,8 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
         | EventPayload::TournamentJoined(_)
         | EventPayload::TournamentLeft(_)
         | EventPayload::MatchStarted(_)
-        | EventPayload::MatchEnded(_) => return Ok(None),
+        | EventPayload::MatchEnded(_)
+        | EventPayload::DailyPuzzle(_) => return Ok(None),
     };
     Ok(Some(post))
 }

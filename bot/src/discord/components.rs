@@ -12,6 +12,7 @@ use super::game_buttons::{self, GameButton};
 use super::mentions;
 use super::picker::{self, PickerStep};
 use super::posts::{self, seat_label};
+use super::puzzles::{self, PuzzleStep};
 use super::threads;
 use super::{BotError, Data, challenge_posts};
 use crate::domain::{ChallengeId, GameId};
@@ -31,6 +32,8 @@ pub enum ButtonAction {
     Game(GameButton, GameId),
     /// A step of the move picker's select menus.
     Pick(PickerStep),
+    /// A puzzle's **Solve** button or one of its menus.
+    Puzzle(PuzzleStep),
 }
 
 impl ButtonAction {
@@ -42,6 +45,7 @@ impl ButtonAction {
             ButtonAction::Cancel(id) => format!("challenge:cancel:{id}"),
             ButtonAction::Game(button, id) => format!("game:{}:{id}", button.verb()),
             ButtonAction::Pick(step) => step.custom_id(),
+            ButtonAction::Puzzle(step) => step.custom_id(),
         }
     }
 
@@ -66,6 +70,9 @@ impl ButtonAction {
             }
             ["pick", ..] => PickerStep::parse(&parts)
                 .map(ButtonAction::Pick)
+                .ok_or_else(unknown),
+            ["pz", ..] => PuzzleStep::parse(&parts)
+                .map(ButtonAction::Puzzle)
                 .ok_or_else(unknown),
             _ => Err(unknown()),
         }
@@ -294,6 +301,7 @@ async fn run(click: &ClickAnswer<'_>, data: &Data, action: ButtonAction) -> Resu
         }
         ButtonAction::Game(button, game) => game_buttons::run(click, data, button, game).await?,
         ButtonAction::Pick(step) => picker::run(click, data, step).await?,
+        ButtonAction::Puzzle(step) => puzzles::run(click, data, step).await?,
     }
     Ok(())
 }

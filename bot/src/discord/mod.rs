@@ -25,6 +25,7 @@ mod picker;
 mod places;
 mod post_permissions;
 mod posts;
+mod puzzles;
 mod server;
 mod server_lifecycle;
 mod session_start_limit;

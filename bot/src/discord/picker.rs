@@ -141,6 +141,19 @@ pub fn targets(legal_from: &[String]) -> Vec<Choice> {
 }
 
 fn menu(step: &PickerStep, choices: Vec<Choice>, placeholder: &str) -> Vec<CreateActionRow> {
+    select_menu(
+        ButtonAction::Pick(step.clone()).custom_id(),
+        choices,
+        placeholder,
+    )
+}
+
+/// A row with one select menu of `choices`, sent back under `custom_id`.
+pub fn select_menu(
+    custom_id: String,
+    choices: Vec<Choice>,
+    placeholder: &str,
+) -> Vec<CreateActionRow> {
     let options = choices
         .into_iter()
         .map(|c| {
@@ -152,11 +165,8 @@ fn menu(step: &PickerStep, choices: Vec<Choice>, placeholder: &str) -> Vec<Creat
         })
         .collect();
     vec![CreateActionRow::SelectMenu(
-        CreateSelectMenu::new(
-            ButtonAction::Pick(step.clone()).custom_id(),
-            CreateSelectMenuKind::String { options },
-        )
-        .placeholder(placeholder),
+        CreateSelectMenu::new(custom_id, CreateSelectMenuKind::String { options })
+            .placeholder(placeholder),
     )]
 }
 

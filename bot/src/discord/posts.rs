@@ -53,7 +53,7 @@ impl Post {
     }
 
     /// A post with `board` attached (when it could be drawn).
-    fn with_board(
+    pub fn with_board(
         content: String,
         board: Option<BoardImage>,
         filename: String,
@@ -305,6 +305,15 @@ pub async fn board_image(
 
 /// The start position of `rules`, drawn off the async runtime (for /rules: no game exists).
 pub async fn start_position_png(rules: tafl_engine::Rules) -> Result<Vec<u8>, String> {
+    let start = rules.start_position();
+    position_png(rules, start).await
+}
+
+/// `position` under `rules`, drawn off the async runtime (a puzzle's: no game of its own).
+pub async fn position_png(
+    rules: tafl_engine::Rules,
+    position: tafl_engine::Position,
+) -> Result<Vec<u8>, String> {
     let theme: tafl_render::Theme = BOARD_THEME.parse().map_err(|e| format!("{e}"))?;
     let options = tafl_render::RenderOptions {
         style: tafl_render::Style {
@@ -314,7 +323,7 @@ pub async fn start_position_png(rules: tafl_engine::Rules) -> Result<Vec<u8>, St
         ..Default::default()
     };
     tokio::task::spawn_blocking(move || {
-        tafl_render::render(&rules.start_position(), &rules, &options).map_err(|e| e.to_string())
+        tafl_render::render(&position, &rules, &options).map_err(|e| e.to_string())
     })
     .await
     .map_err(|e| e.to_string())?

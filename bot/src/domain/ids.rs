@@ -111,3 +111,8 @@ id_type!(
     AnnotationId,
     "An annotation's id."
 );
+id_type!(
+    /// A puzzle mined from a game.
+    PuzzleId,
+    "A puzzle's id."
+);

@@ -22,7 +22,7 @@ pub use engine_schemas::{SideSchema, WarningKindSchema};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
     AnalysisId, AnnotationId, ChallengeId, DeliveryId, EventId, GameId, ImportedPlayerId, MailId,
-    OutboxId, PlayerId, TeamMatchId, TokenId, TournamentId, WebSessionId, WebhookId,
+    OutboxId, PlayerId, PuzzleId, TeamMatchId, TokenId, TournamentId, WebSessionId, WebhookId,
 };
 pub use instance::InstanceId;
 pub use mail_kind::MailKind;

@@ -138,6 +138,16 @@ impl Emitter {
         Ok(())
     }
 
+    /// Posts the event this job emitted last in `channel` too (news for channels that asked
+    /// for it, such as the daily puzzle: no game's place).
+    pub(crate) fn post_last_event_in(&mut self, c: &Conn<'_>, channel: u64) -> Result<()> {
+        if let Some(event) = self.events.last() {
+            let post = rows::insert_outbox_post(c, event.id, channel, self.wall_now, None)?;
+            self.posts.push(post);
+        }
+        Ok(())
+    }
+
     /// Posts the start of `game`, emitted by this job, in `channel` as well (its place there
     /// was made after the start was emitted).
     pub(crate) fn post_game_start_in(

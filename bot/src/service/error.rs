@@ -1,5 +1,5 @@
 use crate::domain::{
-    AnnotationId, ChallengeId, EventId, GameId, PlayerId, TokenId, TournamentId, WebSessionId,
+    AnnotationId, ChallengeId, EventId, GameId, PlayerId, PuzzleId, TokenId, TournamentId, WebSessionId,
     WebhookId,
 };
 use crate::logging::ErrorChain;
@@ -52,6 +52,11 @@ pub enum Missing {
     TeamMatch(crate::domain::TeamMatchId),
     #[error("annotation {0} not found (or not yours)")]
     Annotation(AnnotationId),
+    #[error("puzzle {0} not found")]
+    Puzzle(PuzzleId),
+    /// Every puzzle (of the variant asked for) has been tried by this player.
+    #[error("no puzzle left to try{0}: come back once more games are analysed")]
+    NoPuzzleLeft(String),
     /// A leaderboard is kept per preset variant; `known` lists them.
     #[error("no variant {variant:?} (each preset has a leaderboard; known: {known})")]
     Leaderboard { variant: String, known: String },

@@ -35,6 +35,7 @@ mod instances_tests;
 pub mod limits;
 pub mod mail;
 pub mod matches;
+pub mod puzzles;
 pub mod ratings;
 pub mod study;
 pub mod tournaments;

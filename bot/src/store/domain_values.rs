@@ -4,7 +4,7 @@
 
 use crate::domain::{
     AnalysisId, AnalysisStatus, AnnotationId, ChallengeId, ChallengeStatus, DeliveryId, EventId,
-    GameId, GameStatus, Handle, ImportedPlayerId, MailId, MailKind, MatchStatus, OutboxId, PlayerId,
+    GameId, GameStatus, Handle, ImportedPlayerId, MailId, MailKind, MatchStatus, OutboxId, PlayerId, PuzzleId,
     ReminderKind, ResultReason, SessionOpening, SharedLimit, SideChoice, SideColumn, TeamMatchId,
     TeamSide, TokenId, TournamentId, TournamentStatus, WebSessionId, WebhookId, Word, from_word,
 };
@@ -76,7 +76,8 @@ id_column!(
     TournamentId,
     TeamMatchId,
     ImportedPlayerId,
-    AnnotationId
+    AnnotationId,
+    PuzzleId
 );
 
 impl ToSqlValue for ResultReason {

@@ -201,6 +201,7 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
         include_str!("rows/player_preferences.rs"),
     ),
     ("players", include_str!("rows/players.rs")),
+    ("puzzles", include_str!("rows/puzzles.rs")),
     ("ratings", include_str!("rows/ratings.rs")),
     (
         "shared_limit_hits",

@@ -35,6 +35,7 @@ mod players;
 mod private_actions;
 mod public_games;
 mod public_games_stream;
+mod puzzles;
 mod ratings;
 mod scheduler;
 mod session_list;

@@ -59,6 +59,8 @@ mod private_actions;
 mod public_games;
 #[path = "../http/public_games_stream.rs"]
 mod public_games_stream;
+#[path = "../http/puzzles.rs"]
+mod puzzles;
 #[path = "../http/ratings.rs"]
 mod ratings;
 #[path = "../http/scheduler.rs"]

@@ -29,6 +29,7 @@ mod eval;
 mod level;
 mod limits;
 mod ordering;
+pub mod puzzle;
 mod repetition;
 mod result;
 mod rng;

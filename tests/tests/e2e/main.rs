@@ -27,6 +27,7 @@ mod discord_permissions;
 )]
 mod discord_postgres;
 mod discord_privacy;
+mod discord_puzzles;
 mod discord_rate_limits;
 mod discord_real_world;
 mod discord_resilience;

@@ -15,6 +15,7 @@ pub mod moderation;
 pub mod moves;
 pub mod notify;
 pub mod privacy;
+pub mod puzzle;
 pub mod settings;
 pub mod standings;
 pub mod team_match;
@@ -92,6 +93,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         follow::follow(),
         analyze::analyze(),
         analyze::hint(),
+        puzzle::puzzle(),
         web::web(),
         privacy::privacy(),
         help::help(),

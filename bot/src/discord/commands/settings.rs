@@ -35,6 +35,8 @@ pub async fn settings(
     #[description = "Allow games in every channel again"] any_channel: Option<bool>,
     #[description = "Role whose members may /abort any game"] moderator_role: Option<RoleId>,
     #[description = "Remove the moderator role"] no_moderator_role: Option<bool>,
+    #[description = "Post a puzzle every day in this channel"] daily_puzzle: Option<ChannelId>,
+    #[description = "Stop the daily puzzle"] no_daily_puzzle: Option<bool>,
 ) -> Result<(), BotError> {
     let change = SettingsChange {
         default_variant: variant,
@@ -53,7 +55,12 @@ pub async fn settings(
     // Discord hides the command from members without Manage Server, but a stale command list
     // or a changed role can still let one through: the service checks again.
     let service = &ctx.data().service;
-    let (title, settings) = if change.is_empty() {
+    let daily = match (daily_puzzle, no_daily_puzzle) {
+        (Some(channel), _) => Some(Some(channel.get())),
+        (None, Some(true)) => Some(None),
+        _ => None,
+    };
+    let (title, settings) = if change.is_empty() && daily.is_none() {
         (
             "Settings of this server",
             service
@@ -62,16 +69,28 @@ pub async fn settings(
                 .await?,
         )
     } else {
-        (
-            "Settings saved",
+        if let Some(channel) = daily {
+            service
+                .puzzles()
+                .set_daily_channel(&member, channel)
+                .await?;
+        }
+        let settings = if change.is_empty() {
+            service
+                .discord()
+                .server_settings_for_manager(&member)
+                .await?
+        } else {
             service
                 .discord()
                 .change_server_settings(&member, change)
-                .await?,
-        )
+                .await?
+        };
+        ("Settings saved", settings)
     };
+    let daily = service.puzzles().daily_channel(member.guild_id).await?;
     let reply = poise::CreateReply::default()
-        .content(describe(title, &settings))
+        .content(describe(title, &settings, daily))
         .allowed_mentions(crate::discord::mentions::nobody())
         .ephemeral(true);
     send(&ctx, reply).await?;
@@ -79,7 +98,7 @@ pub async fn settings(
 }
 
 /// The settings as the server's managers read them.
-fn describe(title: &str, settings: &ServerSettings) -> String {
+fn describe(title: &str, settings: &ServerSettings, daily_puzzle: Option<u64>) -> String {
     let clock = settings.default_clock.map_or_else(
         || format!("{} (default)", super::challenge::DEFAULT_CLOCK),
         |c| c.to_string(),
@@ -118,6 +137,10 @@ fn describe(title: &str, settings: &ServerSettings) -> String {
         ),
         format!("Games may start in: {channels}"),
         format!("Moderator role (may /abort games): {moderators}"),
+        format!(
+            "Daily puzzle: {}",
+            daily_puzzle.map_or_else(|| "off".to_owned(), |c| format!("<#{c}>"))
+        ),
     ]
     .join("\n")
 }

@@ -79,6 +79,11 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/games/{id}/move", post(game::play_move))
         .route("/games/{id}/{action}", post(game::game_action))
         .route("/analysis", get(analysis_board::analysis_page))
+        .route("/puzzles", get(puzzles::next_puzzle_page))
+        .route(
+            "/puzzles/{id}",
+            get(puzzles::puzzle_page).post(puzzles::try_move),
+        )
         .route("/analysis/board", get(analysis_board::board_part))
         .route("/analysis/engine", post(analysis_board::ask_engine))
         .route("/analysis/plan/{id}/add", post(analysis_plan::add_line))

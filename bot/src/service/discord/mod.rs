@@ -25,6 +25,7 @@ pub use game_threads::GameOffDiscord;
 pub use place::{Place, context_schema};
 pub use reply::{InReply, REPLY_HOLD_MS};
 pub use server_lifecycle::{DEFAULT_REMOVED_SERVER_GRACE, ServersForgotten};
+pub(crate) use server_settings::check_manager;
 pub use server_settings::{PLAY_DEFAULT_VARIANT, ServerMember, ServerSettings, SettingsChange};
 
 /// The Discord side of the service: `service.discord().claim_due_posts()`.

@@ -147,7 +147,7 @@ impl SettingsChange {
 }
 
 /// Settings are for the members who may manage the server (Manage Server).
-fn check_manager(member: &ServerMember) -> Result<()> {
+pub(crate) fn check_manager(member: &ServerMember) -> Result<()> {
     if member.manages_server {
         return Ok(());
     }

@@ -128,7 +128,9 @@ pub(crate) fn announced_in_channel(event: &Event) -> bool {
         | EventPayload::TournamentLeft(_)
         // A team match's news goes to its teams' channels; its games are announced.
         | EventPayload::MatchStarted(_)
-        | EventPayload::MatchEnded(_) => false,
+        | EventPayload::MatchEnded(_)
+        // Posted by the daily puzzle's own job in the channels that asked for it.
+        | EventPayload::DailyPuzzle(_) => false,
     }
 }
 

@@ -67,6 +67,7 @@ pub enum EventPayload {
     MatchEnded(MatchEnded),
     VacationStarted(VacationStarted),
     VacationEnded(VacationEnded),
+    DailyPuzzle(DailyPuzzle),
 }
 
 impl EventPayload {
@@ -96,6 +97,7 @@ impl EventPayload {
             EventPayload::MatchEnded(_) => "match_ended",
             EventPayload::VacationStarted(_) => "vacation_started",
             EventPayload::VacationEnded(_) => "vacation_ended",
+            EventPayload::DailyPuzzle(_) => "daily_puzzle",
         }
     }
 }
@@ -188,6 +190,14 @@ pub struct AnalysisDone {
     /// Each side's accuracy, 0 to 100.
     pub attackers_accuracy: f64,
     pub defenders_accuracy: f64,
+}
+
+/// The day's puzzle, posted in the Discord channels of the servers that turned it on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct DailyPuzzle {
+    pub puzzle_id: crate::domain::PuzzleId,
+    /// Days since 1970-01-01 (UTC).
+    pub day: i64,
 }
 
 /// A game without a clock has waited on a player for long (repeated while it waits).

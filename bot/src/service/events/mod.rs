@@ -13,7 +13,7 @@ use super::GamesService;
 
 pub use bus::EventBus;
 pub use event::{
-    AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
+    AnalysisDone, ChallengeAnswer, DailyPuzzle, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
     GamePaused, GameResumed, GameStarted, InactivityReminder, MatchEnded, MatchStarted,
     MovePlayedEvent, PauseReason, ResumedWhere, TournamentEnded, TournamentEntry, TournamentRound,
     VacationEnded, VacationStarted,

@@ -282,6 +282,24 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 29,
+        name: "puzzles",
+        sqlite: include_str!("../../../../migrations/0029_puzzles.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0029_puzzles.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 30,
+        name: "daily_puzzles",
+        sqlite: include_str!("../../../../migrations/0030_daily_puzzles.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0030_daily_puzzles.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -273,18 +273,8 @@ pub async fn export_game(
 ) -> ApiResult<Response> {
     state.service.games().ensure_visible(viewer, id).await?;
     let text = state.service.games().export_otg(id).await?;
-    Ok((
-        [
-            (
-                axum::http::header::CONTENT_TYPE,
-                "text/plain; charset=utf-8".to_owned(),
-            ),
-            (
-                axum::http::header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"taflbot-game-{id}.otg\""),
-            ),
-        ],
+    Ok(super::otg_attachment(
+        &format!("taflbot-game-{id}.otg"),
         text,
-    )
-        .into_response())
+    ))
 }

@@ -12,6 +12,7 @@ mod matches;
 mod meta;
 mod players;
 mod study;
+mod puzzles;
 mod tokens;
 mod tournaments;
 mod vacation;
@@ -30,6 +31,7 @@ pub use matches::*;
 pub use meta::*;
 pub use players::*;
 pub use study::*;
+pub use puzzles::*;
 pub use tokens::*;
 pub use tournaments::*;
 pub use vacation::*;
@@ -37,6 +39,25 @@ pub use web_sessions::*;
 pub use webhooks::*;
 
 type ApiResult<T> = Result<T, super::error::ApiError>;
+
+/// An OpenTafl record (a game, a puzzle) as a plain-text download named `filename`.
+fn otg_attachment(filename: &str, text: String) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    (
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_owned(),
+            ),
+            (
+                axum::http::header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{filename}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response()
+}
 
 /// A `page` query parameter: pages count from 1 (absent: the first).
 fn page_number(page: Option<u32>) -> ApiResult<u32> {

@@ -11,6 +11,7 @@ pub mod live;
 pub mod mail_settings;
 pub mod players;
 pub mod public_games;
+pub mod puzzles;
 pub mod sessions;
 pub mod sign_in;
 pub mod sign_up;
