@@ -68,6 +68,7 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(export_game),
         routes!(request_analysis, get_analysis),
         routes!(analysis_board),
+        routes!(explorer),
         routes!(game_stream),
         routes!(events_stream),
         routes!(create_tournament, list_tournaments),

@@ -11,6 +11,7 @@
 //! test that both backends migrate to the same tables, columns and types
 //! (`migrations/tests_postgres.rs`) says when the two texts disagree.
 
+mod explorer;
 mod handles;
 mod legacy;
 mod runner;
@@ -236,6 +237,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
             "../../../../migrations/postgres/0023_tournament_discord_places.sql"
         )),
         then: None,
+    },
+    Migration {
+        version: 24,
+        name: "opening_explorer",
+        sqlite: include_str!("../../../../migrations/0024_opening_explorer.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0024_opening_explorer.sql"
+        )),
+        then: Some(explorer::record_finished_games),
     },
 ];
 
