@@ -181,6 +181,9 @@ pub fn explorer(args: ExplorerBenchArgs) -> anyhow::Result<ExitCode> {
     config.http.listen = "127.0.0.1:0".into();
     config.http.rate_limit_per_second = 1e9;
     config.http.rate_limit_burst = u32::MAX;
+    // The questions are asked without a token, as a visitor's page asks them.
+    config.http.anonymous_per_second = 1e9;
+    config.http.anonymous_burst = u32::MAX;
     config.database.path = path.clone();
     let result = rt.block_on(async {
         let app = RunningApp::start(config, AppOptions::default()).await?;
@@ -235,11 +238,25 @@ async fn ask(
                 next += 7;
                 let asked = Instant::now();
                 let answer = client.get(&url).query(&[("moves", moves)]).send().await;
-                match answer {
-                    Ok(r) if r.status().is_success() && r.bytes().await.is_ok() => {
-                        times.push(asked.elapsed().as_micros() as u64);
+                let failure = match answer {
+                    Ok(r) if r.status().is_success() => {
+                        r.bytes().await.err().map(|e| e.to_string())
                     }
-                    _ => errors += 1,
+                    Ok(r) => Some(format!(
+                        "{}: {}",
+                        r.status(),
+                        r.text().await.unwrap_or_default()
+                    )),
+                    Err(e) => Some(e.to_string()),
+                };
+                match failure {
+                    None => times.push(asked.elapsed().as_micros() as u64),
+                    Some(why) => {
+                        if errors == 0 {
+                            eprintln!("explorer answer failed ({moves:?}): {why}");
+                        }
+                        errors += 1;
+                    }
                 }
             }
             (times, errors)
