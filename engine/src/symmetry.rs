@@ -10,7 +10,7 @@ use crate::bitboard::Bitboard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::side::Side;
+use crate::side::{Piece, Side};
 use crate::square::Square;
 use crate::zobrist;
 
@@ -106,20 +106,44 @@ impl Symmetry {
     }
 
     /// The hash `position` would have seen through this symmetry, without building it.
+    #[cfg(test)]
     fn hash_of_image(self, position: &Position) -> u64 {
-        let dim = position.dim();
-        let mut hash = 0;
-        for (sq, piece) in position.pieces() {
-            hash ^= zobrist::piece_key(piece, self.square(sq, dim));
-        }
-        if position.side_to_move() == Side::Defenders {
-            hash ^= zobrist::DEFENDERS_TO_MOVE;
-        }
-        if position.king_awaits_rescue() {
-            hash ^= zobrist::KING_AWAITS_RESCUE;
-        }
-        hash
+        image_hashes(position, &[self])[0]
     }
+}
+
+/// The pieces of `position` with their squares, from its bitboards (no square-by-square scan).
+fn pieces_of(position: &Position) -> impl Iterator<Item = (Square, Piece)> + '_ {
+    let attackers = position
+        .attackers()
+        .squares()
+        .map(|sq| (sq, Piece::Attacker));
+    let defenders = position
+        .defenders()
+        .squares()
+        .map(|sq| (sq, Piece::Defender));
+    let king = position.king().map(|sq| (sq, Piece::King));
+    attackers.chain(defenders).chain(king)
+}
+
+/// The hashes `position` would have seen through each of `symmetries` (at most eight), in one
+/// pass over its pieces.
+fn image_hashes(position: &Position, symmetries: &[Symmetry]) -> [u64; 8] {
+    let dim = position.dim();
+    let mut fixed = 0;
+    if position.side_to_move() == Side::Defenders {
+        fixed ^= zobrist::DEFENDERS_TO_MOVE;
+    }
+    if position.king_awaits_rescue() {
+        fixed ^= zobrist::KING_AWAITS_RESCUE;
+    }
+    let mut hashes = [fixed; 8];
+    for (sq, piece) in pieces_of(position) {
+        for (hash, symmetry) in hashes.iter_mut().zip(symmetries) {
+            *hash ^= zobrist::piece_key(piece, symmetry.square(sq, dim));
+        }
+    }
+    hashes
 }
 
 /// A position's key with its symmetric images folded together: the smallest image hash.
@@ -132,15 +156,12 @@ pub struct FoldedKey {
 
 /// Folds `position` over `symmetries` (those of its rules: [`Symmetry::of_rules`]).
 pub fn folded_key(position: &Position, symmetries: &[Symmetry]) -> FoldedKey {
+    let hashes = image_hashes(position, symmetries);
     let mut best = FoldedKey {
         key: position.hash(),
         to_canonical: Symmetry::Identity,
     };
-    for &symmetry in symmetries {
-        if symmetry == Symmetry::Identity {
-            continue;
-        }
-        let key = symmetry.hash_of_image(position);
+    for (&key, &symmetry) in hashes.iter().zip(symmetries) {
         if key < best.key {
             best = FoldedKey {
                 key,

@@ -73,11 +73,20 @@ impl Explorer<'_> {
             // Each legal move here, by the folded position it leads to.
             let mut by_next: Vec<(u64, Vec<String>)> = Vec::new();
             for mv in game.legal_moves() {
-                let mut next = game.clone();
-                if next.play(mv).is_err() {
+                // The referee's own step on a copy of the position: the game's history is
+                // not needed to name where the move leads.
+                let mut next = *game.position();
+                let Some(piece) = next.piece_at(mv.from) else {
                     continue;
-                }
-                let next_key = folded_key(next.position(), &symmetries).key;
+                };
+                tafl_engine::apply(
+                    game.rules(),
+                    &mut next,
+                    mv,
+                    piece,
+                    &mut tafl_engine::Captures::default(),
+                );
+                let next_key = folded_key(&next, &symmetries).key;
                 match by_next.iter_mut().find(|(k, _)| *k == next_key) {
                     Some((_, same)) => same.push(mv.to_string()),
                     None => by_next.push((next_key, vec![mv.to_string()])),
