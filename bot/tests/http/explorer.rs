@@ -100,6 +100,26 @@ async fn a_mirrored_opening_is_one_line_with_the_results_of_both_games() {
             "{view}"
         );
     }
+    // The web page shows the same position, its moves one step deeper and the way back.
+    let answer = crate::web_sessions::browserless()
+        .get(format!("{}/explorer/brandubh?moves=d1-e1", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::OK);
+    let html = answer.text().await.unwrap();
+    assert!(
+        html.contains("2 games: attackers won 50%, defenders 50%, drawn 0%."),
+        "{html}"
+    );
+    assert!(
+        html.contains("href=\"/explorer/brandubh?moves=d1-e1%2Cd3-e3\""),
+        "the reply links one step deeper: {html}"
+    );
+    assert!(
+        html.contains("href=\"/analysis?variant=brandubh&amp;moves=d1-e1"),
+        "{html}"
+    );
     // A position no game reached.
     let unseen = explore(&app, &a, "d1-c1,d5-c5").await;
     assert_eq!(counts(&unseen), [0, 0, 0, 0], "{unseen}");

@@ -71,6 +71,8 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/analysis", get(analysis_board::analysis_page))
         .route("/analysis/board", get(analysis_board::board_part))
         .route("/analysis/engine", post(analysis_board::ask_engine))
+        .route("/explorer", get(explorer::explorer_list))
+        .route("/explorer/{variant}", get(explorer::explorer_page))
         .route("/challenges/new", get(challenges::new_challenge))
         .route("/challenges", post(challenges::create_challenge))
         .route(

@@ -6,7 +6,7 @@
 mod position;
 mod record;
 
-pub use position::{ExplorerMove, ExplorerView};
+pub use position::{ExplorerBoard, ExplorerMove, ExplorerView};
 pub(crate) use record::{FinishedGame, record_finished, record_game};
 
 use super::GamesService;

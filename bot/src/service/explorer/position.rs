@@ -49,10 +49,22 @@ pub struct ExplorerMove {
     pub average_rating: Option<u32>,
 }
 
+/// An explorer's position with the game that reached it, for a page that draws the board.
+#[derive(Debug, Clone)]
+pub struct ExplorerBoard {
+    pub view: ExplorerView,
+    pub game: Game,
+}
+
 impl Explorer<'_> {
     /// The explorer's position after `moves` (comma- or space-separated, from the start of
     /// `variant`), every move checked by the referee.
     pub async fn position(self, variant: &str, moves: &str) -> Result<ExplorerView> {
+        Ok(self.board(variant, moves).await?.view)
+    }
+
+    /// [`Explorer::position`] with the game that reaches it.
+    pub async fn board(self, variant: &str, moves: &str) -> Result<ExplorerBoard> {
         let variant = preset(variant)?;
         let (game, played) = replay(variant, moves)?;
         let symmetries = Symmetry::of_rules(game.rules());
@@ -121,7 +133,7 @@ impl Explorer<'_> {
             ..StartAsked::default()
         };
         let line = played.join(" ");
-        Ok(ExplorerView {
+        let view = ExplorerView {
             variant: variant.to_owned(),
             analysis_board: board_path(&start, &line, played.len()),
             played,
@@ -130,7 +142,8 @@ impl Explorer<'_> {
             defenders_won,
             draws,
             moves,
-        })
+        };
+        Ok(ExplorerBoard { view, game })
     }
 }
 

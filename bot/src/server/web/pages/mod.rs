@@ -2,6 +2,7 @@
 
 pub mod analysis_board;
 pub mod challenges;
+pub mod explorer;
 pub mod game;
 pub mod game_analysis;
 pub mod home;
