@@ -31,6 +31,7 @@
 //! (`taflbot serve`): one process holds both ends otherwise, and the file-descriptor limit is
 //! shared. `--url` may be given once per instance: the games are spread over them.
 
+mod explorer;
 mod hold;
 mod webhooks;
 
@@ -48,6 +49,7 @@ use tafl_engine::{Game, Move};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
+pub use explorer::ExplorerBenchArgs;
 pub use hold::{HalfOpen, Held, HeldCounts, HeldReport, Streams};
 pub use webhooks::DeliveryReport;
 
@@ -58,7 +60,7 @@ use taflbot::config::Config;
 #[command(
     name = "taflbot-bench",
     version,
-    about = "Load tests of the taflbot service (`http`)"
+    about = "Load tests of the taflbot service (`http`, `explorer`)"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -69,6 +71,8 @@ pub struct Cli {
 pub enum BenchCommand {
     /// Accepted moves per second with latency percentiles, then board.png from the cache.
     Http(HttpBenchArgs),
+    /// The opening explorer's answer latency over a million generated games.
+    Explorer(ExplorerBenchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -160,6 +164,7 @@ const REGISTERING_AT_ONCE: usize = 16;
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.what {
         BenchCommand::Http(a) => http(a),
+        BenchCommand::Explorer(a) => explorer::explorer(a),
     }
 }
 

@@ -61,6 +61,7 @@ fn bench_args(words: &[&str]) -> HttpBenchArgs {
     let line = ["taflbot-bench", "http"].iter().chain(words);
     match Cli::try_parse_from(line).unwrap().what {
         BenchCommand::Http(args) => args,
+        other => panic!("`http` parsed as {other:?}"),
     }
 }
 

@@ -68,6 +68,7 @@ mod rules_summary;
 mod side;
 mod square;
 mod start;
+mod symmetry;
 mod variants;
 mod warning;
 mod zobrist;
@@ -96,5 +97,6 @@ pub use rules::{
 pub use side::{ParseSideError, Piece, Side};
 pub use square::{Direction, MAX_DIM, MIN_DIM, Square};
 pub use start::{StartError, check_start};
+pub use symmetry::{FoldedKey, Symmetry, folded_key, folded_path};
 pub use variants::{Variant, variant, variants};
 pub use warning::{Warning, WarningKind, escape_warning};

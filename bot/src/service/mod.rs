@@ -28,6 +28,7 @@ mod emitter;
 mod engine_queue;
 mod error;
 pub mod events;
+pub mod explorer;
 pub mod games;
 mod health;
 #[cfg(test)]
@@ -303,6 +304,11 @@ impl GamesService {
     /// Leaderboards, profiles, rating histories.
     pub fn ratings(&self) -> Ratings<'_> {
         Ratings { service: self }
+    }
+
+    /// The opening explorer.
+    pub fn explorer(&self) -> explorer::Explorer<'_> {
+        explorer::Explorer { service: self }
     }
 
     /// Runs a query on a read-only connection.

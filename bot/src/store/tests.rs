@@ -188,6 +188,7 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
         include_str!("rows/discord_identify_turns.rs"),
     ),
     ("events", include_str!("rows/events.rs")),
+    ("explorer", include_str!("rows/explorer.rs")),
     ("game_threads", include_str!("rows/game_threads.rs")),
     ("games", include_str!("rows/games.rs")),
     ("guild_settings", include_str!("rows/guild_settings.rs")),

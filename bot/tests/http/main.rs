@@ -22,6 +22,7 @@ mod contract;
 mod engine_limits;
 mod error_text;
 mod events;
+mod explorer;
 mod games;
 mod history;
 mod leaderboards;

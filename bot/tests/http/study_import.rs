@@ -139,6 +139,11 @@ async fn an_archive_move_list_is_imported_for_the_variant_named() {
         imported["winner"], "defenders",
         "0-1: the side that moved second won"
     );
+    // The opening explorer counts it as a finished game.
+    let explorer = app.get("/explorer/brandubh?moves=d2-e2", &ann.token).await;
+    assert_eq!(explorer["games"], 1, "{explorer}");
+    assert_eq!(explorer["defenders_won"], 1, "{explorer}");
+    assert_eq!(explorer["moves"][0]["move"], "c4-c5", "{explorer}");
     // Detected as a move list without ?format=, but its variant must be named.
     let (status, refused) = import(&app, &ann, "", ARCHIVE_MOVES).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);

@@ -33,6 +33,8 @@ mod contract;
 mod error_text;
 #[path = "../http/events.rs"]
 mod events;
+#[path = "../http/explorer.rs"]
+mod explorer;
 #[path = "../http/games.rs"]
 mod games;
 #[path = "../http/history.rs"]

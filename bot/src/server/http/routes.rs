@@ -77,6 +77,7 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(get_puzzle),
         routes!(attempt_puzzle),
         routes!(export_puzzle),
+        routes!(explorer),
         routes!(game_stream),
         routes!(events_stream),
         routes!(create_tournament, list_tournaments),

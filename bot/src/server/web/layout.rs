@@ -52,6 +52,7 @@ pub fn page_with(title: &str, me: Option<&Me>, body: Markup, script: Option<&str
                         }
                         a href="/games" { "Watch" }
                         a href="/tournaments" { "Tournaments" }
+                        a href="/explorer" { "Openings" }
                         a href="/leaderboards" { "Leaderboards" }
                         a href="/players" { "Players" }
                         a href="/variants" { "Variants" }

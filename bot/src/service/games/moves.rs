@@ -55,6 +55,8 @@ pub(crate) fn finish(
     row.updated_at = e.now();
     rows::update_game(c, row)?;
     rows::delete_conditional_moves_of_game(c, row.id)?;
+    // Counted with the ratings the players had when it was played, before they change.
+    crate::service::explorer::record_game(c, row)?;
     // In this same transaction: a failure anywhere before the commit leaves both ratings as
     // they were, and the game unfinished.
     let ratings = crate::service::ratings::glicko::rate_ended_game(c, row, e.now())?;

@@ -287,6 +287,8 @@ pub(super) fn import(
             },
         )?;
     }
+    // An imported game is a finished game like any other for the explorer.
+    crate::service::explorer::record_game(c, &row)?;
     let kept_tags: Vec<(String, String)> = tags
         .iter()
         // The players are seats, and the result the game's own: the export writes them.

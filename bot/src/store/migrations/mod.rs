@@ -11,6 +11,7 @@
 //! test that both backends migrate to the same tables, columns and types
 //! (`migrations/tests_postgres.rs`) says when the two texts disagree.
 
+mod explorer;
 mod handles;
 mod legacy;
 mod runner;
@@ -299,6 +300,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
             "../../../../migrations/postgres/0030_daily_puzzles.sql"
         )),
         then: None,
+    },
+    Migration {
+        version: 31,
+        name: "opening_explorer",
+        sqlite: include_str!("../../../../migrations/0031_opening_explorer.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0031_opening_explorer.sql"
+        )),
+        then: Some(explorer::record_finished_games),
     },
 ];
 

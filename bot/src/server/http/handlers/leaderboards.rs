@@ -29,7 +29,7 @@ pub struct LeaderboardQuery {
 pub struct VariantPath {
     /// A preset's id from /variants.
     #[param(schema_with = crate::service::variant_path_schema, required = true)]
-    variant: String,
+    pub variant: String,
 }
 
 /// A player and a variant, in a path.

@@ -1,0 +1,123 @@
+//! The opening explorer's counts: per folded position, and per move out of it (named by the
+//! folded position it leads to).
+
+use crate::store::{Conn, Row, params};
+
+use super::*;
+
+/// How the games through a position or a move ended.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExplorerCounts {
+    pub games: u64,
+    pub attackers_won: u64,
+    pub defenders_won: u64,
+    pub draws: u64,
+}
+
+/// A move out of a position: the folded position it leads to, its counts and ratings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExplorerMoveRow {
+    pub next_key: u64,
+    pub counts: ExplorerCounts,
+    pub rating_sum: i64,
+    pub rated_games: u64,
+}
+
+/// One finished game for the explorer: the folded keys of the positions it passed through
+/// (its start first), who won, and its players' average rating when both had one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExplorerGame<'a> {
+    pub variant: &'a str,
+    pub keys: &'a [u64],
+    pub winner: Option<Side>,
+    pub average_rating: Option<i64>,
+}
+
+/// Adds `game` to every position and move it passed through. A position reached twice in
+/// one game (a repetition) counts it once, and so does a move played twice.
+pub fn record_explorer_game(c: &Conn<'_>, game: &ExplorerGame<'_>) -> Result<()> {
+    let (attackers, defenders, draw) = match game.winner {
+        Some(Side::Attackers) => (1, 0, 0),
+        Some(Side::Defenders) => (0, 1, 0),
+        None => (0, 0, 1),
+    };
+    let (rating, rated) = game.average_rating.map_or((0, 0), |r| (r, 1));
+    let mut seen = std::collections::HashSet::new();
+    for (i, &key) in game.keys.iter().enumerate() {
+        if !seen.insert(key) {
+            continue;
+        }
+        c.execute(
+            "INSERT INTO explorer_positions (variant, position_key, games, attackers_won, \
+             defenders_won, draws) VALUES (?1, ?2, 1, ?3, ?4, ?5) \
+             ON CONFLICT (variant, position_key) DO UPDATE SET games = explorer_positions.games + 1, \
+             attackers_won = explorer_positions.attackers_won + excluded.attackers_won, \
+             defenders_won = explorer_positions.defenders_won + excluded.defenders_won, \
+             draws = explorer_positions.draws + excluded.draws",
+            params![game.variant, key as i64, attackers, defenders, draw],
+        )?;
+        let Some(&next) = game.keys.get(i + 1) else {
+            continue;
+        };
+        c.execute(
+            "INSERT INTO explorer_moves (variant, position_key, next_key, games, attackers_won, \
+             defenders_won, draws, rating_sum, rated_games) \
+             VALUES (?1, ?2, ?3, 1, ?4, ?5, ?6, ?7, ?8) \
+             ON CONFLICT (variant, position_key, next_key) DO UPDATE SET \
+             games = explorer_moves.games + 1, \
+             attackers_won = explorer_moves.attackers_won + excluded.attackers_won, \
+             defenders_won = explorer_moves.defenders_won + excluded.defenders_won, \
+             draws = explorer_moves.draws + excluded.draws, \
+             rating_sum = explorer_moves.rating_sum + excluded.rating_sum, \
+             rated_games = explorer_moves.rated_games + excluded.rated_games",
+            params![
+                game.variant,
+                key as i64,
+                next as i64,
+                attackers,
+                defenders,
+                draw,
+                rating,
+                rated
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+fn counts_from(r: &Row<'_>, first: usize) -> Result<ExplorerCounts> {
+    Ok(ExplorerCounts {
+        games: r.get::<i64>(first)? as u64,
+        attackers_won: r.get::<i64>(first + 1)? as u64,
+        defenders_won: r.get::<i64>(first + 2)? as u64,
+        draws: r.get::<i64>(first + 3)? as u64,
+    })
+}
+
+/// The counts of the games through a folded position; `None` when none reached it.
+pub fn explorer_position(c: &Conn<'_>, variant: &str, key: u64) -> Result<Option<ExplorerCounts>> {
+    c.query_opt(
+        "SELECT games, attackers_won, defenders_won, draws FROM explorer_positions \
+         WHERE variant = ?1 AND position_key = ?2",
+        params![variant, key as i64],
+        |r| counts_from(r, 0),
+    )
+}
+
+/// The moves played out of a folded position, most played first.
+pub fn explorer_moves(c: &Conn<'_>, variant: &str, key: u64) -> Result<Vec<ExplorerMoveRow>> {
+    c.query_all(
+        "SELECT next_key, games, attackers_won, defenders_won, draws, rating_sum, rated_games \
+         FROM explorer_moves WHERE variant = ?1 AND position_key = ?2 \
+         ORDER BY games DESC, next_key",
+        params![variant, key as i64],
+        |r| {
+            Ok(ExplorerMoveRow {
+                next_key: r.get::<i64>(0)? as u64,
+                counts: counts_from(r, 1)?,
+                rating_sum: r.get(5)?,
+                rated_games: r.get::<i64>(6)? as u64,
+            })
+        },
+    )
+}
