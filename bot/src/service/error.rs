@@ -1,6 +1,6 @@
 use crate::domain::{
-    AnnotationId, ChallengeId, EventId, GameId, PlayerId, PuzzleId, TokenId, TournamentId, WebSessionId,
-    WebhookId,
+    AnnotationId, ChallengeId, EventId, GameId, PlayerId, PuzzleId, TokenId, TournamentId,
+    WebSessionId, WebhookId,
 };
 use crate::logging::ErrorChain;
 use crate::store::StoreError;

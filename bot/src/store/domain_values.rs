@@ -4,9 +4,10 @@
 
 use crate::domain::{
     AnalysisId, AnalysisStatus, AnnotationId, ChallengeId, ChallengeStatus, DeliveryId, EventId,
-    GameId, GameStatus, Handle, ImportedPlayerId, MailId, MailKind, MatchStatus, OutboxId, PlayerId, PuzzleId,
-    ReminderKind, ResultReason, SessionOpening, SharedLimit, SideChoice, SideColumn, TeamMatchId,
-    TeamSide, TokenId, TournamentId, TournamentStatus, WebSessionId, WebhookId, Word, from_word,
+    GameId, GameStatus, Handle, ImportedPlayerId, MailId, MailKind, MatchStatus, OutboxId,
+    PlayerId, PuzzleId, ReminderKind, ResultReason, SessionOpening, SharedLimit, SideChoice,
+    SideColumn, TeamMatchId, TeamSide, TokenId, TournamentId, TournamentStatus, WebSessionId,
+    WebhookId, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};

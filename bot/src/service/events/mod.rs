@@ -13,8 +13,8 @@ use super::GamesService;
 
 pub use bus::EventBus;
 pub use event::{
-    AnalysisDone, ChallengeAnswer, DailyPuzzle, DeadlineReminder, DrawEvent, Event, EventPayload, GameEnded,
-    GamePaused, GameResumed, GameStarted, InactivityReminder, MatchEnded, MatchStarted,
+    AnalysisDone, ChallengeAnswer, DailyPuzzle, DeadlineReminder, DrawEvent, Event, EventPayload,
+    GameEnded, GamePaused, GameResumed, GameStarted, InactivityReminder, MatchEnded, MatchStarted,
     MovePlayedEvent, PauseReason, ResumedWhere, TournamentEnded, TournamentEntry, TournamentRound,
     VacationEnded, VacationStarted,
 };
