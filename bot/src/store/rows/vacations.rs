@@ -83,7 +83,9 @@ pub fn end_vacation(c: &Conn<'_>, id: i64, at: i64, days: u32) -> Result<bool> {
 /// The days `player`'s vacations started at or after `since` cost.
 pub fn vacation_days_since(c: &Conn<'_>, player: PlayerId, since: i64) -> Result<u32> {
     c.query_one(
-        "SELECT COALESCE(SUM(days), 0) FROM vacations WHERE player_id = ?1 AND started_at >= ?2",
+        // A sum of BIGINT is NUMERIC on PostgreSQL: cast back to read it as an integer.
+        "SELECT CAST(COALESCE(SUM(days), 0) AS BIGINT) FROM vacations \
+         WHERE player_id = ?1 AND started_at >= ?2",
         params![player, since],
         |r| r.get(0),
     )
