@@ -311,6 +311,23 @@ pub async fn click(client: &Client, css: &str) {
     }
 }
 
+/// The attribute `name` of the element matching `css`, found again while a live update
+/// redraws it (a stale element), until a deadline; fails naming it.
+pub async fn attribute(client: &Client, css: &str, name: &str) -> String {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        match wait_for(client, css).await.attr(name).await {
+            Ok(Some(value)) => return value,
+            Ok(None) => panic!("{css:?} has no attribute {name:?}"),
+            Err(e) if tokio::time::Instant::now() < deadline => {
+                tracing::debug!(css, error = %e, "not read yet; finding it again");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("{css:?}'s {name:?} could not be read within {WAIT:?}: {e}"),
+        }
+    }
+}
+
 /// Marks the page now open, so that [`assert_not_reloaded`] can tell it is still the same one.
 pub async fn mark_page(client: &Client) {
     client
