@@ -7,13 +7,11 @@ mod position;
 mod record;
 
 pub use position::{ExplorerBoard, ExplorerMove, ExplorerView};
-pub(crate) use record::{FinishedGame, record_finished, record_game};
+pub(crate) use record::record_game;
 
 use super::GamesService;
 
-/// How deep the explorer follows a game: the opening and early middle game, where games
-/// still share positions.
-pub const EXPLORED_PLIES: usize = 30;
+pub use crate::store::rows::EXPLORED_PLIES;
 
 /// The opening explorer.
 #[derive(Clone, Copy)]

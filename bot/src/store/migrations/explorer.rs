@@ -2,7 +2,7 @@
 //! It reads only the columns it needs by name, so later migrations may add to `games`.
 
 use crate::domain::{GameId, PlayerId, SideColumn};
-use crate::service::explorer::{FinishedGame, record_finished};
+use crate::store::rows::{FinishedGame, record_finished_explorer_game};
 use crate::store::{Conn, StoreError, params};
 
 /// Counts every finished game of a preset into the new explorer tables, in id order.
@@ -31,7 +31,7 @@ pub(super) fn record_finished_games(c: &Conn<'_>) -> Result<(), StoreError> {
         },
     )?;
     for (id, variant, rules, winner, attackers, defenders) in finished {
-        record_finished(
+        record_finished_explorer_game(
             c,
             &FinishedGame {
                 id,

@@ -1,6 +1,8 @@
 //! The opening explorer's counts: per folded position, and per move out of it (named by the
 //! folded position it leads to).
 
+use tafl_engine::{Move, Rules, folded_path};
+
 use crate::store::{Conn, Row, params};
 
 use super::*;
@@ -120,4 +122,76 @@ pub fn explorer_moves(c: &Conn<'_>, variant: &str, key: u64) -> Result<Vec<Explo
             })
         },
     )
+}
+
+/// How deep the explorer follows a game: the opening and early middle game, where games
+/// still share positions.
+pub const EXPLORED_PLIES: usize = 30;
+
+/// A finished game as the explorer needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FinishedGame<'a> {
+    pub id: GameId,
+    pub variant: &'a str,
+    pub rules: &'a str,
+    pub winner: Option<Side>,
+    /// The people who played it (an AI or an imported name has no rating to average).
+    pub attackers: Option<PlayerId>,
+    pub defenders: Option<PlayerId>,
+}
+
+/// Counts `game` (its moves stored) into the explorer; one whose stored moves no longer replay
+/// is left out (logged).
+pub fn record_finished_explorer_game(
+    c: &Conn<'_>,
+    game: &FinishedGame<'_>,
+) -> Result<()> {
+    let Some(keys) = keys_of(c, game.id, game.rules)? else {
+        return Ok(());
+    };
+    let rating = |player: Option<PlayerId>| -> Result<Option<f64>> {
+        Ok(match player {
+            Some(p) => rating(c, p, game.variant)?.map(|r| r.glicko.rating),
+            None => None,
+        })
+    };
+    let average_rating = match (rating(game.attackers)?, rating(game.defenders)?) {
+        (Some(a), Some(d)) => Some(((a + d) / 2.0).round() as i64),
+        _ => None,
+    };
+    record_explorer_game(
+        c,
+        &ExplorerGame {
+            variant: game.variant,
+            keys: &keys,
+            winner: game.winner,
+            average_rating,
+        },
+    )
+}
+
+/// The folded keys of game `id`'s first positions, or `None` (logged) when its stored moves
+/// do not replay under its rules.
+fn keys_of(c: &Conn<'_>, id: GameId, rules: &str) -> Result<Option<Vec<u64>>> {
+    let Ok(rules) = Rules::from_opentafl(rules) else {
+        tracing::warn!(game = %id, "left out of the explorer: its rules string does not read");
+        return Ok(None);
+    };
+    let dim = rules.dim();
+    let moves: Option<Vec<Move>> = moves(c, id)?
+        .iter()
+        .take(EXPLORED_PLIES)
+        .map(|m| Move::parse(&m.mv, dim).ok())
+        .collect();
+    let Some(moves) = moves else {
+        tracing::warn!(game = %id, "left out of the explorer: a stored move does not read");
+        return Ok(None);
+    };
+    match folded_path(rules, &moves, EXPLORED_PLIES) {
+        Ok(keys) => Ok(Some(keys)),
+        Err((i, e)) => {
+            tracing::warn!(game = %id, ply = i + 1, "left out of the explorer: {e}");
+            Ok(None)
+        }
+    }
 }
