@@ -142,10 +142,7 @@ pub struct FinishedGame<'a> {
 
 /// Counts `game` (its moves stored) into the explorer; one whose stored moves no longer replay
 /// is left out (logged).
-pub fn record_finished_explorer_game(
-    c: &Conn<'_>,
-    game: &FinishedGame<'_>,
-) -> Result<()> {
+pub fn record_finished_explorer_game(c: &Conn<'_>, game: &FinishedGame<'_>) -> Result<()> {
     let Some(keys) = keys_of(c, game.id, game.rules)? else {
         return Ok(());
     };
