@@ -9,9 +9,9 @@
 
 use std::time::Duration;
 
-use tafl_engine::Game;
 use tafl_engine::ai::analysis::{self, Mark, PositionEval};
 use tafl_engine::ai::puzzle::{PuzzleBounds, PuzzleLine, find_puzzle};
+use tafl_engine::{Game, Move, Side};
 use tokio::sync::{broadcast, watch};
 
 use crate::domain::{AnalysisId, GameId, PuzzleId};
@@ -82,10 +82,11 @@ impl Puzzles<'_> {
             .into_iter()
             .take(MAX_SEARCHES_PER_GAME)
         {
-            // A line already found covers the later positions of the same forced win.
+            // A line already found covers the later positions of the same forced win, as long
+            // as the game followed it.
             if found
                 .iter()
-                .any(|(at, line, _)| ply >= *at && ply < at + line.moves.len() as u32)
+                .any(|(at, line, _)| game_followed(&game, *at, &line.moves, ply))
             {
                 continue;
             }
@@ -200,25 +201,28 @@ pub(super) fn candidates(game: &Game, evals: &[PositionEval], max_plies: u32) ->
     let history = game.history();
     let mut forced_wins = Vec::new();
     let mut after_blunders = Vec::new();
-    let mut in_run = false;
+    // The winner of the forced run the game is in: a run ends when the proof goes, or when it
+    // turns to the other side (a forced win thrown away by a blunder starts a new one).
+    let mut run: Option<Side> = None;
     for (ply, eval) in evals.iter().enumerate() {
         let Some(report) = history.get(ply) else {
             // The last position: the game is over there.
             break;
         };
+        let winner = eval.forced.as_ref().map(|f| f.winner);
+        if winner != run {
+            run = None;
+        }
         let forced = eval
             .forced
             .as_ref()
             .is_some_and(|f| f.winner == report.side && f.plies <= max_plies);
         if forced {
-            if !in_run {
+            if run.is_none() {
                 forced_wins.push(ply as u32);
             }
-            in_run = true;
+            run = winner;
             continue;
-        }
-        if eval.forced.is_none() {
-            in_run = false;
         }
         let blundered = ply > 0
             && evals.get(ply - 1).is_some_and(|before| {
@@ -234,6 +238,22 @@ pub(super) fn candidates(game: &Game, evals: &[PositionEval], max_plies: u32) ->
     forced_wins
 }
 
+/// Whether `game`, from ply `at`, played `line` up to ply `ply` (a later position of that line).
+fn game_followed(game: &Game, at: u32, line: &[Move], ply: u32) -> bool {
+    let Some(played) = ply.checked_sub(at) else {
+        return false;
+    };
+    let played = played as usize;
+    played < line.len()
+        && game
+            .history()
+            .iter()
+            .skip(at as usize)
+            .take(played)
+            .map(|r| r.mv)
+            .eq(line[..played].iter().copied())
+}
+
 /// `game` cut to its first `ply` plies.
 fn position_at(game: &Game, ply: u32) -> Result<Game> {
     let moves: Vec<_> = game
@@ -244,4 +264,79 @@ fn position_at(game: &Game, ply: u32) -> Result<Game> {
         .collect();
     Game::replay(game.rules().clone(), *game.start_position(), &moves)
         .map_err(|(i, e)| ServiceError::internal(format!("replaying move {}: {e}", i + 1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use tafl_engine::ai::analysis::{ForcedResult, WinningChance, example};
+    use tafl_engine::{Position, Rules};
+
+    use super::*;
+
+    fn example_game() -> Game {
+        let rules = Rules::from_opentafl(&example::rules_string()).unwrap();
+        let start = Position::from_opentafl(example::START, Side::Attackers).unwrap();
+        let mut game = Game::from_position(rules, start);
+        for mv in example::MOVES {
+            game.play_str(mv).unwrap();
+        }
+        game
+    }
+
+    fn eval(forced: Option<(Side, u32)>) -> PositionEval {
+        PositionEval {
+            chance: WinningChance::EVEN,
+            score: 0,
+            best: None,
+            line: Vec::new(),
+            forced: forced.map(|(winner, plies)| ForcedResult {
+                winner,
+                plies,
+                reason: None,
+            }),
+            depth: 1,
+            nodes: 1,
+        }
+    }
+
+    #[test]
+    fn a_forced_win_thrown_away_starts_a_new_run_for_the_other_side() {
+        // The attackers' win proved at the start (a deep analysis), thrown away by a2-b2; the
+        // king's escape at ply 1, missed; the king taken at ply 2: three runs, three candidates.
+        let game = example_game();
+        let evals = [
+            eval(Some((Side::Attackers, 5))),
+            eval(Some((Side::Defenders, 1))),
+            eval(Some((Side::Attackers, 1))),
+            eval(None),
+        ];
+        assert_eq!(candidates(&game, &evals, 7), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn a_run_kept_by_both_sides_is_searched_once_from_its_start() {
+        // Ply 0 proves the attackers' win, ply 1 the defenders' loss (the same run), ply 2 the
+        // attackers' win again: one candidate.
+        let game = example_game();
+        let evals = [
+            eval(Some((Side::Attackers, 3))),
+            eval(Some((Side::Attackers, 2))),
+            eval(Some((Side::Attackers, 1))),
+            eval(None),
+        ];
+        assert_eq!(candidates(&game, &evals, 7), vec![0]);
+    }
+
+    #[test]
+    fn a_line_covers_the_later_positions_only_while_the_game_follows_it() {
+        let game = example_game();
+        let mv = |text: &str| Move::parse(text, 7).unwrap();
+        let followed = [mv("a2-b2"), mv("a3-b3"), mv("b6-b4")];
+        assert!(game_followed(&game, 0, &followed, 2));
+        let left = [mv("a2-b2"), mv("a3-a1")];
+        assert!(game_followed(&game, 0, &left, 1));
+        assert!(!game_followed(&game, 1, &left, 2));
+        assert!(!game_followed(&game, 0, &[mv("f6-f5"), mv("a3-b3")], 1));
+        assert!(!game_followed(&game, 2, &followed, 1));
+    }
 }
