@@ -284,8 +284,17 @@ impl Store {
                     Some(conn) => conn,
                     None => open_reader(path, *busy_timeout).map_err(E::from)?,
                 };
+                // One read transaction: every statement of `query` sees the same snapshot
+                // (without it each sees the latest commit, and a commit landing between two
+                // of them shows half of it).
+                conn.execute_batch("BEGIN")
+                    .map_err(|e| E::from(StoreError::from(e)))?;
                 let result = query(&Conn::sqlite(&conn));
-                self.give_back(pool, conn, |_| true);
+                // Ending a read commits nothing; a connection that cannot end it is dropped.
+                let ended = conn.execute_batch("ROLLBACK").is_ok();
+                if ended {
+                    self.give_back(pool, conn, |_| true);
+                }
                 result
             }
             Readers::Postgres { pool, target } => {
@@ -294,9 +303,18 @@ impl Store {
                     Some(session) => session,
                     None => pg::Session::connect_to(target).map_err(E::from)?,
                 };
+                // As on SQLite, one snapshot for the whole read; the start goes with the first
+                // statement (no round trip of its own).
+                session.take_failed();
+                session.begin_ahead(READ_SNAPSHOT);
                 let result = query(&session.conn());
                 let result = session.settle().map_err(E::from).and(result);
-                self.give_back(pool, session, |s| !s.is_closed());
+                // A read that sent no statement never began on the server.
+                let ended = session.forget_ahead() || session.batch("ROLLBACK").is_ok();
+                session.take_failed();
+                if ended {
+                    self.give_back(pool, session, |s| !s.is_closed());
+                }
                 result
             }
         }
@@ -332,6 +350,9 @@ fn configure(conn: &Connection, busy_timeout: Duration) -> Result<(), StoreError
     )?;
     Ok(())
 }
+
+/// How a PostgreSQL read begins: one snapshot for all its statements, and no writes.
+const READ_SNAPSHOT: &str = "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY;";
 
 fn open_reader(path: &Path, busy_timeout: Duration) -> Result<Connection, StoreError> {
     let conn = Connection::open_with_flags(

@@ -39,6 +39,43 @@ async fn creates_and_migrates_a_new_file_to_the_latest_version() {
     assert_eq!(n, 0);
 }
 
+/// Every statement of one read sees the same snapshot: a commit landing between two of them
+/// shows in neither (else a reader sees half of a job's writes, say a game marked mined
+/// before its puzzles).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_sees_one_snapshot_while_a_commit_lands_between_its_statements() {
+    let dir = tempfile::tempdir().unwrap();
+    reads_see_one_snapshot(open(&dir)).await;
+}
+
+/// Also run on PostgreSQL (`tests_postgres.rs`).
+pub(super) async fn reads_see_one_snapshot(store: Store) {
+    fn players(c: &Conn<'_>) -> Result<i64, StoreError> {
+        c.query_one("SELECT COUNT(*) FROM players", params![], |r| r.get(0))
+    }
+    store
+        .write(|c| rows::insert_player(c, "Ann", &handle("ann"), None, 0))
+        .await
+        .unwrap();
+    let runtime = tokio::runtime::Handle::current();
+    let writer = store.clone();
+    let (before, after) = store
+        .read(move |c| {
+            let before = players(c)?;
+            runtime
+                .block_on(writer.write(|c| rows::insert_player(c, "Bo", &handle("bo"), None, 0)))?;
+            Ok::<_, StoreError>((before, players(c)?))
+        })
+        .await
+        .unwrap();
+    assert_eq!(
+        (before, after),
+        (1, 1),
+        "a commit between two statements of one read showed in the second"
+    );
+    assert_eq!(store.read(players).await.unwrap(), 2);
+}
+
 #[tokio::test]
 async fn a_failing_job_rolls_back_only_its_own_writes() {
     let dir = tempfile::tempdir().unwrap();

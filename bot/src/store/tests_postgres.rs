@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::rows;
 use super::tests::{
     events_queue_for_their_players_webhooks, failing_jobs_roll_back_only_their_own_writes, handle,
+    reads_see_one_snapshot,
 };
 use super::*;
 use crate::pg_test_server::database_url;
@@ -19,6 +20,11 @@ fn open(url: &str) -> Store {
 #[tokio::test]
 async fn a_failing_job_rolls_back_only_its_own_writes() {
     failing_jobs_roll_back_only_their_own_writes(open(&database_url())).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_read_sees_one_snapshot_while_a_commit_lands_between_its_statements() {
+    reads_see_one_snapshot(open(&database_url())).await;
 }
 
 #[tokio::test]
