@@ -1,4 +1,4 @@
-//! The team matches facade: create, join, start, read.
+//! The team matches facade: create, join, start, read (leave and call off: `sign_up.rs`).
 
 use super::play::{self, board_pairs, game_result, load, stored_clock, team_games};
 use super::requests::{DEFAULT_BOARDS, MAX_BOARDS, NewTeam, NewTeamMatch};

@@ -88,7 +88,11 @@ fn leave_in(c: &Conn<'_>, e: &mut Emitter, player: PlayerId, id: TeamMatchId) ->
     for p in &later {
         rows::move_team_player(c, id, p.player, p.board - 1)?;
     }
-    let left = players.iter().filter(|p| p.team == gone.team).count() - 1;
+    let left = players
+        .iter()
+        .filter(|p| p.team == gone.team)
+        .count()
+        .saturating_sub(1);
     if left == 0 {
         reopen_claimed_team(c, &m, gone.team)?;
     }
