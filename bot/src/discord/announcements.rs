@@ -104,6 +104,9 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
         | EventPayload::TournamentLeft(_)
         | EventPayload::MatchStarted(_)
         | EventPayload::MatchEnded(_)
+        | EventPayload::MatchJoined(_)
+        | EventPayload::MatchLeft(_)
+        | EventPayload::MatchCancelled(_)
         | EventPayload::DailyPuzzle(_) => return Ok(None),
     };
     Ok(Some(post))

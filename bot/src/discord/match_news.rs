@@ -1,5 +1,5 @@
 //! A team match's news as posted in each team's channel: its start with the boards (each game
-//! is posted in its own thread), its end with the score. Names are shown literally and the
+//! is posted in its own thread), its end with the score, or its calling off before the start. Names are shown literally and the
 //! post pings nobody: the games' own posts ping whoever is to move.
 
 use super::commands::common::{cut_to, fitted};
@@ -15,6 +15,7 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
     let id = match &event.payload {
         EventPayload::MatchStarted(started) => started.match_id,
         EventPayload::MatchEnded(ended) => ended.match_id,
+        EventPayload::MatchCancelled(cancelled) => cancelled.match_id,
         _ => return Ok(None),
     };
     let m = data.service.matches().get(id).await?;
@@ -34,6 +35,11 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
                 team_name(&m, TeamSide::Away)
             )
         }
+        EventPayload::MatchCancelled(_) => format!(
+            "{} was called off by its organiser, {}, before it started: no game of it is played.",
+            title(&m),
+            seat_label(&m.organiser)
+        ),
         _ => return Ok(None),
     };
     Ok(Some(Post::text(fitted(text), Vec::new())))

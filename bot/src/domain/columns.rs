@@ -69,12 +69,14 @@ impl Word for MatchStatus {
         MatchStatus::SignUp,
         MatchStatus::Running,
         MatchStatus::Finished,
+        MatchStatus::Cancelled,
     ];
     fn word(self) -> &'static str {
         match self {
             MatchStatus::SignUp => "sign_up",
             MatchStatus::Running => "running",
             MatchStatus::Finished => "finished",
+            MatchStatus::Cancelled => "cancelled",
         }
     }
 }

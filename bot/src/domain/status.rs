@@ -65,14 +65,16 @@ pub enum TournamentStatus {
     Cancelled,
 }
 
-/// A team match's stage: `sign_up` (players join a team), `running` (every game is played at
-/// once), `finished` (all games over: a winning team, or a draw).
+/// A team match's stage: `sign_up` (players join a team, and may leave it), `running` (every
+/// game is played at once), `finished` (all games over: a winning team, or a draw),
+/// `cancelled` (its organiser called it off before the start).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchStatus {
     SignUp,
     Running,
     Finished,
+    Cancelled,
 }
 
 /// One of a team match's two teams: `home` (named first, the organiser's side in Discord) and

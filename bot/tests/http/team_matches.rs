@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use crate::common::{Player, TestApp};
 use crate::events::EventLines;
 
-async fn handle_of(app: &TestApp, p: &Player) -> String {
+pub(crate) async fn handle_of(app: &TestApp, p: &Player) -> String {
     app.get("/me", &p.token).await["handle"]
         .as_str()
         .unwrap_or_else(|| panic!("no handle"))
@@ -16,7 +16,7 @@ async fn handle_of(app: &TestApp, p: &Player) -> String {
 }
 
 /// The match as anyone reads it, without a token.
-async fn read(app: &TestApp, id: i64) -> Value {
+pub(crate) async fn read(app: &TestApp, id: i64) -> Value {
     app.call(
         Method::GET,
         &format!("/matches/{id}"),
@@ -27,7 +27,13 @@ async fn read(app: &TestApp, id: i64) -> Value {
     .await
 }
 
-async fn join(app: &TestApp, id: i64, p: &Player, team: &str, status: StatusCode) -> Value {
+pub(crate) async fn join(
+    app: &TestApp,
+    id: i64,
+    p: &Player,
+    team: &str,
+    status: StatusCode,
+) -> Value {
     app.call(
         Method::POST,
         &format!("/matches/{id}/join"),
@@ -49,7 +55,7 @@ async fn resign(app: &TestApp, game: &Value, loser: &Player) {
 
 /// Reads `p`'s event stream from the start until an event of `kind`; fails after 5 s without
 /// one.
-async fn event_of_kind(app: &TestApp, p: &Player, kind: &str) -> Value {
+pub(crate) async fn event_of_kind(app: &TestApp, p: &Player, kind: &str) -> Value {
     let resp = app
         .send(Method::GET, "/stream/events", Some(&p.token), None)
         .await;

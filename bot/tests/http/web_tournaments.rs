@@ -11,7 +11,7 @@ use crate::web_sessions::{browserless, signed_in};
 
 /// A browser's view of a signed-in player: the session cookie and the CSRF token.
 pub(crate) struct Session {
-    cookie: String,
+    pub(crate) cookie: String,
     csrf: String,
 }
 
@@ -201,4 +201,90 @@ async fn players_join_leave_and_the_organiser_starts_from_the_page_which_shows_t
         .expect(&done);
     assert!(ada_row < done.find("id=\"crosstable\"").unwrap(), "{done}");
     assert!(done.contains("1–0"), "{done}");
+}
+
+#[tokio::test]
+async fn the_create_form_takes_a_bank_clock_whose_increment_shrinks_as_http_does() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let s = session(&app, &ada).await;
+    let (_, form) = get(&app, Some(&s), "/tournaments").await;
+    for field in [
+        "bank_days",
+        "increment_hours",
+        "shrink_after_moves",
+        "shrink_percent",
+        "minimum_increment_hours",
+    ] {
+        assert!(
+            form.contains(&format!("name=\"{field}\"")),
+            "{field}: {form}"
+        );
+    }
+    // Partly given, or a minimum above the increment: refused in the form's words.
+    let refusals: [(&[(&str, &str)], &str); 3] = [
+        (
+            &[
+                ("bank_days", "10"),
+                ("increment_hours", "12"),
+                ("shrink_percent", "25"),
+            ],
+            "a shrinking increment needs all three",
+        ),
+        (
+            &[
+                ("bank_days", "10"),
+                ("increment_hours", "2"),
+                ("shrink_after_moves", "10"),
+                ("shrink_percent", "25"),
+                ("minimum_increment_hours", "3"),
+            ],
+            "the smallest increment (3 hours) is more than the increment (2 hours)",
+        ),
+        (&[("bank_days", "ten")], "the bank (days) is a whole number"),
+    ];
+    for (changes, words) in refusals {
+        let (status, _, page) = post(&app, &s, "/tournaments", &with(changes)).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{changes:?}");
+        let error_at = page.find("id=\"tournament-error\"").expect(&page);
+        assert!(page[error_at..].contains(words), "{words}: {page}");
+    }
+    // Ten days' bank, 12 hours a move shrinking by 25% every 10 moves, never under 3 hours:
+    // the clock HTTP takes, field for field.
+    let bank = with(&[
+        ("bank_days", "10"),
+        ("increment_hours", "12"),
+        ("shrink_after_moves", "10"),
+        ("shrink_percent", "25"),
+        ("minimum_increment_hours", "3"),
+    ]);
+    let (status, to, _) = post(&app, &s, "/tournaments", &bank).await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let to = to.unwrap();
+    let t = app.get(&to, &ada.token).await;
+    assert_eq!(
+        t["clock"],
+        json!({
+            "kind": "bank",
+            "bank_seconds": 864_000,
+            "increment_seconds": 43_200,
+            "shrink_after_moves": 10,
+            "shrink_percent": 25,
+            "minimum_increment_seconds": 10_800,
+        })
+    );
+    let (_, page) = get(&app, None, &to).await;
+    assert!(
+        page.contains(
+            "10 days bank + 12 hours per move, shrinking 25% every 10 moves down to 3 hours"
+        ),
+        "{page}"
+    );
+    // A bank without a shrink, and without an increment.
+    let (_, to, _) = post(&app, &s, "/tournaments", &with(&[("bank_days", "7")])).await;
+    let t = app.get(&to.unwrap(), &ada.token).await;
+    assert_eq!(
+        t["clock"],
+        json!({"kind": "bank", "bank_seconds": 604_800, "increment_seconds": 0})
+    );
 }

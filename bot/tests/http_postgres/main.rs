@@ -77,6 +77,8 @@ mod starts;
 mod stream_limits;
 #[path = "../http/study_import.rs"]
 mod study_import;
+#[path = "../http/team_match_sign_up.rs"]
+mod team_match_sign_up;
 #[path = "../http/team_matches.rs"]
 mod team_matches;
 #[path = "../http/titles.rs"]
@@ -101,6 +103,8 @@ mod web_sessions;
 mod web_sign_up;
 #[path = "../http/web_tournaments.rs"]
 mod web_tournaments;
+#[path = "../http/web_vacation.rs"]
+mod web_vacation;
 #[path = "../http/webhook_give_up.rs"]
 mod webhook_give_up;
 #[path = "../http/webhook_targets.rs"]

@@ -1,5 +1,5 @@
 //! Discord tests again, on PostgreSQL: the outbox (retries, holds, direct messages, a thread
-//! or channel gone, the delivery layer), whole games and restarts, a tournament across servers, each test on a database of
+//! or channel gone, the delivery layer), whole games and restarts, a tournament across servers, vacation, each test on a database of
 //! its own on the server the tests start (`test-support/src/pg_server.rs`). `World` picks PostgreSQL for a
 //! test whose module path starts with `discord_postgres::` (see `tests/src/world.rs`).
 
@@ -21,3 +21,5 @@ mod discord_team_matches;
 mod discord_threads;
 #[path = "discord_tournaments.rs"]
 mod discord_tournaments;
+#[path = "discord_vacation.rs"]
+mod discord_vacation;

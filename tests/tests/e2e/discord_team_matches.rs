@@ -31,6 +31,37 @@ async fn match_command(
         .await
 }
 
+/// `/match create` by `who` in `channel` (its server the home team): the match's id and the
+/// answer, which is public.
+async fn create_match(
+    world: &World,
+    who: &FakeUser,
+    channel: u64,
+    name: &str,
+    boards: i64,
+) -> (i64, String) {
+    let created = world
+        .slash(
+            who,
+            channel,
+            "match",
+            &[Opt::sub(
+                "create",
+                vec![Opt::string("name", name), Opt::integer("boards", boards)],
+            )],
+        )
+        .await;
+    let text = created.text();
+    assert!(!created.is_ephemeral(), "{text}");
+    let id = text
+        .split("Match #")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no match id in {text}"));
+    (id, text)
+}
+
 /// The threads of `channel` once there are `count`; fails loudly after [`WAIT`].
 async fn threads(world: &World, channel: u64, count: usize) -> Vec<(u64, String)> {
     let deadline = tokio::time::Instant::now() + WAIT;
@@ -59,33 +90,12 @@ async fn a_team_match_between_two_servers_is_played_in_a_thread_of_each_and_scor
     let south = world.fake.new_channel_in(south_server, "tafl-south");
     world.fake.allow_threads(south);
 
-    let created = world
-        .slash(
-            &astrid,
-            north,
-            "match",
-            &[Opt::sub(
-                "create",
-                vec![
-                    Opt::string("name", "North **v** South @everyone"),
-                    Opt::integer("boards", 1),
-                ],
-            )],
-        )
-        .await;
-    assert!(!created.is_ephemeral(), "{}", created.text());
-    let text = created.text();
+    let (id, text) = create_match(&world, &astrid, north, "North **v** South @everyone", 1).await;
     assert!(
         !text.contains("**v**"),
         "the name is shown literally: {text}"
     );
     assert!(!text.contains("@everyone"), "nobody is pinged: {text}");
-    let id: i64 = text
-        .split("Match #")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no match id in {text}"));
 
     // Astrid joins the home team here, Ragnar makes his server the away team.
     let joined = match_command(&world, &astrid, north, "join", id).await;
@@ -148,6 +158,66 @@ async fn a_team_match_between_two_servers_is_played_in_a_thread_of_each_and_scor
     let status = match_command(&world, &ragnar, south, "status", id).await;
     assert!(status.text().contains("final"), "{}", status.text());
     assert!(status.text().contains("Winner"), "{}", status.text());
+    world.wait_for_outbox_drained().await;
+    world.stop().await;
+}
+
+#[tokio::test]
+async fn before_the_start_a_member_leaves_a_team_match_and_its_organiser_calls_it_off() {
+    let world = World::start().await;
+    let (astrid, ragnar, sigrid) = (
+        world.fake.new_user("Astrid"),
+        world.fake.new_user("Ragnar"),
+        world.fake.new_user("Sigrid"),
+    );
+    let north = world.fake.new_channel("tafl-north");
+    let south_server = world.fake.new_guild(DEFAULT_EVERYONE_PERMISSIONS);
+    let south = world.fake.new_channel_in(south_server, "tafl-south");
+    let other_server = world.fake.new_guild(DEFAULT_EVERYONE_PERMISSIONS);
+    let other = world.fake.new_channel_in(other_server, "tafl-elsewhere");
+    let (id, _) = create_match(&world, &astrid, north, "Spring match", 2).await;
+    match_command(&world, &astrid, north, "join", id).await;
+    // Ragnar's server takes the away team; when he leaves, nobody of it is left and the
+    // team is open again, so a third server may take it.
+    match_command(&world, &ragnar, south, "join", id).await;
+    let left = match_command(&world, &ragnar, south, "leave", id).await;
+    assert!(!left.is_ephemeral(), "{}", left.text());
+    assert!(left.text().contains("left"), "{}", left.text());
+    let again = match_command(&world, &ragnar, south, "leave", id).await;
+    assert!(again.is_ephemeral(), "a refusal is private");
+    assert!(again.text().contains("not playing"), "{}", again.text());
+    let joined = match_command(&world, &sigrid, other, "join", id).await;
+    assert!(joined.text().contains("board 1 of 2"), "{}", joined.text());
+    let status = match_command(&world, &astrid, north, "status", id).await;
+    assert!(
+        !status.text().contains("open to another server"),
+        "{}",
+        status.text()
+    );
+
+    // Only the organiser calls it off; then its players hear of it in their channels.
+    let refused = match_command(&world, &sigrid, other, "cancel", id).await;
+    assert!(refused.is_ephemeral());
+    assert!(
+        refused.text().contains("nly the organiser"),
+        "{}",
+        refused.text()
+    );
+    let mark = world.fake.recorder().mark();
+    let cancelled = match_command(&world, &astrid, north, "cancel", id).await;
+    assert!(
+        cancelled.text().contains("called off"),
+        "{}",
+        cancelled.text()
+    );
+    world
+        .accepted_post_containing(mark, other, "was called off by its organiser")
+        .await;
+    let late = match_command(&world, &sigrid, other, "join", id).await;
+    assert!(late.is_ephemeral());
+    assert!(late.text().contains("called off"), "{}", late.text());
+    let status = match_command(&world, &sigrid, other, "status", id).await;
+    assert!(status.text().contains("called off"), "{}", status.text());
     world.wait_for_outbox_drained().await;
     world.stop().await;
 }

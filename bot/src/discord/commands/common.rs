@@ -200,6 +200,29 @@ pub fn parse_clock(text: &str) -> Result<ClockSpec, BotError> {
     crate::service::parse_clock_text(text).map_err(|e| BotError::BadOption(e.to_string()))
 }
 
+/// The rules and clock of every game of a tournament or a team match, as their `create`
+/// options give them: Brandubh and 3 days per move when not said.
+pub fn event_game_terms(
+    variant: Option<String>,
+    clock: Option<&str>,
+) -> Result<(crate::service::RulesChoice, ClockSpec), BotError> {
+    let rules = crate::service::RulesChoice::Variant(
+        variant.unwrap_or_else(|| crate::service::PLAY_DEFAULT_VARIANT.to_owned()),
+    );
+    Ok((rules, parse_clock(clock.unwrap_or("3d"))?))
+}
+
+/// The autocomplete of a tournament or match option: "#id name" of the newest `items` (id,
+/// name, whether it is offered), read by `list` (none when the read fails).
+pub async fn event_choices<T>(
+    partial: &str,
+    list: impl std::future::Future<Output = Result<Vec<T>, crate::service::ServiceError>>,
+    item: impl Fn(&T) -> Option<(i64, &str)>,
+) -> CreateAutocompleteResponse {
+    let list = list.await.unwrap_or_default();
+    numbered_choices(partial, list.iter().filter_map(item))
+}
+
 /// Answers the command with `text`, pinging nobody (names in it are shown, not pinged).
 pub async fn reply_nobody_pinged(ctx: &Context<'_>, text: String) -> Result<(), BotError> {
     crate::discord::answers::command::send(

@@ -103,7 +103,7 @@ const COMMANDS: &[(&str, &str)] = &[
         "tournaments joined from any server or the web: news and your games posted where you joined",
     ),
     (
-        "/match create|join|start|status",
+        "/match create|join|leave|start|cancel|status",
         "a team match, this server against another: a board each, both sides, the score summed",
     ),
     (

@@ -1,31 +1,28 @@
-//! `/match create|join|start|status`: a team match between two Discord servers. It is created
-//! in one server (the home team); members join their own server's team from their server (the
-//! first member of another server makes it the away team), one board each in the order they
-//! join; its organiser starts it and every game begins at once, each posted in a thread of each
-//! team's channel. Names are shown literally; refusals are private, in words.
+//! `/match create|join|leave|start|cancel|status`: a team match between two Discord servers.
+//! It is created in one server (the home team); members join their own server's team from their
+//! server (the first member of another server makes it the away team), one board each in the
+//! order they join, and may leave before the start (later boards move up); its organiser starts
+//! it and every game begins at once, each posted in a thread of each team's channel, or calls it
+//! off before the start. Names are shown literally; refusals are private, in words.
 
 use serenity::all::CreateAutocompleteResponse;
 
 use super::common::{
-    autocomplete_variant, fitted, numbered_choices, parse_clock, reply_nobody_pinged,
+    autocomplete_variant, event_choices, event_game_terms, fitted, reply_nobody_pinged,
 };
 use crate::discord::match_news::{name_of, team_name, title};
 use crate::discord::{BotError, Context, server};
 use crate::domain::{MatchStatus, TeamMatchId, TeamSide};
 use crate::service::matches::{
-    DiscordTeamPlace, MAX_BOARDS, NewTeam, NewTeamMatch, TeamMatchSummary, TeamMatchView,
+    DiscordTeamPlace, MAX_BOARDS, NewTeam, NewTeamMatch, OPEN_TEAM, TeamMatchSummary, TeamMatchView,
 };
-use crate::service::{PLAY_DEFAULT_VARIANT, RulesChoice};
-
-/// The away team's name until a second server joins.
-const OPEN_TEAM: &str = "(open to another server)";
 
 /// Team matches: this server against another, a pair of games on each board
 #[poise::command(
     slash_command,
     guild_only,
     rename = "match",
-    subcommands("create", "join", "start", "status"),
+    subcommands("create", "join", "leave", "start", "cancel", "status"),
     subcommand_required
 )]
 pub async fn team_match(_ctx: Context<'_>) -> Result<(), BotError> {
@@ -53,7 +50,7 @@ pub async fn create(
     let data = ctx.data();
     let place = team_place(&ctx)?;
     let me = data.player_of(ctx.author()).await?;
-    let clock = parse_clock(clock.as_deref().unwrap_or("3d"))?;
+    let (rules, clock) = event_game_terms(variant, clock.as_deref())?;
     let m = data
         .service
         .matches()
@@ -61,9 +58,7 @@ pub async fn create(
             me,
             NewTeamMatch {
                 name,
-                rules: RulesChoice::Variant(
-                    variant.unwrap_or_else(|| PLAY_DEFAULT_VARIANT.to_owned()),
-                ),
+                rules,
                 clock,
                 rated,
                 boards: Some(boards.unwrap_or(4).min(MAX_BOARDS)),
@@ -123,6 +118,39 @@ pub async fn join(
     reply_nobody_pinged(&ctx, text).await
 }
 
+/// Leave your team before the match starts (the players after you move up a board)
+#[poise::command(slash_command, guild_only)]
+pub async fn leave(
+    ctx: Context<'_>,
+    #[description = "Which match"]
+    #[rename = "match"]
+    #[autocomplete = "autocomplete_open"]
+    id: i64,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let me = data.player_of(ctx.author()).await?;
+    let before = data.service.matches().get(TeamMatchId(id)).await?;
+    let who = name_of(&before, me);
+    let m = data.service.matches().leave(me, TeamMatchId(id)).await?;
+    reply_nobody_pinged(&ctx, format!("{who} left {}.", title(&m))).await
+}
+
+/// Call off a match you organise, before it starts: no game of it is played
+#[poise::command(slash_command, guild_only)]
+pub async fn cancel(
+    ctx: Context<'_>,
+    #[description = "Which match"]
+    #[rename = "match"]
+    #[autocomplete = "autocomplete_open"]
+    id: i64,
+) -> Result<(), BotError> {
+    let data = ctx.data();
+    let me = data.player_of(ctx.author()).await?;
+    let m = data.service.matches().cancel(me, TeamMatchId(id)).await?;
+    let text = format!("{} is called off: no game of it is played.", title(&m));
+    reply_nobody_pinged(&ctx, text).await
+}
+
 /// Start a match you organise: every game begins at once
 #[poise::command(slash_command, guild_only)]
 pub async fn start(
@@ -163,6 +191,7 @@ fn status_text(m: &TeamMatchView) -> String {
         MatchStatus::SignUp => "open for sign-up",
         MatchStatus::Running => "being played",
         MatchStatus::Finished => "final",
+        MatchStatus::Cancelled => "called off",
     };
     let points = |team: TeamSide| {
         m.teams
@@ -263,17 +292,9 @@ async fn match_choices(
     partial: &str,
     keep: impl Fn(&TeamMatchSummary) -> bool,
 ) -> CreateAutocompleteResponse {
-    let list = ctx
-        .data()
-        .service
-        .matches()
-        .list()
-        .await
-        .unwrap_or_default();
-    numbered_choices(
-        partial,
-        list.iter()
-            .filter(|m| keep(m))
-            .map(|m| (m.id.0, m.name.as_str())),
-    )
+    let list = ctx.data().service.matches().list();
+    event_choices(partial, list, |m| {
+        keep(m).then_some((m.id.0, m.name.as_str()))
+    })
+    .await
 }

@@ -6,17 +6,16 @@
 use serenity::all::CreateAutocompleteResponse;
 
 use super::common::{
-    autocomplete_variant, fitted, numbered_choices, parse_clock, reply_nobody_pinged,
+    autocomplete_variant, event_choices, event_game_terms, fitted, reply_nobody_pinged,
 };
-use crate::discord::answers::command::send;
 use crate::discord::posts::discord_time;
 use crate::discord::tournament_news::{format_words, name_of, title};
-use crate::discord::{BotError, Context, mentions, server};
+use crate::discord::{BotError, Context, server};
 use crate::domain::{TournamentId, TournamentStatus};
+use crate::service::TournamentVacation;
 use crate::service::tournaments::{
     DiscordJoinPlace, Format, NewTournament, TournamentSummary, TournamentView, read_start_time,
 };
-use crate::service::{PLAY_DEFAULT_VARIANT, RulesChoice};
 
 /// Tournaments: round robins, Swiss, groups then knockout, joined from any server or the web
 #[poise::command(
@@ -83,10 +82,18 @@ pub async fn create(
     #[description = "When it starts by itself, in UTC: 2026-12-01 18:00, or in 2 days (default: you start it)"]
     #[max_length = 40]
     starts: Option<String>,
+    #[description = "Vacation in its games: allowed (default), forbidden, or at most N days a player: 5"]
+    #[max_length = 20]
+    vacation: Option<String>,
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let format = format_of(format, rounds, group_size)?;
-    let clock = parse_clock(clock.as_deref().unwrap_or("3d"))?;
+    let (rules, clock) = event_game_terms(variant, clock.as_deref())?;
+    let vacation = match vacation.as_deref() {
+        Some(text) => TournamentVacation::parse_text(text)
+            .map_err(|e| BotError::BadOption(capitalised(&e.to_string())))?,
+        None => TournamentVacation::Allowed,
+    };
     let starts_at = match starts.as_deref() {
         Some(text) => Some(
             read_start_time(text, data.service.now_ms())
@@ -103,15 +110,13 @@ pub async fn create(
             NewTournament {
                 name,
                 format,
-                rules: RulesChoice::Variant(
-                    variant.unwrap_or_else(|| PLAY_DEFAULT_VARIANT.to_owned()),
-                ),
+                rules,
                 clock,
                 rated,
                 min_players: min_players.unwrap_or(2),
                 max_players: max_players.unwrap_or(64),
                 starts_at,
-                vacation: Default::default(),
+                vacation,
             },
         )
         .await?;
@@ -120,22 +125,16 @@ pub async fn create(
         None => "its organiser starts it with `/tournament start`".to_owned(),
     };
     let text = format!(
-        "{} is open for sign-up ({}, {}, {} players at most). Join it here or from any server \
-         with `/tournament join tournament:{}`, or on the web; {start}.",
+        "{} is open for sign-up ({}, {}, {}, {} players at most). Join it here or from any \
+         server with `/tournament join tournament:{}`, or on the web; {start}.",
         title(&t),
         format_words(&t),
         t.clock,
+        t.vacation,
         t.max_players,
         t.id
     );
-    send(
-        &ctx,
-        poise::CreateReply::default()
-            .content(fitted(text))
-            .allowed_mentions(mentions::nobody()),
-    )
-    .await?;
-    Ok(())
+    reply_nobody_pinged(&ctx, text).await
 }
 
 /// The format asked for, its `rounds` and `group_size` checked against it.
@@ -335,17 +334,9 @@ async fn tournament_choices(
     partial: &str,
     keep: impl Fn(&TournamentSummary) -> bool,
 ) -> CreateAutocompleteResponse {
-    let list = ctx
-        .data()
-        .service
-        .tournaments()
-        .list()
-        .await
-        .unwrap_or_default();
-    numbered_choices(
-        partial,
-        list.iter()
-            .filter(|t| keep(t))
-            .map(|t| (t.id.0, t.name.as_str())),
-    )
+    let list = ctx.data().service.tournaments().list();
+    event_choices(partial, list, |t| {
+        keep(t).then_some((t.id.0, t.name.as_str()))
+    })
+    .await
 }

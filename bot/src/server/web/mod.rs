@@ -110,6 +110,8 @@ pub fn router(state: AppState) -> Router<AppState> {
             post(tournament::tournament_action),
         )
         .route("/matches/{id}", get(team_match::match_page))
+        .route("/matches/{id}/live", get(match_live::match_events))
+        .route("/matches/{id}/{action}", post(team_match::match_action))
         .route("/players", get(players::player_search))
         .route("/players/{handle}", get(players::player_page))
         .route("/leaderboards", get(leaderboards::leaderboard_list))

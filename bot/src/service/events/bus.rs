@@ -129,6 +129,10 @@ pub(crate) fn announced_in_channel(event: &Event) -> bool {
         // A team match's news goes to its teams' channels; its games are announced.
         | EventPayload::MatchStarted(_)
         | EventPayload::MatchEnded(_)
+        | EventPayload::MatchCancelled(_)
+        // Sign-up changes show on the match's page and in `/match status`.
+        | EventPayload::MatchJoined(_)
+        | EventPayload::MatchLeft(_)
         // Posted by the daily puzzle's own job in the channels that asked for it.
         | EventPayload::DailyPuzzle(_) => false,
     }

@@ -65,6 +65,9 @@ pub enum EventPayload {
     TournamentLeft(TournamentEntry),
     MatchStarted(MatchStarted),
     MatchEnded(MatchEnded),
+    MatchJoined(MatchEntry),
+    MatchLeft(MatchEntry),
+    MatchCancelled(MatchCancelled),
     VacationStarted(VacationStarted),
     VacationEnded(VacationEnded),
     DailyPuzzle(DailyPuzzle),
@@ -95,6 +98,9 @@ impl EventPayload {
             EventPayload::TournamentLeft(_) => "tournament_left",
             EventPayload::MatchStarted(_) => "match_started",
             EventPayload::MatchEnded(_) => "match_ended",
+            EventPayload::MatchJoined(_) => "match_joined",
+            EventPayload::MatchLeft(_) => "match_left",
+            EventPayload::MatchCancelled(_) => "match_cancelled",
             EventPayload::VacationStarted(_) => "vacation_started",
             EventPayload::VacationEnded(_) => "vacation_ended",
             EventPayload::DailyPuzzle(_) => "daily_puzzle",
@@ -328,6 +334,29 @@ pub struct MatchEnded {
     pub home_points: f64,
     pub away_points: f64,
     pub winner: Option<TeamSide>,
+}
+
+/// A player joined a team of a match in sign-up, or left it (only before the start). Sent to
+/// that player and to the organiser, so the match's page redraws on it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MatchEntry {
+    pub match_id: TeamMatchId,
+    pub name: String,
+    /// Who joined or left.
+    pub player: PlayerId,
+    pub team: TeamSide,
+    /// The players of that team after the change.
+    pub team_players: u32,
+}
+
+/// A team match in sign-up was called off by its organiser: no game of it is played. Sent to
+/// each of its players and to the organiser.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct MatchCancelled {
+    pub match_id: TeamMatchId,
+    pub name: String,
+    /// The organiser, who called it off.
+    pub by: PlayerId,
 }
 
 #[cfg(test)]

@@ -14,9 +14,9 @@ use super::GamesService;
 pub use bus::EventBus;
 pub use event::{
     AnalysisDone, ChallengeAnswer, DailyPuzzle, DeadlineReminder, DrawEvent, Event, EventPayload,
-    GameEnded, GamePaused, GameResumed, GameStarted, InactivityReminder, MatchEnded, MatchStarted,
-    MovePlayedEvent, PauseReason, ResumedWhere, TournamentEnded, TournamentEntry, TournamentRound,
-    VacationEnded, VacationStarted,
+    GameEnded, GamePaused, GameResumed, GameStarted, InactivityReminder, MatchCancelled,
+    MatchEnded, MatchEntry, MatchStarted, MovePlayedEvent, PauseReason, ResumedWhere,
+    TournamentEnded, TournamentEntry, TournamentRound, VacationEnded, VacationStarted,
 };
 pub use webhooks::{WebhookDelivery, webhook_secret_schema};
 

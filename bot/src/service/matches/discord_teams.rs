@@ -54,7 +54,7 @@ impl TeamMatches<'_> {
         place: DiscordTeamPlace,
     ) -> Result<TeamMatchView> {
         self.service
-            .commit(move |c, _| {
+            .commit(move |c, e| {
                 let m = load(c, id)?;
                 if m.status != MatchStatus::SignUp {
                     return Err(closed(&m));
@@ -92,7 +92,7 @@ impl TeamMatches<'_> {
                         });
                     }
                 };
-                join_in(c, player, id, team)
+                join_in(c, e, player, id, team)
             })
             .await?;
         self.get(id).await
@@ -114,6 +114,7 @@ pub(crate) fn news_channel(c: &Conn<'_>, event: &Event) -> Result<Option<u64>> {
     let id = match &event.payload {
         EventPayload::MatchStarted(started) => started.match_id,
         EventPayload::MatchEnded(ended) => ended.match_id,
+        EventPayload::MatchCancelled(cancelled) => cancelled.match_id,
         _ => return Ok(None),
     };
     let Some(&player) = event.players.first() else {

@@ -1,8 +1,9 @@
-//! The team matches facade: create, join, start, read.
+//! The team matches facade: create, join, start, read (leave and call off: `sign_up.rs`).
 
 use super::play::{self, board_pairs, game_result, load, stored_clock, team_games};
 use super::requests::{DEFAULT_BOARDS, MAX_BOARDS, NewTeam, NewTeamMatch};
 use super::score::team_points;
+use super::sign_up::{Entry, emit_entry};
 use super::view::{BoardGameView, BoardView, TeamMatchSummary, TeamMatchView, TeamView};
 use crate::domain::{Handle, MatchStatus, PlayerId, Seat, TeamMatchId, TeamSide};
 use crate::service::games::challenges::resolve_rules;
@@ -140,7 +141,7 @@ impl TeamMatches<'_> {
         team: TeamSide,
     ) -> Result<TeamMatchView> {
         self.service
-            .commit(move |c, _| join_in(c, player, id, team))
+            .commit(move |c, e| join_in(c, e, player, id, team))
             .await?;
         self.get(id).await
     }
@@ -238,6 +239,7 @@ fn player_of_handle(c: &Conn<'_>, handle: &str) -> Result<PlayerId> {
 /// Seats `player` on `team` of match `id`, in the caller's transaction.
 pub(super) fn join_in(
     c: &Conn<'_>,
+    e: &mut Emitter,
     player: PlayerId,
     id: TeamMatchId,
     team: TeamSide,
@@ -246,11 +248,13 @@ pub(super) fn join_in(
     if m.status != MatchStatus::SignUp {
         return Err(closed(&m));
     }
-    seat(c, &m, player, team)
+    let board = seat(c, &m, player, team)?;
+    emit_entry(c, e, &m, player, team, board as usize, Entry::Joined)
 }
 
-/// Seats `player` on the next board of `team`, refusing a full team or a second seat.
-fn seat(c: &Conn<'_>, m: &TeamMatchRow, player: PlayerId, team: TeamSide) -> Result<()> {
+/// Seats `player` on the next board of `team`, refusing a full team or a second seat;
+/// answers the board.
+fn seat(c: &Conn<'_>, m: &TeamMatchRow, player: PlayerId, team: TeamSide) -> Result<u32> {
     let players = rows::team_players(c, m.id)?;
     if players.iter().any(|p| p.player == player) {
         return Err(ServiceError::Conflict {
@@ -268,16 +272,17 @@ fn seat(c: &Conn<'_>, m: &TeamMatchRow, player: PlayerId, team: TeamSide) -> Res
             game: None,
         });
     }
+    let board = u32::try_from(taken + 1).unwrap_or(u32::MAX);
     rows::insert_team_player(
         c,
         m.id,
         TeamPlayerRow {
             team,
-            board: u32::try_from(taken + 1).unwrap_or(u32::MAX),
+            board,
             player,
         },
     )?;
-    Ok(())
+    Ok(board)
 }
 
 /// `text` trimmed, refused when empty, too long or with control characters.
@@ -303,6 +308,7 @@ pub(super) fn closed(m: &TeamMatchRow) -> ServiceError {
         MatchStatus::SignUp => "still in sign-up",
         MatchStatus::Running => "already being played",
         MatchStatus::Finished => "over",
+        MatchStatus::Cancelled => "called off",
     };
     ServiceError::Conflict {
         message: format!("team match {} is {state}", m.id),

@@ -4,7 +4,8 @@
 //! last game, won by the team with more points or drawn.
 //!
 //! The facade ([`TeamMatches`]) creates a match (started at once when both teams are named in
-//! full, else in sign-up), seats players who join a team, starts it, and reads it; the games
+//! full, else in sign-up), seats players who join a team, starts it, and reads it; before the
+//! start a player may leave and the organiser may call the match off ([`sign_up`]); the games
 //! are opened as challenges' are (`open_game`) and the match is scored in the transaction that
 //! ends its last game ([`play`]). A team of a Discord server has that server's channel: the
 //! match's news and a copy of each of its games are posted there ([`discord_teams`]).
@@ -14,10 +15,12 @@ mod facade;
 pub(crate) mod play;
 mod requests;
 pub mod score;
+mod sign_up;
 mod view;
 
 pub use discord_teams::DiscordTeamPlace;
 pub(crate) use discord_teams::news_channel;
 pub use facade::{MATCHES_PAGE_SIZE, TeamMatches};
 pub use requests::{MAX_BOARDS, NewTeam, NewTeamMatch};
+pub use sign_up::OPEN_TEAM;
 pub use view::{BoardGameView, BoardView, TeamMatchSummary, TeamMatchView, TeamView};

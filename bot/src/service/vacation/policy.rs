@@ -36,6 +36,39 @@ impl TournamentVacation {
         }
     }
 
+    /// Reads the rule as a person writes it (Discord's `vacation` option): `allowed`,
+    /// `forbidden` (or `none`, `no`, `0`), or a cap in days (`5`, `5d`, `5 days`); checked.
+    pub fn parse_text(text: &str) -> Result<TournamentVacation, crate::service::ServiceError> {
+        let text = text.trim().to_ascii_lowercase();
+        let rule = match text.as_str() {
+            "allowed" | "allow" | "yes" => TournamentVacation::Allowed,
+            "forbidden" | "forbid" | "none" | "no" => TournamentVacation::Forbidden,
+            _ => {
+                let days = text
+                    .trim_end_matches("days")
+                    .trim_end_matches("day")
+                    .trim_end_matches('d')
+                    .trim();
+                match days.parse::<u32>() {
+                    Ok(0) => TournamentVacation::Forbidden,
+                    Ok(days) if days > MAX_CAP_DAYS => {
+                        return Err(crate::service::ServiceError::Invalid(format!(
+                            "vacation: a cap is at most {MAX_CAP_DAYS} days (a year), not {days}"
+                        )));
+                    }
+                    Ok(days) => TournamentVacation::MaxDays(days),
+                    Err(_) => {
+                        return Err(crate::service::ServiceError::Invalid(format!(
+                            "vacation: say allowed, forbidden, or the most days a player may \
+                             take in its games (such as 5), not {text:?}"
+                        )));
+                    }
+                }
+            }
+        };
+        rule.validate()
+    }
+
     pub fn validate(self) -> Result<TournamentVacation, crate::service::ServiceError> {
         match self {
             TournamentVacation::MaxDays(days) if days == 0 || days > MAX_CAP_DAYS => {
@@ -81,6 +114,23 @@ mod tests {
             assert_eq!(TournamentVacation::from_cap(rule.to_cap()), rule);
         }
         assert!(TournamentVacation::MaxDays(0).validate().is_err());
+        for (text, rule) in [
+            ("allowed", TournamentVacation::Allowed),
+            (" Forbidden ", TournamentVacation::Forbidden),
+            ("0", TournamentVacation::Forbidden),
+            ("5", TournamentVacation::MaxDays(5)),
+            ("7 days", TournamentVacation::MaxDays(7)),
+            ("1d", TournamentVacation::MaxDays(1)),
+        ] {
+            assert_eq!(
+                TournamentVacation::parse_text(text).unwrap(),
+                rule,
+                "{text}"
+            );
+        }
+        for bad in ["sometimes", "400", "-1", ""] {
+            assert!(TournamentVacation::parse_text(bad).is_err(), "{bad}");
+        }
         assert_eq!(
             TournamentVacation::MaxDays(3).to_string(),
             "vacation up to 3 days per player"

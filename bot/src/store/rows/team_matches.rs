@@ -176,6 +176,25 @@ pub fn team_players(c: &Conn<'_>, id: TeamMatchId) -> Result<Vec<TeamPlayerRow>>
     )
 }
 
+/// Takes `player` off their board of match `id`; false when they play no board in it.
+pub fn delete_team_player(c: &Conn<'_>, id: TeamMatchId, player: PlayerId) -> Result<bool> {
+    let removed = c.execute(
+        "DELETE FROM team_match_players WHERE match_id = ?1 AND player_id = ?2",
+        params![id, player],
+    )?;
+    Ok(removed == 1)
+}
+
+/// Moves `player` of match `id` to `board` of their team (which must be free: boards are
+/// unique within a team).
+pub fn move_team_player(c: &Conn<'_>, id: TeamMatchId, player: PlayerId, board: u32) -> Result<()> {
+    c.execute(
+        "UPDATE team_match_players SET board = ?3 WHERE match_id = ?1 AND player_id = ?2",
+        params![id, player, board],
+    )?;
+    Ok(())
+}
+
 pub fn insert_team_match_game(
     c: &Conn<'_>,
     id: TeamMatchId,

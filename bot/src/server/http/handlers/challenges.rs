@@ -10,13 +10,14 @@ use utoipa::ToSchema;
 use crate::domain::{ChallengeId, PlayerId};
 use crate::service::{
     ChallengeCreated, ChallengeLists, ChallengeView, ClockSpec, GameView, NewChallenge, Opponent,
-    Place, RulesChoice, SideChoice,
+    Place, SideChoice,
 };
 
 use super::ApiResult;
+use super::request_terms::{invalid, rules_choice};
 use crate::server::AppState;
 use crate::server::http::auth::Authed;
-use crate::server::http::error::{ApiError, ErrorBody};
+use crate::server::http::error::ErrorBody;
 use crate::server::http::extract::{ApiJson, ApiPath};
 
 /// A challenge: give `opponent_id`, or `ai_level`, or neither for an open challenge; give
@@ -72,13 +73,6 @@ pub async fn create_challenge(
     Authed(me): Authed,
     ApiJson(body): ApiJson<NewChallengeBody>,
 ) -> ApiResult<Response> {
-    let invalid = |message: &str| {
-        ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "invalid",
-            message.to_owned(),
-        )
-    };
     let opponent = match (body.opponent_id, body.opponent, body.ai_level) {
         (Some(_), Some(_), _) => {
             return Err(invalid("give opponent (a handle) or opponent_id, not both"));
@@ -95,18 +89,7 @@ pub async fn create_challenge(
         },
         (None, None, None) => Opponent::Open,
     };
-    let rules = match (body.variant, body.rules) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "invalid",
-                "give variant or rules, not both",
-            ));
-        }
-        (Some(v), None) => RulesChoice::Variant(v),
-        (None, Some(r)) => RulesChoice::Rules(r),
-        (None, None) => RulesChoice::default(),
-    };
+    let rules = rules_choice(body.variant, body.rules)?;
     let created = state
         .service
         .challenges()

@@ -1,4 +1,4 @@
-//! Team matches: create, list, read, join, start.
+//! Team matches: create, list, read, join, leave, start, call off.
 
 use axum::Json;
 use axum::extract::State;
@@ -8,13 +8,14 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::domain::{TeamMatchId, TeamSide};
+use crate::service::ClockSpec;
 use crate::service::matches::{NewTeam, NewTeamMatch, TeamMatchSummary, TeamMatchView};
-use crate::service::{ClockSpec, RulesChoice};
 
 use super::ApiResult;
+use super::request_terms::{invalid, rules_choice};
 use crate::server::AppState;
 use crate::server::http::auth::Authed;
-use crate::server::http::error::{ApiError, ErrorBody};
+use crate::server::http::error::ErrorBody;
 use crate::server::http::extract::{ApiJson, ApiPath};
 
 /// A team match: its name, rules (`variant` or `rules`), clock, and its two teams.
@@ -55,10 +56,6 @@ pub struct JoinTeamBody {
     team: TeamSide,
 }
 
-fn invalid(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message.into())
-}
-
 /// Create a team match (I organise it; I play only if a team names me)
 #[utoipa::path(
     post, path = "/matches", tag = "matches", security(("bearer" = [])),
@@ -73,12 +70,7 @@ pub async fn create_match(
     Authed(me): Authed,
     ApiJson(body): ApiJson<NewTeamMatchBody>,
 ) -> ApiResult<Response> {
-    let rules = match (body.variant, body.rules) {
-        (Some(_), Some(_)) => return Err(invalid("give variant or rules, not both")),
-        (Some(v), None) => RulesChoice::Variant(v),
-        (None, Some(r)) => RulesChoice::Rules(r),
-        (None, None) => RulesChoice::default(),
-    };
+    let rules = rules_choice(body.variant, body.rules)?;
     let teams: [NewTeamBody; 2] = body
         .teams
         .try_into()
@@ -166,4 +158,41 @@ pub async fn start_match(
     ApiPath(id): ApiPath<TeamMatchId>,
 ) -> ApiResult<Response> {
     Ok(Json(state.service.matches().start(me, id).await?).into_response())
+}
+
+/// Leave my team of a match in sign-up (the players after me move up a board)
+#[utoipa::path(
+    post, path = "/matches/{id}/leave", tag = "matches", security(("bearer" = [])),
+    params(("id" = TeamMatchId, Path, description = "The match's id")),
+    responses(
+        (status = 200, description = "The match without me", body = TeamMatchView),
+        (status = 404, description = "No such match", body = ErrorBody),
+        (status = 409, description = "Not playing in it, or past sign-up (once it has started my games are under way: resign them instead)", body = ErrorBody),
+    )
+)]
+pub async fn leave_match(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiPath(id): ApiPath<TeamMatchId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.matches().leave(me, id).await?).into_response())
+}
+
+/// Call off a match I organise, before it starts: no game of it is played
+#[utoipa::path(
+    post, path = "/matches/{id}/cancel", tag = "matches", security(("bearer" = [])),
+    params(("id" = TeamMatchId, Path, description = "The match's id")),
+    responses(
+        (status = 200, description = "The match, cancelled", body = TeamMatchView),
+        (status = 403, description = "Not its organiser", body = ErrorBody),
+        (status = 404, description = "No such match", body = ErrorBody),
+        (status = 409, description = "Past sign-up: started, over, or already called off", body = ErrorBody),
+    )
+)]
+pub async fn cancel_match(
+    State(state): State<AppState>,
+    Authed(me): Authed,
+    ApiPath(id): ApiPath<TeamMatchId>,
+) -> ApiResult<Response> {
+    Ok(Json(state.service.matches().cancel(me, id).await?).into_response())
 }

@@ -13,6 +13,7 @@ mod matches;
 mod meta;
 mod players;
 mod puzzles;
+mod request_terms;
 mod study;
 mod tokens;
 mod tournaments;

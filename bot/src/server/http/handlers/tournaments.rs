@@ -11,9 +11,10 @@ use crate::domain::TournamentId;
 use crate::service::tournaments::{
     Format, FormatKind, NewTournament, TournamentSummary, TournamentView,
 };
-use crate::service::{ClockSpec, RulesChoice, TournamentVacation};
+use crate::service::{ClockSpec, TournamentVacation};
 
 use super::ApiResult;
+use super::request_terms::{invalid, rules_choice};
 use crate::server::AppState;
 use crate::server::http::auth::Authed;
 use crate::server::http::error::{ApiError, ErrorBody};
@@ -60,10 +61,6 @@ fn default_max_players() -> u32 {
     64
 }
 
-fn invalid(message: impl Into<String>) -> ApiError {
-    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "invalid", message.into())
-}
-
 impl NewTournamentBody {
     fn format(&self) -> Result<Format, ApiError> {
         match (self.format, self.rounds, self.group_size) {
@@ -100,12 +97,7 @@ pub async fn create_tournament(
     ApiJson(body): ApiJson<NewTournamentBody>,
 ) -> ApiResult<Response> {
     let format = body.format()?;
-    let rules = match (body.variant, body.rules) {
-        (Some(_), Some(_)) => return Err(invalid("give variant or rules, not both")),
-        (Some(v), None) => RulesChoice::Variant(v),
-        (None, Some(r)) => RulesChoice::Rules(r),
-        (None, None) => RulesChoice::default(),
-    };
+    let rules = rules_choice(body.variant, body.rules)?;
     let created = state
         .service
         .tournaments()

@@ -1,12 +1,17 @@
-//! `/matches/{id}`: a team match's page, read-only: its terms, the two teams with their
-//! players and points, each board with its two games (linked) and their scores, the winner.
-//! Matches are made over HTTP (`POST /api/v1/matches`) or from Discord (`/match create`).
+//! `/matches/{id}`: a team match's page: its terms, the two teams with their players and
+//! points, each board with its two games (linked) and their scores, the winner. Before the
+//! start a signed-in player joins a team or leaves it, and the organiser starts the match or
+//! calls it off. The page follows the match live (`match_live`): a join, the start, a board's
+//! result and the end redraw it. A refusal is shown on the page, in place. Matches are made
+//! over HTTP (`POST /api/v1/matches`) or from Discord (`/match create`).
 
 use std::collections::HashMap;
 
 use axum::extract::{Path, State};
+use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
+use serde::Deserialize;
 
 use crate::domain::{MatchStatus, PlayerId, TeamMatchId, TeamSide};
 use crate::server::AppState;
@@ -14,10 +19,12 @@ use crate::service::matches::TeamMatchView;
 use crate::service::{SeatView, variant_label};
 
 use super::super::error::WebError;
-use super::super::layout::page;
-use super::super::session::MaybeSignedIn;
-use super::game::{game_link, seat};
+use super::super::form::WebForm;
+use super::super::layout::{Me, csrf_field, page};
+use super::super::session::{MaybeSignedIn, SignedIn};
+use super::game::{CsrfForm, game_link, seat};
 use super::me_of;
+use super::page_action::answer_action;
 use super::tournament_words::{points_words, score_words};
 
 /// `GET /matches/{id}`.
@@ -28,10 +35,51 @@ pub async fn match_page(
 ) -> Result<Response, WebError> {
     let me = me_of(&state, session.as_ref()).await?;
     let m = state.service.matches().get(id).await?;
-    Ok(page(&m.name, me.as_ref(), body(&m)).into_response())
+    Ok(page(&m.name, me.as_ref(), body(&m, me.as_ref(), None)).into_response())
 }
 
-fn body(m: &TeamMatchView) -> Markup {
+/// What a player can do with a team match from its page.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchAction {
+    JoinHome,
+    JoinAway,
+    Leave,
+    Start,
+    Cancel,
+}
+
+/// `POST /matches/{id}/{action}`: back to the page, with the refusal on it if there is one.
+pub async fn match_action(
+    State(state): State<AppState>,
+    session: SignedIn,
+    headers: HeaderMap,
+    Path((id, action)): Path<(TeamMatchId, MatchAction)>,
+    WebForm(form): WebForm<CsrfForm>,
+) -> Result<Response, WebError> {
+    session.check_csrf(&headers, form.csrf.as_deref())?;
+    let matches = state.service.matches();
+    let me = session.player;
+    let done = match action {
+        MatchAction::JoinHome => matches.join(me, id, TeamSide::Home).await,
+        MatchAction::JoinAway => matches.join(me, id, TeamSide::Away).await,
+        MatchAction::Leave => matches.leave(me, id).await,
+        MatchAction::Start => matches.start(me, id).await,
+        MatchAction::Cancel => matches.cancel(me, id).await,
+    };
+    answer_action(done, &format!("/matches/{id}"), async |words| {
+        let me = me_of(&state, Some(&session)).await?;
+        let m = matches.get(id).await?;
+        Ok(page(
+            &m.name,
+            me.as_ref(),
+            body(&m, me.as_ref(), Some(&words)),
+        ))
+    })
+    .await
+}
+
+fn body(m: &TeamMatchView, me: Option<&Me>, refusal: Option<&str>) -> Markup {
     let names: HashMap<PlayerId, &SeatView> = m
         .teams
         .iter()
@@ -49,9 +97,10 @@ fn body(m: &TeamMatchView) -> Markup {
             .map_or_else(|| team.to_string(), |t| t.name.clone())
     };
     html! {
-        div #team-match data-match=(m.id) data-status=(m.status) {
+        div #team-match data-match=(m.id) data-status=(m.status)
+            data-live-list={ "/matches/" (m.id) "/live" } {
             h1 { (m.name) }
-            p.status #match-state { (status_words(m.status)) }
+            p.status #match-state data-status=(m.status) { (status_words(m.status)) }
             @if m.status == MatchStatus::Finished {
                 p.notice #winner {
                     @match m.winner {
@@ -66,6 +115,10 @@ fn body(m: &TeamMatchView) -> Markup {
                 " · clock: " (m.clock)
                 " · " @if m.rated { "rated" } @else { "casual" }
                 " · organised by " (seat(&m.organiser))
+            }
+            @if let Some(me) = me { (actions(m, me, refusal)) }
+            @else if m.status == MatchStatus::SignUp {
+                p { a href="/" { "Sign in" } " to join a team." }
             }
             h2 { "Score" }
             table #score {
@@ -110,10 +163,54 @@ fn body(m: &TeamMatchView) -> Markup {
     }
 }
 
+/// The buttons a signed-in player has before the start: join a team or leave it; for the
+/// organiser, start or call off.
+fn actions(m: &TeamMatchView, me: &Me, refusal: Option<&str>) -> Markup {
+    let id = m.id;
+    let playing = m
+        .teams
+        .iter()
+        .flat_map(|t| &t.players)
+        .any(|p| p.player_id == Some(me.player.id));
+    let organiser = m.organiser.player_id == Some(me.player.id);
+    let open = m.status == MatchStatus::SignUp;
+    let button = |action: &str, id_attr: &str, words: String, confirm: Option<&str>| {
+        html! {
+            form.inline method="post" action={ "/matches/" (id) "/" (action) } data-confirm=[confirm] {
+                (csrf_field(me)) button #(id_attr) type="submit" { (words) }
+            }
+        }
+    };
+    html! {
+        p.error #match-error role="alert" { @if let Some(r) = refusal { (r) } }
+        @if open {
+            div.controls {
+                @if !playing {
+                    @for t in &m.teams {
+                        @let (action, id_attr) = match t.team {
+                            TeamSide::Home => ("join_home", "join-home"),
+                            TeamSide::Away => ("join_away", "join-away"),
+                        };
+                        (button(action, id_attr, format!("Join {}", t.name), None))
+                    }
+                } @else {
+                    (button("leave", "leave", "Leave my team".into(), None))
+                }
+                @if organiser {
+                    (button("start", "start", "Start now".into(), None))
+                    (button("cancel", "cancel", "Call off".into(),
+                        Some("Call the match off? No game of it will be played.")))
+                }
+            }
+        }
+    }
+}
+
 fn status_words(status: MatchStatus) -> &'static str {
     match status {
         MatchStatus::SignUp => "Open for sign-up",
         MatchStatus::Running => "Being played",
         MatchStatus::Finished => "Finished",
+        MatchStatus::Cancelled => "Called off by its organiser",
     }
 }

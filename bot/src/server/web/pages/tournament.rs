@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Redirect, Response};
+use axum::response::{IntoResponse, Response};
 use maud::{Markup, html};
 use serde::Deserialize;
 
@@ -23,6 +23,7 @@ use super::super::layout::{Me, csrf_field, local_time, page};
 use super::super::session::{MaybeSignedIn, SignedIn};
 use super::game::{game_link, seat};
 use super::me_of;
+use super::page_action::answer_action;
 use super::tournament_words::{format_words, points_words, score_words, status_words};
 
 /// `GET /tournaments/{id}`.
@@ -61,18 +62,16 @@ pub async fn tournament_action(
         TournamentAction::Leave => tournaments.leave(me, id).await,
         TournamentAction::Start => tournaments.start(me, id).await,
     };
-    match done {
-        Ok(_) => Ok(Redirect::to(&format!("/tournaments/{id}")).into_response()),
-        Err(e) if e.is_failure() => Err(WebError::Service(e)),
-        Err(refusal) => {
-            let status = crate::server::status_of(&refusal);
-            let me = me_of(&state, Some(&session)).await?;
-            let t = tournaments.get(id).await?;
-            let words = refusal.to_string();
-            let page = page(&t.name, me.as_ref(), body(&t, me.as_ref(), Some(&words)));
-            Ok((status, page).into_response())
-        }
-    }
+    answer_action(done, &format!("/tournaments/{id}"), async |words| {
+        let me = me_of(&state, Some(&session)).await?;
+        let t = tournaments.get(id).await?;
+        Ok(page(
+            &t.name,
+            me.as_ref(),
+            body(&t, me.as_ref(), Some(&words)),
+        ))
+    })
+    .await
 }
 
 fn body(t: &TournamentView, me: Option<&Me>, refusal: Option<&str>) -> Markup {

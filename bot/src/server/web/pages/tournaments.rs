@@ -12,7 +12,7 @@ use crate::domain::TournamentStatus;
 use crate::server::AppState;
 use crate::service::tournaments::{Format, FormatKind, MAX_PLAYERS, NewTournament, utc_minute_ms};
 use crate::service::{
-    ClockSpec, DEFAULT_VARIANT, RulesChoice, TournamentVacation, VariantView, variant_label,
+    ClockSpec, DEFAULT_VARIANT, RulesChoice, Shrink, TournamentVacation, VariantView, variant_label,
 };
 
 use super::super::error::WebError;
@@ -39,6 +39,21 @@ pub struct NewTournamentForm {
     variant: String,
     #[serde(default)]
     days: String,
+    /// A bank clock instead of days per move: the buffer in days (empty: days per move).
+    #[serde(default)]
+    bank_days: String,
+    /// The bank's increment after each move, in hours.
+    #[serde(default)]
+    increment_hours: String,
+    /// The increment shrinks every this many moves of a side (empty: never) ...
+    #[serde(default)]
+    shrink_after_moves: String,
+    /// ... by this percent of itself ...
+    #[serde(default)]
+    shrink_percent: String,
+    /// ... never below this many hours.
+    #[serde(default)]
+    minimum_increment_hours: String,
     rated: Option<bool>,
     #[serde(default)]
     min_players: String,
@@ -66,6 +81,11 @@ impl Default for NewTournamentForm {
             group_size: "4".into(),
             variant: DEFAULT_VARIANT.to_owned(),
             days: "3".into(),
+            bank_days: String::new(),
+            increment_hours: String::new(),
+            shrink_after_moves: String::new(),
+            shrink_percent: String::new(),
+            minimum_increment_hours: String::new(),
             rated: Some(true),
             min_players: "2".into(),
             max_players: "16".into(),
@@ -120,11 +140,7 @@ impl NewTournamentForm {
     /// The service's request, or the first thing wrong with the form in the player's terms.
     fn request(&self, now_ms: i64) -> Result<NewTournament, crate::service::ServiceError> {
         use crate::service::ServiceError::Invalid;
-        let number = |field: &str, text: &str| {
-            text.trim()
-                .parse::<u32>()
-                .map_err(|_| Invalid(format!("{field} is a whole number, not {:?}", text.trim())))
-        };
+        let number = whole_number;
         let format = match self.format {
             FormatKind::RoundRobin => Format::RoundRobin,
             FormatKind::DoubleRoundRobin => Format::DoubleRoundRobin,
@@ -135,10 +151,7 @@ impl NewTournamentForm {
                 group_size: number("the group size", &self.group_size)?,
             },
         };
-        let clock = match number("the clock (days per move)", &self.days)? {
-            0 => ClockSpec::Unlimited {},
-            days => ClockSpec::days_per_move(days),
-        };
+        let clock = self.clock()?;
         let starts_at = match self.starts_at.trim() {
             "" => None,
             text => {
@@ -175,6 +188,72 @@ impl NewTournamentForm {
             },
         })
     }
+
+    /// The clock: a bank when its days are given (with its increment, which may shrink), else
+    /// days per move (0: none); refused in the form's own words.
+    fn clock(&self) -> Result<ClockSpec, crate::service::ServiceError> {
+        use crate::service::ServiceError::Invalid;
+        const HOUR: u64 = 3_600;
+        let number = whole_number;
+        let optional = |field: &str, text: &str| match text.trim() {
+            "" => Ok(None),
+            _ => whole_number(field, text).map(Some),
+        };
+        let Some(bank_days) = optional("the bank (days)", &self.bank_days)? else {
+            return Ok(match number("the clock (days per move)", &self.days)? {
+                0 => ClockSpec::Unlimited {},
+                days => ClockSpec::days_per_move(days),
+            });
+        };
+        let increment_hours =
+            optional("the increment (hours)", &self.increment_hours)?.unwrap_or(0);
+        let bank = ClockSpec::bank(
+            u64::from(bank_days) * 86_400,
+            u64::from(increment_hours) * HOUR,
+        );
+        let shrink = (
+            optional("the moves between shrinks", &self.shrink_after_moves)?,
+            optional("the shrink (percent)", &self.shrink_percent)?,
+            optional(
+                "the smallest increment (hours)",
+                &self.minimum_increment_hours,
+            )?,
+        );
+        let clock = match shrink {
+            (None, None, None) => bank,
+            (Some(after_moves), Some(percent), Some(minimum_hours)) => {
+                if minimum_hours > increment_hours {
+                    return Err(Invalid(format!(
+                        "the smallest increment ({minimum_hours} hours) is more than the \
+                         increment ({increment_hours} hours)"
+                    )));
+                }
+                bank.shrinking(Shrink {
+                    after_moves,
+                    percent,
+                    minimum_seconds: u64::from(minimum_hours) * HOUR,
+                })
+            }
+            _ => {
+                return Err(Invalid(
+                    "a shrinking increment needs all three: every how many moves, by what \
+                     percent, and the smallest increment; or leave all three empty"
+                        .into(),
+                ));
+            }
+        };
+        clock.validate()
+    }
+}
+
+/// A form's number field, refused in the form's words when it is not a whole number.
+fn whole_number(field: &str, text: &str) -> Result<u32, crate::service::ServiceError> {
+    text.trim().parse::<u32>().map_err(|_| {
+        crate::service::ServiceError::Invalid(format!(
+            "{field} is a whole number, not {:?}",
+            text.trim()
+        ))
+    })
 }
 
 async fn list_page(
@@ -290,6 +369,24 @@ fn create_form(
             }
             label { "Clock: days per move (0: none)"
                 input type="number" name="days" min="0" max="366" value=(form.days);
+            }
+            fieldset #bank-clock {
+                legend { "Or a time bank (its days replace days per move)" }
+                label { "Bank: days"
+                    input type="number" name="bank_days" min="1" max="366" value=(form.bank_days);
+                }
+                label { "Added after each move: hours"
+                    input type="number" name="increment_hours" min="0" max="8784" value=(form.increment_hours);
+                }
+                label { "The increment shrinks every … moves of a player (empty: never)"
+                    input type="number" name="shrink_after_moves" min="1" value=(form.shrink_after_moves);
+                }
+                label { "… by percent"
+                    input type="number" name="shrink_percent" min="1" max="99" value=(form.shrink_percent);
+                }
+                label { "… never below: hours"
+                    input type="number" name="minimum_increment_hours" min="0" max="8784" value=(form.minimum_increment_hours);
+                }
             }
             label.check { input type="checkbox" name="rated" value="true" checked[form.rated == Some(true)]; " Rated (with a clock)" }
             label { "Fewest players"
