@@ -517,7 +517,8 @@ pub struct PlayerProfile {
     /// One per variant they are rated in, by variant.
     pub ratings: Vec<PoolRating>,
     /// Finished games per variant (rated or not, against people or the AI; aborted games do
-    /// not count), by variant; `variant` null: custom rules.
+    /// not count), by variant; `variant` null: custom rules. For an AI level: its rated games
+    /// only, the ones its ratings measure.
     pub results: Vec<VariantResults>,
     /// Active games (private ones only when their player asks).
     pub current_games: Vec<GameSummary>,

@@ -62,6 +62,45 @@ async fn leaderboard(app: &TestApp) -> Vec<Value> {
         .clone()
 }
 
+/// Gives each `(player, rating)` a settled Brandubh rating (deviation 60), as many rated
+/// games would leave it.
+async fn settle(app: &TestApp, ratings: &[(i64, f64)]) {
+    let ratings = ratings.to_vec();
+    app.service()
+        .store()
+        .write(move |c| {
+            for (player, rating) in ratings {
+                let row = RatingRow {
+                    player_id: PlayerId(player),
+                    pool: "brandubh".into(),
+                    glicko: Glicko {
+                        rating,
+                        deviation: 60.0,
+                        volatility: 0.06,
+                    },
+                    games: 40,
+                    updated_at: T0,
+                };
+                rows::put_rating(c, &row)?;
+            }
+            Ok::<_, StoreError>(())
+        })
+        .await
+        .unwrap();
+}
+
+/// The web page at `path`, as a visitor who is not signed in reads it.
+async fn web_page(app: &TestApp, path: &str) -> String {
+    crate::web_sessions::browserless()
+        .get(format!("{}{path}", app.base))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
 fn assert_moved(change: &Value, before: &Glicko, after: &Glicko) {
     assert_eq!(change["before"], shown(before.rating), "{change}");
     assert_eq!(change["after"], shown(after.rating), "{change}");
@@ -127,6 +166,11 @@ async fn a_rated_game_against_a_level_moves_both_ratings_by_glicko2_and_a_casual
     assert_eq!(profile["name"], "taflbot AI level 1");
     assert_eq!(profile["ratings"][0]["variant"], "brandubh");
     assert_eq!(profile["ratings"][0]["games"], 2);
+    assert_eq!(
+        profile["results"],
+        json!([{ "variant": "brandubh", "played": 2, "wins": 2, "losses": 0, "draws": 0 }]),
+        "its rated games only (not the casual one)"
+    );
     let person = public_get(&app, "/players/ada").await;
     assert_eq!(person["kind"], "person", "{person}");
     assert!(person.get("ai_level").is_none());
@@ -144,27 +188,7 @@ async fn the_leaderboard_lists_a_settled_level_marked_as_the_ai_without_a_title(
     assert!(leaderboard(&app).await.is_empty());
     // Settled (as many games would leave it) and above the grandmaster threshold: listed,
     // marked as the AI, with no title; the person below it is titled as people are.
-    let settle = move |player: i64, rating: f64| RatingRow {
-        player_id: PlayerId(player),
-        pool: "brandubh".into(),
-        glicko: Glicko {
-            rating,
-            deviation: 60.0,
-            volatility: 0.06,
-        },
-        games: 40,
-        updated_at: T0,
-    };
-    let person = a.id;
-    app.service()
-        .store()
-        .write(move |c| {
-            rows::put_rating(c, &settle(level, 2300.0))?;
-            rows::put_rating(c, &settle(person, 2050.0))?;
-            Ok::<_, StoreError>(())
-        })
-        .await
-        .unwrap();
+    settle(&app, &[(level, 2300.0), (a.id, 2050.0)]).await;
     let items = leaderboard(&app).await;
     assert_eq!(items.len(), 2, "{items:?}");
     assert_eq!(items[0]["player_id"], level);
@@ -249,4 +273,61 @@ async fn what_cannot_be_measured_is_refused_and_the_ai_never_signs_in_nor_is_cha
         .await;
     let refusal = sign_in.expect_err("nobody signs in as the AI").to_string();
     assert!(refusal.contains("never signs in"), "{refusal}");
+}
+
+#[tokio::test]
+async fn the_web_form_asks_for_a_rated_game_against_the_ai_and_its_pages_mark_the_level() {
+    use crate::web_sessions::{browserless, signed_in};
+    let app = TestApp::start().await;
+    let a = app.register("Ada").await;
+    let (cookie, csrf) = signed_in(&app, &a).await;
+    let form = browserless()
+        .get(format!("{}/challenges/new?opponent=ai", app.base))
+        .header(reqwest::header::COOKIE, &cookie)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(form.contains(r#"name="ai_rated""#), "{form}");
+    let answer = browserless()
+        .post(format!("{}/challenges", app.base))
+        .header(reqwest::header::COOKIE, &cookie)
+        .form(&[
+            ("csrf", csrf.as_str()),
+            ("opponent", "ai"),
+            ("ai_level", "1"),
+            ("ai_rated", "true"),
+            ("variant", "brandubh"),
+            ("side", "defenders"),
+            ("days", ""),
+        ])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
+    let to = answer.headers()[reqwest::header::LOCATION]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let game = to.trim_start_matches("/games/");
+    let view = app.get(&format!("/games/{game}"), &a.token).await;
+    assert_eq!(view["rated"], true, "{view}");
+    assert_eq!(
+        view["clock"],
+        json!({ "kind": "per_move", "seconds": 3 * 86_400 }),
+        "a rated game gets a clock when the form leaves it empty"
+    );
+    let over = app
+        .post(&format!("/games/{game}/resign"), &a.token, json!({}))
+        .await;
+    let level = over["ratings"]["attackers"]["player_id"].as_i64().unwrap();
+    let handle = over["attackers"]["handle"].as_str().unwrap().to_owned();
+
+    let page = web_page(&app, &format!("/players/{handle}")).await;
+    assert!(page.contains("The taflbot AI at level 1"), "{page}");
+    settle(&app, &[(level, 1700.0)]).await;
+    let board = web_page(&app, "/leaderboards/brandubh").await;
+    assert!(board.contains(r#"class="ai-mark""#), "{board}");
 }

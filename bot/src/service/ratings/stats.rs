@@ -61,7 +61,11 @@ fn profile(
             }
         })
         .collect();
-    let results = rows::results_by_variant(c, player.id)?
+    let results = match ai_level {
+        Some(level) => rows::rated_results_of_ai_level(c, level)?,
+        None => rows::results_by_variant(c, player.id)?,
+    };
+    let results = results
         .into_iter()
         .map(|r| VariantResults {
             variant: r.variant,

@@ -37,3 +37,29 @@ pub fn insert_ai_player(c: &Conn<'_>, level: u8, player: PlayerId) -> Result<()>
     )?;
     Ok(())
 }
+
+/// The AI level's results per variant in its rated games (the games its ratings measure; its
+/// casual games are left out), as [`results_by_variant`] counts a person's.
+pub fn rated_results_of_ai_level(c: &Conn<'_>, level: u8) -> Result<Vec<ResultsRow>> {
+    c.query_all(
+        "SELECT variant, COUNT(*), \
+         SUM(CASE WHEN (attackers_ai_level = ?1 AND winner = 'attackers') OR \
+             (defenders_ai_level = ?1 AND winner = 'defenders') THEN 1 ELSE 0 END), \
+         SUM(CASE WHEN (attackers_ai_level = ?1 AND winner = 'defenders') OR \
+             (defenders_ai_level = ?1 AND winner = 'attackers') THEN 1 ELSE 0 END), \
+         SUM(CASE WHEN winner IS NULL THEN 1 ELSE 0 END) \
+         FROM games WHERE status = 'finished' AND rated = TRUE AND \
+             (attackers_ai_level = ?1 OR defenders_ai_level = ?1) \
+         GROUP BY variant ORDER BY variant",
+        params![i64::from(level)],
+        |r| {
+            Ok(ResultsRow {
+                variant: r.get(0)?,
+                played: r.get(1)?,
+                wins: r.get(2)?,
+                losses: r.get(3)?,
+                draws: r.get(4)?,
+            })
+        },
+    )
+}
