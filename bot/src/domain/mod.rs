@@ -8,6 +8,7 @@ mod handle;
 mod ids;
 mod instance;
 mod mail_kind;
+mod player_kind;
 mod reminder;
 mod result;
 mod seat;
@@ -26,6 +27,7 @@ pub use ids::{
 };
 pub use instance::InstanceId;
 pub use mail_kind::MailKind;
+pub use player_kind::PlayerKind;
 pub use reminder::ReminderKind;
 pub use result::ResultReason;
 pub use seat::Seat;

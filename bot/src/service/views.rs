@@ -133,7 +133,8 @@ pub struct SeatView {
     /// Absent for the AI.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub player_id: Option<PlayerId>,
-    /// The player's handle (absent for the AI, and in events stored before handles existed).
+    /// The player's handle (for the AI, its level's rating page once the level has played a
+    /// rated game; absent in events stored before handles existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handle: Option<Handle>,
     /// The player's Discord account, for the Discord front end's mentions; never sent to
@@ -507,10 +508,17 @@ pub struct GameRatings {
 pub struct PlayerProfile {
     #[serde(flatten)]
     pub player: PlayerView,
+    /// `ai` for an AI level: a player row that plays as the taflbot AI at `ai_level`, rated
+    /// from its rated games against people, never signed in, never titled.
+    pub kind: crate::domain::PlayerKind,
+    /// The AI's level, for `kind` `ai` (absent for a person).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ai_level: Option<u8>,
     /// One per variant they are rated in, by variant.
     pub ratings: Vec<PoolRating>,
     /// Finished games per variant (rated or not, against people or the AI; aborted games do
-    /// not count), by variant; `variant` null: custom rules.
+    /// not count), by variant; `variant` null: custom rules. For an AI level: its rated games
+    /// only, the ones its ratings measure.
     pub results: Vec<VariantResults>,
     /// Active games (private ones only when their player asks).
     pub current_games: Vec<GameSummary>,
@@ -553,9 +561,14 @@ pub struct LeaderboardEntry {
     pub deviation: f64,
     /// Rated games played in this variant.
     pub games: u32,
-    /// The title the rating earns in this variant (`games.titles`).
+    /// The title the rating earns in this variant (`games.titles`; never the AI's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<crate::domain::Title>,
+    /// `ai` for an AI level, whose rating is measured from its rated games against people.
+    pub kind: crate::domain::PlayerKind,
+    /// The AI's level, for `kind` `ai` (absent for a person).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ai_level: Option<u8>,
 }
 
 /// One change of a player's rating in a pool, with the game that made it.

@@ -205,6 +205,7 @@ async fn a_replaced_file_stops_every_later_write() {
 
 /// Every rows file, for the dialect check below.
 const ROWS_SOURCES: &[(&str, &str)] = &[
+    ("ai_players", include_str!("rows/ai_players.rs")),
     ("analyses", include_str!("rows/analyses.rs")),
     ("annotations", include_str!("rows/annotations.rs")),
     ("api_tokens", include_str!("rows/api_tokens.rs")),

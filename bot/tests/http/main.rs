@@ -7,6 +7,7 @@ const POSTGRES: bool = false;
 
 use taflbot_test_support::pg_server;
 
+mod ai_ratings;
 mod analysis;
 mod analysis_board;
 mod auth;

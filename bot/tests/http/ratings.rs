@@ -64,7 +64,7 @@ async fn rated_is_the_default_only_between_people_on_a_timed_preset_and_refused_
         ai["error"]["message"]
             .as_str()
             .unwrap()
-            .starts_with("games against the AI are never rated"),
+            .starts_with("a rated game against the AI needs a clock"),
         "{ai}"
     );
 }

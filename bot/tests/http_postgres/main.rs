@@ -9,6 +9,8 @@ const POSTGRES: bool = true;
 
 use taflbot_test_support::pg_server;
 
+#[path = "../http/ai_ratings.rs"]
+mod ai_ratings;
 #[path = "../http/analysis.rs"]
 mod analysis;
 #[path = "../http/auth.rs"]

@@ -100,6 +100,13 @@ impl Level {
         self.profile().name
     }
 
+    /// Whether this level's strength is fixed: it stops after so many nodes, whatever the
+    /// machine's load (its time is only a cap far above what those nodes take). The strongest
+    /// level thinks for a time on every core instead, so it plays better on a quiet machine.
+    pub fn fixed_strength(self) -> bool {
+        self.profile().nodes.is_some()
+    }
+
     /// The search limits of this level (seed 0; set another with [`SearchLimits::with_seed`]).
     /// Level 5 searches on every core ([`available_threads`]), the others on one thread.
     pub fn limits(self) -> SearchLimits {
@@ -147,6 +154,12 @@ impl FromStr for Level {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn levels_one_to_four_have_a_fixed_strength_and_five_thinks_for_a_time() {
+        let fixed: Vec<bool> = Level::all().map(Level::fixed_strength).collect();
+        assert_eq!(fixed, [true, true, true, true, false]);
+    }
 
     #[test]
     fn levels_parse_and_grow_stronger() {

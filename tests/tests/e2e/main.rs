@@ -2,6 +2,7 @@
 //! and headless Chromium. One module per area; `discord_postgres` runs a set of the Discord
 //! modules again on PostgreSQL (`World` picks the database by the test's module path).
 
+mod discord_ai_ratings;
 mod discord_analysis;
 mod discord_answers;
 mod discord_buttons;

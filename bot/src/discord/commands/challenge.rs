@@ -88,7 +88,7 @@ pub async fn challenge(
     #[description = "Your side (default: random)"] side: Option<SideParam>,
     #[description = "Clock: unlimited, 3d per move, 7d+1d bank, 7d+1d shrinking 25% every 10 to 3h (default: server's)"]
     clock: Option<String>,
-    #[description = "Rated or casual (default: rated, unless there is no clock)"] rated: Option<
+    #[description = "Rated or casual (default: rated if timed; against me, the AI: casual)"] rated: Option<
         bool,
     >,
     #[description = "Hide the game from the web and the API (default: public)"] private: Option<
@@ -106,7 +106,8 @@ pub async fn challenge(
         let level = settings
             .as_ref()
             .map_or(DEFAULT_AI_LEVEL, |s| s.play_level());
-        return start_ai_game(ctx, variant, level, side, private).await;
+        let terms = AiTerms::new(settings.as_ref(), clock.as_deref(), rated)?;
+        return start_ai_game(ctx, variant, level, side, terms, private).await;
     }
     let variant = variant.unwrap_or_else(|| {
         settings
@@ -119,10 +120,9 @@ pub async fn challenge(
             mentions::literal(&opponent.name)
         )));
     }
-    let clock = match (clock, settings.as_ref().and_then(|s| s.default_clock)) {
-        (Some(typed), _) => parse_clock(&typed)?,
-        (None, Some(server_clock)) => server_clock,
-        (None, None) => DEFAULT_CLOCK,
+    let clock = match clock {
+        Some(typed) => parse_clock(&typed)?,
+        None => challenge_clock(settings.as_ref()),
     };
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
@@ -178,6 +178,10 @@ pub async fn play(
     #[min = 1]
     level: Option<u8>,
     #[description = "Your side (default: random)"] side: Option<SideParam>,
+    #[description = "Rated: the level's rating is measured from such games (levels 1-4; default: casual)"]
+    rated: Option<bool>,
+    #[description = "Clock: unlimited, 3d per move, 7d+1d bank (default: none; a rated game: the server's)"]
+    clock: Option<String>,
     #[description = "Hide the game from the web and the API (default: public)"] private: Option<
         bool,
     >,
@@ -192,7 +196,38 @@ pub async fn play(
             .as_ref()
             .map_or(DEFAULT_AI_LEVEL, |s| s.play_level())
     });
-    start_ai_game(ctx, variant, level, side, private.unwrap_or(false)).await
+    let terms = AiTerms::new(settings.as_ref(), clock.as_deref(), rated)?;
+    start_ai_game(ctx, variant, level, side, terms, private.unwrap_or(false)).await
+}
+
+/// The clock of a challenge that names none: the server's, else [`DEFAULT_CLOCK`].
+fn challenge_clock(settings: Option<&ServerSettings>) -> ClockSpec {
+    settings
+        .and_then(|s| s.default_clock)
+        .unwrap_or(DEFAULT_CLOCK)
+}
+
+/// Whether a game against the AI is rated, and its clock: casual and untimed unless asked; a
+/// rated one needs a clock (the service refuses it untimed), so it gets the challenge's
+/// default when none is typed.
+struct AiTerms {
+    rated: Option<bool>,
+    clock: ClockSpec,
+}
+
+impl AiTerms {
+    fn new(
+        settings: Option<&ServerSettings>,
+        clock: Option<&str>,
+        rated: Option<bool>,
+    ) -> Result<AiTerms, BotError> {
+        let clock = match (clock, rated) {
+            (Some(typed), _) => parse_clock(typed)?,
+            (None, Some(true)) => challenge_clock(settings),
+            (None, _) => ClockSpec::Unlimited {},
+        };
+        Ok(AiTerms { rated, clock })
+    }
 }
 
 /// Starts a game against the AI: acknowledged at once (the AI may move first), then the start
@@ -202,6 +237,7 @@ async fn start_ai_game(
     variant: String,
     level: u8,
     side: SideChoice,
+    terms: AiTerms,
     private: bool,
 ) -> Result<(), BotError> {
     let data = ctx.data();
@@ -209,9 +245,9 @@ async fn start_ai_game(
         opponent: Opponent::Ai { level },
         rules: RulesChoice::Variant(variant),
         side,
-        clock: ClockSpec::Unlimited {},
+        clock: terms.clock,
         context: Some(here(ctx.channel_id())),
-        rated: None,
+        rated: terms.rated,
         private,
     };
     // What the user can get wrong is refused before the game is created.

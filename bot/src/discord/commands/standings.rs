@@ -8,7 +8,7 @@ use super::common::{autocomplete_variant, fitted};
 use super::info::{MAX_LISTING, listing_page};
 use crate::discord::mentions;
 use crate::discord::{BotError, Context};
-use crate::domain::Title;
+use crate::domain::{PlayerKind, Title};
 use crate::service::{PlayerProfile, variant_label};
 
 /// A variant's best rated players (provisional ratings are left out)
@@ -53,8 +53,13 @@ pub async fn leaderboard(
         .items
         .iter()
         .map(|e| {
+            // The AI levels are marked: their ratings are measured from games against people.
+            let ai = match e.kind {
+                PlayerKind::Ai => ", AI",
+                PlayerKind::Person => "",
+            };
             format!(
-                "{}. {}{} (`{}`) {:.0} ±{:.0} · {} rated game{}",
+                "{}. {}{} (`{}`{ai}) {:.0} ±{:.0} · {} rated game{}",
                 e.rank,
                 title_before(e.title),
                 mentions::literal(&e.name),

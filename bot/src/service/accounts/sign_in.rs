@@ -9,6 +9,7 @@ use crate::store::rows::{self, NewWebSessionRow};
 use super::Credentials;
 use super::web_sessions::{SEEN_EVERY_MS, kept_user_agent};
 use crate::service::accounts::players::token_hash;
+use crate::service::ratings::ai_players::refuse_ai_player;
 use crate::service::views::{LoginLink, PlayerView};
 use crate::service::{Missing, Result, ServiceError};
 
@@ -78,6 +79,7 @@ impl Credentials<'_> {
             .commit(move |c, e| {
                 rows::player(c, player)?
                     .ok_or_else(|| ServiceError::NotFound(Missing::Player(player)))?;
+                refuse_ai_player(c, player, "it plays through the server and never signs in")?;
                 rows::delete_expired_login_links(c, e.now())?;
                 let expires_at = e.now().saturating_add(ttl_ms);
                 rows::insert_login_link(c, player, &hash, e.now(), expires_at, requested_with)?;

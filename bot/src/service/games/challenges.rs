@@ -10,6 +10,7 @@ use super::Challenges;
 use crate::service::cooldowns::Asked;
 use crate::service::events::{ChallengeAnswer, EventPayload, GameStarted};
 use crate::service::games::game_state::{self, parse_rules};
+use crate::service::ratings::ai_players::{level_may_be_rated, refuse_ai_player};
 use crate::service::views::{ChallengeCreated, ChallengeLists, ChallengeView, GameView};
 use crate::service::{
     ClockSpec, Emitter, Missing, NewChallenge, Opponent, Result, RulesChoice, ServiceError,
@@ -243,19 +244,31 @@ struct Checked {
 
 /// Whether a challenge's game is rated: as asked, where it can be; by default when two people
 /// play a preset with a clock (an untimed game could be left hanging forever by its loser).
+/// A game against the AI is casual unless rated is asked for (as lichess's "rated" toggle), and
+/// may be rated only at a level of fixed strength and with a clock.
 fn decide_rated(request: &NewChallenge, variant: Option<&str>, clock: &ClockSpec) -> Result<bool> {
-    let against_ai = matches!(request.opponent, Opponent::Ai { .. });
-    match request.rated {
-        Some(true) if against_ai => Err(ServiceError::Invalid(
-            "games against the AI are never rated; leave rated out or set it to false".into(),
+    let untimed = *clock == ClockSpec::Unlimited {};
+    let refuse = |why: &str| {
+        Err(ServiceError::Invalid(format!(
+            "{why}; leave rated out or set it to false"
+        )))
+    };
+    match (request.rated, request.opponent) {
+        (Some(true), _) if variant.is_none() => {
+            refuse("games on custom rules are never rated (only preset variants have ratings)")
+        }
+        (Some(true), Opponent::Ai { level }) if !level_may_be_rated(level) => refuse(&format!(
+            "games against AI level {level} cannot be rated: it thinks for a time on every \
+             core, so its strength changes with the server's load (levels 1 to 4 search a \
+             fixed number of nodes and may be rated)"
         )),
-        Some(true) if variant.is_none() => Err(ServiceError::Invalid(
-            "games on custom rules are never rated (only preset variants have ratings); leave \
-             rated out or set it to false"
-                .into(),
-        )),
-        Some(rated) => Ok(rated),
-        None => Ok(!against_ai && variant.is_some() && *clock != ClockSpec::Unlimited {}),
+        (Some(true), Opponent::Ai { .. }) if untimed => refuse(
+            "a rated game against the AI needs a clock (an untimed one could be left \
+             unfinished forever)",
+        ),
+        (Some(rated), _) => Ok(rated),
+        (None, Opponent::Ai { .. }) => Ok(false),
+        (None, _) => Ok(variant.is_some() && !untimed),
     }
 }
 
@@ -346,6 +359,7 @@ impl Challenges<'_> {
                 if let Opponent::Player(id) = opponent {
                     rows::player(c, id)?
                         .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
+                    refuse_ai_player(c, id, "challenge the AI by its level instead")?;
                 }
                 if let Opponent::Ai { .. } = opponent
                     && max_ai_games > 0

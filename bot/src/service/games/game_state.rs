@@ -187,9 +187,14 @@ pub(crate) fn seat_view(c: &Conn<'_>, seat: Seat) -> Result<SeatView> {
                 ai_level: None,
             }
         }
+        // The level's handle once it is rated (a link to its rating page); never a player id,
+        // which would read as a person's seat.
         Seat::Ai(level) => SeatView {
             player_id: None,
-            handle: None,
+            handle: match rows::ai_player_of_level(c, level)? {
+                Some(player) => rows::player(c, player)?.map(|p| p.handle),
+                None => None,
+            },
             discord_user_id: None,
             name: format!("taflbot AI (level {level})"),
             ai_level: Some(level),

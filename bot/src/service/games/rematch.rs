@@ -29,10 +29,7 @@ fn rematch_request(game: &GameView, mine: Side) -> Result<NewChallenge> {
     };
     let opponent = opponent_of(other)?;
     Ok(NewChallenge {
-        rated: match opponent {
-            Opponent::Ai { .. } => None,
-            _ => Some(game.rated),
-        },
+        rated: Some(game.rated),
         opponent,
         rules: match &game.variant {
             Some(variant) => RulesChoice::Variant(variant.clone()),

@@ -1,7 +1,8 @@
 //! Ratings: Glicko-2 (Mark Glickman, "Example of the Glicko-2 system", 2012), computed by the
 //! `skillratings` crate. One rating per player and pool; each preset variant is its own pool,
-//! and games on a custom rules string are never rated, nor games against the AI, nor aborted
-//! ones.
+//! and games on a custom rules string are never rated, nor imported games, nor aborted ones.
+//! A rated game against the AI rates the level's player row ([`super::ai_players`]) like a
+//! person: the level's rating is measured from its rated games against people.
 //!
 //! The constants, as correspondence sites use them:
 //! - a new player starts at rating 1500, deviation (RD) 350, volatility 0.06;
@@ -25,6 +26,7 @@ use crate::domain::{GameStatus, PlayerId, Seat};
 use crate::store::Conn;
 use crate::store::rows::{self, GameRow, Glicko, RatingChangeRow, RatingRow};
 
+use super::ai_players::rated_player;
 use crate::service::Result;
 use crate::service::views::{GameRatings, RatingChange};
 
@@ -138,21 +140,26 @@ pub fn after_period(player: &Glicko, results: &[(Glicko, f64)]) -> Glicko {
     ))
 }
 
-/// The pool a game is rated in, if it is rated at all: a rated game between two people on a
-/// preset, that ended with a result.
-fn rated_pool(row: &GameRow) -> Option<(&str, PlayerId, PlayerId)> {
-    match (
-        row.rated,
-        row.status,
-        &row.variant,
-        row.attackers,
-        row.defenders,
+/// The pool a game is rated in, if it is rated at all: a rated game on a preset that ended
+/// with a result, between two people or a person and an AI level. `create_at`: make the AI
+/// level's player row if it has none (when the game is rated), or only look (when it is read).
+fn rated_pool<'r>(
+    c: &Conn<'_>,
+    row: &'r GameRow,
+    create_at: Option<i64>,
+) -> Result<Option<(&'r str, PlayerId, PlayerId)>> {
+    let (true, GameStatus::Finished, Some(pool)) = (row.rated, row.status, &row.variant) else {
+        return Ok(None);
+    };
+    if !matches!(
+        (row.attackers, row.defenders),
+        (Seat::Player(_), _) | (_, Seat::Player(_))
     ) {
-        (true, GameStatus::Finished, Some(pool), Seat::Player(a), Seat::Player(d)) => {
-            Some((pool.as_str(), a, d))
-        }
-        _ => None,
+        return Ok(None);
     }
+    let attacker = rated_player(c, row.attackers, create_at)?;
+    let defender = rated_player(c, row.defenders, create_at)?;
+    Ok(attacker.zip(defender).map(|(a, d)| (pool.as_str(), a, d)))
 }
 
 /// A player's rating in `pool` as of `now`, and their rated games there.
@@ -169,7 +176,7 @@ pub(crate) fn rate_ended_game(
     row: &GameRow,
     now: i64,
 ) -> Result<Option<GameRatings>> {
-    let Some((pool, attacker, defender)) = rated_pool(row) else {
+    let Some((pool, attacker, defender)) = rated_pool(c, row, Some(now))? else {
         return Ok(None);
     };
     let (a_before, a_games) = current(c, attacker, pool, now)?;
@@ -210,7 +217,7 @@ pub(crate) fn rate_ended_game(
 
 /// The rating changes an ended game made, read back (for its view).
 pub(crate) fn ratings_of_game(c: &Conn<'_>, row: &GameRow) -> Result<Option<GameRatings>> {
-    let Some((pool, attacker, defender)) = rated_pool(row) else {
+    let Some((pool, attacker, defender)) = rated_pool(c, row, None)? else {
         return Ok(None);
     };
     let changes = rows::rating_changes_of_game(c, row.id)?;
@@ -231,7 +238,7 @@ pub(crate) fn ratings_of_game(c: &Conn<'_>, row: &GameRow) -> Result<Option<Game
 }
 
 /// Rounded to two decimals: what the API shows (the store keeps the exact numbers).
-pub(crate) fn shown(x: f64) -> f64 {
+pub fn shown(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 

@@ -1,6 +1,7 @@
 //! Ratings (Glicko-2, updated when a rated game ends) and what is read from them:
 //! leaderboards, profiles and rating histories.
 
+pub mod ai_players;
 pub mod glicko;
 mod stats;
 

@@ -1,6 +1,6 @@
 //! Leaderboards and player profiles: ratings per variant, results per variant, current games.
 
-use crate::domain::{PlayerId, TitleThreshold, title_for};
+use crate::domain::{PlayerId, PlayerKind, TitleThreshold, title_for};
 use crate::store::Conn;
 use crate::store::rows::{self, PlayerRow};
 
@@ -43,6 +43,9 @@ fn profile(
     now: i64,
     titles: &[TitleThreshold],
 ) -> Result<PlayerProfile> {
+    let ai_level = rows::ai_level_of_player(c, player.id)?;
+    // The AI earns no title: titles are for people, measured against people.
+    let titles = if ai_level.is_some() { &[] } else { titles };
     let ratings = rows::ratings_of(c, player.id)?
         .into_iter()
         .map(|r| {
@@ -58,7 +61,11 @@ fn profile(
             }
         })
         .collect();
-    let results = rows::results_by_variant(c, player.id)?
+    let results = match ai_level {
+        Some(level) => rows::rated_results_of_ai_level(c, level)?,
+        None => rows::results_by_variant(c, player.id)?,
+    };
+    let results = results
         .into_iter()
         .map(|r| VariantResults {
             variant: r.variant,
@@ -75,6 +82,8 @@ fn profile(
         .collect::<Result<_>>()?;
     Ok(PlayerProfile {
         player: PlayerView::from(player),
+        kind: PlayerKind::of(ai_level),
+        ai_level,
         ratings,
         results,
         current_games,
@@ -82,8 +91,9 @@ fn profile(
 }
 
 impl Ratings<'_> {
-    /// Page `page` of `variant`'s leaderboard: rated players, best first, provisional ratings
-    /// (deviation above 110, as of now) left out; with `guild`, only players seen in that Discord guild.
+    /// Page `page` of `variant`'s leaderboard: rated players and AI levels, best first,
+    /// provisional ratings (deviation above 110, as of now) left out; with `guild`, only
+    /// players seen in that Discord guild (and the AI levels, which play in every guild).
     pub async fn leaderboard(
         self,
         variant: &str,
@@ -118,8 +128,13 @@ impl Ratings<'_> {
             .into_iter()
             .enumerate()
             .map(|(i, line)| LeaderboardEntry {
-                // On the leaderboard only players past provisional.
-                title: title_for(shown(line.glicko.rating), false, titles),
+                // On the leaderboard only players past provisional; the AI earns no title.
+                title: match line.ai_level {
+                    Some(_) => None,
+                    None => title_for(shown(line.glicko.rating), false, titles),
+                },
+                kind: PlayerKind::of(line.ai_level),
+                ai_level: line.ai_level,
                 rank: offset + i as u64 + 1,
                 player_id: line.player_id,
                 handle: line.handle,

@@ -310,6 +310,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: Some(explorer::record_finished_games),
     },
+    Migration {
+        version: 32,
+        name: "ai_players",
+        sqlite: include_str!("../../../../migrations/0032_ai_players.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0032_ai_players.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

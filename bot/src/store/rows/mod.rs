@@ -3,6 +3,7 @@
 
 use super::StoreError;
 
+mod ai_players;
 mod analyses;
 mod annotations;
 mod api_tokens;
@@ -36,6 +37,7 @@ mod vacations;
 mod web_sessions;
 mod webhooks;
 
+pub use ai_players::*;
 pub use analyses::*;
 pub use annotations::*;
 pub use api_tokens::*;

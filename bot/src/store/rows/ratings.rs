@@ -159,6 +159,8 @@ pub struct LeaderRow {
     pub games: u32,
     /// When the rating last changed (its pool's last rated game).
     pub updated_at: i64,
+    /// The AI's level, when this player is the AI at a level (`ai_players`).
+    pub ai_level: Option<u8>,
 }
 
 /// How ratings age while their players are away, for a query that ranks them as of `now`:
@@ -174,7 +176,7 @@ pub struct RatingAge {
 
 /// Players rated in `pool` whose deviation as of `age.now` is at most `max_deviation`, best
 /// first (ties: the earlier player first), `limit` from `offset`; with `guild`, only players
-/// seen in that Discord guild.
+/// seen in that Discord guild, and the AI levels (they play in every guild).
 pub fn leaderboard(
     c: &Conn<'_>,
     pool: &str,
@@ -185,7 +187,8 @@ pub fn leaderboard(
     offset: u64,
 ) -> Result<Vec<LeaderRow>> {
     let guild_filter = if guild.is_some() {
-        "AND r.player_id IN (SELECT player_id FROM discord_guild_players WHERE guild_id = ?5)"
+        "AND (a.level IS NOT NULL OR r.player_id IN \
+         (SELECT player_id FROM discord_guild_players WHERE guild_id = ?5))"
     } else {
         "AND CAST(?5 AS BIGINT) IS NULL"
     };
@@ -193,7 +196,8 @@ pub fn leaderboard(
     c.query_all(
         &format!(
             "SELECT r.player_id, p.handle, p.name, r.rating, r.deviation, r.volatility, r.games, \
-             r.updated_at FROM ratings r JOIN players p ON p.id = r.player_id \
+             r.updated_at, a.level FROM ratings r JOIN players p ON p.id = r.player_id \
+             LEFT JOIN ai_players a ON a.player_id = r.player_id \
          WHERE r.pool = ?1 AND r.deviation * r.deviation \
              + (CASE WHEN ?6 > r.updated_at THEN (?6 - r.updated_at) / ?7 ELSE 0 END) \
              * (r.volatility * ?8) * (r.volatility * ?8) \
@@ -218,6 +222,10 @@ pub fn leaderboard(
                 glicko: glicko_at(r, 3)?,
                 games: r.get(6)?,
                 updated_at: r.get(7)?,
+                ai_level: r
+                    .get::<Option<i64>>(8)?
+                    .map(super::ai_players::level_from)
+                    .transpose()?,
             })
         },
     )

@@ -63,6 +63,8 @@ pub async fn new_challenge(
                         }
                     }
                 }
+                // Casual unless asked: the level's rating is measured from its rated games.
+                label.check { input type="checkbox" name="ai_rated" value="true"; " Rated against the AI (levels 1 to 4, with a clock: 3 days a move unless set below)" }
             }
             label { "Variant"
                 select name="variant" data-preview="variant-start" data-summary="variant-summary" {
@@ -109,6 +111,9 @@ pub struct ChallengeForm {
     #[serde(default)]
     days: String,
     rated: Option<bool>,
+    /// A rated game against the AI (unticked, so absent: casual).
+    #[serde(default)]
+    ai_rated: bool,
     #[serde(default)]
     private: bool,
 }
@@ -151,7 +156,7 @@ pub async fn create_challenge(
         },
     };
     let clock = match form.days.trim() {
-        "" => default_clock(form.opponent),
+        "" => default_clock(form.opponent, form.ai_rated),
         days => match days.parse::<u32>() {
             Ok(0) => ClockSpec::Unlimited {},
             Ok(days) => ClockSpec::days_per_move(days),
@@ -172,9 +177,9 @@ pub async fn create_challenge(
                 side: form.side,
                 clock,
                 context: None,
-                // An unticked box is not sent: casual. Against the AI the service decides.
+                // An unticked box is not sent: casual. Against the AI, its own box.
                 rated: match form.opponent {
-                    OpponentKind::Ai => None,
+                    OpponentKind::Ai => Some(form.ai_rated),
                     _ => Some(form.rated.unwrap_or(false)),
                 },
                 private: form.private,
@@ -188,12 +193,12 @@ pub async fn create_challenge(
     .into_response())
 }
 
-/// The clock when the form leaves it empty: none against the AI (it answers at once), three
-/// days a move against a person.
-fn default_clock(opponent: OpponentKind) -> ClockSpec {
+/// The clock when the form leaves it empty: none against the AI (it answers at once) unless
+/// the game is rated (a rated game needs a clock), three days a move against a person.
+fn default_clock(opponent: OpponentKind, ai_rated: bool) -> ClockSpec {
     match opponent {
-        OpponentKind::Ai => ClockSpec::Unlimited {},
-        OpponentKind::Player | OpponentKind::Open => ClockSpec::days_per_move(3),
+        OpponentKind::Ai if !ai_rated => ClockSpec::Unlimited {},
+        OpponentKind::Ai | OpponentKind::Player | OpponentKind::Open => ClockSpec::days_per_move(3),
     }
 }
 

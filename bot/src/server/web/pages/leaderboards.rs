@@ -6,6 +6,7 @@ use axum::response::{IntoResponse, Response};
 use maud::html;
 use serde::Deserialize;
 
+use crate::domain::PlayerKind;
 use crate::server::AppState;
 
 use super::super::error::WebError;
@@ -55,7 +56,7 @@ pub async fn leaderboard_page(
     let body = html! {
         h1 { (title) }
         @if board.items.is_empty() {
-            p { "Nobody is rated in " (shown.name) " yet: a rated game between two players puts both here." }
+            p { "Nobody is rated in " (shown.name) " yet: rated games (between two players, or against an AI level) put their players here once their ratings settle." }
         } @else {
             table.leaderboard {
                 thead { tr { th { "#" } th { "Player" } th { "Rating" } th { "Rated games" } } }
@@ -66,6 +67,9 @@ pub async fn leaderboard_page(
                             td {
                                 @if let Some(t) = e.title { abbr.title title=(t.words()) { (t) } " " }
                                 a href={ "/players/" (e.handle.as_str()) } { (e.name) } " " small { "@" (e.handle.as_str()) }
+                                @if e.kind == PlayerKind::Ai {
+                                    " " abbr.ai-mark title="The taflbot AI: its rating is measured from its rated games against people" { "AI" }
+                                }
                             }
                             td { (format!("{:.0}", e.rating)) " ±" (format!("{:.0}", e.deviation)) }
                             td { (e.games) }

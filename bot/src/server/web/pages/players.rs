@@ -110,6 +110,9 @@ pub async fn player_page(
         .await?;
     let body = html! {
         h1 { (p.name) " " small { "@" (p.handle.as_str()) } }
+        @if let Some(level) = profile.ai_level {
+            p.ai-player { "The taflbot AI at level " (level) ". Its ratings are measured from its rated games against people, by the same Glicko-2 update as theirs; it earns no title and never signs in." }
+        }
         h2 { "Ratings" }
         @if profile.ratings.is_empty() { p { "Not rated yet." } } @else {
             table {
