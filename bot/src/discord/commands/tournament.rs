@@ -85,6 +85,10 @@ pub async fn create(
     #[description = "Vacation in its games: allowed (default), forbidden, or at most N days a player: 5"]
     #[max_length = 20]
     vacation: Option<String>,
+    #[description = "Days between round starts (default: each round as soon as the one before ends)"]
+    #[min = 1]
+    #[max = 90]
+    round_days: Option<u32>,
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let format = format_of(format, rounds, group_size)?;
@@ -117,6 +121,7 @@ pub async fn create(
                 max_players: max_players.unwrap_or(64),
                 starts_at,
                 vacation,
+                round_days,
             },
         )
         .await?;

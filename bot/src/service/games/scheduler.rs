@@ -25,6 +25,8 @@ pub struct SchedulerPass {
     pub expired_challenges: usize,
     /// Tournaments whose start time came: started, or cancelled for want of players.
     pub tournaments_started: usize,
+    /// Rounds at set times whose time came (the round before done): started.
+    pub rounds_started: usize,
     /// Vacations whose time was up: ended, their players' clocks running again.
     pub vacations_ended: usize,
     /// Games or challenges whose work failed this pass (logged; the rest went on).
@@ -159,7 +161,7 @@ impl Scheduler<'_> {
         );
         let idle_ms = secs_to_ms(self.service.inner.config.inactivity_reminder_secs);
         let thresholds = self.service.inner.config.reminders_before_secs.clone();
-        let (late, remind, idle, expired, ai, tournaments) = self
+        let (late, remind, idle, expired, ai, tournaments, scheduled) = self
             .service
             .read(move |c| {
                 Ok::<_, crate::service::ServiceError>((
@@ -169,6 +171,7 @@ impl Scheduler<'_> {
                     rows::expired_challenges(c, now)?,
                     rows::games_awaiting_ai(c)?,
                     rows::tournaments_due_to_start(c, now)?,
+                    rows::scheduled_running_tournaments(c)?,
                 ))
             })
             .await?;
@@ -210,6 +213,12 @@ impl Scheduler<'_> {
             match self.service.tournaments().start_when_due(id).await {
                 Ok(started) => pass.tournaments_started += usize::from(started),
                 Err(e) => pass.failure("start", "tournament", id, &e),
+            }
+        }
+        for id in scheduled {
+            match self.service.tournaments().start_round_when_due(id).await {
+                Ok(started) => pass.rounds_started += usize::from(started),
+                Err(e) => pass.failure("round start", "tournament", id, &e),
             }
         }
         self.service.inner.last_pass_ms.store(

@@ -2,7 +2,7 @@
 
 use super::entries::{EntryChange, emit_entry};
 use super::format::Format;
-use super::requests::{MAX_NAME_CHARS, MAX_PLAYERS, NewTournament};
+use super::requests::{MAX_NAME_CHARS, MAX_PLAYERS, MAX_ROUND_DAYS, NewTournament};
 use super::rounds::{self, current_standings, pairing_result};
 use super::standings::crosstable;
 use super::view::{
@@ -72,6 +72,14 @@ impl Tournaments<'_> {
                 "a Swiss tournament needs at least one round".into(),
             ));
         }
+        if let Some(days) = request.round_days
+            && !(1..=MAX_ROUND_DAYS).contains(&days)
+        {
+            return Err(ServiceError::Invalid(format!(
+                "round_days: rounds may start 1 to {MAX_ROUND_DAYS} days apart (asked {days})"
+            )));
+        }
+        let round_days = request.round_days;
         let now = self.service.now_ms();
         if request.starts_at.is_some_and(|at| at <= now) {
             return Err(ServiceError::Invalid(
@@ -104,6 +112,7 @@ impl Tournaments<'_> {
                     created_at: e.now(),
                     started_at: None,
                     finished_at: None,
+                    round_days,
                 };
                 let id = rows::insert_tournament(c, &row)?;
                 rows::set_tournament_vacation_cap(c, id, vacation.to_cap())?;
@@ -226,6 +235,17 @@ impl Tournaments<'_> {
                     rounds::cancel(c, e, &mut t)?;
                 }
                 Ok(true)
+            })
+            .await
+    }
+
+    /// Starts the next round of a tournament whose rounds start at set times, when its time
+    /// has come and the round before is done (the scheduler's pass); answers whether it did.
+    pub async fn start_round_when_due(self, id: TournamentId) -> Result<bool> {
+        self.service
+            .commit(move |c, e| {
+                let mut t = rounds::load(c, id)?;
+                rounds::start_scheduled_round(c, e, &mut t)
             })
             .await
     }
@@ -390,6 +410,11 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
         min_players: t.min_players,
         max_players: t.max_players,
         starts_at: t.starts_at,
+        round_days: t.round_days,
+        next_round_at: match t.status {
+            TournamentStatus::Running => rounds::round_time(&t, t.round.saturating_add(1)),
+            _ => None,
+        },
         status: t.status,
         round: t.round,
         winner: t.winner,

@@ -32,7 +32,7 @@ pub use facade::{TOURNAMENTS_PAGE_SIZE, Tournaments};
 pub use format::{Format, FormatError, FormatKind};
 pub use groups::{GroupOutcome, Seed, group_outcome, seed_groups};
 pub use points::Points;
-pub use requests::{MAX_NAME_CHARS, MAX_PLAYERS, NewTournament};
+pub use requests::{MAX_NAME_CHARS, MAX_PLAYERS, MAX_ROUND_DAYS, NewTournament};
 pub use round_plan::{Pairing, RoundPlan};
 pub use standings::{
     Crosstable, GameScore, Quarters, ScoredGame, Standing, TieBreak, crosstable, standings,

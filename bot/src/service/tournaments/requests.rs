@@ -5,6 +5,8 @@ use crate::service::{ClockSpec, RulesChoice, TournamentVacation};
 
 /// The most players one tournament takes.
 pub const MAX_PLAYERS: u32 = 256;
+/// The most days between round starts.
+pub const MAX_ROUND_DAYS: u32 = 90;
 /// The longest name, in characters.
 pub const MAX_NAME_CHARS: usize = 80;
 
@@ -24,4 +26,7 @@ pub struct NewTournament {
     pub starts_at: Option<i64>,
     /// Whether vacation stops the clocks of its games, and for how long.
     pub vacation: TournamentVacation,
+    /// Rounds at set times: round N starts no earlier than the start plus N - 1 times this
+    /// many days (and not before round N - 1 is done); `None`: as soon as the one before ends.
+    pub round_days: Option<u32>,
 }

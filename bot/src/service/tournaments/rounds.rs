@@ -177,15 +177,46 @@ pub(crate) fn game_ended(c: &Conn<'_>, e: &mut Emitter, game: GameId) -> Result<
     if t.status != TournamentStatus::Running {
         return Ok(());
     }
-    let games = rows::tournament_games(c, id)?;
-    let round_done = games
-        .iter()
-        .filter(|g| g.round == t.round)
-        .all(|g| pairing_result(g).is_some());
-    if round_done {
+    if round_done(&t, &rows::tournament_games(c, id)?) {
         advance(c, e, &mut t)?;
     }
     Ok(())
+}
+
+/// A day in milliseconds.
+const DAY_MS: i64 = 86_400_000;
+
+/// When round `round` may start, for a tournament whose rounds start at set times.
+pub(super) fn round_time(t: &TournamentRow, round: u32) -> Option<i64> {
+    let days = i64::from(t.round_days?);
+    let started = t.started_at?;
+    Some(started.saturating_add(i64::from(round.saturating_sub(1)) * days * DAY_MS))
+}
+
+/// Whether every pairing of the tournament's current round has a result.
+fn round_done(t: &TournamentRow, games: &[TournamentGameRow]) -> bool {
+    games
+        .iter()
+        .filter(|g| g.round == t.round)
+        .all(|g| pairing_result(g).is_some())
+}
+
+/// The scheduler's pass over a tournament with rounds at set times: the next round starts when
+/// its time has come and the round before is done; answers whether it moved on.
+pub(super) fn start_scheduled_round(
+    c: &Conn<'_>,
+    e: &mut Emitter,
+    t: &mut TournamentRow,
+) -> Result<bool> {
+    if t.status != TournamentStatus::Running
+        || round_time(t, t.round.saturating_add(1)).is_none_or(|at| at > e.now())
+        || !round_done(t, &rows::tournament_games(c, t.id)?)
+    {
+        return Ok(false);
+    }
+    let before = (t.round, t.status);
+    advance(c, e, t)?;
+    Ok((t.round, t.status) != before)
 }
 
 /// Starts the next round, or ends the tournament after its last. A round whose every
@@ -229,6 +260,10 @@ fn advance(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
             }
             Next::Round(plan) => plan,
         };
+        // A round at a set time waits for it (the scheduler starts it then).
+        if round_time(t, next).is_some_and(|at| at > e.now()) {
+            return Ok(());
+        }
         t.round = next;
         let started = open_round(c, e, t, &players, &plan)?;
         rows::update_tournament_state(c, t)?;

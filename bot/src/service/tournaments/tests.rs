@@ -63,6 +63,7 @@ impl World {
                     max_players: max,
                     starts_at: None,
                     vacation: Default::default(),
+                    round_days: None,
                 },
             )
             .await
@@ -381,6 +382,7 @@ async fn what_cannot_be_done_is_refused_in_the_players_terms() {
                 max_players: 4,
                 starts_at: None,
                 vacation: Default::default(),
+                round_days: None,
             },
         )
         .await;
@@ -408,6 +410,7 @@ async fn at_its_start_time_a_tournament_starts_by_itself_or_is_called_off() {
         max_players: 8,
         starts_at: Some(starts_at),
         vacation: Default::default(),
+        round_days: None,
     };
     let t = w.service.tournaments();
     let full = t
@@ -605,4 +608,85 @@ async fn discord_news_goes_once_to_each_channel_and_each_game_to_each_of_its_pla
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(places.is_empty());
+}
+
+#[tokio::test]
+async fn rounds_at_set_times_wait_for_their_day_and_for_the_round_before() {
+    const DAY: i64 = 86_400_000;
+    let w = world().await;
+    let players = [
+        w.player("A").await,
+        w.player("B").await,
+        w.player("C").await,
+        w.player("D").await,
+    ];
+    let t = w.service.tournaments();
+    let id = t
+        .create(
+            players[0],
+            NewTournament {
+                name: "Weekly".into(),
+                format: Format::RoundRobin,
+                rules: RulesChoice::Variant("brandubh".into()),
+                // Long enough that a week passed does not end a game on time.
+                clock: ClockSpec::PerMove {
+                    seconds: 30 * 86_400,
+                },
+                rated: None,
+                min_players: 2,
+                max_players: 4,
+                starts_at: None,
+                vacation: Default::default(),
+                round_days: Some(7),
+            },
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id;
+    w.join_all(id, &players).await;
+    let started = t
+        .start(players[0], id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(started.round_days, Some(7));
+    assert_eq!(started.next_round_at, Some(w.service.now_ms() + 7 * DAY));
+    let pass = || async {
+        w.service
+            .scheduler()
+            .run_due()
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .rounds_started
+    };
+
+    // Round 1 is over on its first day: round 2 waits for day 7, and starts then, once.
+    let after_one = w.play_round(id, |attackers, _| Some(attackers)).await;
+    assert_eq!(after_one.round, 1, "round 2 waits for its day");
+    w.clock.advance_ms(7 * DAY - 1);
+    assert_eq!(pass().await, 0, "not before its day");
+    w.clock.advance_ms(1);
+    assert_eq!(pass().await, 1);
+    assert_eq!(w.view(id).await.round, 2);
+    assert_eq!(pass().await, 0, "a round starts once");
+
+    // Round 2 runs past day 14: round 3 waits for it, then starts with its last game.
+    w.clock.advance_ms(8 * DAY);
+    assert_eq!(pass().await, 0, "not before the round before is done");
+    assert_eq!(w.view(id).await.round, 2);
+    let after_two = w.play_round(id, |attackers, _| Some(attackers)).await;
+    assert_eq!(
+        after_two.round, 3,
+        "its day passed: round 3 starts with round 2's last game"
+    );
+    assert!(
+        after_two.rounds[2]
+            .games
+            .iter()
+            .all(|g| g.game_id.is_some())
+    );
+
+    // The last round over: the tournament ends at once, no day to wait for.
+    let done = w.play_round(id, |attackers, _| Some(attackers)).await;
+    assert_eq!(done.status, TournamentStatus::Finished);
+    assert_eq!(done.next_round_at, None);
 }

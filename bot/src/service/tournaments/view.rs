@@ -35,6 +35,14 @@ pub struct TournamentView {
     pub max_players: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub starts_at: Option<i64>,
+    /// Rounds at set times: days between round starts (absent: each round as soon as the
+    /// one before ends).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round_days: Option<u32>,
+    /// With `round_days`, while it runs: the earliest the next round starts (service clock,
+    /// ms); it waits for the round before to be done too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_round_at: Option<i64>,
     pub status: TournamentStatus,
     /// The round being played; 0 before the start.
     pub round: u32,

@@ -319,6 +319,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 33,
+        name: "round_schedule",
+        sqlite: include_str!("../../../../migrations/0033_round_schedule.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0033_round_schedule.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -26,11 +26,14 @@ pub struct TournamentRow {
     pub created_at: i64,
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
+    /// Days between round starts (round N no earlier than the start plus N - 1 times this);
+    /// `None`: each round as soon as the one before ends.
+    pub round_days: Option<u32>,
 }
 
 const TOURNAMENT_COLS: &str = "id, name, organiser, format, variant, rules, clock, rated, \
     min_players, max_players, starts_at, status, round, winner, created_at, started_at, \
-    finished_at";
+    finished_at, round_days";
 
 fn tournament_from(r: &Row<'_>) -> Result<TournamentRow> {
     Ok(TournamentRow {
@@ -51,14 +54,15 @@ fn tournament_from(r: &Row<'_>) -> Result<TournamentRow> {
         created_at: r.get(14)?,
         started_at: r.get(15)?,
         finished_at: r.get(16)?,
+        round_days: r.get(17)?,
     })
 }
 
 pub fn insert_tournament(c: &Conn<'_>, t: &TournamentRow) -> Result<TournamentId> {
     let id = c.insert_returning_id(
         "INSERT INTO tournaments (name, organiser, format, variant, rules, clock, rated, \
-         min_players, max_players, starts_at, status, round, created_at) VALUES \
-         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12) RETURNING id",
+         min_players, max_players, starts_at, status, round, created_at, round_days) VALUES \
+         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12, ?13) RETURNING id",
         params![
             t.name,
             t.organiser,
@@ -71,7 +75,8 @@ pub fn insert_tournament(c: &Conn<'_>, t: &TournamentRow) -> Result<TournamentId
             t.max_players,
             t.starts_at,
             t.status,
-            t.created_at
+            t.created_at,
+            t.round_days
         ],
     )?;
     Ok(TournamentId(id))
@@ -100,6 +105,16 @@ pub fn tournaments_due_to_start(c: &Conn<'_>, now: i64) -> Result<Vec<Tournament
         "SELECT id FROM tournaments WHERE status = ?1 AND starts_at IS NOT NULL \
          AND starts_at <= ?2 ORDER BY id",
         params![TournamentStatus::SignUp, now],
+        |r| r.get(0),
+    )
+}
+
+/// Running tournaments whose rounds start at set times (the scheduler starts a round whose
+/// time has come once the round before is done).
+pub fn scheduled_running_tournaments(c: &Conn<'_>) -> Result<Vec<TournamentId>> {
+    c.query_all(
+        "SELECT id FROM tournaments WHERE status = ?1 AND round_days IS NOT NULL ORDER BY id",
+        params![TournamentStatus::Running],
         |r| r.get(0),
     )
 }

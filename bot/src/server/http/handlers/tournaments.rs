@@ -51,6 +51,10 @@ pub struct NewTournamentBody {
     /// `"forbidden"`, or `{"max_days": N}` (at most N days per player in all its games).
     #[serde(default)]
     vacation: TournamentVacation,
+    /// Rounds at set times: round N starts no earlier than the start plus N - 1 times this
+    /// many days (1 to 90), and not before the round before is done; absent: each round as
+    /// soon as the one before ends.
+    round_days: Option<u32>,
 }
 
 fn default_min_players() -> u32 {
@@ -113,6 +117,7 @@ pub async fn create_tournament(
                 max_players: body.max_players,
                 starts_at: body.starts_at,
                 vacation: body.vacation,
+                round_days: body.round_days,
             },
         )
         .await?;

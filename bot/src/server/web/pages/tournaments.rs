@@ -10,7 +10,9 @@ use serde::Deserialize;
 
 use crate::domain::TournamentStatus;
 use crate::server::AppState;
-use crate::service::tournaments::{Format, FormatKind, MAX_PLAYERS, NewTournament, utc_minute_ms};
+use crate::service::tournaments::{
+    Format, FormatKind, MAX_PLAYERS, MAX_ROUND_DAYS, NewTournament, utc_minute_ms,
+};
 use crate::service::{
     ClockSpec, DEFAULT_VARIANT, RulesChoice, Shrink, TournamentVacation, VariantView, variant_label,
 };
@@ -65,6 +67,9 @@ pub struct NewTournamentForm {
     /// Days of vacation a player may use in its games: empty allowed, 0 forbidden.
     #[serde(default)]
     vacation_days: String,
+    /// Days between round starts: empty, each round as soon as the one before ends.
+    #[serde(default)]
+    round_days: String,
 }
 
 fn default_format() -> FormatKind {
@@ -91,6 +96,7 @@ impl Default for NewTournamentForm {
             max_players: "16".into(),
             starts_at: String::new(),
             vacation_days: String::new(),
+            round_days: String::new(),
         }
     }
 }
@@ -185,6 +191,10 @@ impl NewTournamentForm {
                     0 => TournamentVacation::Forbidden,
                     days => TournamentVacation::MaxDays(days),
                 },
+            },
+            round_days: match self.round_days.trim() {
+                "" => None,
+                _ => Some(number("the days between rounds", &self.round_days)?),
             },
         })
     }
@@ -400,6 +410,9 @@ fn create_form(
             }
             label { "Vacation days per player in its games (empty: no limit; 0: none)"
                 input type="number" name="vacation_days" min="0" max="366" value=(form.vacation_days);
+            }
+            label { "Days between round starts (empty: each round as soon as the one before ends)"
+                input type="number" name="round_days" min="1" max=(MAX_ROUND_DAYS) value=(form.round_days);
             }
             button.primary type="submit" { "Create" }
         }
