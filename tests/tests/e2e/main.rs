@@ -3,6 +3,7 @@
 //! modules again on PostgreSQL (`World` picks the database by the test's module path).
 
 mod discord_analysis;
+mod discord_annotate;
 mod discord_answers;
 mod discord_buttons;
 mod discord_challenges;
