@@ -46,6 +46,7 @@ mod web_accessibility;
 mod web_analysis;
 mod web_analysis_board;
 mod web_browser;
+mod web_puzzles;
 mod web_conditional;
 mod web_keyboard;
 mod web_tournaments;
