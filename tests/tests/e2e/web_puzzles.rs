@@ -6,44 +6,13 @@
 use std::time::Duration;
 
 use tafl_engine::ai::puzzle::PuzzleTheme;
-use taflbot::domain::GameId;
-use taflbot::service::{ClockSpec, NewChallenge, Opponent, RulesChoice, SideChoice};
 use taflbot_e2e::web::{WebApp, attribute, browser, click, sign_in, wait_for, wait_for_text};
 use taflbot_test_support::eventually;
 
-/// Astrid and Ragnar play the analysis example (the king's road left open, the escape
-/// missed), it is analysed, and the miner files its puzzles; the escape puzzle's id.
+/// The analysis example played (the king's road left open, the escape missed), analysed,
+/// and mined; the escape puzzle's id.
 async fn escape_puzzle(app: &WebApp) -> i64 {
-    let astrid = app.player("Astrid").await;
-    let ragnar = app.player("Ragnar").await;
-    let challenge = app
-        .service()
-        .challenges()
-        .create(
-            astrid.id,
-            NewChallenge {
-                opponent: Opponent::Player(ragnar.id),
-                rules: RulesChoice::Rules(tafl_engine::ai::analysis::example::rules_string()),
-                side: SideChoice::Attackers,
-                clock: ClockSpec::Unlimited {},
-                context: None,
-                rated: Some(false),
-                private: false,
-            },
-        )
-        .await
-        .unwrap();
-    let game: GameId = app
-        .service()
-        .challenges()
-        .accept(ragnar.id, challenge.challenge.id)
-        .await
-        .unwrap()
-        .id;
-    for (ply, mv) in tafl_engine::ai::analysis::example::MOVES.iter().enumerate() {
-        let who = if ply % 2 == 0 { &astrid } else { &ragnar };
-        app.play(who, game, mv).await;
-    }
+    let (astrid, game) = crate::web_analysis::scripted_game(app).await;
     app.service()
         .analysis()
         .request(astrid.id, game)
