@@ -6,7 +6,7 @@
 
 use poise::CreateReply;
 
-use super::common::{autocomplete_game, cut_to};
+use super::common::cut_to;
 use crate::discord::answers::command::send;
 use crate::discord::{BotError, Context, mentions};
 use crate::domain::GameId;
@@ -35,8 +35,8 @@ pub async fn annotate(_ctx: Context<'_>) -> Result<(), BotError> {
 #[poise::command(slash_command, ephemeral, rename = "add")]
 pub async fn annotate_add(
     ctx: Context<'_>,
-    #[description = "Which game"]
-    #[autocomplete = "autocomplete_game"]
+    #[description = "Which finished game: its number"]
+    #[min = 1]
     game: i64,
     #[description = "The move it is about: 1 is the first move"]
     #[min = 1]
@@ -68,8 +68,8 @@ pub async fn annotate_add(
 #[poise::command(slash_command, rename = "post")]
 pub async fn annotate_post(
     ctx: Context<'_>,
-    #[description = "Which game"]
-    #[autocomplete = "autocomplete_game"]
+    #[description = "Which finished game: its number"]
+    #[min = 1]
     game: i64,
 ) -> Result<(), BotError> {
     let data = ctx.data();
