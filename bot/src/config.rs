@@ -183,10 +183,13 @@ pub struct GamesConfig {
     pub max_ai_games_per_player: u32,
     /// A player waits this long between two new games against the AI (0: no wait).
     pub ai_game_cooldown_secs: u64,
-    /// A player waits this long between two hints (0: no wait).
+    /// A player waits this long between two hints, and between two refutations of wrong
+    /// puzzle moves (a try within it is answered without one) (0: no wait).
     pub hint_cooldown_secs: u64,
     /// A player waits this long between asking for two new analyses (0: no wait).
     pub analysis_cooldown_secs: u64,
+    /// How often the daily puzzle is looked for where it is due (seconds, at least 1).
+    pub daily_puzzle_check_secs: u64,
     /// A web sign-in link works once, for this many minutes.
     pub login_link_minutes: u64,
     /// A browser session lasts this many days (signing out ends it sooner).
@@ -387,6 +390,7 @@ impl Default for GamesConfig {
             ai_game_cooldown_secs: 2,
             hint_cooldown_secs: 5,
             analysis_cooldown_secs: 2,
+            daily_puzzle_check_secs: 60,
             login_link_minutes: 15,
             web_session_days: 30,
             claim_lease_secs: 60,

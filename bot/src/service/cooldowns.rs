@@ -1,5 +1,5 @@
 //! How often a player may ask for engine work (a new game against the AI, a hint, a new
-//! analysis): each has a cooldown, the same through every front end. Kept per instance:
+//! analysis, the refutation of a wrong puzzle move): each has a cooldown, the same through every front end. Kept per instance:
 //! with several instances, a player could ask once on each within one cooldown.
 
 use std::collections::HashMap;
@@ -18,6 +18,9 @@ pub(crate) enum Asked {
     AiGame,
     Hint,
     Analysis,
+    /// The engine's answer to a wrong puzzle move: a search as quick as a hint's, so it has
+    /// the hint's cooldown (`hint_cooldown_secs`).
+    Refutation,
 }
 
 impl Asked {
@@ -26,6 +29,7 @@ impl Asked {
             Asked::AiGame => "a new game against the AI",
             Asked::Hint => "another hint",
             Asked::Analysis => "another analysis",
+            Asked::Refutation => "another refutation",
         }
     }
 }
@@ -78,7 +82,7 @@ impl GamesService {
         let config = &self.inner.config;
         let secs = match asked {
             Asked::AiGame => config.ai_game_cooldown_secs,
-            Asked::Hint => config.hint_cooldown_secs,
+            Asked::Hint | Asked::Refutation => config.hint_cooldown_secs,
             Asked::Analysis => config.analysis_cooldown_secs,
         };
         let cooldown_ms = i64::try_from(secs.saturating_mul(1000)).unwrap_or(i64::MAX);

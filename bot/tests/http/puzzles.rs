@@ -14,12 +14,19 @@ use super::common::{Player, TestApp};
 /// taken), has it analysed, and waits for the miner to file its puzzles; answers them by ply.
 async fn mined_example(app: &TestApp) -> (Player, Player, Vec<Value>) {
     let (a, b, game) = scripted_game(app, false).await;
+    let puzzles = analysed_and_mined(app, &a, game).await;
+    (a, b, puzzles)
+}
+
+/// `who` asks for the analysis of finished `game`; once it is done and the miner has searched
+/// the game, its puzzles.
+async fn analysed_and_mined(app: &TestApp, who: &Player, game: i64) -> Vec<Value> {
     let mut events = app.service().events().subscribe();
     let queued = app
         .call(
             Method::POST,
             &format!("/games/{game}/analysis"),
-            Some(&a.token),
+            Some(&who.token),
             None,
             StatusCode::ACCEPTED,
         )
@@ -38,11 +45,10 @@ async fn mined_example(app: &TestApp) -> (Player, Player, Vec<Value>) {
         }
     })
     .await;
-    let puzzles = puzzles
+    puzzles
         .into_iter()
         .map(|p| serde_json::to_value(p).unwrap())
-        .collect();
-    (a, b, puzzles)
+        .collect()
 }
 
 async fn attempt(app: &TestApp, who: &Player, puzzle: i64, moves: &[&str]) -> Value {
@@ -247,4 +253,104 @@ async fn the_web_puzzle_page_offers_the_moves_a_hint_and_answers_a_try() {
         .await
         .unwrap();
     assert!(forged.status().is_client_error(), "{}", forged.status());
+}
+
+#[tokio::test]
+async fn refutations_have_the_engine_cooldown_of_hints() {
+    let app = TestApp::start_with(|c| {
+        c.games.analysis_ms_per_ply = 60;
+        c.games.analysis_threads = 1;
+        c.games.hint_cooldown_secs = 30;
+    })
+    .await;
+    let (_a, b, puzzles) = mined_example(&app).await;
+    let escape = puzzles.iter().find(|p| p["theme"] == "escape").unwrap();
+    let id = escape["id"].as_i64().unwrap();
+    // The first wrong try is answered with the engine's refutation.
+    let first = attempt(&app, &b, id, &["a3-b3"]).await;
+    assert_eq!(first["refutation"], "b6-b4", "{first}");
+    // Again at once: the try is answered, its refutation left out (each is a search).
+    let again = attempt(&app, &b, id, &["a3-b3"]).await;
+    assert_eq!(again["result"], "wrong", "{again}");
+    assert!(again["refutation"].is_null(), "{again}");
+    // Once the cooldown is over, the engine answers again.
+    app.clock.advance_ms(30_000);
+    let later = attempt(&app, &b, id, &["a3-b3"]).await;
+    assert_eq!(later["refutation"], "b6-b4", "{later}");
+}
+
+/// A game that starts where the defenders escape in 2 (the king on b3 reaches b7, beside the
+/// corner a7 with the top edge open to g7: two ways out), played on quietly and resigned,
+/// analysed and mined; the puzzle of its start.
+async fn escape_in_two(app: &TestApp) -> (Player, Player, Value) {
+    let rules = tafl_engine::variant("brandubh")
+        .unwrap()
+        .rules_string
+        .replace("atkf:y", "atkf:n")
+        .replace(
+            "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+            "start:/1t5/7/tK4t/7/7/7/7/",
+        );
+    let a = app.register("Astrid").await;
+    let b = app.register("Ragnar").await;
+    let challenge = app
+        .challenge(
+            &a,
+            json!({ "opponent_id": b.id, "rules": rules, "side": "attackers" }),
+        )
+        .await;
+    let game = app
+        .post(
+            &format!("/challenges/{challenge}/accept"),
+            &b.token,
+            json!({}),
+        )
+        .await["id"]
+        .as_i64()
+        .unwrap();
+    // The defenders move first and miss it; then they resign.
+    app.play_line(game, &b, &a, &["b3-c3", "g3-g2"]).await;
+    app.post(&format!("/games/{game}/resign"), &b.token, json!({}))
+        .await;
+    let puzzles = analysed_and_mined(app, &a, game).await;
+    let puzzle = puzzles
+        .into_iter()
+        .find(|p| p["ply"] == 0)
+        .unwrap_or_else(|| panic!("no puzzle at the start"));
+    (a, b, puzzle)
+}
+
+#[tokio::test]
+async fn an_escape_in_two_is_solved_move_by_move_and_a_wrong_second_move_is_refuted() {
+    let app = quick_app(60).await;
+    let (a, b, puzzle) = escape_in_two(&app).await;
+    assert_eq!(puzzle["theme"], "escape", "{puzzle}");
+    assert_eq!(puzzle["side_to_move"], "defenders");
+    assert_eq!(puzzle["moves_to_find"], 2, "{puzzle}");
+    assert_eq!(puzzle["hint"], "b3");
+    let id = puzzle["id"].as_i64().unwrap();
+
+    // The first move alone: right, the attackers' reply, the next piece to move.
+    let going = attempt(&app, &a, id, &["b3-b7"]).await;
+    assert_eq!(going["result"], "continue", "{going}");
+    assert_eq!(going["replies"].as_array().unwrap().len(), 1, "{going}");
+    assert_eq!(going["next_hint"], "b7", "{going}");
+    assert_eq!(going["rated"], false);
+
+    // A wrong second move ends the try: refuted by the engine, the line shown, rated.
+    let failed = attempt(&app, &a, id, &["b3-b7", "b7-b6"]).await;
+    assert_eq!(failed["result"], "wrong", "{failed}");
+    assert_eq!(failed["wrong_move"], "b7-b6");
+    assert!(failed["refutation"].is_string(), "{failed}");
+    assert_eq!(failed["solution"].as_array().unwrap().len(), 3, "{failed}");
+    assert_eq!(failed["solution"][0], "b3-b7");
+    assert!(
+        failed["player_rating"]["change"].as_f64().unwrap() < 0.0,
+        "{failed}"
+    );
+
+    // Both moves right: solved.
+    let solved = attempt(&app, &b, id, &["b3-b7", "b7-a7"]).await;
+    assert_eq!(solved["result"], "correct", "{solved}");
+    assert_eq!(solved["rated"], true);
 }

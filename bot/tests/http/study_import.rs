@@ -343,3 +343,84 @@ async fn the_web_import_form_refuses_in_place_and_the_game_page_shows_and_takes_
     );
     assert!(!page.contains("annotate-form"), "but only some write them");
 }
+
+/// The value of `data-NAME="..."` in `html` (the first one), its `&amp;` read back.
+fn data_of(html: &str, name: &str) -> String {
+    let key = format!("data-{name}=\"");
+    let start = html
+        .find(&key)
+        .unwrap_or_else(|| panic!("no data-{name} in {html}"))
+        + key.len();
+    html[start..start + html[start..].find('"').unwrap()].replace("&amp;", "&")
+}
+
+/// The `href` of the first link of class `class`.
+fn link_of_class(html: &str, class: &str) -> String {
+    let key = format!("class=\"{class}\" href=\"");
+    let start = html
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {class} link in {html}"))
+        + key.len();
+    html[start..start + html[start..].find('"').unwrap()].replace("&amp;", "&")
+}
+
+#[tokio::test]
+async fn a_games_notes_follow_the_analysis_board_move_by_move_and_open_its_variations() {
+    let app = TestApp::start().await;
+    let ann = app.register("Ann").await;
+    let (status, imported) = import(&app, &ann, "", &annotated_otg()).await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    let id = &imported["game_id"];
+
+    // Opened from the game at its first move: the comment on that move, and where the others are.
+    let (status, page) = web_get(&app, None, &format!("/analysis?game={id}&ply=1")).await;
+    assert_eq!(status, StatusCode::OK, "{page}");
+    assert_eq!(data_of(&page, "ply"), "1", "{page}");
+    assert!(page.contains("The attackers open to the east."), "{page}");
+    assert!(page.contains("Notes on moves: "), "{page}");
+    let link = data_of(&page, "link");
+    assert!(link.ends_with(&format!("&at=1&notes={id}")), "{link}");
+
+    // Each step keeps the game: the board part at move 4 lists the variation instead of it.
+    let at = |n: usize| {
+        format!(
+            "/analysis/board?{}",
+            link.trim_start_matches("/analysis?")
+                .replace("&at=1&", &format!("&at={n}&"))
+        )
+    };
+    let (status, fourth) = web_get(&app, None, &at(4)).await;
+    assert_eq!(status, StatusCode::OK, "{fourth}");
+    assert_eq!(data_of(&fourth, "ply"), "4");
+    assert!(fourth.contains("instead: "), "{fourth}");
+    assert!(fourth.contains("c5-c6"), "{fourth}");
+    assert!(!fourth.contains("The attackers open"), "{fourth}");
+    let (_, fifth) = web_get(&app, None, &at(5)).await;
+    assert!(fifth.contains("No notes on move 5."), "{fifth}");
+    let (_, sixth) = web_get(&app, None, &at(6)).await;
+    assert!(sixth.contains("Trading back."), "{sixth}");
+
+    // The variation opens on the board: a branch before move 4, shown at its end, which is
+    // not one of the game's positions; the notes stay with the board.
+    let open = link_of_class(&fourth, "open-variation");
+    let (status, line) = web_get(
+        &app,
+        None,
+        &format!("/analysis/board?{}", open.trim_start_matches("/analysis?")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{line}");
+    assert!(
+        line.contains("role=\"group\" aria-label=\"Variation\""),
+        "{line}"
+    );
+    assert!(
+        line.contains("The position shown is not one of the game's."),
+        "{line}"
+    );
+    assert!(data_of(&line, "link").ends_with(&format!("&notes={id}")));
+
+    // A board that does not name the game shows no notes.
+    let (_, plain) = web_get(&app, None, &at(1).replace(&format!("&notes={id}"), "")).await;
+    assert!(!plain.contains("board-notes"), "{plain}");
+}

@@ -332,6 +332,107 @@ mod tests {
         assert_eq!(line.moves.len(), 1);
     }
 
+    /// Whether some first move but `first` forces a win in `plies` or fewer.
+    fn another_wins_as_fast(game: &Game, first: Move, plies: usize) -> bool {
+        let others = SearchLimits {
+            excluded: vec![first],
+            ..bounded(&PuzzleBounds::default(), Vec::new())
+        };
+        crate::ai::search(game, &others)
+            .is_some_and(|o| o.score > MATE_BOUND && o.mate_in.is_some_and(|m| m as usize <= plies))
+    }
+
+    #[test]
+    fn an_escape_in_two_is_the_only_fork_and_the_line_holds_the_reply() {
+        // The king on b3 reaches b7, beside the corner a7 with the whole top edge open to
+        // g7: two ways out, one attacker move blocks at most one. Nothing escapes at once.
+        let game = game_from("/1t5/7/tK4t/7/7/7/7/", Side::Defenders);
+        let line = find_puzzle(&game, &PuzzleBounds::default()).expect("a puzzle");
+        assert_eq!(line.theme, PuzzleTheme::Escape);
+        assert_eq!(line.solver, Side::Defenders);
+        let moves: Vec<String> = line.moves.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            moves.len(),
+            3,
+            "the solver's two moves and the reply: {moves:?}"
+        );
+        assert_eq!(line.solver_moves(), 2);
+        assert_eq!(moves[0], "b3-b7");
+        assert!(!another_wins_as_fast(&game, line.moves[0], 3), "{moves:?}");
+        // The line is played as stored: the reply is the attackers', the last move escapes.
+        let mut end = game.clone();
+        for (i, &mv) in line.moves.iter().enumerate() {
+            let report = end.play(mv).unwrap();
+            let mover = if i % 2 == 0 {
+                Side::Defenders
+            } else {
+                Side::Attackers
+            };
+            assert_eq!(report.side, mover, "move {i} of {moves:?}");
+        }
+        assert!(matches!(
+            end.outcome(),
+            Some(Outcome::Win {
+                winner: Side::Defenders,
+                reason: WinReason::KingEscaped
+            })
+        ));
+    }
+
+    #[test]
+    fn the_king_taken_in_two_is_a_capture_puzzle_with_the_defenders_reply() {
+        let game = game_from("/5t1/1t4t/2t4/7/4t2/4K1t/4t2/", Side::Attackers);
+        let line = find_puzzle(&game, &PuzzleBounds::default()).expect("a puzzle");
+        assert_eq!(line.theme, PuzzleTheme::CaptureKing);
+        assert_eq!(line.solver, Side::Attackers);
+        assert_eq!(line.moves.len(), 3, "{:?}", line.moves);
+        assert!(!another_wins_as_fast(&game, line.moves[0], 3));
+        let mut end = game.clone();
+        for &mv in &line.moves {
+            end.play(mv).unwrap();
+        }
+        assert!(matches!(
+            end.outcome(),
+            Some(Outcome::Win {
+                winner: Side::Attackers,
+                reason: WinReason::KingCaptured
+            })
+        ));
+    }
+
+    #[test]
+    fn a_line_that_wins_two_soldiers_with_one_good_first_move_is_a_material_puzzle() {
+        // No forced end within the bound, but d5-c5 wins soldiers: the line ends with the
+        // defenders' last capture, at least two up, every other first move well short of it.
+        let game = game_from("/7/3t3/5T1/1t2t2/3T3/2t4/1tKt3/", Side::Defenders);
+        let line = find_puzzle(&game, &PuzzleBounds::default()).expect("a puzzle");
+        assert_eq!(line.theme, PuzzleTheme::Material);
+        assert_eq!(line.solver, Side::Defenders);
+        assert_eq!(line.moves[0].to_string(), "d5-c5");
+        let mut end = game.clone();
+        let mut net = 0i32;
+        for &mv in &line.moves {
+            let report = end.play(mv).unwrap();
+            let taken = report.captures.len() as i32;
+            net += if report.side == Side::Defenders {
+                taken
+            } else {
+                -taken
+            };
+        }
+        assert!(
+            net >= PuzzleBounds::default().material_gain,
+            "{net} in {:?}",
+            line.moves
+        );
+        assert!(
+            !end.is_over(),
+            "a material puzzle's line does not end the game"
+        );
+        // The line ends with a move of the solver's.
+        assert_eq!(line.moves.len() % 2, 1);
+    }
+
     #[test]
     fn themes_read_back_from_their_words() {
         for theme in PuzzleTheme::ALL {

@@ -218,3 +218,80 @@ async fn slash_puzzle_offers_a_puzzle_near_the_players_rating_privately() {
     let _ = WAIT;
     world.stop().await;
 }
+
+/// The puzzle a daily post offers: its **Solve** button names it.
+fn daily_puzzle_of(post: &Recorded) -> String {
+    post.button_starting_with("pz:open:")
+        .unwrap_or_else(|| panic!("no Solve button in {}", post.text()))
+}
+
+#[tokio::test]
+async fn the_daily_timer_posts_once_a_day_in_each_server_and_the_next_puzzle_the_next_day() {
+    // The timer looks every second; the day is the service clock's, moved by the test.
+    let world = World::start_with(|c| {
+        quick_analysis(c);
+        c.games.daily_puzzle_check_secs = 1;
+    })
+    .await;
+    mine_the_example(&world).await;
+    let admin = world.fake.new_user("admin");
+    let north = world.fake.channel();
+    let mark = world.fake.recorder().mark();
+    world
+        .slash(
+            &admin,
+            north,
+            "settings",
+            &[Opt::channel("daily_puzzle", north)],
+        )
+        .await;
+    // Nobody calls post_daily: the timer posts it.
+    let first = world
+        .accepted_post_containing(mark, north, "Puzzle of the day")
+        .await;
+
+    // A second server turns it on the same day: the timer's next look posts there, the same
+    // puzzle, and nothing more in the first server, already served today.
+    let south_server = world
+        .fake
+        .new_guild(taflbot_e2e::fake_discord::permissions::DEFAULT_EVERYONE_PERMISSIONS);
+    let south = world.fake.new_channel_in(south_server, "puzzles");
+    world
+        .slash(
+            &admin,
+            south,
+            "settings",
+            &[Opt::channel("daily_puzzle", south)],
+        )
+        .await;
+    let south_first = world
+        .accepted_post_containing(mark, south, "Puzzle of the day")
+        .await;
+    assert_eq!(daily_puzzle_of(&south_first), daily_puzzle_of(&first));
+    world.wait_for_outbox_drained().await;
+    assert_eq!(
+        world.channel_posts_after(mark, north).len(),
+        1,
+        "once a day in the first server"
+    );
+
+    // The next day: the next puzzle, in both servers, once each.
+    let next_day = world.fake.recorder().mark();
+    world.clock.advance_ms(DAY_MS);
+    let north_next = world
+        .accepted_post_containing(next_day, north, "Puzzle of the day")
+        .await;
+    assert_ne!(
+        daily_puzzle_of(&north_next),
+        daily_puzzle_of(&first),
+        "a new puzzle the next day"
+    );
+    let south_next = world
+        .accepted_post_containing(next_day, south, "Puzzle of the day")
+        .await;
+    assert_eq!(daily_puzzle_of(&south_next), daily_puzzle_of(&north_next));
+    world.wait_for_outbox_drained().await;
+    assert_eq!(world.channel_posts_after(next_day, north).len(), 1);
+    assert_eq!(world.channel_posts_after(next_day, south).len(), 1);
+    world.stop().await;
+}

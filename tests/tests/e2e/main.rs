@@ -4,6 +4,7 @@
 
 mod discord_ai_ratings;
 mod discord_analysis;
+mod discord_annotate;
 mod discord_answers;
 mod discord_buttons;
 mod discord_challenges;
@@ -49,6 +50,7 @@ mod web_analysis_board;
 mod web_browser;
 mod web_conditional;
 mod web_keyboard;
+mod web_puzzles;
 mod web_team_matches;
 mod web_tournaments;
 mod web_turns;

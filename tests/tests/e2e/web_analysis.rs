@@ -26,7 +26,7 @@ async fn quick_app(max_queued: u32) -> WebApp {
 
 /// Astrid (attackers) and Ragnar play a2-b2 (a blunder: the king's road is free), a3-b3 (a
 /// missed win: a3-a1 escaped) and b6-b4 (the king is taken).
-async fn scripted_game(app: &WebApp) -> (TestPlayer, GameId) {
+pub(crate) async fn scripted_game(app: &WebApp) -> (TestPlayer, GameId) {
     let astrid = app.player("Astrid").await;
     let ragnar = app.player("Ragnar").await;
     let s = app.service();

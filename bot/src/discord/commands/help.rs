@@ -75,6 +75,10 @@ const COMMANDS: &[(&str, &str)] = &[
         "finished games (yours, or someone's), latest first",
     ),
     (
+        "/annotate add|post game",
+        "comment on a move of your finished game; post a game's notes here",
+    ),
+    (
         "/rules variant",
         "the rules of a variant and its start position",
     ),

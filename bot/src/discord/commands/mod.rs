@@ -1,6 +1,7 @@
 //! The slash commands, one file per group.
 
 pub mod analyze;
+pub mod annotate;
 pub mod challenge;
 pub mod challenges;
 pub mod common;
@@ -78,6 +79,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         game::draw(),
         game::record(),
         history::history(),
+        annotate::annotate(),
         info::games(),
         info::rules(),
         info::token(),

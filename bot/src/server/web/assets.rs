@@ -11,6 +11,7 @@ pub const TURNS_URL: &str = "/assets/turns.js";
 pub const ICON_URL: &str = "/assets/icon.svg";
 pub const ANALYSIS_URL: &str = "/assets/analysis.js";
 pub const ANALYSIS_STYLE_URL: &str = "/assets/analysis.css";
+pub const PUZZLE_URL: &str = "/assets/puzzle.js";
 
 const STYLE: &str = include_str!("assets/app.css");
 /// Local times, confirmations: every page.
@@ -27,6 +28,8 @@ const TURNS: &str = include_str!("assets/turns.js");
 const ANALYSIS: &str = include_str!("assets/analysis.js");
 /// The analysis board's move tree and engine panel.
 const ANALYSIS_STYLE: &str = include_str!("assets/analysis.css");
+/// The puzzle page: a try by clicks on the board.
+const PUZZLE: &str = include_str!("assets/puzzle.js");
 /// The import form: a picked file read into the record's box.
 const IMPORT: &str = include_str!("assets/import.js");
 /// The tab's icon; `turns.js` draws its badge on it.
@@ -44,6 +47,7 @@ pub async fn asset(Path(name): Path<String>) -> Response {
         "icon.svg" => (ICON, "image/svg+xml"),
         "analysis.js" => (ANALYSIS, "text/javascript; charset=utf-8"),
         "analysis.css" => (ANALYSIS_STYLE, "text/css; charset=utf-8"),
+        "puzzle.js" => (PUZZLE, "text/javascript; charset=utf-8"),
         "import.js" => (IMPORT, "text/javascript; charset=utf-8"),
         _ => return (StatusCode::NOT_FOUND, "no such file").into_response(),
     };

@@ -18,8 +18,11 @@ use super::Puzzles;
 pub const DAY_MS: i64 = 24 * 3600 * 1000;
 /// Servers posted to in one transaction at most; the next pass takes the rest.
 pub const DAILY_POSTS_PER_PASS: u32 = 500;
-/// How often the background task looks for a day's puzzle due.
-pub const DAILY_CHECK: Duration = Duration::from_secs(60);
+/// How often the background task looks for a day's puzzle due (`daily_puzzle_check_secs`,
+/// at least a second: each look is a write transaction).
+pub(super) fn check_interval(config: &crate::config::GamesConfig) -> Duration {
+    Duration::from_secs(config.daily_puzzle_check_secs.max(1))
+}
 
 impl Puzzles<'_> {
     /// Turns the daily puzzle on in `channel` of the member's server, or off with `None`: only

@@ -144,10 +144,11 @@ impl Puzzles<'_> {
     }
 
     /// Mines the games analysed before (in batches), then each game as its analysis is done,
-    /// and posts the daily puzzle where it is due (every [`super::daily::DAILY_CHECK`]), until
+    /// and posts the daily puzzle where it is due (every `daily_puzzle_check_secs`), until
     /// shutdown.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) {
         let mut events = self.service.inner.bus.subscribe();
+        let daily_check = super::daily::check_interval(&self.service.inner.config);
         loop {
             match self.mine_pending(MINE_BATCH).await {
                 // A full batch: there may be more waiting.
@@ -165,7 +166,7 @@ impl Puzzles<'_> {
             // posting the daily puzzle where it is due meanwhile.
             loop {
                 tokio::select! {
-                    _ = tokio::time::sleep(super::daily::DAILY_CHECK) => {
+                    _ = tokio::time::sleep(daily_check) => {
                         if let Err(e) = self.post_daily().await {
                             tracing::warn!(error = %ErrorChain(&e), "daily puzzle not posted");
                         }

@@ -17,6 +17,7 @@ use tafl_engine::ai::puzzle::PuzzleTheme;
 use tafl_engine::{Game, Move, Position, Rules, Side};
 
 use crate::domain::{GameId, PlayerId, PuzzleId};
+use crate::service::cooldowns::Asked;
 use crate::service::engine_queue::{EngineJob, EngineOwner};
 use crate::service::ratings::glicko;
 use crate::service::{Missing, Result, ServiceError};
@@ -319,9 +320,14 @@ impl Puzzles<'_> {
 
     /// The engine's reply in `after` (the position a wrong move left), if it finds one in time.
     /// A busy engine (the player's searches waiting at their cap, or no turn within the wait)
-    /// leaves the refutation out rather than refusing or holding the answer.
+    /// or a player asking again within the engine cooldown (each refutation is a search)
+    /// leaves the refutation out rather than refusing the try or holding the answer.
     async fn refutation(self, player: PlayerId, after: Game) -> Option<String> {
         if after.is_over() {
+            return None;
+        }
+        if let Err(e) = self.service.ask_engine(player, Asked::Refutation) {
+            tracing::debug!(player = player.0, error = %e, "refutation left out: cooldown");
             return None;
         }
         let job = EngineJob {

@@ -1,7 +1,9 @@
 //! Study: games brought in from records (import) and notes on finished games (annotations).
-//! `service.study().import(...)`, `service.study().annotate(...)`.
+//! `service.study().import(...)`, `service.study().annotate(...)`, `.board_notes(...)` (a
+//! game's notes on the analysis board).
 
 pub(crate) mod annotations;
+mod board_notes;
 mod record_import;
 
 use crate::domain::{AnnotationId, GameId, PlayerId};
@@ -13,6 +15,7 @@ pub use annotations::{
     AnnotateRequest, AnnotationView, AnnotatorRole, MAX_ANNOTATIONS_PER_GAME, MAX_COMMENT_CHARS,
     MAX_VARIATION_PLIES, VariationMove,
 };
+pub use board_notes::{BoardNote, BoardNotes};
 pub use record_import::{ImportRequest, ImportedGameView, MAX_RECORD_BYTES, RecordFormat};
 
 /// Importing records and annotating finished games.

@@ -3,6 +3,7 @@
 // the arrow keys step through it; each step asks the server for the changed part and puts the
 // board's new address in the bar, so "Share" hands out exactly that address. "Engine" asks for
 // the engine's line; its answer comes in parts (its place in line, then the line).
+// A board from a finished game shows the game's notes on the move shown (part of each step).
 // The board by keyboard alone (its own file).
 import './board_keys.js';
 // The picked piece and its destinations, drawn on the board (shared with the other board page).
@@ -106,7 +107,7 @@ main.addEventListener('click', (e) => {
   const b = e.target.closest('button[data-step]');
   if (b) step(b.dataset.step);
   if (e.target.closest('#flip')) { flip = !flip; show(live().dataset.at); }
-  const move = e.target.closest('#tree a.mv');
+  const move = e.target.closest('#tree a.mv, #board-notes a.mv');
   if (move) { e.preventDefault(); show(move.dataset.at); }
   if (e.target.closest('#share')) share();
 });

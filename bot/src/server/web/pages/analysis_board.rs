@@ -4,7 +4,8 @@
 //! the changing part at each step (`/analysis/board?...&play=` or `&at=`) and puts the new
 //! address in the bar, so "Share" is that address. The referee decides every move; the
 //! engine's line comes through the engine queue (`/analysis/engine`, signed in). With
-//! `plan=ID` a player plans conditional moves in their game on it (`analysis_plan.rs`).
+//! `plan=ID` a player plans conditional moves in their game on it (`analysis_plan.rs`); a
+//! board from a finished game shows the game's notes at the move shown (`analysis_notes.rs`).
 
 use std::convert::Infallible;
 
@@ -29,6 +30,7 @@ use super::super::form::WebForm;
 use super::super::layout::{Me, csrf_field, page_with};
 use super::super::result_words::result_in_words;
 use super::super::session::{MaybeSignedIn, SignedIn};
+use super::analysis_notes::{NotesShown, notes_on_board, notes_part, with_notes};
 use super::analysis_plan::{plan_box, plan_start};
 use super::me_of;
 
@@ -54,6 +56,8 @@ pub struct BoardAddress {
     /// A game of the viewer's whose conditional moves are planned on this board (its
     /// position now is the start when the address names none).
     plan: Option<String>,
+    /// A finished game whose notes the board shows (kept from a board opened from a game).
+    notes: Option<String>,
 }
 
 impl BoardAddress {
@@ -83,6 +87,16 @@ impl BoardAddress {
                 ))
             }),
         }
+    }
+
+    /// The game whose notes `board` shows: the one it was opened from, else `notes`.
+    fn notes_game(&self, board: &BoardView) -> Option<GameId> {
+        board.from_game.map(|(game, _)| game).or_else(|| {
+            self.notes
+                .as_deref()
+                .and_then(|t| t.trim().parse::<i64>().ok())
+                .map(GameId)
+        })
     }
 
     /// The start the address names.
@@ -204,11 +218,12 @@ pub async fn analysis_page(
         }
     };
     let look = address.look();
+    let notes = notes_on_board(&state, viewer, address.notes_game(&board), &board).await?;
     let body = html! {
         link rel="stylesheet" href=(super::super::assets::ANALYSIS_STYLE_URL);
         div.game.analysis-board data-analysis-board data-plan=[plan.game()] {
             section #board-area aria-label="Board" {
-                (live_part(&board, look))
+                (live_part(&board, look, notes.as_ref()))
                 p #move-error .error role="alert" aria-live="assertive" {}
             }
             section {
@@ -320,7 +335,8 @@ pub async fn board_part(
         .analysis()
         .board(viewer, address.ask()?)
         .await?;
-    Ok(Html(live_part(&board, address.look()).into_string()).into_response())
+    let notes = notes_on_board(&state, viewer, address.notes_game(&board), &board).await?;
+    Ok(Html(live_part(&board, address.look(), notes.as_ref()).into_string()).into_response())
 }
 
 #[derive(Debug, Deserialize)]
@@ -448,9 +464,10 @@ fn engine_box(me: Option<&Me>, board: &BoardView) -> Markup {
     }
 }
 
-/// The part that changes: board, whose move, the move tree; its data say the legal moves and
-/// the address of what it shows.
-fn live_part(board: &BoardView, look: BoardLook) -> Markup {
+/// The part that changes: board, whose move, the move tree, a game's notes on the move shown;
+/// its data say the legal moves and the address of what it shows.
+fn live_part(board: &BoardView, look: BoardLook, notes: Option<&NotesShown>) -> Markup {
+    let kept = notes.map(|n| n.game);
     let game = &board.shown;
     let last = game.history().last();
     let legal = serde_json::to_string(&board.legal).unwrap_or_else(|_| "[]".to_owned());
@@ -470,7 +487,7 @@ fn live_part(board: &BoardView, look: BoardLook) -> Markup {
         Err(e) => format!("<p class=\"error\">cannot draw this board: {e}</p>"),
     };
     html! {
-        div #live data-at=(board.at) data-legal=(legal) data-playing="true" data-link=(board.link())
+        div #live data-at=(board.at) data-legal=(legal) data-playing="true" data-link=(with_notes(&board.link(), kept))
             data-parent=(parent) data-next=[next] data-end=(board.tree.line_end(board.at)) {
             (PreEscaped(svg))
             p #board-alt .sr { "Position after " (game.ply()) " moves. " (super::super::board_svg::board_text(game.position())) }
@@ -489,43 +506,47 @@ fn live_part(board: &BoardView, look: BoardLook) -> Markup {
                 @if board.tree.moves() == 0 {
                     p { small { "No moves yet: play one for either side." } }
                 } @else {
-                    a.mv.start.at[board.at == 0] href=(link_at(board, 0)) data-at="0" { "Start" }
+                    a.mv.start.at[board.at == 0] href=(link_at(board, 0, kept)) data-at="0" { "Start" }
                     " "
-                    (line_after(board, 0, true))
+                    (line_after(board, 0, true, kept))
                 }
             }
+            @if let Some(notes) = notes { (notes_part(notes, |at| link_at(board, at, kept))) }
             p { small { a #from-here href=(board_from_here(board)) { "A new board from this position" } } }
         }
     }
 }
 
-/// The address of `board` showing node `at`.
-fn link_at(board: &BoardView, at: usize) -> String {
-    board_path(&board.start.asked(), &board.tree.to_text(), at)
+/// The address of `board` showing node `at` (with the game whose notes it shows).
+fn link_at(board: &BoardView, at: usize, notes: Option<GameId>) -> String {
+    with_notes(
+        &board_path(&board.start.asked(), &board.tree.to_text(), at),
+        notes,
+    )
 }
 
 /// The moves after `node`: its main continuation, each other continuation as a variation
 /// (a block, nested as deep as it goes), then the main line on.
-fn line_after(board: &BoardView, node: usize, numbered: bool) -> Markup {
+fn line_after(board: &BoardView, node: usize, numbered: bool, notes: Option<GameId>) -> Markup {
     let tree: &MoveTree = &board.tree;
     let Some((&main, others)) = tree.node(node).and_then(|n| n.children.split_first()) else {
         return html! {};
     };
     html! {
-        (move_link(board, main, numbered))
+        (move_link(board, main, numbered, notes))
         " "
         @for &other in others {
             div.variation role="group" aria-label="Variation" {
-                (move_link(board, other, true)) " " (line_after(board, other, false))
+                (move_link(board, other, true, notes)) " " (line_after(board, other, false, notes))
             }
         }
-        (line_after(board, main, !others.is_empty()))
+        (line_after(board, main, !others.is_empty(), notes))
     }
 }
 
 /// A move of the tree, numbered as the game page numbers turns: `3.` before the first
 /// mover's move, `3…` before an answer that starts a line.
-fn move_link(board: &BoardView, id: usize, numbered: bool) -> Markup {
+fn move_link(board: &BoardView, id: usize, numbered: bool, notes: Option<GameId>) -> Markup {
     let Some(node) = board.tree.node(id) else {
         return html! {};
     };
@@ -540,7 +561,7 @@ fn move_link(board: &BoardView, id: usize, numbered: bool) -> Markup {
         .get(id)
         .map_or(node.text.as_str(), String::as_str);
     html! {
-        a.mv.at[id == board.at] href=(link_at(board, id)) data-at=(id)
+        a.mv.at[id == board.at] href=(link_at(board, id, notes)) data-at=(id)
             aria-current=[(id == board.at).then_some("step")] {
             @if let Some(n) = number { span.n { (n) " " } }
             (text)

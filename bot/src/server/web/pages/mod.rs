@@ -1,6 +1,7 @@
 //! The pages, one file per kind: each handler parses, calls the games service, renders.
 
 pub mod analysis_board;
+mod analysis_notes;
 pub mod analysis_plan;
 pub mod challenges;
 pub mod explorer;

@@ -2,7 +2,9 @@
 //! to find, a hint behind a fold, the puzzle's and my rating, and the solver's legal moves
 //! grouped by piece; a move is sent as a try (the same service call as the API), and the answer
 //! shows the reply and the next move to find, or the result with the refutation of a wrong
-//! move, the line and the rating changes. Works without a script: each move is a form post.
+//! move, the line and the rating changes. A move is made by clicks on the board (a piece, then
+//! where it goes: `assets/puzzle.js` fills in and sends the form) or, without a script, with
+//! the form itself: each move is a form post.
 
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
@@ -17,7 +19,7 @@ use crate::service::puzzles::{AttemptResult, AttemptView, PuzzleView};
 use super::super::board_svg::{BoardLook, start_svg};
 use super::super::error::WebError;
 use super::super::form::WebForm;
-use super::super::layout::{Me, csrf_field, page};
+use super::super::layout::{Me, csrf_field, page_with};
 use super::super::session::SignedIn;
 use super::me_of;
 
@@ -127,6 +129,7 @@ async fn render(
         }
         @if let Some(a) = &answer { (answer_part(a)) }
         div #puzzle-board .board { (PreEscaped(board)) }
+        @if going_on { p { small { "Click a piece, then where it goes; or choose the move below." } } }
         @if going_on {
             (move_form(&me, id, &shown, &legal))
             details #puzzle-hint {
@@ -142,7 +145,13 @@ async fn render(
             a href={ "/api/v1/puzzles/" (view.id) "/export" } { "OpenTafl puzzle record" }
         }
     };
-    Ok(page(&format!("Puzzle #{}", view.id), Some(&me), body).into_response())
+    Ok(page_with(
+        &format!("Puzzle #{}", view.id),
+        Some(&me),
+        body,
+        Some(super::super::assets::PUZZLE_URL),
+    )
+    .into_response())
 }
 
 fn goal(view: &PuzzleView) -> String {

@@ -181,7 +181,7 @@ pub async fn notes_section(
     })
 }
 
-fn note_item(note: &AnnotationView) -> Markup {
+pub(super) fn note_item(note: &AnnotationView) -> Markup {
     let by = match (&note.author, note.role) {
         (_, AnnotatorRole::Record) => "the record".to_owned(),
         (Some(name), _) => name.clone(),
