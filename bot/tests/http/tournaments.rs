@@ -238,6 +238,10 @@ async fn a_tournament_body_that_cannot_be_played_is_refused_saying_why() {
             json!({"name": "R", "format": "round_robin", "min_players": 5, "max_players": 4}),
             "players: the minimum must be at least 2 and the maximum between the minimum and 256 (asked 5 to 4)",
         ),
+        (
+            json!({"name": "W", "format": "round_robin", "round_days": 0}),
+            "round_days: rounds may start 1 to 90 days apart (asked 0)",
+        ),
     ] {
         let answer = app
             .call(
@@ -260,4 +264,33 @@ async fn a_tournament_body_that_cannot_be_played_is_refused_saying_why() {
         )
         .await;
     assert_eq!(missing["error"]["message"], "tournament 999 not found");
+}
+
+#[tokio::test]
+async fn rounds_at_set_times_are_asked_for_and_shown_with_the_next_rounds_day() {
+    let app = TestApp::start().await;
+    let a = app.register("Organiser").await;
+    let b = app.register("Second").await;
+    let id = tournament(
+        &app,
+        &a,
+        json!({"name": "Weekly", "format": "double_round_robin", "variant": "brandubh",
+               "clock": {"kind": "per_move", "seconds": 2_592_000}, "round_days": 7}),
+    )
+    .await;
+    for p in [&a, &b] {
+        app.post(&format!("/tournaments/{id}/join"), &p.token, json!({}))
+            .await;
+    }
+    let signing_up = read(&app, id).await;
+    assert_eq!(signing_up["round_days"], 7, "{signing_up}");
+    assert!(signing_up.get("next_round_at").is_none(), "{signing_up}");
+    let started = app
+        .post(&format!("/tournaments/{id}/start"), &a.token, json!({}))
+        .await;
+    let now = app.service().now_ms();
+    let next = started["next_round_at"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{started}"));
+    assert_eq!(next - now, 7 * 86_400_000, "{started}");
 }
