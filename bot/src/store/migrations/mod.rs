@@ -310,6 +310,24 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: Some(explorer::record_finished_games),
     },
+    Migration {
+        version: 35,
+        name: "explorer_evaluations",
+        sqlite: include_str!("../../../../migrations/0035_explorer_evaluations.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0035_explorer_evaluations.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 36,
+        name: "variant_balance",
+        sqlite: include_str!("../../../../migrations/0036_variant_balance.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0036_variant_balance.sql"
+        )),
+        then: Some(explorer::count_balance_of_finished_games),
+    },
 ];
 
 /// Schema version of a fully migrated database.

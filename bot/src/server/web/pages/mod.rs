@@ -4,6 +4,7 @@ pub mod analysis_board;
 pub mod analysis_plan;
 pub mod challenges;
 pub mod explorer;
+pub mod explorer_balance;
 pub mod game;
 pub mod game_analysis;
 pub mod home;
