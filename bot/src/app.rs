@@ -117,6 +117,14 @@ impl RunningApp {
             let rx = shutdown_rx.clone();
             background.push(tokio::spawn(async move { s.puzzles().run(rx).await }));
         }
+        {
+            // The engine's view of the positions the opening explorer is asked about.
+            let s = service.clone();
+            let rx = shutdown_rx.clone();
+            background.push(tokio::spawn(async move {
+                s.explorer().run_evaluations(rx).await
+            }));
+        }
         if config.webhooks.enabled {
             let worker = DeliveryWorker::new(service.clone(), config.webhooks.clone())?;
             let rx = shutdown_rx.clone();

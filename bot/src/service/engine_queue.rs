@@ -20,6 +20,9 @@ pub(crate) enum EngineOwner {
     Player(PlayerId),
     /// A game with no human seat (the AI against itself).
     Game(GameId),
+    /// The opening explorer's background evaluations: one owner, so they take one turn in
+    /// each round however many wait.
+    Explorer,
 }
 
 /// One search asked of the queue.

@@ -136,6 +136,8 @@ struct Inner {
     cooldowns: cooldowns::Cooldowns,
     /// Analysis boards' searches waiting or running: one per viewer.
     board_searches: analysis::board::BoardSearches,
+    /// Explorer positions waiting for the engine's evaluation.
+    explorer_evaluations: explorer::evaluations::EvaluationQueue,
     /// Games whose AI turn is being computed, each with whether its turn was asked for again
     /// meanwhile (see [`Games::kick_ai`]).
     ai_running: Mutex<HashMap<GameId, bool>>,
@@ -199,6 +201,7 @@ impl GamesService {
                 engine,
                 cooldowns: cooldowns::Cooldowns::default(),
                 board_searches: Default::default(),
+                explorer_evaluations: Default::default(),
                 picker,
                 ai_running: Mutex::new(HashMap::new()),
                 ai_idle: Notify::new(),

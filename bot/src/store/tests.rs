@@ -227,6 +227,11 @@ const ROWS_SOURCES: &[(&str, &str)] = &[
     ),
     ("events", include_str!("rows/events.rs")),
     ("explorer", include_str!("rows/explorer.rs")),
+    ("explorer_balance", include_str!("rows/explorer_balance.rs")),
+    (
+        "explorer_evaluations",
+        include_str!("rows/explorer_evaluations.rs"),
+    ),
     ("game_threads", include_str!("rows/game_threads.rs")),
     ("games", include_str!("rows/games.rs")),
     ("guild_settings", include_str!("rows/guild_settings.rs")),

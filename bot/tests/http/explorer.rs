@@ -27,7 +27,57 @@ fn line<'v>(view: &'v Value, mv: &str) -> &'v Value {
         .unwrap_or_else(|| panic!("no line {mv} in {view}"))
 }
 
-fn counts(v: &Value) -> [u64; 4] {
+/// How a test game ends.
+#[derive(Clone, Copy)]
+pub(crate) enum Ending {
+    /// The defenders resign: the attackers win.
+    AttackersWin,
+    /// The attackers resign.
+    DefendersWin,
+    Drawn,
+}
+
+/// A rated brandubh game of `a` (attackers) against `b`: `moves`, then `ending`.
+pub(crate) async fn finished_game(
+    app: &TestApp,
+    a: &Player,
+    b: &Player,
+    moves: &[&str],
+    ending: Ending,
+) -> i64 {
+    let game = app.timed_game(a, b, "brandubh").await;
+    app.play_line(game, a, b, moves).await;
+    match ending {
+        Ending::AttackersWin => {
+            app.post(&format!("/games/{game}/resign"), &b.token, json!({}))
+                .await;
+        }
+        Ending::DefendersWin => {
+            app.post(&format!("/games/{game}/resign"), &a.token, json!({}))
+                .await;
+        }
+        Ending::Drawn => {
+            app.post(&format!("/games/{game}/draw/offer"), &a.token, json!({}))
+                .await;
+            app.post(&format!("/games/{game}/draw/accept"), &b.token, json!({}))
+                .await;
+        }
+    }
+    game
+}
+
+/// The web page at `path`, as a visitor without a session sees it.
+pub(crate) async fn web_page(app: &TestApp, path: &str) -> (StatusCode, String) {
+    let answer = crate::web_sessions::browserless()
+        .get(format!("{}{path}", app.base))
+        .send()
+        .await
+        .unwrap();
+    let status = answer.status();
+    (status, answer.text().await.unwrap())
+}
+
+pub(crate) fn counts(v: &Value) -> [u64; 4] {
     ["games", "attackers_won", "defenders_won", "draws"].map(|k| {
         v[k].as_u64()
             .unwrap_or_else(|| panic!("{k} is a count: {v}"))
@@ -40,25 +90,14 @@ async fn a_mirrored_opening_is_one_line_with_the_results_of_both_games() {
     let a = app.register("Ada").await;
     let b = app.register("Bob").await;
     // Rated games: by the second, both players have a rating to average.
-    let first = app.timed_game(&a, &b, "brandubh").await;
-    app.play_line(first, &a, &b, &["d1-c1", "d3-c3"]).await;
-    app.post(&format!("/games/{first}/resign"), &b.token, json!({}))
-        .await;
+    finished_game(&app, &a, &b, &["d1-c1", "d3-c3"], Ending::AttackersWin).await;
     let start = explore(&app, &a, "").await;
     assert_eq!(counts(&start), [1, 1, 0, 0], "{start}");
 
     // The same opening mirrored, which the defenders win.
-    let second = app.timed_game(&a, &b, "brandubh").await;
-    app.play_line(second, &a, &b, &["d1-e1", "d3-e3"]).await;
-    app.post(&format!("/games/{second}/resign"), &a.token, json!({}))
-        .await;
+    finished_game(&app, &a, &b, &["d1-e1", "d3-e3"], Ending::DefendersWin).await;
     // Another opening, drawn.
-    let third = app.timed_game(&a, &b, "brandubh").await;
-    app.play_line(third, &a, &b, &["d2-c2", "d3-e3"]).await;
-    app.post(&format!("/games/{third}/draw/offer"), &a.token, json!({}))
-        .await;
-    app.post(&format!("/games/{third}/draw/accept"), &b.token, json!({}))
-        .await;
+    finished_game(&app, &a, &b, &["d2-c2", "d3-e3"], Ending::Drawn).await;
 
     let start = explore(&app, &a, "").await;
     assert_eq!(counts(&start), [3, 1, 1, 1], "{start}");
@@ -101,13 +140,8 @@ async fn a_mirrored_opening_is_one_line_with_the_results_of_both_games() {
         );
     }
     // The web page shows the same position, its moves one step deeper and the way back.
-    let answer = crate::web_sessions::browserless()
-        .get(format!("{}/explorer/brandubh?moves=d1-e1", app.base))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), StatusCode::OK);
-    let html = answer.text().await.unwrap();
+    let (status, html) = web_page(&app, "/explorer/brandubh?moves=d1-e1").await;
+    assert_eq!(status, StatusCode::OK);
     assert!(
         html.contains("2 games: attackers won 50%, defenders 50%, drawn 0%."),
         "{html}"
@@ -153,5 +187,78 @@ async fn a_move_that_cannot_be_played_or_an_unknown_variant_is_refused_in_words(
     assert!(
         unknown.to_string().contains("brandubh"),
         "names the presets: {unknown}"
+    );
+}
+
+/// `mv` (`d1-c1`) mirrored through the middle file of a 7 by 7 board (`d1-e1`).
+fn mirrored_files(mv: &str) -> String {
+    mv.chars()
+        .map(|c| match c {
+            'a'..='g' => char::from(b'a' + (b'g' - c as u8)),
+            other => other,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_engines_view_comes_after_the_first_answer_and_mirror_images_share_it() {
+    let app = TestApp::start().await;
+    let a = app.register("Ada").await;
+    let b = app.register("Bob").await;
+    finished_game(&app, &a, &b, &["d1-c1", "d3-c3"], Ending::AttackersWin).await;
+
+    // The first answer cannot wait for the engine: it says it has no view yet.
+    let first = explore(&app, &a, "").await;
+    assert_eq!(first["engine"], Value::Null, "{first}");
+    assert_eq!(
+        line(&first, "d1-c1")["engine_chance"],
+        Value::Null,
+        "{first}"
+    );
+
+    // The search it asked for runs in the background; a later answer has it, for the
+    // position and for the position the move leads to.
+    let start = taflbot_test_support::eventually(
+        std::time::Duration::from_secs(60),
+        "the engine's view of the start and of d1-c1",
+        || async {
+            let view = explore(&app, &a, "").await;
+            (view["engine"].is_object() && line(&view, "d1-c1")["engine_chance"].is_number())
+                .then_some(view)
+        },
+    )
+    .await;
+    let engine = &start["engine"];
+    let chance = engine["chance"].as_f64().expect("a chance");
+    assert!((0.0..=100.0).contains(&chance), "{start}");
+    assert!(engine["best"].is_string(), "{start}");
+    assert!(engine["depth"].as_u64().is_some_and(|d| d > 0), "{start}");
+    let after = line(&start, "d1-c1")["engine_chance"]
+        .as_f64()
+        .expect("a chance");
+
+    // The position after d1-c1 was searched as the start's move: asked from either side of
+    // the board, the one evaluation is there at once, its best move in the orientation asked.
+    let left = explore(&app, &a, "d1-c1").await;
+    let right = explore(&app, &a, "d1-e1").await;
+    for view in [&left, &right] {
+        assert_eq!(view["engine"]["chance"].as_f64(), Some(after), "{view}");
+    }
+    let best = left["engine"]["best"].as_str().expect("a best move");
+    assert_eq!(
+        right["engine"]["best"].as_str(),
+        Some(mirrored_files(best).as_str()),
+        "the best move seen in the mirror: {left} {right}"
+    );
+
+    // The web page shows it beside the human figures.
+    let (_, html) = web_page(&app, "/explorer/brandubh").await;
+    assert!(
+        html.contains(&format!("defenders' chance {chance:.1}%")),
+        "the engine's view on the page: {html}"
+    );
+    assert!(
+        html.contains(&format!("<td class=\"engine\">{after:.1}%</td>")),
+        "the move's chance in the table: {html}"
     );
 }

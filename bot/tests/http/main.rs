@@ -24,6 +24,7 @@ mod engine_limits;
 mod error_text;
 mod events;
 mod explorer;
+mod explorer_balance;
 mod games;
 mod history;
 mod leaderboards;

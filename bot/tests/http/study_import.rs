@@ -35,11 +35,16 @@ fn annotated_otg() -> String {
 }
 
 /// The same opening as an archive lists it, with a capture as a word of its own.
-const ARCHIVE_MOVES: &str = "[Attackers \"Xerxes\"]\n[Defenders \"Animals\"]\n\n\
+pub(crate) const ARCHIVE_MOVES: &str = "[Attackers \"Xerxes\"]\n[Defenders \"Animals\"]\n\n\
 1. d2-e2 c4-c5 2. f4-f5 c5-a5 3. d6-a6 xa5 d5-a5xa6\n4. f5-d5 0-1\n";
 
 /// Sends `text` as a text/plain record to the import route; the contract judges the answer.
-async fn import(app: &TestApp, who: &Player, query: &str, text: &str) -> (StatusCode, Value) {
+pub(crate) async fn import(
+    app: &TestApp,
+    who: &Player,
+    query: &str,
+    text: &str,
+) -> (StatusCode, Value) {
     let path = format!("/games/import{query}");
     let response = app
         .client

@@ -37,6 +37,8 @@ mod error_text;
 mod events;
 #[path = "../http/explorer.rs"]
 mod explorer;
+#[path = "../http/explorer_balance.rs"]
+mod explorer_balance;
 #[path = "../http/games.rs"]
 mod games;
 #[path = "../http/history.rs"]

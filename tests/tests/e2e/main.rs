@@ -11,6 +11,7 @@ mod discord_challenges;
 mod discord_command_registration;
 mod discord_conditional;
 mod discord_delivery;
+mod discord_explorer;
 mod discord_flows;
 mod discord_games;
 mod discord_gateway;

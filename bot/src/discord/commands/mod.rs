@@ -6,6 +6,7 @@ pub mod challenge;
 pub mod challenges;
 pub mod common;
 pub mod conditional;
+pub mod explorer;
 pub mod follow;
 pub mod game;
 pub mod handle;
@@ -96,6 +97,7 @@ fn every_command() -> Vec<poise::Command<Data, BotError>> {
         analyze::analyze(),
         analyze::hint(),
         puzzle::puzzle(),
+        explorer::explorer(),
         web::web(),
         privacy::privacy(),
         help::help(),

@@ -78,6 +78,7 @@ pub fn routes() -> Vec<UtoipaMethodRouter<AppState>> {
         routes!(attempt_puzzle),
         routes!(export_puzzle),
         routes!(explorer),
+        routes!(explorer_balance),
         routes!(game_stream),
         routes!(events_stream),
         routes!(create_tournament, list_tournaments),

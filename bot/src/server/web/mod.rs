@@ -89,6 +89,7 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/analysis/plan/{id}/add", post(analysis_plan::add_line))
         .route("/analysis/plan/{id}/drop", post(analysis_plan::drop_line))
         .route("/explorer", get(explorer::explorer_list))
+        .route("/explorer/balance", get(explorer_balance::balance_page))
         .route("/explorer/{variant}", get(explorer::explorer_page))
         .route("/challenges/new", get(challenges::new_challenge))
         .route("/challenges", post(challenges::create_challenge))

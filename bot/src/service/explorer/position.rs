@@ -2,14 +2,15 @@
 //! the viewer's orientation; the moves played from there shown in that orientation too.
 
 use serde::Serialize;
-use tafl_engine::{Game, Symmetry, folded_key};
+use tafl_engine::{Game, Move, Position, Symmetry, folded_key};
 use utoipa::ToSchema;
 
 use crate::service::analysis::board::{StartAsked, board_path};
 use crate::service::ratings::preset;
 use crate::service::{Result, ServiceError};
-use crate::store::rows::{self, ExplorerCounts};
+use crate::store::rows::{self, ExplorerCounts, ExplorerEvaluation};
 
+use super::evaluations::{MOVES_EVALUATED, Wanted};
 use super::{EXPLORED_PLIES, Explorer};
 
 /// Moves accepted in one question: past the explored plies there is nothing to show.
@@ -28,6 +29,9 @@ pub struct ExplorerView {
     pub draws: u64,
     /// The moves played from here, most played first, each in the orientation asked.
     pub moves: Vec<ExplorerMove>,
+    /// The engine's view of this position; `null` until it has been searched (the search is
+    /// asked for by this answer and runs in the background: ask again shortly).
+    pub engine: Option<ExplorerEngine>,
     /// The web client's analysis board at this position, where the engine's line is shown.
     pub analysis_board: String,
 }
@@ -47,6 +51,47 @@ pub struct ExplorerMove {
     pub draws: u64,
     /// The players' average rating over the games where both had one.
     pub average_rating: Option<u32>,
+    /// The engine's winning chance for the defenders (percent) after this move; `null` until
+    /// that position has been searched.
+    pub engine_chance: Option<f64>,
+}
+
+/// What the engine found in a position: one search of a fixed node budget, shared by the
+/// position's mirror images.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct ExplorerEngine {
+    /// The defenders' winning chance in percent (one decimal), counted from the variant's
+    /// start as a game's analysis counts it.
+    pub chance: f64,
+    /// The move the search prefers, in the orientation asked; `null` where the game is over.
+    pub best: Option<String>,
+    /// A result the search proved ("escape in 3").
+    pub forced: Option<String>,
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+impl ExplorerEngine {
+    /// `stored` (its best move in the folded image's orientation) seen from a position that
+    /// `to_canonical` turns into that image.
+    fn of(stored: ExplorerEvaluation, to_canonical: Symmetry, dim: u8) -> ExplorerEngine {
+        let best = stored.best.map(|text| match Move::parse(&text, dim) {
+            Ok(mv) => to_canonical.inverse().apply_to_move(mv, dim).to_string(),
+            // Stored by this code from a move's own text: kept as it is if it ever differs.
+            Err(_) => text,
+        });
+        ExplorerEngine {
+            chance: one_decimal(stored.chance),
+            best,
+            forced: stored.forced,
+            depth: stored.depth,
+            nodes: stored.nodes,
+        }
+    }
+}
+
+fn one_decimal(percent: f64) -> f64 {
+    (percent * 10.0).round() / 10.0
 }
 
 /// An explorer's position with the game that reached it, for a page that draws the board.
@@ -68,22 +113,35 @@ impl Explorer<'_> {
         let variant = preset(variant)?;
         let (game, played) = replay(variant, moves)?;
         let symmetries = Symmetry::of_rules(game.rules());
-        let key = folded_key(game.position(), &symmetries).key;
-        let (here, rows) = self
+        let folded = folded_key(game.position(), &symmetries);
+        let key = folded.key;
+        let (here, rows, evaluation) = self
             .service
             .read(move |c| {
                 Ok((
                     rows::explorer_position(c, variant, key)?,
                     rows::explorer_moves(c, variant, key)?,
+                    rows::explorer_evaluation(c, variant, key)?,
                 ))
             })
             .await?;
         let here = here.unwrap_or_default();
+        let dim = game.rules().dim();
+        // Only positions finished games reached are searched: the cache holds the explorer's
+        // positions, not every line someone typed.
+        if evaluation.is_none() && here.games > 0 {
+            self.want(
+                variant,
+                key,
+                folded.to_canonical.apply_to_position(game.position()),
+            );
+        }
+        let engine = evaluation.map(|e| ExplorerEngine::of(e, folded.to_canonical, dim));
         let moves = if rows.is_empty() {
             Vec::new()
         } else {
             // Each legal move here, by the folded position it leads to.
-            let mut by_next: Vec<(u64, Vec<String>)> = Vec::new();
+            let mut by_next: Vec<(u64, Vec<String>, Position)> = Vec::new();
             for mv in game.legal_moves() {
                 // The referee's own step on a copy of the position: the game's history is
                 // not needed to name where the move leads.
@@ -99,14 +157,23 @@ impl Explorer<'_> {
                     &mut tafl_engine::Captures::default(),
                 );
                 let next_key = folded_key(&next, &symmetries).key;
-                match by_next.iter_mut().find(|(k, _)| *k == next_key) {
-                    Some((_, same)) => same.push(mv.to_string()),
-                    None => by_next.push((next_key, vec![mv.to_string()])),
+                match by_next.iter_mut().find(|(k, _, _)| *k == next_key) {
+                    Some((_, same, _)) => same.push(mv.to_string()),
+                    None => by_next.push((next_key, vec![mv.to_string()], next)),
+                }
+            }
+            for row in rows.iter().take(MOVES_EVALUATED) {
+                if row.engine_chance.is_some() {
+                    continue;
+                }
+                if let Some((_, _, next)) = by_next.iter().find(|(k, _, _)| *k == row.next_key) {
+                    let image = folded_key(next, &symmetries).to_canonical;
+                    self.want(variant, row.next_key, image.apply_to_position(next));
                 }
             }
             rows.into_iter()
                 .filter_map(|row| {
-                    let (_, same) = by_next.iter().find(|(k, _)| *k == row.next_key)?;
+                    let (_, same, _) = by_next.iter().find(|(k, _, _)| *k == row.next_key)?;
                     let (first, rest) = same.split_first()?;
                     Some(ExplorerMove {
                         mv: first.clone(),
@@ -118,6 +185,7 @@ impl Explorer<'_> {
                         average_rating: (row.rated_games > 0).then(|| {
                             u32::try_from(row.rating_sum / row.rated_games as i64).unwrap_or(0)
                         }),
+                        engine_chance: row.engine_chance.map(one_decimal),
                     })
                 })
                 .collect()
@@ -142,8 +210,38 @@ impl Explorer<'_> {
             defenders_won,
             draws,
             moves,
+            engine,
         };
         Ok(ExplorerBoard { view, game })
+    }
+}
+
+impl ExplorerView {
+    /// The web explorer's page (a path) of this line after its first `upto` moves, and `next`
+    /// after them.
+    pub fn page_path(&self, upto: usize, next: Option<&str>) -> String {
+        let moves: Vec<&str> = self
+            .played
+            .iter()
+            .take(upto)
+            // The referee's text shows captures (`d6-a6xa5`); the move is what comes before.
+            .map(|m| m.split('x').next().unwrap_or(m))
+            .chain(next)
+            .collect();
+        let query = serde_urlencoded::to_string([("moves", moves.join(","))]).unwrap_or_default();
+        format!("/explorer/{}?{query}", self.variant)
+    }
+}
+
+impl Explorer<'_> {
+    /// Asks for the engine's search of `variant`'s folded position `key` (`image` the folded
+    /// image itself), in the background.
+    fn want(self, variant: &'static str, key: u64, image: Position) {
+        self.service.inner.explorer_evaluations.want(Wanted {
+            variant,
+            key,
+            image,
+        });
     }
 }
 

@@ -328,6 +328,24 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 34,
+        name: "explorer_evaluations",
+        sqlite: include_str!("../../../../migrations/0034_explorer_evaluations.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0034_explorer_evaluations.sql"
+        )),
+        then: None,
+    },
+    Migration {
+        version: 35,
+        name: "variant_balance",
+        sqlite: include_str!("../../../../migrations/0035_variant_balance.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0035_variant_balance.sql"
+        )),
+        then: Some(explorer::count_balance_of_finished_games),
+    },
 ];
 
 /// Schema version of a fully migrated database.

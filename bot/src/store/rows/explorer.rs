@@ -16,13 +16,17 @@ pub struct ExplorerCounts {
     pub draws: u64,
 }
 
-/// A move out of a position: the folded position it leads to, its counts and ratings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A move out of a position: the folded position it leads to, its counts and ratings, and
+/// the engine's chance there once searched.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ExplorerMoveRow {
     pub next_key: u64,
     pub counts: ExplorerCounts,
     pub rating_sum: i64,
     pub rated_games: u64,
+    /// The defenders' winning chance in the position the move leads to
+    /// (`explorer_evaluations`), `None` until the engine searched it.
+    pub engine_chance: Option<f64>,
 }
 
 /// One finished game for the explorer: the folded keys of the positions it passed through
@@ -106,12 +110,15 @@ pub fn explorer_position(c: &Conn<'_>, variant: &str, key: u64) -> Result<Option
     )
 }
 
-/// The moves played out of a folded position, most played first.
+/// The moves played out of a folded position, most played first, each with the engine's
+/// chance where it leads (one keyed look-up per move, in the same query).
 pub fn explorer_moves(c: &Conn<'_>, variant: &str, key: u64) -> Result<Vec<ExplorerMoveRow>> {
     c.query_all(
-        "SELECT next_key, games, attackers_won, defenders_won, draws, rating_sum, rated_games \
-         FROM explorer_moves WHERE variant = ?1 AND position_key = ?2 \
-         ORDER BY games DESC, next_key",
+        "SELECT m.next_key, m.games, m.attackers_won, m.defenders_won, m.draws, m.rating_sum, \
+         m.rated_games, e.chance FROM explorer_moves m LEFT JOIN explorer_evaluations e \
+         ON e.variant = m.variant AND e.position_key = m.next_key \
+         WHERE m.variant = ?1 AND m.position_key = ?2 \
+         ORDER BY m.games DESC, m.next_key",
         params![variant, key as i64],
         |r| {
             Ok(ExplorerMoveRow {
@@ -119,6 +126,7 @@ pub fn explorer_moves(c: &Conn<'_>, variant: &str, key: u64) -> Result<Vec<Explo
                 counts: counts_from(r, 1)?,
                 rating_sum: r.get(5)?,
                 rated_games: r.get::<i64>(6)? as u64,
+                engine_chance: r.get(7)?,
             })
         },
     )
@@ -140,21 +148,34 @@ pub struct FinishedGame<'a> {
     pub defenders: Option<PlayerId>,
 }
 
-/// Counts `game` (its moves stored) into the explorer; one whose stored moves no longer replay
-/// is left out (logged).
-pub fn record_finished_explorer_game(c: &Conn<'_>, game: &FinishedGame<'_>) -> Result<()> {
-    let Some(keys) = keys_of(c, game.id, game.rules)? else {
-        return Ok(());
-    };
+/// The average of `game`'s players' present ratings in its variant, when both have one.
+pub fn players_average_rating(c: &Conn<'_>, game: &FinishedGame<'_>) -> Result<Option<i64>> {
     let rating = |player: Option<PlayerId>| -> Result<Option<f64>> {
         Ok(match player {
             Some(p) => rating(c, p, game.variant)?.map(|r| r.glicko.rating),
             None => None,
         })
     };
-    let average_rating = match (rating(game.attackers)?, rating(game.defenders)?) {
+    Ok(average(rating(game.attackers)?, rating(game.defenders)?))
+}
+
+/// Two ratings' average, rounded; `None` unless both are known.
+pub fn average(attackers: Option<f64>, defenders: Option<f64>) -> Option<i64> {
+    match (attackers, defenders) {
         (Some(a), Some(d)) => Some(((a + d) / 2.0).round() as i64),
         _ => None,
+    }
+}
+
+/// Counts `game` (its moves stored, its players' `average_rating`) into the explorer; one
+/// whose stored moves no longer replay is left out (logged).
+pub fn record_finished_explorer_game(
+    c: &Conn<'_>,
+    game: &FinishedGame<'_>,
+    average_rating: Option<i64>,
+) -> Result<()> {
+    let Some(keys) = keys_of(c, game.id, game.rules)? else {
+        return Ok(());
     };
     record_explorer_game(
         c,

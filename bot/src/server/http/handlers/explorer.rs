@@ -12,7 +12,7 @@ use crate::server::AppState;
 use crate::server::http::auth::Viewer;
 use crate::server::http::error::ErrorBody;
 use crate::server::http::extract::{ApiPath, ApiQuery};
-use crate::service::explorer::ExplorerView;
+use crate::service::explorer::{BalanceView, ExplorerView};
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -49,6 +49,41 @@ pub async fn explorer(
         .service
         .explorer()
         .position(&variant, q.moves.as_deref().unwrap_or_default())
+        .await?;
+    Ok(Json(view).into_response())
+}
+
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+#[into_params(parameter_in = Query)]
+pub struct BalanceQuery {
+    /// One preset's balance (`brandubh`); every variant with finished games when left out.
+    variant: Option<String>,
+}
+
+/// The variant balance: how often each side wins each preset, overall and per rating band
+///
+/// Over every finished game of the preset (played and imported). A band holds the games
+/// whose players' average rating, before the game was rated, falls in it (`band_width`
+/// wide); games where a side had no rating (the AI, an imported name, a player not rated in
+/// the variant yet) have a band of their own, `rating_from` null, listed last.
+#[utoipa::path(
+    get, path = "/explorer/balance", tag = "games", security((), ("bearer" = [])),
+    params(BalanceQuery),
+    responses(
+        (status = 200, description = "Each variant's results, overall and per band", body = BalanceView),
+        (status = 404, description = "No preset has this id (`not_found`)", body = ErrorBody),
+    )
+)]
+pub async fn explorer_balance(
+    State(state): State<AppState>,
+    Viewer(_viewer): Viewer,
+    ApiQuery(q): ApiQuery<BalanceQuery>,
+) -> ApiResult<Response> {
+    let view = state
+        .service
+        .explorer()
+        .balance(q.variant.as_deref())
         .await?;
     Ok(Json(view).into_response())
 }

@@ -1,7 +1,8 @@
 //! `GET /explorer` (the presets) and `GET /explorer/{variant}?moves=...`: the opening
 //! explorer's position, its board, how the games through it ended and the moves played from
-//! it, as `GET /api/v1/explorer/{variant}` answers. Each move links one step deeper; the
-//! analysis board holds the engine's line.
+//! it, as `GET /api/v1/explorer/{variant}` answers, with the engine's view beside them
+//! (the defenders' chance, once searched). Each move links one step deeper; the analysis
+//! board holds the engine's line.
 
 use axum::extract::{Path, Query, State};
 use axum::response::{IntoResponse, Response};
@@ -26,6 +27,7 @@ pub async fn explorer_list(
     let body = html! {
         h1 { "Opening explorer" }
         p { "Every finished game's first 30 moves, with the board's rotations and mirrors counted as one opening. Pick a variant:" }
+        p { a #explorer-balance href="/explorer/balance" { "Balance" } ": how often each side wins each variant, per rating band." }
         ul.variants {
             @for v in state.service.games().variants() {
                 li { a href={ "/explorer/" (v.id) } { (variant_title(&v)) }
@@ -66,6 +68,7 @@ pub async fn explorer_page(
             div #explorer-board { (PreEscaped(svg)) }
             div {
                 (totals(&view))
+                (engine_line(&view))
                 @if view.moves.is_empty() {
                     p #explorer-none { "No finished game played on from here." }
                 } @else {
@@ -74,7 +77,7 @@ pub async fn explorer_page(
                 p { a #explorer-analysis href=(view.analysis_board) { "This position on the analysis board" } " (the engine's line)" }
             }
         }
-        p { a href={ "/variants/" (shown.id) } { "The rules of " (shown.name) } " · " a href="/explorer" { "Other variants" } }
+        p { a href={ "/variants/" (shown.id) } { "The rules of " (shown.name) } " · " a href="/explorer" { "Other variants" } " · " a href="/explorer/balance" { "Balance" } }
     };
     Ok(page(&title, me.as_ref(), body).into_response())
 }
@@ -94,15 +97,7 @@ fn line_links(view: &ExplorerView) -> Markup {
 
 /// This position's address after its first `upto` moves, and `next` after them.
 fn address(view: &ExplorerView, upto: usize, next: Option<&str>) -> String {
-    let moves: Vec<&str> = view
-        .played
-        .iter()
-        .take(upto)
-        .map(|m| m.split('x').next().unwrap_or(m))
-        .chain(next)
-        .collect();
-    let query = serde_urlencoded::to_string([("moves", moves.join(","))]).unwrap_or_default();
-    format!("/explorer/{}?{query}", view.variant)
+    view.page_path(upto, next)
 }
 
 fn share(part: u64, whole: u64) -> String {
@@ -128,10 +123,28 @@ fn totals(view: &ExplorerView) -> Markup {
     }
 }
 
+/// The engine's view of the position, or a word that it is coming.
+fn engine_line(view: &ExplorerView) -> Markup {
+    html! {
+        p #explorer-engine {
+            @match &view.engine {
+                Some(e) => {
+                    "Engine: defenders' chance " (format!("{:.1}%", e.chance))
+                    @if let Some(best) = &e.best { ", best " (best) }
+                    @if let Some(forced) = &e.forced { " (" (forced) ")" }
+                    " " small { "(depth " (e.depth) ", " (e.nodes) " nodes)" }
+                }
+                None if view.games > 0 => { "Engine: not searched yet; it is on its way (reload shortly)." }
+                None => {}
+            }
+        }
+    }
+}
+
 fn moves_table(view: &ExplorerView) -> Markup {
     html! {
         table #explorer-moves {
-            thead { tr { th { "Move" } th { "Games" } th { "Attackers" } th { "Drawn" } th { "Defenders" } th { "Average rating" } } }
+            thead { tr { th { "Move" } th { "Games" } th { "Attackers" } th { "Drawn" } th { "Defenders" } th { "Average rating" } th title="The engine's winning chance for the defenders after the move" { "Engine" } } }
             tbody {
                 @for m in &view.moves {
                     tr data-move=(m.mv) {
@@ -144,6 +157,7 @@ fn moves_table(view: &ExplorerView) -> Markup {
                         td { (share(m.draws, m.games)) }
                         td { (share(m.defenders_won, m.games)) }
                         td { @match m.average_rating { Some(r) => (r), None => "–" } }
+                        td.engine { @match m.engine_chance { Some(c) => (format!("{c:.1}%")), None => "…" } }
                     }
                 }
             }

@@ -5,6 +5,7 @@ mod analysis_notes;
 pub mod analysis_plan;
 pub mod challenges;
 pub mod explorer;
+pub mod explorer_balance;
 mod followed_live;
 pub mod game;
 pub mod game_analysis;

@@ -147,7 +147,7 @@ impl BoardSearch {
 
 /// The defenders' score of `rules`' start by the evaluation alone: what a game's analysis
 /// counts its chances from (it searches the start; a board's single search cannot).
-fn start_score(rules: &Rules) -> i32 {
+pub(in crate::service) fn start_score(rules: &Rules) -> i32 {
     let start = rules.start_position();
     let score = tafl_engine::ai::evaluate(rules, &start);
     match start.side_to_move() {

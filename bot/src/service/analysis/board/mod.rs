@@ -15,8 +15,8 @@ use crate::service::games::game_state;
 use crate::service::{Result, ServiceError};
 
 use super::Analysis;
-pub(in crate::service) use engine::BoardSearches;
 pub use engine::{BoardSearch, EngineLineView};
+pub(in crate::service) use engine::{BoardSearches, start_score};
 pub use move_tree::{MAX_MOVES, MoveTree};
 pub use start::{BoardStart, MAX_RULES_TEXT, StartAsked};
 pub use view::AnalysisBoardView;
