@@ -45,6 +45,10 @@ pub struct ExplorerBenchArgs {
     /// Seed of the generated games.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Run the engine column's background searches while answering (off: the answer path
+    /// alone; on, every new position asked is searched, a core's worth of work on the side).
+    #[arg(long)]
+    pub evaluations: bool,
 }
 
 /// Questions kept to ask: prefixes of the generated games.
@@ -185,6 +189,7 @@ pub fn explorer(args: ExplorerBenchArgs) -> anyhow::Result<ExitCode> {
     config.http.anonymous_per_second = 1e9;
     config.http.anonymous_burst = u32::MAX;
     config.database.path = path.clone();
+    config.games.explorer_evaluation = args.evaluations;
     let result = rt.block_on(async {
         let app = RunningApp::start(config, AppOptions::default()).await?;
         let base = app.base_url().context("the HTTP API is off")?;
@@ -200,7 +205,9 @@ pub fn explorer(args: ExplorerBenchArgs) -> anyhow::Result<ExitCode> {
     let (mut latencies, errors) = result?;
     latencies.sort_unstable();
     println!(
-        "explorer answers: {} in {:.1} s ({:.0}/s), {errors} errors; ms: p50 {:.2}  p99 {:.2}  max {:.2}",
+        "explorer answers ({} background evaluations): {} in {:.1} s ({:.0}/s), {errors} errors; \
+         ms: p50 {:.2}  p99 {:.2}  max {:.2}",
+        if args.evaluations { "with" } else { "without" },
         latencies.len(),
         args.secs,
         latencies.len() as f64 / args.secs,

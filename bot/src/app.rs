@@ -117,7 +117,7 @@ impl RunningApp {
             let rx = shutdown_rx.clone();
             background.push(tokio::spawn(async move { s.puzzles().run(rx).await }));
         }
-        {
+        if config.games.explorer_evaluation {
             // The engine's view of the positions the opening explorer is asked about.
             let s = service.clone();
             let rx = shutdown_rx.clone();

@@ -190,6 +190,10 @@ pub struct GamesConfig {
     pub analysis_cooldown_secs: u64,
     /// How often the daily puzzle is looked for where it is due (seconds, at least 1).
     pub daily_puzzle_check_secs: u64,
+    /// Whether the opening explorer shows the engine's view beside the human figures: the
+    /// positions asked about are searched in the background (a core's worth while many new
+    /// positions are asked; off on a machine whose cores are wanted for answers and AI turns).
+    pub explorer_evaluation: bool,
     /// A web sign-in link works once, for this many minutes.
     pub login_link_minutes: u64,
     /// A browser session lasts this many days (signing out ends it sooner).
@@ -391,6 +395,7 @@ impl Default for GamesConfig {
             hint_cooldown_secs: 5,
             analysis_cooldown_secs: 2,
             daily_puzzle_check_secs: 60,
+            explorer_evaluation: true,
             login_link_minutes: 15,
             web_session_days: 30,
             claim_lease_secs: 60,

@@ -237,6 +237,9 @@ impl Explorer<'_> {
     /// Asks for the engine's search of `variant`'s folded position `key` (`image` the folded
     /// image itself), in the background.
     fn want(self, variant: &'static str, key: u64, image: Position) {
+        if !self.service.inner.config.explorer_evaluation {
+            return;
+        }
         self.service.inner.explorer_evaluations.want(Wanted {
             variant,
             key,
