@@ -171,7 +171,7 @@ impl Scheduler<'_> {
                     rows::expired_challenges(c, now)?,
                     rows::games_awaiting_ai(c)?,
                     rows::tournaments_due_to_start(c, now)?,
-                    rows::scheduled_running_tournaments(c)?,
+                    rows::scheduled_running_tournaments(c, now)?,
                 ))
             })
             .await?;

@@ -109,12 +109,13 @@ pub fn tournaments_due_to_start(c: &Conn<'_>, now: i64) -> Result<Vec<Tournament
     )
 }
 
-/// Running tournaments whose rounds start at set times (the scheduler starts a round whose
-/// time has come once the round before is done).
-pub fn scheduled_running_tournaments(c: &Conn<'_>) -> Result<Vec<TournamentId>> {
+/// Running tournaments with rounds at set times whose next round's day has come by `now` (the
+/// scheduler starts that round once the round before is done); the others cost no write.
+pub fn scheduled_running_tournaments(c: &Conn<'_>, now: i64) -> Result<Vec<TournamentId>> {
     c.query_all(
-        "SELECT id FROM tournaments WHERE status = ?1 AND round_days IS NOT NULL ORDER BY id",
-        params![TournamentStatus::Running],
+        "SELECT id FROM tournaments WHERE status = ?1 AND round_days IS NOT NULL \
+         AND started_at + round * round_days * 86400000 <= ?2 ORDER BY id",
+        params![TournamentStatus::Running, now],
         |r| r.get(0),
     )
 }
