@@ -2,8 +2,8 @@
 //! (`/players/ada`, `"opponent": "ada"`). The display name is kept apart and may be anything;
 //! the handle is what is unique.
 //!
-//! The rule: 2 to 24 characters of `a-z`, `0-9`, `_` and `-`, starting with a letter, and not a
-//! reserved word. Handles are compared and stored lowercased, so "Ada" and "ada" are one handle.
+//! The rule: 2 to 24 characters of `a-z`, `0-9`, `_` and `-`, starting with a letter, not a
+//! reserved word, and not starting with "taflbot" (the service's own players: the AI levels). Handles are compared and stored lowercased, so "Ada" and "ada" are one handle.
 
 use std::fmt;
 
@@ -37,6 +37,10 @@ pub const RESERVED_HANDLES: &[&str] = &[
     "undefined",
 ];
 
+/// No person's handle starts with this: handles that do are the service's own (the players
+/// that stand for the AI levels on the leaderboards), so nobody can pass for one of them.
+pub const SERVICE_PREFIX: &str = "taflbot";
+
 /// What is wrong with a handle someone asked for, in their terms.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HandleError {
@@ -50,6 +54,10 @@ pub enum HandleError {
     Char(String, char),
     #[error("the handle {0:?} is reserved; choose another")]
     Reserved(String),
+    #[error(
+        "handles starting with {SERVICE_PREFIX:?} are the bot's own; choose another than {0:?}"
+    )]
+    ServicePrefix(String),
 }
 
 /// A valid handle, lowercased.
@@ -72,7 +80,8 @@ impl utoipa::PartialSchema for Handle {
             .description(Some(format!(
                 "A player's handle: unique, case-insensitive (stored lowercased), \
                  {MIN_HANDLE_CHARS} to {MAX_HANDLE_CHARS} of a-z, 0-9, _ and -, starting with a \
-                 letter; these reserved words are refused: {}",
+                 letter; these reserved words are refused: {}, and so is any handle starting \
+                 with {SERVICE_PREFIX:?}",
                 RESERVED_HANDLES.join(", ")
             )))
             .into()
@@ -105,6 +114,26 @@ impl Handle {
         Ok(Handle(lowered))
     }
 
+    /// Reads a handle a person asks to hold: the rule, and none of the bot's own (a handle
+    /// read to find someone, [`Handle::parse`], may be one of those).
+    pub fn parse_for_person(text: &str) -> Result<Handle, HandleError> {
+        let handle = Handle::parse(text)?;
+        if handle.0.starts_with(SERVICE_PREFIX) {
+            return Err(HandleError::ServicePrefix(handle.0));
+        }
+        Ok(handle)
+    }
+
+    /// The handle of the player that stands for the AI at `level`: `taflbot-ai-level-3`, or
+    /// with `-n` after it when an older account holds that (made before the prefix was kept
+    /// for the service).
+    pub fn of_ai_level(level: u8, n: u32) -> Handle {
+        match n {
+            0 | 1 => Handle(format!("{SERVICE_PREFIX}-ai-level-{level}")),
+            n => Handle(format!("{SERVICE_PREFIX}-ai-level-{level}-{n}")),
+        }
+    }
+
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -112,7 +141,8 @@ impl Handle {
     /// A handle made from a display name or a Discord username, to be made unique with a
     /// numeric suffix (see [`Handle::with_suffix`]): lowercased, accents and other characters
     /// outside the rule dropped, spaces and dots turned into `_`, cut to leave room for a
-    /// suffix. Falls back to "player" when nothing usable is left.
+    /// suffix. Falls back to "player" when nothing usable is left, or when what is left starts
+    /// with the service's prefix (no suffix would make it a person's handle).
     pub fn base_from(name: &str) -> String {
         let mut base = String::new();
         for c in name.trim().to_lowercase().chars() {
@@ -131,7 +161,7 @@ impl Handle {
         }
         let base = base.trim_end_matches(['_', '-']);
         let base: String = base.chars().take(BASE_CHARS).collect();
-        if base.chars().count() < MIN_HANDLE_CHARS {
+        if base.chars().count() < MIN_HANDLE_CHARS || base.starts_with(SERVICE_PREFIX) {
             "player".to_owned()
         } else {
             base
@@ -218,7 +248,17 @@ mod tests {
             Handle::parse("adä"),
             Err(HandleError::Char(_, 'ä'))
         ));
-        for word in ["admin", "Everyone", "ME", "taflbot", "ai"] {
+        for taken in ["taflbot-ai-level-3", "TaflBot_AI", "taflbot2"] {
+            assert!(Handle::parse(taken).is_ok(), "found by it: {taken}");
+            let refused = Handle::parse_for_person(taken);
+            assert!(
+                matches!(refused, Err(HandleError::ServicePrefix(_))),
+                "{taken}: {refused:?}"
+            );
+        }
+        assert_eq!(Handle::of_ai_level(3, 1).as_str(), "taflbot-ai-level-3");
+        assert_eq!(Handle::of_ai_level(3, 2).as_str(), "taflbot-ai-level-3-2");
+        for word in ["admin", "Everyone", "ME", "ai"] {
             assert!(
                 matches!(Handle::parse(word), Err(HandleError::Reserved(_))),
                 "{word}"
@@ -236,6 +276,9 @@ mod tests {
         assert_eq!(Handle::base_from("@everyone"), "everyone");
         assert_eq!(Handle::base_from("é"), "player");
         assert_eq!(Handle::base_from("x"), "player");
+        // A name that reads as the bot's own gets no handle that does.
+        assert_eq!(Handle::base_from("Taflbot AI level 3"), "player");
+        assert!(Handle::with_suffix(&Handle::base_from("taflbot"), 1).is_some());
         assert_eq!(Handle::base_from(&"long".repeat(20)).len(), BASE_CHARS);
     }
 

@@ -64,6 +64,8 @@ async fn a_handle_must_follow_the_rule_and_the_refusal_says_which() {
         ("ada lovelace", "may only hold letters"),
         ("Admin", "reserved"),
         ("everyone", "reserved"),
+        // The AI levels' players on the leaderboards: nobody may pass for one.
+        ("taflbot-ai-level-3", "the bot's own"),
     ] {
         let (status, body) = register_with(&app, json!({ "name": "x", "handle": handle })).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{handle}: {body}");
@@ -74,6 +76,10 @@ async fn a_handle_must_follow_the_rule_and_the_refusal_says_which() {
     let (status, body) = register_with(&app, json!({ "name": "@@@" })).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
     assert_eq!(body["player"]["handle"], "player");
+    // Nor does a name that reads as the bot's: no handle made from it does.
+    let (status, body) = register_with(&app, json!({ "name": "taflbot AI level 3" })).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["player"]["handle"], "player2");
 }
 
 #[tokio::test]

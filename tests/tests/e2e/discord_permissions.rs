@@ -235,6 +235,9 @@ async fn every_command_declares_its_install_and_interaction_contexts() {
     assert_eq!(contexts("challenge"), vec![0]);
     assert_eq!(contexts("games"), vec![0, 1]);
     assert_eq!(contexts("help"), vec![0, 1]);
+    // Study needs no channel's game: a puzzle or the explorer in a DM with the bot.
+    assert_eq!(contexts("puzzle"), vec![0, 1]);
+    assert_eq!(contexts("explorer"), vec![0, 1]);
     world.stop().await;
 }
 

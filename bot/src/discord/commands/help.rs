@@ -111,12 +111,20 @@ const COMMANDS: &[(&str, &str)] = &[
         "a team match, this server against another: a board each, both sides, the score summed",
     ),
     (
+        "/puzzle variant",
+        "a position from a real game with one winning line: find it with the picker; your puzzle rating moves (privately)",
+    ),
+    (
+        "/explorer variant moves",
+        "the opening explorer: each move from a position, how often it was played, who won, and the engine's view",
+    ),
+    (
         "/abort game",
         "end a game without a result (its players before both moved, or moderators)",
     ),
     (
         "/settings",
-        "this server's defaults, threads, game channels, moderator role (Manage Server)",
+        "this server's defaults, threads, game channels, moderator role, daily puzzle (Manage Server)",
     ),
     ("/help", "this message"),
 ];
@@ -124,20 +132,9 @@ const COMMANDS: &[(&str, &str)] = &[
 /// What the bot does, and the list of commands
 #[poise::command(slash_command, ephemeral)]
 pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
-    let list: String = COMMANDS
-        .iter()
-        .map(|(usage, what)| format!("`{usage}` - {what}\n"))
-        .collect();
     let embed = CreateEmbed::new()
         .title("taflbot: tafl by correspondence")
-        .description(format!(
-            "Play hnefatafl and its cousins here, one move at a time; games can last days. \
-             Each game gets its own thread, where the player to move is pinged.\n\n{list}\n\
-             Under each board: **Pick a move** (menus for the piece and its destination), **Legal moves**, \
-             **Flip**, **Offer draw**, **Resign** (asks first); after a game, **Rematch** (sides swapped).\n\n\
-             New to tafl? `/play` starts Brandubh: a 7x7 board with 13 pieces, learned in one \
-             game and played in minutes, before the 11x11 Copenhagen of `/challenge`."
-        ))
+        .description(description())
         .colour(EMBED_COLOUR);
     let button = CreateButton::new(ButtonAction::HowToPlay.custom_id())
         .label("How to play")
@@ -148,6 +145,22 @@ pub async fn help(ctx: Context<'_>) -> Result<(), BotError> {
         .ephemeral(true);
     send(&ctx, reply).await?;
     Ok(())
+}
+
+/// What /help says: the bot in a sentence, every command, the buttons under a board.
+fn description() -> String {
+    let list: String = COMMANDS
+        .iter()
+        .map(|(usage, what)| format!("`{usage}` - {what}\n"))
+        .collect();
+    format!(
+        "Play hnefatafl and its cousins here, one move at a time; games can last days. \
+         Each game gets its own thread, where the player to move is pinged.\n\n{list}\n\
+         Under each board: **Pick a move** (menus for the piece and its destination), **Legal moves**, \
+         **Flip**, **Offer draw**, **Resign** (asks first); after a game, **Rematch** (sides swapped).\n\n\
+         New to tafl? `/play` starts Brandubh: a 7x7 board with 13 pieces, learned in one \
+         game and played in minutes, before the 11x11 Copenhagen of `/challenge`."
+    )
 }
 
 /// The short rules primer behind the "How to play" button.
@@ -164,4 +177,46 @@ pub fn how_to_play_embed() -> CreateEmbed {
              Use `/rules` for the exact rules of a variant.",
         )
         .colour(EMBED_COLOUR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Discord's limit on an embed's description, in characters.
+    const EMBED_DESCRIPTION_CHARS: usize = 4_096;
+
+    /// The command a /help line is about: "/annotate add|post game" is about "annotate".
+    fn command_of(usage: &str) -> &str {
+        usage
+            .trim_start_matches('/')
+            .split(' ')
+            .next()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn help_lists_every_registered_command_and_only_those_within_one_embed() {
+        let registered: Vec<String> = super::super::all()
+            .into_iter()
+            .map(|c| c.name.into_owned())
+            .collect();
+        for name in &registered {
+            assert!(
+                COMMANDS.iter().any(|(usage, _)| command_of(usage) == name),
+                "/help does not list /{name}"
+            );
+        }
+        for (usage, _) in COMMANDS {
+            assert!(
+                registered.iter().any(|name| name == command_of(usage)),
+                "/help lists {usage}, which is not registered"
+            );
+        }
+        let shown = description().chars().count();
+        assert!(
+            shown <= EMBED_DESCRIPTION_CHARS,
+            "/help is {shown} characters; an embed holds {EMBED_DESCRIPTION_CHARS}"
+        );
+    }
 }

@@ -32,7 +32,7 @@ use super::{BotError, Data};
 /// The commands that also work in a direct message with the bot: those about the player, not
 /// about a channel's game. The others are registered for servers only, so Discord does not
 /// offer them where they could only be refused.
-const IN_BOT_DMS: [&str; 13] = [
+const IN_BOT_DMS: [&str; 15] = [
     "challenges",
     "vacation",
     "games",
@@ -46,6 +46,8 @@ const IN_BOT_DMS: [&str; 13] = [
     "stats",
     "leaderboard",
     "analyze",
+    "puzzle",
+    "explorer",
 ];
 
 /// Every command the bot registers, with where it may be used.

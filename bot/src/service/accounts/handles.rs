@@ -15,9 +15,9 @@ use crate::service::{Result, ServiceError};
 /// a suffix cutting the base short are only found by trying).
 const MAX_RETRIES: u32 = 1_000;
 
-/// A handle someone asked for, read by the rule, or the refusal in their terms.
+/// A handle someone asked to hold, read by the rule, or the refusal in their terms.
 pub(crate) fn requested(text: &str) -> Result<Handle> {
-    Handle::parse(text).map_err(|e| ServiceError::Invalid(e.to_string()))
+    Handle::parse_for_person(text).map_err(|e| ServiceError::Invalid(e.to_string()))
 }
 
 fn taken(handle: &Handle) -> ServiceError {
@@ -52,15 +52,22 @@ pub(crate) fn insert_with_derived_handle(
     discord_user_id: Option<u64>,
     now: i64,
 ) -> Result<PlayerRow> {
+    let candidates = (1u32..).filter_map(|n| Handle::with_suffix(base, n));
+    insert_with_first_free(c, name, base, candidates, discord_user_id, now)
+}
+
+/// Inserts a player with the first of `candidates` (handles starting with `base`) nobody holds.
+pub(crate) fn insert_with_first_free(
+    c: &Conn<'_>,
+    name: &str,
+    base: &str,
+    candidates: impl Iterator<Item = Handle>,
+    discord_user_id: Option<u64>,
+    now: i64,
+) -> Result<PlayerRow> {
     let seen: HashSet<String> = rows::handles_starting_with(c, base)?.into_iter().collect();
     let mut retries = 0;
-    for n in 1u32.. {
-        let Some(handle) = Handle::with_suffix(base, n) else {
-            continue;
-        };
-        if seen.contains(handle.as_str()) {
-            continue;
-        }
+    for handle in candidates.filter(|h| !seen.contains(h.as_str())) {
         match rows::insert_player(c, name, &handle, discord_user_id, now) {
             Ok(player) => return Ok(player),
             Err(e) if rows::handle_taken(&e) && retries < MAX_RETRIES => retries += 1,

@@ -4,8 +4,8 @@
 
 use tafl_engine::ai::Level;
 
-use crate::domain::{PlayerId, Seat};
-use crate::service::accounts::handles::insert_with_derived_handle;
+use crate::domain::{Handle, PlayerId, Seat};
+use crate::service::accounts::handles::insert_with_first_free;
 use crate::service::{Result, ServiceError};
 use crate::store::Conn;
 use crate::store::rows;
@@ -23,14 +23,23 @@ pub fn level_may_be_rated(level: u8) -> bool {
     Level::from_number(level).is_some_and(Level::fixed_strength)
 }
 
-/// The player who is the AI at `level`, made now if the level has none yet (a free handle
-/// from `taflbot-ai-level-N`, no Discord account, so nobody can sign in as it).
+/// The player who is the AI at `level`, made now if the level has none yet (the handle
+/// `taflbot-ai-level-N`, which no person may take, and no Discord account, so nobody can sign
+/// in as it).
 pub(crate) fn ai_player(c: &Conn<'_>, level: u8, now: i64) -> Result<PlayerId> {
     if let Some(player) = rows::ai_player_of_level(c, level)? {
         return Ok(player);
     }
-    let base = format!("taflbot-ai-level-{level}");
-    let player = insert_with_derived_handle(c, &ai_player_name(level), &base, None, now)?;
+    let base = Handle::of_ai_level(level, 1);
+    let candidates = (1u32..).map(|n| Handle::of_ai_level(level, n));
+    let player = insert_with_first_free(
+        c,
+        &ai_player_name(level),
+        base.as_str(),
+        candidates,
+        None,
+        now,
+    )?;
     rows::insert_ai_player(c, level, player.id)?;
     tracing::info!(level, player = %player.id, "the AI level has a player row now");
     Ok(player.id)
