@@ -7,6 +7,10 @@
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
+use taflbot::domain::PlayerId;
+use taflbot::service::matches::{DiscordTeamPlace, NewTeam, NewTeamMatch};
+use taflbot::service::{ClockSpec, RulesChoice};
+
 use crate::common::{Player, TestApp};
 use crate::team_matches::{event_of_kind, join, read};
 use crate::web_tournaments::{get, post, session};
@@ -213,4 +217,56 @@ async fn the_match_page_joins_leaves_starts_and_calls_off_with_its_csrf_checked_
     let (status, _, late) = post(&app, &sa, &format!("{page_path}/cancel"), &[]).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(late.contains("has started"), "{late}");
+}
+
+#[tokio::test]
+async fn the_teams_of_a_match_between_discord_servers_are_joined_only_from_discord() {
+    let app = TestApp::start().await;
+    let organiser = app.register("Organiser").await;
+    let outsider = app.register("Outsider").await;
+    let request = NewTeamMatch {
+        name: "North v South".into(),
+        rules: RulesChoice::Variant("brandubh".into()),
+        clock: ClockSpec::PerMove { seconds: 86_400 },
+        rated: Some(false),
+        boards: Some(2),
+        teams: [
+            NewTeam {
+                name: "North".into(),
+                players: Vec::new(),
+            },
+            NewTeam {
+                name: "South".into(),
+                players: Vec::new(),
+            },
+        ],
+    };
+    let place = DiscordTeamPlace {
+        guild_id: 7,
+        guild_name: "North".into(),
+        channel_id: 70,
+    };
+    let created = app
+        .service()
+        .matches()
+        .create_from_discord(PlayerId(organiser.id), request, place)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let id = created.id.0;
+    // Neither the server's team nor the one open to the next server takes an outsider.
+    for team in ["home", "away"] {
+        let refused = join(&app, id, &outsider, team, StatusCode::CONFLICT).await;
+        assert!(message(&refused).contains("/match join"), "{refused}");
+    }
+    // The page says where members join instead of offering buttons that could only fail.
+    let so = session(&app, &outsider).await;
+    let page_path = format!("/matches/{id}");
+    let (_, page) = get(&app, Some(&so), &page_path).await;
+    assert!(page.contains("id=\"join-from-discord\""), "{page}");
+    assert!(!page.contains("id=\"join-home\""), "{page}");
+    assert!(!page.contains("id=\"join-away\""), "{page}");
+    let (status, _, refused) = post(&app, &so, &format!("{page_path}/join_away"), &[]).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(refused.contains("/match join"), "{refused}");
+    assert!(player_ids(&read(&app, id).await, 1).is_empty());
 }

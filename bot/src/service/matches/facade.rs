@@ -133,7 +133,8 @@ impl TeamMatches<'_> {
         })
     }
 
-    /// Seats `player` on the next board of `team`.
+    /// Seats `player` on the next board of `team`, in a match of named teams (the teams of a
+    /// match between Discord servers are joined from there: `join_from_discord`).
     pub async fn join(
         self,
         player: PlayerId,
@@ -141,7 +142,19 @@ impl TeamMatches<'_> {
         team: TeamSide,
     ) -> Result<TeamMatchView> {
         self.service
-            .commit(move |c, e| join_in(c, e, player, id, team))
+            .commit(move |c, e| {
+                if rows::teams(c, id)?.iter().any(|t| t.guild_id.is_some()) {
+                    // A server's team is its members', and the open team is the next server's.
+                    return Err(ServiceError::Conflict {
+                        message: format!(
+                            "team match {id} is between Discord servers: their members join it \
+                             with /match join in their server"
+                        ),
+                        game: None,
+                    });
+                }
+                join_in(c, e, player, id, team)
+            })
             .await?;
         self.get(id).await
     }

@@ -174,6 +174,8 @@ fn actions(m: &TeamMatchView, me: &Me, refusal: Option<&str>) -> Markup {
         .any(|p| p.player_id == Some(me.player.id));
     let organiser = m.organiser.player_id == Some(me.player.id);
     let open = m.status == MatchStatus::SignUp;
+    // A Discord match's teams are its servers' members, who join from there.
+    let discord = m.teams.iter().any(|t| t.discord_server);
     let button = |action: &str, id_attr: &str, words: String, confirm: Option<&str>| {
         html! {
             form.inline method="post" action={ "/matches/" (id) "/" (action) } data-confirm=[confirm] {
@@ -185,7 +187,12 @@ fn actions(m: &TeamMatchView, me: &Me, refusal: Option<&str>) -> Markup {
         p.error #match-error role="alert" { @if let Some(r) = refusal { (r) } }
         @if open {
             div.controls {
-                @if !playing {
+                @if !playing && discord {
+                    p #join-from-discord {
+                        "Members of the servers join from their Discord server with "
+                        code { "/match join" } "."
+                    }
+                } @else if !playing {
                     @for t in &m.teams {
                         @let (action, id_attr) = match t.team {
                             TeamSide::Home => ("join_home", "join-home"),
