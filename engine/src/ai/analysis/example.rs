@@ -4,7 +4,7 @@
 //! a2-b2 lets him through: a blunder. Ply 2 (defenders) a3-b3 walks away from the escape and
 //! into a capture: a missed win. Ply 3 (attackers) b6-b4 takes the king.
 
-/// The start, as an OpenTafl position record (first row = rank 7).
+/// The start, as an OpenTafl position record (first row = rank 1, as the notation has it).
 pub const START: &str = "/7/t4t1/K2t3/7/T6/1t2t2/7/";
 
 /// The game's moves from [`START`], attackers first.
