@@ -61,6 +61,42 @@ async fn players_annotate_a_finished_game_and_post_its_notes_escaped_and_split()
     );
     world.slash(&bob, channel, "resign", &[]).await;
 
+    // The game option offers the player's finished games, anywhere (the number is not known
+    // by heart), and /analyze's too once no game is left in the channel.
+    let elsewhere = world.fake.new_channel("study");
+    for (command, options) in [
+        (
+            "annotate",
+            vec![Opt::sub("post", vec![Opt::focused("game", "")])],
+        ),
+        ("analyze", vec![Opt::focused("game", "")]),
+    ] {
+        let sent = world
+            .fake
+            .autocomplete(&alice, elsewhere, command, &options)
+            .unwrap();
+        let offered = world.reply(&sent).await.choices();
+        assert_eq!(
+            offered.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(),
+            vec![game.to_string()],
+            "/{command}: {offered:?}"
+        );
+        assert!(offered[0].0.contains("alice"), "{offered:?}");
+    }
+    let typed = world
+        .fake
+        .autocomplete(
+            &bob,
+            elsewhere,
+            "annotate",
+            &[Opt::sub("add", vec![Opt::focused("game", "999")])],
+        )
+        .unwrap();
+    assert!(
+        world.reply(&typed).await.choices().is_empty(),
+        "only games whose number starts with what was typed"
+    );
+
     let noted = world
         .slash(
             &alice,

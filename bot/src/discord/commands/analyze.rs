@@ -8,7 +8,7 @@ use poise::CreateReply;
 use serenity::all::CreateAttachment;
 use tokio::sync::broadcast;
 
-use super::common::{autocomplete_game, game_here};
+use super::common::{autocomplete_game, autocomplete_game_to_analyse, game_here};
 use crate::discord::{BotError, Context, mentions};
 use crate::domain::{AnalysisId, GameId, GameStatus, PlayerId};
 use crate::service::{
@@ -25,7 +25,7 @@ const WAIT_FOR_ANALYSIS: Duration = Duration::from_secs(14 * 60);
 pub async fn analyze(
     ctx: Context<'_>,
     #[description = "Which game (default: this channel's, else your last finished game)"]
-    #[autocomplete = "autocomplete_game"]
+    #[autocomplete = "autocomplete_game_to_analyse"]
     game: Option<i64>,
 ) -> Result<(), BotError> {
     let data = ctx.data();

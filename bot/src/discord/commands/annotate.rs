@@ -6,7 +6,7 @@
 
 use poise::CreateReply;
 
-use super::common::cut_to;
+use super::common::{autocomplete_finished_game, cut_to};
 use crate::discord::answers::command::send;
 use crate::discord::{BotError, Context, mentions};
 use crate::domain::GameId;
@@ -37,6 +37,7 @@ pub async fn annotate_add(
     ctx: Context<'_>,
     #[description = "Which finished game: its number"]
     #[min = 1]
+    #[autocomplete = "autocomplete_finished_game"]
     game: i64,
     #[description = "The move it is about: 1 is the first move"]
     #[min = 1]
@@ -70,6 +71,7 @@ pub async fn annotate_post(
     ctx: Context<'_>,
     #[description = "Which finished game: its number"]
     #[min = 1]
+    #[autocomplete = "autocomplete_finished_game"]
     game: i64,
 ) -> Result<(), BotError> {
     let data = ctx.data();

@@ -1,12 +1,12 @@
-//! What several commands share: finding the game of this channel, the `game` and `variant`
-//! autocompletes, the side choice, clock parsing.
+//! What several commands share: finding the game of this channel, the `game` (a game here, a
+//! finished game of the player's) and `variant` autocompletes, the side choice, clock parsing.
 
 use serenity::all::{AutocompleteChoice, CreateAutocompleteResponse, ResolvedValue};
 
 use crate::discord::places::here;
 use crate::discord::{BotError, Context};
-use crate::domain::{GameId, PlayerId};
-use crate::service::{ClockSpec, GameSummary, InReply, SideChoice};
+use crate::domain::{GameId, GameStatus, PlayerId};
+use crate::service::{ClockSpec, GameSummary, HistoryQuery, InReply, SideChoice};
 
 /// Discord shows at most 25 autocomplete choices.
 pub const MAX_CHOICES: usize = 25;
@@ -164,18 +164,70 @@ pub fn typed_option(ctx: &Context<'_>, name: &str) -> Option<String> {
 /// Autocomplete of the `game` option: the active games of this channel.
 pub async fn autocomplete_game(ctx: Context<'_>, partial: &str) -> CreateAutocompleteResponse {
     let games = games_here(&ctx, None).await.unwrap_or_default();
-    let choices = games
+    CreateAutocompleteResponse::new().set_choices(game_choices(&games, partial))
+}
+
+/// Autocomplete of a `game` option about a finished game (`/annotate`): the player's latest
+/// finished games, filtered by the number typed.
+pub async fn autocomplete_finished_game(
+    ctx: Context<'_>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
+    let games = finished_games(&ctx).await;
+    CreateAutocompleteResponse::new().set_choices(game_choices(&games, partial))
+}
+
+/// Autocomplete of `/analyze`'s `game`: the active games of this channel, then the player's
+/// latest finished games (what an analysis is mostly asked for).
+pub async fn autocomplete_game_to_analyse(
+    ctx: Context<'_>,
+    partial: &str,
+) -> CreateAutocompleteResponse {
+    let mut games = games_here(&ctx, None).await.unwrap_or_default();
+    for game in finished_games(&ctx).await {
+        if !games.iter().any(|g| g.id == game.id) {
+            games.push(game);
+        }
+    }
+    CreateAutocompleteResponse::new().set_choices(game_choices(&games, partial))
+}
+
+/// The author's latest finished games, as many as a list of choices shows; none when they
+/// cannot be read (an autocomplete answers what it can).
+async fn finished_games(ctx: &Context<'_>) -> Vec<GameSummary> {
+    let data = ctx.data();
+    let Ok(me) = data.player_of(ctx.author()).await else {
+        return Vec::new();
+    };
+    let query = HistoryQuery {
+        status: Some(GameStatus::Finished),
+        variant: None,
+        page: 1,
+        page_size: MAX_CHOICES as u32,
+    };
+    match data
+        .service
+        .games()
+        .games_of_player(me, Some(me), query)
+        .await
+    {
+        Ok(page) => page.items,
+        Err(e) => {
+            tracing::warn!("finished games for an autocomplete: {e}");
+            Vec::new()
+        }
+    }
+}
+
+/// `games` as autocomplete choices, those whose number starts with what was typed.
+fn game_choices(games: &[GameSummary], partial: &str) -> Vec<AutocompleteChoice> {
+    let typed = partial.trim().trim_start_matches('#');
+    games
         .iter()
-        .filter(|g| {
-            partial.is_empty()
-                || g.id
-                    .to_string()
-                    .starts_with(partial.trim_start_matches('#'))
-        })
+        .filter(|g| g.id.to_string().starts_with(typed))
         .take(MAX_CHOICES)
         .map(|g| choice(&choice_name(g), g.id.get()))
-        .collect();
-    CreateAutocompleteResponse::new().set_choices(choices)
+        .collect()
 }
 
 /// Autocomplete of the `variant` option: the preset ids, filtered by what was typed.
