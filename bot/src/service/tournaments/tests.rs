@@ -49,6 +49,19 @@ impl World {
     }
 
     async fn tournament(&self, organiser: PlayerId, format: Format, max: u32) -> TournamentId {
+        self.tournament_with(organiser, format, max, WithdrawalRule::Forfeit)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .id
+    }
+
+    async fn tournament_with(
+        &self,
+        organiser: PlayerId,
+        format: Format,
+        max: u32,
+        withdrawal: WithdrawalRule,
+    ) -> Result<TournamentView, ServiceError> {
         self.service
             .tournaments()
             .create(
@@ -64,11 +77,10 @@ impl World {
                     starts_at: None,
                     vacation: Default::default(),
                     round_days: None,
+                    withdrawal,
                 },
             )
             .await
-            .unwrap_or_else(|e| panic!("{e}"))
-            .id
     }
 
     /// Plays every game of the current round: `winner(attackers, defenders)` names the winner,
@@ -383,6 +395,7 @@ async fn what_cannot_be_done_is_refused_in_the_players_terms() {
                 starts_at: None,
                 vacation: Default::default(),
                 round_days: None,
+                withdrawal: Default::default(),
             },
         )
         .await;
@@ -411,6 +424,7 @@ async fn at_its_start_time_a_tournament_starts_by_itself_or_is_called_off() {
         starts_at: Some(starts_at),
         vacation: Default::default(),
         round_days: None,
+        withdrawal: Default::default(),
     };
     let t = w.service.tournaments();
     let full = t
@@ -638,6 +652,7 @@ async fn rounds_at_set_times_wait_for_their_day_and_for_the_round_before() {
                 starts_at: None,
                 vacation: Default::default(),
                 round_days: Some(7),
+                withdrawal: Default::default(),
             },
         )
         .await
@@ -690,3 +705,5 @@ async fn rounds_at_set_times_wait_for_their_day_and_for_the_round_before() {
     assert_eq!(done.status, TournamentStatus::Finished);
     assert_eq!(done.next_round_at, None);
 }
+
+mod withdrawal;
