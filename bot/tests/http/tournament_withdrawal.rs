@@ -2,12 +2,11 @@
 //! tournament, applied to the standings once a player withdraws; an unknown rule and one that
 //! annuls for a Swiss tournament refused in words.
 
-use std::collections::HashMap;
-
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::common::{Player, TestApp};
+use crate::tournaments::{four_players, play_round, read, tournament};
 
 async fn refused(app: &TestApp, me: &Player, body: Value) -> String {
     let answer = app
@@ -33,31 +32,16 @@ async fn refused(app: &TestApp, me: &Player, body: Value) -> String {
 async fn annul_over_http_takes_a_withdrawn_players_games_out_of_the_standings() {
     let app = TestApp::start().await;
     let organiser = app.register("Organiser").await;
-    let mut players = HashMap::new();
-    let mut ids = Vec::new();
-    for name in ["A", "B", "C", "D"] {
-        let p = app.register(name).await;
-        ids.push(p.id);
-        players.insert(p.id, p);
-    }
-    let [a, b, c, d] = [ids[0], ids[1], ids[2], ids[3]];
-    let created = app
-        .call(
-            Method::POST,
-            "/tournaments",
-            Some(&organiser.token),
-            Some(
-                json!({"name": "Annulled", "format": "round_robin", "variant": "brandubh",
-                        "clock": {"kind": "per_move", "seconds": 86400}, "max_players": 4,
-                        "withdrawal": "annul"}),
-            ),
-            StatusCode::CREATED,
-        )
-        .await;
-    assert_eq!(created["withdrawal"], "annul", "{created}");
-    let id = created["id"]
-        .as_i64()
-        .unwrap_or_else(|| panic!("{created}"));
+    let (players, [a, b, c, d]) = four_players(&app).await;
+    let id = tournament(
+        &app,
+        &organiser,
+        json!({"name": "Annulled", "format": "round_robin", "variant": "brandubh",
+               "clock": {"kind": "per_move", "seconds": 86400}, "max_players": 4,
+               "withdrawal": "annul"}),
+    )
+    .await;
+    assert_eq!(read(&app, id).await["withdrawal"], "annul");
     for p in [a, b, c, d] {
         app.post(
             &format!("/tournaments/{id}/join"),
@@ -66,31 +50,17 @@ async fn annul_over_http_takes_a_withdrawn_players_games_out_of_the_standings() 
         )
         .await;
     }
-    let started = app
-        .post(
-            &format!("/tournaments/{id}/start"),
-            &organiser.token,
-            json!({}),
-        )
-        .await;
-    for g in started["rounds"][0]["games"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-    {
-        let (att, def) = (g["attackers"].as_i64(), g["defenders"].as_i64());
-        let loser = match (att, def) {
-            (Some(x), Some(y)) if x == a || y == a => a,
-            (Some(x), Some(y)) if x == c || y == c => c,
-            _ => panic!("round 1 is A-D and B-C: {started}"),
-        };
-        app.post(
-            &format!("/games/{}/resign", g["game_id"]),
-            &players[&loser].token,
-            json!({}),
-        )
-        .await;
-    }
+    app.post(
+        &format!("/tournaments/{id}/start"),
+        &organiser.token,
+        json!({}),
+    )
+    .await;
+    // Round 1 is A-D and B-C: D and B win.
+    play_round(&app, id, &players, |x, y| {
+        Some(if x == a || y == a { d } else { b })
+    })
+    .await;
     let left = app
         .post(
             &format!("/tournaments/{id}/leave"),
@@ -99,15 +69,7 @@ async fn annul_over_http_takes_a_withdrawn_players_games_out_of_the_standings() 
         )
         .await;
     assert_eq!(left["round"], 2, "{left}");
-    let t = app
-        .call(
-            Method::GET,
-            &format!("/tournaments/{id}"),
-            None,
-            None,
-            StatusCode::OK,
-        )
-        .await;
+    let t = read(&app, id).await;
     let quitter = t["players"]
         .as_array()
         .cloned()

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::common::{Player, TestApp};
 
-async fn tournament(app: &TestApp, organiser: &Player, body: Value) -> i64 {
+pub(crate) async fn tournament(app: &TestApp, organiser: &Player, body: Value) -> i64 {
     app.call(
         Method::POST,
         "/tournaments",
@@ -23,7 +23,7 @@ async fn tournament(app: &TestApp, organiser: &Player, body: Value) -> i64 {
 
 /// Plays the current round's undecided games: `winner(attackers, defenders)` names the
 /// winner's id, `None` a draw. Answers the tournament afterwards.
-async fn play_round(
+pub(crate) async fn play_round(
     app: &TestApp,
     id: i64,
     players: &HashMap<i64, Player>,
@@ -74,7 +74,7 @@ async fn play_round(
 }
 
 /// The tournament as anyone reads it, without a token.
-async fn read(app: &TestApp, id: i64) -> Value {
+pub(crate) async fn read(app: &TestApp, id: i64) -> Value {
     app.call(
         Method::GET,
         &format!("/tournaments/{id}"),
@@ -85,18 +85,23 @@ async fn read(app: &TestApp, id: i64) -> Value {
     .await
 }
 
+/// Players A, B, C and D, registered in that order: by id, and their ids.
+pub(crate) async fn four_players(app: &TestApp) -> (HashMap<i64, Player>, [i64; 4]) {
+    let mut players = HashMap::new();
+    let mut ids = [0; 4];
+    for (i, name) in ["A", "B", "C", "D"].into_iter().enumerate() {
+        let p = app.register(name).await;
+        ids[i] = p.id;
+        players.insert(p.id, p);
+    }
+    (players, ids)
+}
+
 #[tokio::test]
 async fn a_four_player_round_robin_over_http_ends_with_hand_worked_standings() {
     let app = TestApp::start().await;
     let organiser = app.register("Organiser").await;
-    let mut players = HashMap::new();
-    let mut ids = Vec::new();
-    for name in ["A", "B", "C", "D"] {
-        let p = app.register(name).await;
-        ids.push(p.id);
-        players.insert(p.id, p);
-    }
-    let [a, b, c, d] = [ids[0], ids[1], ids[2], ids[3]];
+    let (players, [a, b, c, d]) = four_players(&app).await;
     let id = tournament(
         &app,
         &organiser,

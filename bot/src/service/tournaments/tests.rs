@@ -48,6 +48,16 @@ impl World {
             .id
     }
 
+    /// Players A, B, C and D, registered (and so seeded, all unrated) in that order.
+    async fn four_players(&self) -> [PlayerId; 4] {
+        [
+            self.player("A").await,
+            self.player("B").await,
+            self.player("C").await,
+            self.player("D").await,
+        ]
+    }
+
     async fn tournament(&self, organiser: PlayerId, format: Format, max: u32) -> TournamentId {
         self.tournament_with(organiser, format, max, WithdrawalRule::Forfeit)
             .await
@@ -142,12 +152,7 @@ impl World {
 async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standings() {
     let w = world().await;
     let organiser = w.player("Organiser").await;
-    let [a, b, c, d] = [
-        w.player("A").await,
-        w.player("B").await,
-        w.player("C").await,
-        w.player("D").await,
-    ];
+    let [a, b, c, d] = w.four_players().await;
     let id = w.tournament(organiser, Format::RoundRobin, 8).await;
     w.join_all(id, &[a, b, c, d]).await;
     let started = w

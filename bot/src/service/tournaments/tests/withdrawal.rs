@@ -20,12 +20,7 @@ struct Played {
 async fn d_withdraws(rule: WithdrawalRule, rounds_before: u32) -> Played {
     let w = world().await;
     let organiser = w.player("Organiser").await;
-    let [a, b, c, d] = [
-        w.player("A").await,
-        w.player("B").await,
-        w.player("C").await,
-        w.player("D").await,
-    ];
+    let [a, b, c, d] = w.four_players().await;
     let id = w
         .tournament_with(organiser, Format::RoundRobin, 4, rule)
         .await
@@ -197,4 +192,56 @@ async fn a_swiss_tournament_is_refused_a_rule_that_annuls() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(forfeit.withdrawal, WithdrawalRule::Forfeit);
+}
+
+/// Groups then knockout under `annul`, eight players in groups of four (P1, P4, P5, P8 | P2,
+/// P3, P6, P7), the higher seed winning every game: P8 withdraws in the group stage (their six
+/// group games annulled, and they are unranked), P2 in the final (the knockout: forfeited, not
+/// annulled), and P1 wins.
+#[tokio::test]
+async fn groups_then_knockout_annul_only_in_the_group_stage() {
+    let w = world().await;
+    let organiser = w.player("Organiser").await;
+    let mut p = Vec::new();
+    for i in 1..=8 {
+        p.push(w.player(&format!("P{i}")).await);
+    }
+    let id = w
+        .tournament_with(
+            organiser,
+            Format::GroupsKnockout { group_size: 4 },
+            8,
+            WithdrawalRule::Annul,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .id;
+    w.join_all(id, &p).await;
+    let t = w.service.tournaments();
+    t.start(organiser, id)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut view = t.leave(p[7], id).await.unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..20 {
+        if view.status != TournamentStatus::Running {
+            break;
+        }
+        view = if view.round == 7 {
+            t.leave(p[1], id).await.unwrap_or_else(|e| panic!("{e}"))
+        } else {
+            w.play_round(id, |x, y| Some(x.min(y))).await
+        };
+    }
+    assert_eq!(view.status, TournamentStatus::Finished);
+    assert_eq!(
+        view.rounds.len(),
+        8,
+        "six group rounds and a two-game final"
+    );
+    assert_eq!(view.winner, Some(p[0]));
+    assert!(annulled(&view, p[7]), "withdrew in the group stage");
+    assert!(!annulled(&view, p[1]), "withdrew in the knockout");
+    assert_eq!(counted(&view), (20, 6), "P8's six group games do not count");
+    assert!(view.standings.iter().all(|s| s.player != p[7]));
+    assert!(view.standings.iter().any(|s| s.player == p[1]));
 }
