@@ -3,26 +3,10 @@
 //! annuls for a Swiss tournament refused in words.
 
 use reqwest::{Method, StatusCode};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::common::{Player, TestApp};
-use crate::tournaments::{four_players, play_round, read, tournament};
-
-async fn refused(app: &TestApp, me: &Player, body: Value) -> String {
-    let answer = app
-        .call(
-            Method::POST,
-            "/tournaments",
-            Some(&me.token),
-            Some(body),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        )
-        .await;
-    answer["error"]["message"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{answer}"))
-        .to_owned()
-}
+use crate::common::TestApp;
+use crate::tournaments::{four_players, play_round, read, refused, tournament};
 
 /// A 4-player round robin under `annul` (rounds: 1 A-D, B-C; 2 A-C, B-D; 3 A-B, C-D): D beats
 /// A and B beats C in round 1, then D withdraws while round 2 runs (their game with B is

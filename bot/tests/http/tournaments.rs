@@ -73,6 +73,23 @@ pub(crate) async fn play_round(
     read(app, id).await
 }
 
+/// The refusal (`422`) of a tournament `body`, in words.
+pub(crate) async fn refused(app: &TestApp, me: &Player, body: Value) -> String {
+    let answer = app
+        .call(
+            Method::POST,
+            "/tournaments",
+            Some(&me.token),
+            Some(body),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    answer["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .to_owned()
+}
+
 /// The tournament as anyone reads it, without a token.
 pub(crate) async fn read(app: &TestApp, id: i64) -> Value {
     app.call(
@@ -248,16 +265,7 @@ async fn a_tournament_body_that_cannot_be_played_is_refused_saying_why() {
             "round_days: rounds may start 1 to 90 days apart (asked 0)",
         ),
     ] {
-        let answer = app
-            .call(
-                Method::POST,
-                "/tournaments",
-                Some(&me.token),
-                Some(body),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await;
-        assert_eq!(answer["error"]["message"], message, "{answer}");
+        assert_eq!(refused(&app, &me, body).await, message);
     }
     let missing = app
         .call(
