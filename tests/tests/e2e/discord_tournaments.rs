@@ -205,6 +205,10 @@ async fn a_tournament_joined_from_two_servers_and_the_web_plays_each_game_in_a_t
     let standings = tournament_command(&world, &ragnar, south, "standings", id).await;
     let text = standings.text();
     assert!(text.contains("standings (round 1)"), "{text}");
+    assert!(
+        text.contains("a withdrawal forfeits the games left"),
+        "the rule, forfeit by default: {text}"
+    );
     assert!(text.contains("Wilma"), "{text}");
     world.wait_for_outbox_drained().await;
     world.stop().await;
