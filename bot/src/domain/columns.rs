@@ -5,7 +5,7 @@ use tafl_engine::Side;
 
 use super::{
     AnalysisStatus, ChallengeStatus, GameStatus, MailKind, ReminderKind, SessionOpening,
-    SharedLimit, SideChoice, TournamentStatus,
+    SharedLimit, SideChoice, TournamentStatus, WithdrawalRule,
 };
 use super::{MatchStatus, TeamSide};
 
@@ -63,6 +63,22 @@ impl Word for TournamentStatus {
     }
 }
 word_display!(TournamentStatus);
+
+impl Word for WithdrawalRule {
+    const ALL: &'static [Self] = &[
+        WithdrawalRule::Forfeit,
+        WithdrawalRule::Annul,
+        WithdrawalRule::AnnulUnderHalf,
+    ];
+    fn word(self) -> &'static str {
+        match self {
+            WithdrawalRule::Forfeit => "forfeit",
+            WithdrawalRule::Annul => "annul",
+            WithdrawalRule::AnnulUnderHalf => "annul_under_half",
+        }
+    }
+}
+word_display!(WithdrawalRule);
 
 impl Word for MatchStatus {
     const ALL: &'static [Self] = &[

@@ -17,6 +17,7 @@ mod shared_limit;
 mod side_choice;
 mod status;
 mod title;
+mod withdrawal_rule;
 
 pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
@@ -40,3 +41,4 @@ pub use status::{
 };
 pub use tafl_engine::{DrawReason, Side, WinReason};
 pub use title::{Title, TitleThreshold, title_for};
+pub use withdrawal_rule::WithdrawalRule;

@@ -7,7 +7,7 @@ use crate::domain::{
     GameId, GameStatus, Handle, ImportedPlayerId, MailId, MailKind, MatchStatus, OutboxId,
     PlayerId, PuzzleId, ReminderKind, ResultReason, SessionOpening, SharedLimit, SideChoice,
     SideColumn, TeamMatchId, TeamSide, TokenId, TournamentId, TournamentStatus, WebSessionId,
-    WebhookId, Word, from_word,
+    WebhookId, WithdrawalRule, Word, from_word,
 };
 
 use super::value::{FromSqlValue, SqlValue, ToSqlValue, ValueError};
@@ -44,7 +44,8 @@ word_column!(
     TournamentStatus,
     MailKind,
     MatchStatus,
-    TeamSide
+    TeamSide,
+    WithdrawalRule
 );
 
 macro_rules! id_column {
@@ -133,6 +134,7 @@ mod tests {
         SharedLimit::ALL.iter().for_each(|&s| round_trip(s));
         MatchStatus::ALL.iter().for_each(|&s| round_trip(s));
         TeamSide::ALL.iter().for_each(|&s| round_trip(s));
+        WithdrawalRule::ALL.iter().for_each(|&s| round_trip(s));
         round_trip(ResultReason::NoFirstMove);
         round_trip(ResultReason::Rules(tafl_engine::WinReason::KingEscaped));
     }

@@ -55,6 +55,7 @@ mod team_matches;
 mod titles;
 mod tokens;
 mod tournament_entries;
+mod tournament_withdrawal;
 mod tournaments;
 mod vacation;
 mod web_analysis;

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::common::{Player, TestApp};
 
-async fn tournament(app: &TestApp, organiser: &Player, body: Value) -> i64 {
+pub(crate) async fn tournament(app: &TestApp, organiser: &Player, body: Value) -> i64 {
     app.call(
         Method::POST,
         "/tournaments",
@@ -23,7 +23,7 @@ async fn tournament(app: &TestApp, organiser: &Player, body: Value) -> i64 {
 
 /// Plays the current round's undecided games: `winner(attackers, defenders)` names the
 /// winner's id, `None` a draw. Answers the tournament afterwards.
-async fn play_round(
+pub(crate) async fn play_round(
     app: &TestApp,
     id: i64,
     players: &HashMap<i64, Player>,
@@ -73,8 +73,25 @@ async fn play_round(
     read(app, id).await
 }
 
+/// The refusal (`422`) of a tournament `body`, in words.
+pub(crate) async fn refused(app: &TestApp, me: &Player, body: Value) -> String {
+    let answer = app
+        .call(
+            Method::POST,
+            "/tournaments",
+            Some(&me.token),
+            Some(body),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    answer["error"]["message"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{answer}"))
+        .to_owned()
+}
+
 /// The tournament as anyone reads it, without a token.
-async fn read(app: &TestApp, id: i64) -> Value {
+pub(crate) async fn read(app: &TestApp, id: i64) -> Value {
     app.call(
         Method::GET,
         &format!("/tournaments/{id}"),
@@ -85,18 +102,23 @@ async fn read(app: &TestApp, id: i64) -> Value {
     .await
 }
 
+/// Players A, B, C and D, registered in that order: by id, and their ids.
+pub(crate) async fn four_players(app: &TestApp) -> (HashMap<i64, Player>, [i64; 4]) {
+    let mut players = HashMap::new();
+    let mut ids = [0; 4];
+    for (i, name) in ["A", "B", "C", "D"].into_iter().enumerate() {
+        let p = app.register(name).await;
+        ids[i] = p.id;
+        players.insert(p.id, p);
+    }
+    (players, ids)
+}
+
 #[tokio::test]
 async fn a_four_player_round_robin_over_http_ends_with_hand_worked_standings() {
     let app = TestApp::start().await;
     let organiser = app.register("Organiser").await;
-    let mut players = HashMap::new();
-    let mut ids = Vec::new();
-    for name in ["A", "B", "C", "D"] {
-        let p = app.register(name).await;
-        ids.push(p.id);
-        players.insert(p.id, p);
-    }
-    let [a, b, c, d] = [ids[0], ids[1], ids[2], ids[3]];
+    let (players, [a, b, c, d]) = four_players(&app).await;
     let id = tournament(
         &app,
         &organiser,
@@ -243,16 +265,7 @@ async fn a_tournament_body_that_cannot_be_played_is_refused_saying_why() {
             "round_days: rounds may start 1 to 90 days apart (asked 0)",
         ),
     ] {
-        let answer = app
-            .call(
-                Method::POST,
-                "/tournaments",
-                Some(&me.token),
-                Some(body),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await;
-        assert_eq!(answer["error"]["message"], message, "{answer}");
+        assert_eq!(refused(&app, &me, body).await, message);
     }
     let missing = app
         .call(

@@ -288,3 +288,49 @@ async fn the_create_form_takes_a_bank_clock_whose_increment_shrinks_as_http_does
         json!({"kind": "bank", "bank_seconds": 604_800, "increment_seconds": 0})
     );
 }
+
+#[tokio::test]
+async fn the_create_form_asks_what_a_withdrawal_does_and_the_page_shows_it() {
+    let app = TestApp::start().await;
+    let ada = app.register("Ada").await;
+    let s = session(&app, &ada).await;
+    let (_, form) = get(&app, Some(&s), "/tournaments").await;
+    for value in ["forfeit", "annul", "annul_under_half"] {
+        assert!(
+            form.contains(&format!("value=\"{value}\"")),
+            "{value}: {form}"
+        );
+    }
+    // A Swiss tournament cannot annul: refused on the form, in words.
+    let swiss = with(&[
+        ("format", "swiss"),
+        ("rounds", "3"),
+        ("withdrawal", "annul"),
+    ]);
+    let (status, _, page) = post(&app, &s, "/tournaments", &swiss).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    let error_at = page.find("id=\"tournament-error\"").expect(&page);
+    assert!(
+        page[error_at..].contains("a Swiss tournament cannot annul"),
+        "{page}"
+    );
+    let (status, to, _) = post(
+        &app,
+        &s,
+        "/tournaments",
+        &with(&[("withdrawal", "annul_under_half")]),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let to = to.unwrap();
+    assert_eq!(
+        app.get(&to, &ada.token).await["withdrawal"],
+        "annul_under_half"
+    );
+    let (_, page) = get(&app, None, &to).await;
+    let shown = page.find("id=\"tournament-withdrawal\"").expect(&page);
+    assert!(
+        page[shown..].contains("a withdrawal before half the games annuls them all"),
+        "{page}"
+    );
+}

@@ -91,6 +91,8 @@ mod titles;
 mod tokens;
 #[path = "../http/tournament_entries.rs"]
 mod tournament_entries;
+#[path = "../http/tournament_withdrawal.rs"]
+mod tournament_withdrawal;
 #[path = "../http/tournaments.rs"]
 mod tournaments;
 #[path = "../http/vacation.rs"]

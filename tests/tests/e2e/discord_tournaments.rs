@@ -2,7 +2,8 @@
 //! HTTP (as the web does), its news posted once in each server's channel, each game posted in
 //! a thread of each of its players' servers (two servers, two threads, one game), a move made
 //! in either thread shown in the other, the standings answered, refusals private and in words.
-//! `/tournament create` with groups then knockout and a start time. A copy's thread deleted
+//! `/tournament create` with groups then knockout, a start time and a withdrawal rule (one that
+//! annuls refused for Swiss). A copy's thread deleted
 //! (told by THREAD_DELETE or found by a post) sends the copy back to its channel; a server that
 //! removes the bot gets no posts of its copies until the bot is back.
 
@@ -204,6 +205,10 @@ async fn a_tournament_joined_from_two_servers_and_the_web_plays_each_game_in_a_t
     let standings = tournament_command(&world, &ragnar, south, "standings", id).await;
     let text = standings.text();
     assert!(text.contains("standings (round 1)"), "{text}");
+    assert!(
+        text.contains("a withdrawal forfeits the games left"),
+        "the rule, forfeit by default: {text}"
+    );
     assert!(text.contains("Wilma"), "{text}");
     world.wait_for_outbox_drained().await;
     world.stop().await;
@@ -264,6 +269,7 @@ async fn tournament_create_offers_groups_then_knockout_and_a_start_time_and_refu
             Opt::string("format", "groups then knockout"),
             Opt::integer("group_size", 3),
             Opt::string("starts", "9999-12-01 18:00"),
+            Opt::string("withdrawal", "annul all their games"),
         ],
     )
     .await;
@@ -272,6 +278,24 @@ async fn tournament_create_offers_groups_then_knockout_and_a_start_time_and_refu
         "{}",
         created.text()
     );
+    // The withdrawal rule asked for is the tournament's, and the answer says it.
+    assert!(
+        created
+            .text()
+            .contains("a withdrawal annuls all the player's games"),
+        "{}",
+        created.text()
+    );
+    let small = world
+        .app
+        .service
+        .tournaments()
+        .get(taflbot::domain::TournamentId(tournament_id_in(
+            &created.text(),
+        )))
+        .await
+        .unwrap();
+    assert_eq!(small.withdrawal, taflbot::domain::WithdrawalRule::Annul);
 
     // Refusals: private, in words, nothing created.
     let before = world.app.service.tournaments().list().await.unwrap().len();
@@ -298,6 +322,25 @@ async fn tournament_create_offers_groups_then_knockout_and_a_start_time_and_refu
         assert!(refused.is_ephemeral(), "{}", refused.text());
         assert!(refused.text().contains(words), "{}", refused.text());
     }
+    // A Swiss tournament cannot annul a withdrawn player's games: refused the same way.
+    let swiss = create(
+        &world,
+        &ada,
+        channel,
+        vec![
+            Opt::string("name", "Refused cup"),
+            Opt::string("format", "swiss"),
+            Opt::integer("rounds", 3),
+            Opt::string("withdrawal", "annul if under half played"),
+        ],
+    )
+    .await;
+    assert!(swiss.is_ephemeral(), "{}", swiss.text());
+    assert!(
+        swiss.text().contains("Swiss tournament cannot annul"),
+        "{}",
+        swiss.text()
+    );
     assert_eq!(
         world.app.service.tournaments().list().await.unwrap().len(),
         before

@@ -14,7 +14,8 @@ use crate::discord::{BotError, Context, server};
 use crate::domain::{TournamentId, TournamentStatus};
 use crate::service::TournamentVacation;
 use crate::service::tournaments::{
-    DiscordJoinPlace, Format, NewTournament, TournamentSummary, TournamentView, read_start_time,
+    DiscordJoinPlace, Format, NewTournament, TournamentSummary, TournamentView, WithdrawalRule,
+    read_start_time,
 };
 
 /// Tournaments: round robins, Swiss, groups then knockout, joined from any server or the web
@@ -39,6 +40,27 @@ pub enum FormatParam {
     Swiss,
     #[name = "groups then knockout"]
     GroupsKnockout,
+}
+
+/// What a withdrawal does to the player's games.
+#[derive(Debug, Clone, Copy, poise::ChoiceParameter)]
+pub enum WithdrawalParam {
+    #[name = "forfeit the games left"]
+    Forfeit,
+    #[name = "annul all their games"]
+    Annul,
+    #[name = "annul if under half played"]
+    AnnulUnderHalf,
+}
+
+impl From<WithdrawalParam> for WithdrawalRule {
+    fn from(param: WithdrawalParam) -> WithdrawalRule {
+        match param {
+            WithdrawalParam::Forfeit => WithdrawalRule::Forfeit,
+            WithdrawalParam::Annul => WithdrawalRule::Annul,
+            WithdrawalParam::AnnulUnderHalf => WithdrawalRule::AnnulUnderHalf,
+        }
+    }
 }
 
 /// The largest group of groups then knockout when none is asked, as on the web form.
@@ -89,6 +111,8 @@ pub async fn create(
     #[min = 1]
     #[max = 90]
     round_days: Option<u32>,
+    #[description = "When a player withdraws (default: forfeit the games left; annulling is not for Swiss)"]
+    withdrawal: Option<WithdrawalParam>,
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let format = format_of(format, rounds, group_size)?;
@@ -122,6 +146,7 @@ pub async fn create(
                 starts_at,
                 vacation,
                 round_days,
+                withdrawal: withdrawal.map(WithdrawalRule::from).unwrap_or_default(),
             },
         )
         .await?;
@@ -130,13 +155,14 @@ pub async fn create(
         None => "its organiser starts it with `/tournament start`".to_owned(),
     };
     let text = format!(
-        "{} is open for sign-up ({}, {}, {}, {} players at most). Join it here or from any \
+        "{} is open for sign-up ({}, {}, {}, {} players at most; {}). Join it here or from any \
          server with `/tournament join tournament:{}`, or on the web; {start}.",
         title(&t),
         format_words(&t),
         t.clock,
         t.vacation,
         t.max_players,
+        t.withdrawal.sentence(),
         t.id
     );
     reply_nobody_pinged(&ctx, text).await
@@ -218,7 +244,7 @@ pub async fn join(
     reply_nobody_pinged(&ctx, text).await
 }
 
-/// Leave a tournament (once it runs: withdraw, your remaining games forfeited)
+/// Leave a tournament (once it runs: withdraw; its rule forfeits or annuls your games)
 #[poise::command(slash_command, guild_only)]
 pub async fn leave(
     ctx: Context<'_>,
@@ -241,6 +267,11 @@ pub async fn leave(
         .await?;
     let text = match t.status {
         TournamentStatus::SignUp => format!("{who} left {}.", title(&t)),
+        _ if withdrawn_annulled(&t, me) => format!(
+            "{who} withdrew from {}: their game in progress is resigned, and under its rule all \
+             their games are annulled (they count for nobody).",
+            title(&t)
+        ),
         _ => format!(
             "{who} withdrew from {}: their game in progress is resigned and their later games \
              forfeited.",
@@ -248,6 +279,13 @@ pub async fn leave(
         ),
     };
     reply_nobody_pinged(&ctx, text).await
+}
+
+/// Whether `player` withdrew with their games annulled.
+fn withdrawn_annulled(t: &TournamentView, player: crate::domain::PlayerId) -> bool {
+    t.players
+        .iter()
+        .any(|p| p.player.player_id == Some(player) && p.games_annulled)
 }
 
 /// Start a tournament you organise: round 1's games begin at once
@@ -298,7 +336,11 @@ fn standings_text(t: &TournamentView) -> String {
         TournamentStatus::Finished => "final".to_owned(),
         TournamentStatus::Cancelled => "cancelled".to_owned(),
     };
-    let mut text = format!("{} · standings ({state})", title(t));
+    let mut text = format!(
+        "{} · standings ({state}) · {}",
+        title(t),
+        t.withdrawal.sentence()
+    );
     if t.standings.is_empty() {
         text.push_str(&format!(
             "\n{} players have joined; standings show once it starts.",
@@ -316,6 +358,19 @@ fn standings_text(t: &TournamentView) -> String {
             s.wins,
             s.draws,
             s.losses
+        ));
+    }
+    let unranked: Vec<String> = t
+        .players
+        .iter()
+        .filter(|p| p.games_annulled)
+        .filter_map(|p| p.player.player_id)
+        .map(|p| name_of(t, p))
+        .collect();
+    if !unranked.is_empty() {
+        text.push_str(&format!(
+            "\nNot ranked (withdrew, games annulled): {}",
+            unranked.join(", ")
         ));
     }
     if let Some(winner) = t.winner {

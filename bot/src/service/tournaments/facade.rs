@@ -9,6 +9,7 @@ use super::view::{
     CrosstableRow, PairingView, RoundView, StandingView, TournamentPlayerView, TournamentSummary,
     TournamentView,
 };
+use super::withdrawal_rule::{Counting, annuls_on_withdrawal, check_rule};
 use crate::domain::{GameStatus, PlayerId, ResultReason, Seat, TournamentId, TournamentStatus};
 use crate::service::Emitter;
 use crate::service::games::challenges::resolve_rules;
@@ -47,6 +48,8 @@ impl Tournaments<'_> {
         let (variant, rules, _) = resolve_rules(&request.rules)?;
         let clock = request.clock.validate()?;
         let vacation = request.vacation.validate()?;
+        check_rule(request.withdrawal, request.format)?;
+        let withdrawal = request.withdrawal;
         let rated = match request.rated {
             Some(true) if variant.is_none() => {
                 return Err(ServiceError::Invalid(
@@ -113,6 +116,7 @@ impl Tournaments<'_> {
                     started_at: None,
                     finished_at: None,
                     round_days,
+                    withdrawal,
                 };
                 let id = rows::insert_tournament(c, &row)?;
                 rows::set_tournament_vacation_cap(c, id, vacation.to_cap())?;
@@ -131,7 +135,8 @@ impl Tournaments<'_> {
     }
 
     /// Takes `player` out: before the start they simply leave; once it runs they withdraw,
-    /// their games in progress are resigned and their later pairings forfeited.
+    /// their games in progress are resigned and their later pairings forfeited, and the
+    /// tournament's withdrawal rule decides (now, once) whether all their games are annulled.
     pub async fn leave(self, player: PlayerId, id: TournamentId) -> Result<TournamentView> {
         self.service
             .commit(move |c, e| {
@@ -149,7 +154,15 @@ impl Tournaments<'_> {
                         emit_entry(c, e, &t, player, EntryChange::Left)?;
                     }
                     TournamentStatus::Running => {
-                        if !rows::withdraw_tournament_player(c, id, player, e.now())? {
+                        let annulled = annuls_on_withdrawal(
+                            t.withdrawal,
+                            rounds::stored_format(&t)?,
+                            t.round,
+                            player,
+                            &rows::tournament_players(c, id)?,
+                            &rows::tournament_games(c, id)?,
+                        );
+                        if !rows::withdraw_tournament_player(c, id, player, e.now(), annulled)? {
                             return Err(not_in());
                         }
                         emit_entry(c, e, &t, player, EntryChange::Withdrew)?;
@@ -316,6 +329,7 @@ pub(super) fn join_in(
             seed_rating,
             joined_at: e.now(),
             withdrawn_at: None,
+            games_annulled: false,
         },
     )?;
     emit_entry(c, e, &t, player, EntryChange::Joined)
@@ -358,8 +372,9 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
     let games = rows::tournament_games(c, id)?;
     let byes = rows::tournament_byes(c, id)?;
     let table = current_standings(format, &players, &games, &byes);
+    let counting = Counting::of(format, &players);
     let order: Vec<PlayerId> = table.iter().map(|s| s.player).collect();
-    let cross = crosstable(&order, &rounds::scored_games(&games));
+    let cross = crosstable(&order, &rounds::scored_games(&counting.counted(&games)));
     let mut round_views: Vec<RoundView> = (1..=t.round)
         .map(|number| RoundView {
             number,
@@ -374,6 +389,7 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
                 defenders: g.defenders,
                 game_id: g.game,
                 result: pairing_result(g),
+                counted: counting.counts(g),
             });
         }
     }
@@ -385,6 +401,7 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
                 player: game_state::seat_view(c, Seat::Player(row.player))?,
                 seed_rating: row.seed_rating,
                 withdrawn: row.withdrawn_at.is_some(),
+                games_annulled: row.games_annulled,
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -411,6 +428,7 @@ fn view(c: &Conn<'_>, id: TournamentId) -> Result<TournamentView> {
         max_players: t.max_players,
         starts_at: t.starts_at,
         round_days: t.round_days,
+        withdrawal: t.withdrawal,
         next_round_at: match t.status {
             TournamentStatus::Running => rounds::round_time(&t, t.round.saturating_add(1)),
             _ => None,

@@ -42,9 +42,28 @@ struct Stage {
     play_off: bool,
 }
 
+/// How many rounds the first stage (the group stage, every player seeded into a group) lasts:
+/// its largest group's double round robin.
+pub fn first_stage_rounds(seeds: &[Seed], group_size: usize) -> u32 {
+    let longest = seed_groups(seeds, group_size)
+        .iter()
+        .map(|g| round_robin::double(g).len())
+        .max()
+        .unwrap_or(0);
+    u32::try_from(longest).unwrap_or(u32::MAX)
+}
+
 /// Round `next` (counted from 1) of a groups-then-knockout tournament of `seeds` with groups
-/// of at most `group_size`, after `results` (every decided game of rounds before `next`).
-pub fn next_round(seeds: &[Seed], group_size: usize, results: &[RoundResult], next: u32) -> Next {
+/// of at most `group_size`, after `results` (every decided game of rounds before `next` that
+/// counts). `unranked` withdrew from the first stage with their games annulled: they win no
+/// group of it (their games are not in `results`).
+pub fn next_round(
+    seeds: &[Seed],
+    group_size: usize,
+    results: &[RoundResult],
+    next: u32,
+    unranked: &[PlayerId],
+) -> Next {
     let rating: HashMap<PlayerId, i32> = seeds.iter().map(|s| (s.player, s.rating)).collect();
     let seeds_of = |players: &[PlayerId]| -> Vec<Seed> {
         players
@@ -101,14 +120,23 @@ pub fn next_round(seeds: &[Seed], group_size: usize, results: &[RoundResult], ne
             .collect();
         let mut winners = Vec::new();
         let mut shared = Vec::new();
+        let first_stage = first_round == 1;
         for group in &stage.groups {
+            let ranked: Vec<PlayerId> = group
+                .iter()
+                .copied()
+                .filter(|p| !(first_stage && unranked.contains(p)))
+                .collect();
+            if ranked.is_empty() {
+                continue;
+            }
             let games: Vec<ScoredGame> = stage_games
                 .iter()
                 .filter(|g| group.contains(&g.attackers) && group.contains(&g.defenders))
                 .copied()
                 .collect();
             let table = standings(
-                group,
+                &ranked,
                 &games,
                 &[],
                 Format::GroupsKnockout { group_size: 2 }.tie_breaks(),
@@ -169,7 +197,7 @@ mod tests {
         let mut results = Vec::new();
         let mut plans = Vec::new();
         for round in 1..=200 {
-            match next_round(seeds, group_size, &results, round) {
+            match next_round(seeds, group_size, &results, round, &[]) {
                 Next::Won(p) => return (p, round - 1, plans),
                 Next::Round(plan) => {
                     for p in &plan.pairings {
@@ -246,6 +274,23 @@ mod tests {
         assert_eq!(winner, PlayerId(1));
         // 6 + 2 (play-off) + 6 (the four winners' group).
         assert_eq!(rounds, 14);
+    }
+
+    #[test]
+    fn a_player_whose_group_games_are_annulled_wins_no_group() {
+        // Two players, one group: player 1 withdrew with their games annulled, so no game
+        // counts. Without them the group is player 2's alone; with them it would be a shared
+        // first place (both on 0) and a play-off.
+        let seeds = seeds(2);
+        assert_eq!(first_stage_rounds(&seeds, 4), 2);
+        assert_eq!(
+            next_round(&seeds, 4, &[], 3, &[PlayerId(1)]),
+            Next::Won(PlayerId(2))
+        );
+        assert!(matches!(
+            next_round(&seeds, 4, &[], 3, &[]),
+            Next::Round(plan) if plan.pairings.len() == 1
+        ));
     }
 
     #[test]

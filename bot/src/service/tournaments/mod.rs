@@ -6,7 +6,8 @@
 //! are pure functions over players and results, tested against hand-worked tables. The
 //! facade ([`Tournaments`]) keeps tournaments in the store: sign-up, the start, each round's
 //! games made at once, the next round started in the transaction that ends the last game of
-//! one ([`rounds`]), withdrawals, and the view every front end shows.
+//! one ([`rounds`]), withdrawals under the organiser's rule ([`withdrawal_rule`]), and the view
+//! every front end shows.
 
 mod discord_places;
 mod entries;
@@ -25,6 +26,7 @@ pub mod swiss;
 #[cfg(test)]
 mod tests;
 mod view;
+mod withdrawal_rule;
 
 pub use discord_places::DiscordJoinPlace;
 pub(crate) use discord_places::news_channel;
@@ -43,3 +45,4 @@ pub use view::{
     CrosstableRow, PairingResult, PairingView, RoundView, StandingView, TournamentPlayerView,
     TournamentSummary, TournamentView,
 };
+pub use withdrawal_rule::WithdrawalRule;

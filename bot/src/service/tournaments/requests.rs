@@ -1,6 +1,7 @@
 //! A tournament as its organiser asks for it.
 
 use super::format::Format;
+use super::withdrawal_rule::WithdrawalRule;
 use crate::service::{ClockSpec, RulesChoice, TournamentVacation};
 
 /// The most players one tournament takes.
@@ -29,4 +30,6 @@ pub struct NewTournament {
     /// Rounds at set times: round N starts no earlier than the start plus N - 1 times this
     /// many days (and not before round N - 1 is done); `None`: as soon as the one before ends.
     pub round_days: Option<u32>,
+    /// What a withdrawal does to the player's games (refused for Swiss unless `forfeit`).
+    pub withdrawal: WithdrawalRule,
 }

@@ -13,6 +13,7 @@ use super::points::Points;
 use super::round_plan::{Pairing, RoundPlan};
 use super::standings::{GameScore, ScoredGame, Standing, standings};
 use super::swiss::{self, SwissEntrant};
+use super::withdrawal_rule::Counting;
 use super::{round_robin, view::PairingResult};
 use crate::domain::{
     GameId, GameStatus, PlayerId, ResultReason, Seat, TournamentId, TournamentStatus,
@@ -103,17 +104,35 @@ pub(super) fn seeded(players: &[TournamentPlayerRow]) -> Vec<PlayerId> {
     seeded.into_iter().map(|p| p.player).collect()
 }
 
-/// The standings now.
+/// The players as groups seed them: with their rating at sign-up, in the order they joined.
+pub(super) fn seeds(players: &[TournamentPlayerRow]) -> Vec<Seed> {
+    players
+        .iter()
+        .map(|p| Seed {
+            player: p.player,
+            rating: p.seed_rating,
+        })
+        .collect()
+}
+
+/// The standings now: the games that count under the withdrawal rule, among the players it
+/// ranks (a player whose games were annulled has no place, and no tie-break counts their
+/// games).
 pub(super) fn current_standings(
     format: Format,
     players: &[TournamentPlayerRow],
     games: &[TournamentGameRow],
     byes: &[(u32, PlayerId)],
 ) -> Vec<Standing> {
+    let counting = Counting::of(format, players);
+    let ranked: Vec<PlayerId> = seeded(players)
+        .into_iter()
+        .filter(|&p| counting.ranks(p))
+        .collect();
     let byes: Vec<PlayerId> = byes.iter().map(|(_, p)| *p).collect();
     standings(
-        &seeded(players),
-        &scored_games(games),
+        &ranked,
+        &scored_games(&counting.counted(games)),
         &byes,
         format.tie_breaks(),
     )
@@ -230,15 +249,15 @@ fn advance(c: &Conn<'_>, e: &mut Emitter, t: &mut TournamentRow) -> Result<()> {
         let next = t.round.saturating_add(1);
         let step = match format {
             Format::GroupsKnockout { group_size } => {
-                let seeds: Vec<Seed> = players
-                    .iter()
-                    .map(|p| Seed {
-                        player: p.player,
-                        rating: p.seed_rating,
-                    })
-                    .collect();
                 let size = usize::try_from(group_size).unwrap_or(usize::MAX);
-                knockout::next_round(&seeds, size, &round_results(&games), next)
+                let counting = Counting::of(format, &players);
+                knockout::next_round(
+                    &seeds(&players),
+                    size,
+                    &round_results(&counting.counted(&games)),
+                    next,
+                    &counting.unranked(),
+                )
             }
             _ if t.round >= format.planned_rounds(players.len()).unwrap_or(0) => {
                 let table = current_standings(format, &players, &games, &byes);

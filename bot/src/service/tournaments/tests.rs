@@ -48,7 +48,30 @@ impl World {
             .id
     }
 
+    /// Players A, B, C and D, registered (and so seeded, all unrated) in that order.
+    async fn four_players(&self) -> [PlayerId; 4] {
+        [
+            self.player("A").await,
+            self.player("B").await,
+            self.player("C").await,
+            self.player("D").await,
+        ]
+    }
+
     async fn tournament(&self, organiser: PlayerId, format: Format, max: u32) -> TournamentId {
+        self.tournament_with(organiser, format, max, WithdrawalRule::Forfeit)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+            .id
+    }
+
+    async fn tournament_with(
+        &self,
+        organiser: PlayerId,
+        format: Format,
+        max: u32,
+        withdrawal: WithdrawalRule,
+    ) -> Result<TournamentView, ServiceError> {
         self.service
             .tournaments()
             .create(
@@ -64,11 +87,10 @@ impl World {
                     starts_at: None,
                     vacation: Default::default(),
                     round_days: None,
+                    withdrawal,
                 },
             )
             .await
-            .unwrap_or_else(|e| panic!("{e}"))
-            .id
     }
 
     /// Plays every game of the current round: `winner(attackers, defenders)` names the winner,
@@ -130,12 +152,7 @@ impl World {
 async fn a_four_player_round_robin_is_played_to_its_end_with_hand_worked_standings() {
     let w = world().await;
     let organiser = w.player("Organiser").await;
-    let [a, b, c, d] = [
-        w.player("A").await,
-        w.player("B").await,
-        w.player("C").await,
-        w.player("D").await,
-    ];
+    let [a, b, c, d] = w.four_players().await;
     let id = w.tournament(organiser, Format::RoundRobin, 8).await;
     w.join_all(id, &[a, b, c, d]).await;
     let started = w
@@ -383,6 +400,7 @@ async fn what_cannot_be_done_is_refused_in_the_players_terms() {
                 starts_at: None,
                 vacation: Default::default(),
                 round_days: None,
+                withdrawal: Default::default(),
             },
         )
         .await;
@@ -411,6 +429,7 @@ async fn at_its_start_time_a_tournament_starts_by_itself_or_is_called_off() {
         starts_at: Some(starts_at),
         vacation: Default::default(),
         round_days: None,
+        withdrawal: Default::default(),
     };
     let t = w.service.tournaments();
     let full = t
@@ -638,6 +657,7 @@ async fn rounds_at_set_times_wait_for_their_day_and_for_the_round_before() {
                 starts_at: None,
                 vacation: Default::default(),
                 round_days: Some(7),
+                withdrawal: Default::default(),
             },
         )
         .await
@@ -690,3 +710,5 @@ async fn rounds_at_set_times_wait_for_their_day_and_for_the_round_before() {
     assert_eq!(done.status, TournamentStatus::Finished);
     assert_eq!(done.next_round_at, None);
 }
+
+mod withdrawal;

@@ -5,6 +5,7 @@ use utoipa::ToSchema;
 
 use super::format::FormatKind;
 use super::standings::GameScore;
+use super::withdrawal_rule::WithdrawalRule;
 use crate::domain::{GameId, PlayerId, TournamentId, TournamentStatus};
 use crate::service::{ClockSpec, SeatView, TournamentVacation};
 
@@ -39,6 +40,9 @@ pub struct TournamentView {
     /// one before ends).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub round_days: Option<u32>,
+    /// What a withdrawal does to the player's games: `forfeit`, `annul` or
+    /// `annul_under_half`.
+    pub withdrawal: WithdrawalRule,
     /// With `round_days`, while it runs: the earliest the next round starts (service clock,
     /// ms); it waits for the round before to be done too.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -50,8 +54,10 @@ pub struct TournamentView {
     pub winner: Option<PlayerId>,
     pub players: Vec<TournamentPlayerView>,
     pub rounds: Vec<RoundView>,
+    /// The players ranked: a player withdrawn with their games annulled has no place.
     pub standings: Vec<StandingView>,
-    /// Who scored what against whom, a row per player in the order of the standings.
+    /// Who scored what against whom, a row per player in the order of the standings, from
+    /// the games that count.
     pub crosstable: Vec<CrosstableRow>,
 }
 
@@ -70,6 +76,9 @@ pub struct TournamentPlayerView {
     /// The rating that seeded the player (their rating in the variant at sign-up).
     pub seed_rating: i32,
     pub withdrawn: bool,
+    /// Withdrawn under a rule that annulled their games: none of them count, and the player
+    /// is not in the standings.
+    pub games_annulled: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
@@ -91,6 +100,9 @@ pub struct PairingView {
     /// `attackers_won`, `defenders_won` or `draw` once decided; absent while played.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub result: Option<PairingResult>,
+    /// Whether its result counts in the standings: false for a game of a player whose games
+    /// were annulled when they withdrew.
+    pub counted: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]

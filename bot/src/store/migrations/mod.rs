@@ -346,6 +346,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: Some(explorer::count_balance_of_finished_games),
     },
+    Migration {
+        version: 36,
+        name: "withdrawal_rule",
+        sqlite: include_str!("../../../../migrations/0036_withdrawal_rule.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0036_withdrawal_rule.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -3,7 +3,7 @@
 use crate::store::{Conn, Row, params};
 
 use super::*;
-use crate::domain::{TournamentId, TournamentStatus};
+use crate::domain::{TournamentId, TournamentStatus, WithdrawalRule};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TournamentRow {
@@ -29,11 +29,13 @@ pub struct TournamentRow {
     /// Days between round starts (round N no earlier than the start plus N - 1 times this);
     /// `None`: each round as soon as the one before ends.
     pub round_days: Option<u32>,
+    /// What a withdrawal does to the player's games.
+    pub withdrawal: WithdrawalRule,
 }
 
 const TOURNAMENT_COLS: &str = "id, name, organiser, format, variant, rules, clock, rated, \
     min_players, max_players, starts_at, status, round, winner, created_at, started_at, \
-    finished_at, round_days";
+    finished_at, round_days, withdrawal";
 
 fn tournament_from(r: &Row<'_>) -> Result<TournamentRow> {
     Ok(TournamentRow {
@@ -55,14 +57,16 @@ fn tournament_from(r: &Row<'_>) -> Result<TournamentRow> {
         started_at: r.get(15)?,
         finished_at: r.get(16)?,
         round_days: r.get(17)?,
+        withdrawal: r.get(18)?,
     })
 }
 
 pub fn insert_tournament(c: &Conn<'_>, t: &TournamentRow) -> Result<TournamentId> {
     let id = c.insert_returning_id(
         "INSERT INTO tournaments (name, organiser, format, variant, rules, clock, rated, \
-         min_players, max_players, starts_at, status, round, created_at, round_days) VALUES \
-         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12, ?13) RETURNING id",
+         min_players, max_players, starts_at, status, round, created_at, round_days, \
+         withdrawal) VALUES \
+         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 0, ?12, ?13, ?14) RETURNING id",
         params![
             t.name,
             t.organiser,
@@ -76,7 +80,8 @@ pub fn insert_tournament(c: &Conn<'_>, t: &TournamentRow) -> Result<TournamentId
             t.starts_at,
             t.status,
             t.created_at,
-            t.round_days
+            t.round_days,
+            t.withdrawal
         ],
     )?;
     Ok(TournamentId(id))
@@ -143,6 +148,8 @@ pub struct TournamentPlayerRow {
     pub seed_rating: i32,
     pub joined_at: i64,
     pub withdrawn_at: Option<i64>,
+    /// Decided when the player withdrew, by the tournament's rule: none of their games count.
+    pub games_annulled: bool,
 }
 
 /// Adds `player`; false when they had already joined.
@@ -172,17 +179,19 @@ pub fn delete_tournament_player(
     Ok(removed == 1)
 }
 
-/// Marks `player` withdrawn after the start; false when they were not playing in it.
+/// Marks `player` withdrawn after the start, with whether their games are annulled; false
+/// when they were not playing in it.
 pub fn withdraw_tournament_player(
     c: &Conn<'_>,
     tournament: TournamentId,
     player: PlayerId,
     now: i64,
+    games_annulled: bool,
 ) -> Result<bool> {
     let changed = c.execute(
-        "UPDATE tournament_players SET withdrawn_at = ?3 WHERE tournament_id = ?1 \
-         AND player_id = ?2 AND withdrawn_at IS NULL",
-        params![tournament, player, now],
+        "UPDATE tournament_players SET withdrawn_at = ?3, games_annulled = ?4 \
+         WHERE tournament_id = ?1 AND player_id = ?2 AND withdrawn_at IS NULL",
+        params![tournament, player, now, games_annulled],
     )?;
     Ok(changed == 1)
 }
@@ -193,7 +202,8 @@ pub fn tournament_players(
     tournament: TournamentId,
 ) -> Result<Vec<TournamentPlayerRow>> {
     c.query_all(
-        "SELECT player_id, seed_rating, joined_at, withdrawn_at FROM tournament_players \
+        "SELECT player_id, seed_rating, joined_at, withdrawn_at, games_annulled \
+         FROM tournament_players \
          WHERE tournament_id = ?1 ORDER BY joined_at, player_id",
         params![tournament],
         |r| {
@@ -202,6 +212,7 @@ pub fn tournament_players(
                 seed_rating: r.get(1)?,
                 joined_at: r.get(2)?,
                 withdrawn_at: r.get(3)?,
+                games_annulled: r.get(4)?,
             })
         },
     )

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::domain::TournamentId;
 use crate::service::tournaments::{
-    Format, FormatKind, NewTournament, TournamentSummary, TournamentView,
+    Format, FormatKind, NewTournament, TournamentSummary, TournamentView, WithdrawalRule,
 };
 use crate::service::{ClockSpec, TournamentVacation};
 
@@ -55,6 +55,13 @@ pub struct NewTournamentBody {
     /// many days (1 to 90), and not before the round before is done; absent: each round as
     /// soon as the one before ends.
     round_days: Option<u32>,
+    /// What a withdrawal does to the player's games: `"forfeit"` (the default: results played
+    /// stand, the games left are won by the opponents), `"annul"` (none of the player's games
+    /// count, and the player is unranked) or `"annul_under_half"` (annul when they had
+    /// finished fewer than half of their games, else forfeit). Round robins and the group
+    /// stage of groups then knockout; a Swiss tournament takes only `"forfeit"`.
+    #[serde(default)]
+    withdrawal: WithdrawalRule,
 }
 
 fn default_min_players() -> u32 {
@@ -92,7 +99,7 @@ impl NewTournamentBody {
     request_body = NewTournamentBody,
     responses(
         (status = 201, description = "The tournament, in sign-up", body = TournamentView),
-        (status = 422, description = "A name empty or too long, a format without its rounds or group size, both a variant and rules, unknown or unplayable rules, a clock out of range, a vacation cap out of range, rated custom rules, player counts out of range, or a start in the past", body = ErrorBody),
+        (status = 422, description = "A name empty or too long, a format without its rounds or group size, both a variant and rules, unknown or unplayable rules, a clock out of range, a vacation cap out of range, rated custom rules, player counts out of range, a start in the past, an unknown withdrawal rule, or one that annuls for a Swiss tournament", body = ErrorBody),
     )
 )]
 pub async fn create_tournament(
@@ -118,6 +125,7 @@ pub async fn create_tournament(
                 starts_at: body.starts_at,
                 vacation: body.vacation,
                 round_days: body.round_days,
+                withdrawal: body.withdrawal,
             },
         )
         .await?;
@@ -168,7 +176,8 @@ pub async fn join_tournament(
 }
 
 /// Leave a tournament: before the start I am taken off; once it runs I withdraw (my game in
-/// progress is resigned, my later pairings are forfeited)
+/// progress is resigned, my later pairings are forfeited, and the tournament's withdrawal rule
+/// says whether all my games are annulled)
 #[utoipa::path(
     post, path = "/tournaments/{id}/leave", tag = "tournaments", security(("bearer" = [])),
     params(("id" = TournamentId, Path, description = "The tournament's id")),

@@ -98,6 +98,7 @@ fn body(t: &TournamentView, me: Option<&Me>, refusal: Option<&str>) -> Markup {
                 " · " (variant_label(t.variant.as_deref()))
                 " · clock: " (t.clock)
                 " · " span #tournament-vacation { (t.vacation) }
+                " · " span #tournament-withdrawal { (t.withdrawal.sentence()) }
                 " · " @if t.rated { "rated" } @else { "casual" }
                 " · " (t.min_players) " to " (t.max_players) " players"
                 " · organised by " (seat(&t.organiser))
@@ -113,13 +114,26 @@ fn body(t: &TournamentView, me: Option<&Me>, refusal: Option<&str>) -> Markup {
             @if t.players.is_empty() { p { "Nobody yet." } } @else {
                 ol #players {
                     @for p in &t.players {
-                        li { (seat(&p.player)) " (" (p.seed_rating) ")" @if p.withdrawn { " · withdrawn" } }
+                        li {
+                            (seat(&p.player)) " (" (p.seed_rating) ")"
+                            @if p.games_annulled { " · withdrawn, games annulled (unranked)" }
+                            @else if p.withdrawn { " · withdrawn" }
+                        }
                     }
                 }
             }
             @if t.status != TournamentStatus::SignUp {
                 h2 { "Standings" }
                 (standings(t, &who))
+                @if t.players.iter().any(|p| p.games_annulled) {
+                    p #unranked {
+                        "Not ranked (withdrew, games annulled): "
+                        @for (n, p) in t.players.iter().filter(|p| p.games_annulled).enumerate() {
+                            @if n > 0 { ", " }
+                            (seat(&p.player))
+                        }
+                    }
+                }
                 h2 { "Crosstable" }
                 (crosstable(t, &who))
                 h2 { "Rounds" }
@@ -153,7 +167,7 @@ fn actions(t: &TournamentView, me: &Me, refusal: Option<&str>) -> Markup {
             }
             @if running && playing {
                 form.inline method="post" action={ "/tournaments/" (id) "/leave" }
-                    data-confirm="Withdraw? Your game in progress is resigned and your later games forfeited." {
+                    data-confirm=(withdraw_warning(t)) {
                     (csrf_field(me)) button #leave type="submit" { "Withdraw" }
                 }
             }
@@ -164,6 +178,15 @@ fn actions(t: &TournamentView, me: &Me, refusal: Option<&str>) -> Markup {
             }
         }
     }
+}
+
+/// What the withdraw button asks first: the tournament's rule, in the player's terms.
+fn withdraw_warning(t: &TournamentView) -> String {
+    format!(
+        "Withdraw? Your game in progress is resigned and your later games forfeited; in this \
+         tournament {}.",
+        t.withdrawal.sentence()
+    )
 }
 
 fn standings(t: &TournamentView, who: &impl Fn(PlayerId) -> Markup) -> Markup {
@@ -231,6 +254,7 @@ fn rounds(t: &TournamentView, who: &impl Fn(PlayerId) -> Markup) -> Markup {
                             @if let Some(game) = g.game_id { (game_link(game)) " · " }
                             @else { "forfeit · " }
                             span.score { (score_words(g.result)) }
+                            @if !g.counted { " · " span.annulled { "not counted" } }
                         }
                     }
                     @if let Some(bye) = round.bye { li { (who(bye)) ": a bye (1 point)" } }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::domain::TournamentStatus;
 use crate::server::AppState;
 use crate::service::tournaments::{
-    Format, FormatKind, MAX_PLAYERS, MAX_ROUND_DAYS, NewTournament, utc_minute_ms,
+    Format, FormatKind, MAX_PLAYERS, MAX_ROUND_DAYS, NewTournament, WithdrawalRule, utc_minute_ms,
 };
 use crate::service::{
     ClockSpec, DEFAULT_VARIANT, RulesChoice, Shrink, TournamentVacation, VariantView, variant_label,
@@ -70,6 +70,9 @@ pub struct NewTournamentForm {
     /// Days between round starts: empty, each round as soon as the one before ends.
     #[serde(default)]
     round_days: String,
+    /// What a withdrawal does to the player's games.
+    #[serde(default)]
+    withdrawal: WithdrawalRule,
 }
 
 fn default_format() -> FormatKind {
@@ -97,6 +100,7 @@ impl Default for NewTournamentForm {
             starts_at: String::new(),
             vacation_days: String::new(),
             round_days: String::new(),
+            withdrawal: WithdrawalRule::default(),
         }
     }
 }
@@ -196,6 +200,7 @@ impl NewTournamentForm {
                 "" => None,
                 _ => Some(number("the days between rounds", &self.round_days)?),
             },
+            withdrawal: self.withdrawal,
         })
     }
 
@@ -414,10 +419,34 @@ fn create_form(
             label { "Days between round starts (empty: each round as soon as the one before ends)"
                 input type="number" name="round_days" min="1" max=(MAX_ROUND_DAYS) value=(form.round_days);
             }
+            label { "When a player withdraws"
+                select name="withdrawal" {
+                    @for (rule, words) in WITHDRAWAL_CHOICES {
+                        option value=(rule.to_string()) selected[form.withdrawal == rule] { (words) }
+                    }
+                }
+            }
             button.primary type="submit" { "Create" }
         }
     }
 }
+
+/// The withdrawal rules as the form offers them (annulling is for round robins and the group
+/// stage: a Swiss tournament is refused it, in words).
+const WITHDRAWAL_CHOICES: [(WithdrawalRule, &str); 3] = [
+    (
+        WithdrawalRule::Forfeit,
+        "Forfeit the games left (results played stand)",
+    ),
+    (
+        WithdrawalRule::Annul,
+        "Annul all their games (round robins and groups)",
+    ),
+    (
+        WithdrawalRule::AnnulUnderHalf,
+        "Annul them if under half were played, else forfeit (FIDE)",
+    ),
+];
 
 fn kind_value(kind: FormatKind) -> &'static str {
     match kind {
