@@ -122,5 +122,24 @@ async fn play_rated_moves_both_ratings_and_the_level_is_marked_on_the_leaderboar
         "{}",
         board.text()
     );
+
+    // /stats shows the level as it shows a person; a level without rated games, or one never
+    // rated, is explained privately.
+    let stats = world
+        .slash(&alice, channel, "stats", &[Opt::integer("level", 1)])
+        .await;
+    let text = stats.text();
+    assert!(
+        text.contains("Stats of taflbot AI level 1** (`taflbot-ai-level-1`)"),
+        "{text}"
+    );
+    assert!(text.contains("1850 ±60"), "{text}");
+    for (level, says) in [(2, "no rated game yet"), (5, "never rated")] {
+        let refused = world
+            .slash(&alice, channel, "stats", &[Opt::integer("level", level)])
+            .await;
+        assert!(refused.is_ephemeral(), "{}", refused.text());
+        assert!(refused.text().contains(says), "{}", refused.text());
+    }
     world.stop().await;
 }

@@ -59,8 +59,8 @@ const COMMANDS: &[(&str, &str)] = &[
         "the best rated players of a variant (everyone, or this server's)",
     ),
     (
-        "/stats user",
-        "ratings, results and current games (yours, or someone's)",
+        "/stats user level",
+        "ratings, results and current games (yours, someone's, or the AI level's)",
     ),
     (
         "/handle new",

@@ -8,7 +8,8 @@ use super::common::{autocomplete_variant, fitted};
 use super::info::{MAX_LISTING, listing_page};
 use crate::discord::mentions;
 use crate::discord::{BotError, Context};
-use crate::domain::{PlayerKind, Title};
+use crate::domain::{PlayerId, PlayerKind, Title};
+use crate::service::ratings::ai_players::{ai_player_name, level_may_be_rated};
 use crate::service::{PlayerProfile, variant_label};
 
 /// A variant's best rated players (provisional ratings are left out)
@@ -91,9 +92,21 @@ pub async fn leaderboard(
 pub async fn stats(
     ctx: Context<'_>,
     #[description = "Whose (default: yours)"] user: Option<User>,
+    #[description = "The AI at this level instead: its rating measured in rated games"]
+    #[min = 1]
+    #[max = 5]
+    level: Option<u8>,
 ) -> Result<(), BotError> {
     let data = ctx.data();
     let me = data.player_of(ctx.author()).await?;
+    if let Some(level) = level {
+        if user.is_some() {
+            return Err(BotError::BadOption(
+                "Name a user or an AI level, not both.".into(),
+            ));
+        }
+        return ai_level_stats(&ctx, me, level).await;
+    }
     let (player, label) = match &user {
         None => (me, "Your stats".to_owned()),
         Some(user) => {
@@ -118,6 +131,35 @@ pub async fn stats(
         .await?;
     send(
         &ctx,
+        poise::CreateReply::default().content(stats_text(&label, &profile)),
+    )
+    .await?;
+    Ok(())
+}
+
+/// `/stats level:N`: the AI level's ratings and results, or why it has none.
+async fn ai_level_stats(ctx: &Context<'_>, me: PlayerId, level: u8) -> Result<(), BotError> {
+    if !level_may_be_rated(level) {
+        return Err(BotError::BadOption(format!(
+            "Level {level} is never rated: it thinks for a time on every core, so its strength \
+             follows the machine's load. Levels 1 to 4 are rated."
+        )));
+    }
+    let Some(profile) = ctx
+        .data()
+        .service
+        .ratings()
+        .ai_level_profile(level, Some(me))
+        .await?
+    else {
+        return Err(BotError::BadOption(format!(
+            "The AI at level {level} has played no rated game yet: \
+             `/play level:{level} rated:true` starts one."
+        )));
+    };
+    let label = format!("Stats of {}", ai_player_name(level));
+    send(
+        ctx,
         poise::CreateReply::default().content(stats_text(&label, &profile)),
     )
     .await?;

@@ -164,13 +164,38 @@ impl Ratings<'_> {
         id: PlayerId,
         viewer: Option<PlayerId>,
     ) -> Result<PlayerProfile> {
+        self.profile_where(viewer, move |_| Ok(Some(id)))
+            .await?
+            .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))
+    }
+
+    /// The page of the player who is the AI at `level`: `None` until the level has played a
+    /// rated game (its player row is made then).
+    pub async fn ai_level_profile(
+        self,
+        level: u8,
+        viewer: Option<PlayerId>,
+    ) -> Result<Option<PlayerProfile>> {
+        self.profile_where(viewer, move |c| Ok(rows::ai_player_of_level(c, level)?))
+            .await
+    }
+
+    /// The page of the player `which` finds, if it finds one, in one read.
+    async fn profile_where(
+        self,
+        viewer: Option<PlayerId>,
+        which: impl FnOnce(&Conn<'_>) -> Result<Option<PlayerId>> + Send + 'static,
+    ) -> Result<Option<PlayerProfile>> {
         let now = self.service.now_ms();
         let titles = self.service.config().titles.clone();
         self.service
             .read(move |c| {
+                let Some(id) = which(c)? else {
+                    return Ok(None);
+                };
                 let player = rows::player(c, id)?
                     .ok_or_else(|| ServiceError::NotFound(Missing::Player(id)))?;
-                profile(c, player, viewer, now, &titles)
+                profile(c, player, viewer, now, &titles).map(Some)
             })
             .await
     }
