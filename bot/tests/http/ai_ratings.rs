@@ -10,6 +10,7 @@ use taflbot::store::StoreError;
 use taflbot::store::rows::{self, Glicko, RatingRow};
 
 use crate::common::{Player, T0, TestApp};
+use crate::web_tournaments::{get, post, session};
 
 const DAY_PER_MOVE: fn() -> Value = || json!({ "kind": "per_move", "seconds": 86_400 });
 
@@ -91,14 +92,7 @@ async fn settle(app: &TestApp, ratings: &[(i64, f64)]) {
 
 /// The web page at `path`, as a visitor who is not signed in reads it.
 async fn web_page(app: &TestApp, path: &str) -> String {
-    crate::web_sessions::browserless()
-        .get(format!("{}{path}", app.base))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap()
+    get(app, None, path).await.1
 }
 
 fn assert_moved(change: &Value, before: &Glicko, after: &Glicko) {
@@ -277,40 +271,27 @@ async fn what_cannot_be_measured_is_refused_and_the_ai_never_signs_in_nor_is_cha
 
 #[tokio::test]
 async fn the_web_form_asks_for_a_rated_game_against_the_ai_and_its_pages_mark_the_level() {
-    use crate::web_sessions::{browserless, signed_in};
     let app = TestApp::start().await;
     let a = app.register("Ada").await;
-    let (cookie, csrf) = signed_in(&app, &a).await;
-    let form = browserless()
-        .get(format!("{}/challenges/new?opponent=ai", app.base))
-        .header(reqwest::header::COOKIE, &cookie)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let ada = session(&app, &a).await;
+    let (_, form) = get(&app, Some(&ada), "/challenges/new?opponent=ai").await;
     assert!(form.contains(r#"name="ai_rated""#), "{form}");
-    let answer = browserless()
-        .post(format!("{}/challenges", app.base))
-        .header(reqwest::header::COOKIE, &cookie)
-        .form(&[
-            ("csrf", csrf.as_str()),
+    let (status, to, _) = post(
+        &app,
+        &ada,
+        "/challenges",
+        &[
             ("opponent", "ai"),
             ("ai_level", "1"),
             ("ai_rated", "true"),
             ("variant", "brandubh"),
             ("side", "defenders"),
             ("days", ""),
-        ])
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(answer.status(), StatusCode::SEE_OTHER);
-    let to = answer.headers()[reqwest::header::LOCATION]
-        .to_str()
-        .unwrap()
-        .to_owned();
+        ],
+    )
+    .await;
+    assert_eq!(status, StatusCode::SEE_OTHER);
+    let to = to.unwrap();
     let game = to.trim_start_matches("/games/");
     let view = app.get(&format!("/games/{game}"), &a.token).await;
     assert_eq!(view["rated"], true, "{view}");

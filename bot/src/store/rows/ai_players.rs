@@ -52,14 +52,6 @@ pub fn rated_results_of_ai_level(c: &Conn<'_>, level: u8) -> Result<Vec<ResultsR
              (attackers_ai_level = ?1 OR defenders_ai_level = ?1) \
          GROUP BY variant ORDER BY variant",
         params![i64::from(level)],
-        |r| {
-            Ok(ResultsRow {
-                variant: r.get(0)?,
-                played: r.get(1)?,
-                wins: r.get(2)?,
-                losses: r.get(3)?,
-                draws: r.get(4)?,
-            })
-        },
+        super::games::results_from,
     )
 }

@@ -477,6 +477,17 @@ pub struct ResultsRow {
     pub draws: u32,
 }
 
+/// A row of variant, played, wins, losses, draws (as [`results_by_variant`] selects them).
+pub(super) fn results_from(r: &Row<'_>) -> Result<ResultsRow> {
+    Ok(ResultsRow {
+        variant: r.get(0)?,
+        played: r.get(1)?,
+        wins: r.get(2)?,
+        losses: r.get(3)?,
+        draws: r.get(4)?,
+    })
+}
+
 /// A player's finished games per variant, by variant. Each count is a `SUM` of `CASE ... THEN
 /// 1 ELSE 0`: against the AI one side's player is NULL, and the `CASE` turns that NULL into a
 /// 0 (a NULL in a sum would make the whole sum NULL; PostgreSQL cannot sum booleans).
@@ -491,15 +502,7 @@ pub fn results_by_variant(c: &Conn<'_>, player: PlayerId) -> Result<Vec<ResultsR
          FROM games WHERE status = 'finished' AND (attackers_player = ?1 OR defenders_player = ?1) \
          GROUP BY variant ORDER BY variant",
         params![player],
-        |r| {
-            Ok(ResultsRow {
-                variant: r.get(0)?,
-                played: r.get(1)?,
-                wins: r.get(2)?,
-                losses: r.get(3)?,
-                draws: r.get(4)?,
-            })
-        },
+        results_from,
     )
 }
 
