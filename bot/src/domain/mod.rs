@@ -4,6 +4,7 @@
 
 mod columns;
 mod engine_schemas;
+mod game_facts;
 mod handle;
 mod ids;
 mod instance;
@@ -21,6 +22,7 @@ mod withdrawal_rule;
 
 pub use columns::{SideColumn, Word, from_word};
 pub use engine_schemas::{SideSchema, WarningKindSchema};
+pub use game_facts::{GameOrigin, Visibility};
 pub use handle::{Handle, HandleError, MAX_HANDLE_CHARS, MIN_HANDLE_CHARS};
 pub use ids::{
     AnalysisId, AnnotationId, ChallengeId, DeliveryId, EventId, GameId, ImportedPlayerId, MailId,

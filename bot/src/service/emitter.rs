@@ -8,6 +8,7 @@ use crate::store::rows;
 
 use super::Result;
 use super::events::{Event, EventPayload, bus};
+use super::games::game_ended::GameEndedSubscribers;
 
 /// Collects the events of one write job.
 pub(crate) struct Emitter {
@@ -33,11 +34,17 @@ pub(crate) struct Emitter {
     /// Engine games as this job leaves them, cached once it commits: a state that was
     /// never committed is never taken for the stored one.
     pub(super) engines_to_cache: Vec<(GameId, tafl_engine::Game)>,
+    /// The areas that react to a game's end, as the wiring registered them.
+    pub(super) game_ended: GameEndedSubscribers,
 }
 
 impl Emitter {
     pub(crate) fn now(&self) -> i64 {
         self.now
+    }
+
+    pub(crate) fn game_ended_subscribers(&self) -> GameEndedSubscribers {
+        self.game_ended
     }
 
     pub(crate) fn vacation_days_per_year(&self) -> u32 {

@@ -39,6 +39,7 @@ pub mod matches;
 pub mod puzzles;
 pub mod ratings;
 pub mod study;
+mod subscribers;
 pub mod tournaments;
 pub mod vacation;
 mod views;
@@ -365,6 +366,7 @@ impl GamesService {
                         vacation_days_per_year,
                         dm_users: None,
                         engines_to_cache: Vec::new(),
+                        game_ended: subscribers::GAME_ENDED,
                     };
                     let value = job(c, &mut emitter)?;
                     Ok::<_, ServiceError>((value, emitter))

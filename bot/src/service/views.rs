@@ -574,7 +574,9 @@ pub struct LeaderboardEntry {
 /// One change of a player's rating in a pool, with the game that made it.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct RatingHistoryEntry {
-    pub game_id: GameId,
+    /// The game, or null for a private game the reader is not a player of (its change
+    /// counts, the game is not shown).
+    pub game_id: Option<GameId>,
     pub before: f64,
     pub after: f64,
     pub change: f64,

@@ -1,5 +1,6 @@
 //! The variant balance over HTTP and on the web: finished games counted per variant and
-//! rating band as they end (hand-counted here), the games without a rating in their own band.
+//! rating band as they end (hand-counted here), the games without a rating in their own band;
+//! imported games (played elsewhere) are not counted.
 
 use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
@@ -23,7 +24,7 @@ async fn each_side_wins_counted_per_variant_and_rating_band() {
     // draw.
     finished_game(&app, &a, &b, &["d1-e1", "d3-e3"], Ending::DefendersWin).await;
     finished_game(&app, &a, &b, &["d2-c2", "d3-e3"], Ending::Drawn).await;
-    // An imported game (0-1, the defenders won) has no ratings either.
+    // An imported game (0-1, the defenders won) was not played here: not counted.
     let (status, imported) =
         import(&app, &a, "?format=moves&variant=brandubh", ARCHIVE_MOVES).await;
     assert_eq!(status, StatusCode::CREATED, "{imported}");
@@ -34,9 +35,9 @@ async fn each_side_wins_counted_per_variant_and_rating_band() {
     assert_eq!(variants.len(), 1, "only brandubh has games: {balance}");
     let brandubh = &variants[0];
     assert_eq!(brandubh["variant"], "brandubh");
-    assert_eq!(counts(&brandubh["overall"]), [4, 1, 2, 1], "{balance}");
-    assert_eq!(brandubh["overall"]["attackers_percent"], 25.0, "{balance}");
-    assert_eq!(brandubh["overall"]["defenders_percent"], 50.0, "{balance}");
+    assert_eq!(counts(&brandubh["overall"]), [3, 1, 1, 1], "{balance}");
+    assert_eq!(brandubh["overall"]["attackers_percent"], 33.3, "{balance}");
+    assert_eq!(brandubh["overall"]["defenders_percent"], 33.3, "{balance}");
     let bands = brandubh["bands"].as_array().expect("bands");
     assert_eq!(bands.len(), 2, "{balance}");
     assert_eq!(
@@ -50,7 +51,7 @@ async fn each_side_wins_counted_per_variant_and_rating_band() {
         Value::Null,
         "unrated last: {balance}"
     );
-    assert_eq!(counts(&bands[1]["results"]), [2, 1, 1, 0], "{balance}");
+    assert_eq!(counts(&bands[1]["results"]), [1, 1, 0, 0], "{balance}");
 
     // One variant asked for; an unknown one refused.
     let one = app
@@ -83,7 +84,7 @@ async fn each_side_wins_counted_per_variant_and_rating_band() {
         "{html}"
     );
     assert!(
-        html.contains("<th>All</th><td>4</td><td>25.0%</td><td>50.0%</td><td>25.0%</td>"),
+        html.contains("<th>All</th><td>3</td><td>33.3%</td><td>33.3%</td><td>33.3%</td>"),
         "{html}"
     );
 }

@@ -38,6 +38,7 @@ mod players;
 mod private_actions;
 mod public_games;
 mod public_games_stream;
+mod public_privacy;
 mod puzzles;
 mod ratings;
 mod scheduler;

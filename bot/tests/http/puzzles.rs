@@ -135,7 +135,7 @@ async fn a_forced_escape_becomes_a_puzzle_solved_and_failed_with_the_ratings_mov
 }
 
 #[tokio::test]
-async fn a_try_with_an_illegal_move_is_refused_and_a_puzzle_exports_as_an_opentafl_puzzle() {
+async fn a_try_with_an_illegal_move_is_refused_and_the_export_carries_the_line_only_after_a_try() {
     let app = quick_app(60).await;
     let (a, _b, puzzles) = mined_example(&app).await;
     let id = puzzles[0]["id"].as_i64().unwrap();
@@ -163,9 +163,39 @@ async fn a_try_with_an_illegal_move_is_refused_and_a_puzzle_exports_as_an_openta
     let rating = app.get("/puzzles/rating", &a.token).await;
     assert_eq!(rating["attempts"], 0);
 
-    let r = app
-        .send(Method::GET, &format!("/puzzles/{id}/export"), None, None)
+    // Untried, signed out or signed in: the position to solve, without the line (the answer
+    // would win the rated first try).
+    let export = format!("/puzzles/{id}/export");
+    let untried = app.send(Method::GET, &export, None, None).await;
+    assert_eq!(untried.status(), StatusCode::OK);
+    let untried = untried.text().await.unwrap();
+    let mine = app
+        .send(Method::GET, &export, Some(&a.token), None)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(mine, untried);
+    assert!(!untried.contains("[puzzle-mode:"), "{untried}");
+    assert!(untried.contains("(hint:"), "{untried}");
+    let (position, _) = tafl_engine::otg::read(&untried).unwrap();
+    assert!(position.history().is_empty(), "no line: {untried}");
+    // Failed with a legal move of another piece than the hint's: now the line comes along.
+    let hint = puzzles[0]["hint"].as_str().unwrap();
+    let wrong = position
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.from.to_string() != hint)
+        .unwrap();
+    let failed = app
+        .post(
+            &format!("/puzzles/{id}/attempts"),
+            &a.token,
+            json!({ "moves": [wrong.to_string()] }),
+        )
         .await;
+    assert_eq!(failed["result"], "wrong", "{failed}");
+    let r = app.send(Method::GET, &export, Some(&a.token), None).await;
     assert_eq!(r.status(), StatusCode::OK);
     let record = r.text().await.unwrap();
     assert!(record.contains("[puzzle-mode:strict]"), "{record}");
@@ -174,6 +204,9 @@ async fn a_try_with_an_illegal_move_is_refused_and_a_puzzle_exports_as_an_openta
     // The engine reads it back: the position and the line.
     let (game, _) = tafl_engine::otg::read(&record).unwrap();
     assert!(game.is_over(), "{record}");
+    // Still without it for anyone who has not tried.
+    let anyone = app.send(Method::GET, &export, None, None).await;
+    assert_eq!(anyone.text().await.unwrap(), untried);
 
     let missing = app
         .call(

@@ -65,6 +65,8 @@ mod private_actions;
 mod public_games;
 #[path = "../http/public_games_stream.rs"]
 mod public_games_stream;
+#[path = "../http/public_privacy.rs"]
+mod public_privacy;
 #[path = "../http/puzzles.rs"]
 mod puzzles;
 #[path = "../http/ratings.rs"]

@@ -16,7 +16,7 @@ mod signed_out_csrf;
 pub(super) mod visitors;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 
 use crate::server::AppState;
 
@@ -27,8 +27,37 @@ pub use session::{CSRF_HEADER, SESSION_COOKIE};
 /// through `visitors::admit` (the session, the limit for visitors without one, no form from
 /// another site); the assets, the same bytes for everyone, do not.
 pub fn router(state: AppState) -> Router<AppState> {
+    pages()
+        .router
+        .route_layer(axum::middleware::from_fn_with_state(state, visitors::admit))
+        .route("/assets/{name}", get(assets::asset))
+        .layer(axum::middleware::from_fn(security_headers))
+}
+
+/// Every page's path, as the router serves it (with `{param}` placeholders): the privacy test
+/// reads each one, so a new page is covered without editing it.
+pub fn page_paths() -> Vec<&'static str> {
+    pages().paths
+}
+
+/// The pages' routes, with their paths kept as they are added.
+#[derive(Default)]
+struct Pages {
+    router: Router<AppState>,
+    paths: Vec<&'static str>,
+}
+
+impl Pages {
+    fn route(mut self, path: &'static str, methods: MethodRouter<AppState>) -> Pages {
+        self.paths.push(path);
+        self.router = self.router.route(path, methods);
+        self
+    }
+}
+
+fn pages() -> Pages {
     use pages::*;
-    Router::new()
+    Pages::default()
         .route("/", get(home::home))
         .route("/login", post(sign_in::redeem_link))
         .route("/login/token", post(sign_in::with_api_token))
@@ -123,9 +152,6 @@ pub fn router(state: AppState) -> Router<AppState> {
         .route("/variants", get(variants::variant_list))
         .route("/variants/{id}", get(variants::variant_page))
         .route("/variants/{id}/start.svg", get(variants::start_picture))
-        .route_layer(axum::middleware::from_fn_with_state(state, visitors::admit))
-        .route("/assets/{name}", get(assets::asset))
-        .layer(axum::middleware::from_fn(security_headers))
 }
 
 /// Every page: only this site's own scripts, styles and pictures; never inside another site's

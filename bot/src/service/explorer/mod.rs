@@ -13,7 +13,7 @@ mod record;
 pub use balance::{BalanceBand, BalanceResults, BalanceView, VariantBalance};
 pub use evaluations::EVALUATION_NODES;
 pub use position::{ExplorerBoard, ExplorerEngine, ExplorerMove, ExplorerView};
-pub(crate) use record::record_game;
+pub(crate) use record::CountInExplorer;
 
 use super::GamesService;
 

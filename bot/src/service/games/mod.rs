@@ -12,6 +12,7 @@ mod clock_text;
 mod conditional_lines;
 pub(crate) mod conditional_moves;
 mod game_board;
+pub(crate) mod game_ended;
 pub(crate) mod game_state;
 mod history;
 pub(crate) mod move_check;

@@ -16,6 +16,7 @@ use crate::store::rows::{self, GameRow, MoveRow};
 use super::Games;
 use crate::service::events::{EventPayload, GameEnded, MovePlayedEvent};
 use crate::service::games::conditional_moves;
+use crate::service::games::game_ended::{self, EndedGame};
 use crate::service::games::game_state::{self, EngineCache};
 use crate::service::games::move_check::{Refusal, may_move};
 use crate::service::views::{MovePlayed, WarningView};
@@ -55,12 +56,11 @@ pub(crate) fn finish(
     row.updated_at = e.now();
     rows::update_game(c, row)?;
     rows::delete_conditional_moves_of_game(c, row.id)?;
-    // Counted with the ratings the players had when it was played, before they change.
-    crate::service::explorer::record_game(c, row)?;
-    // In this same transaction: a failure anywhere before the commit leaves both ratings as
-    // they were, and the game unfinished.
-    let ratings = crate::service::ratings::glicko::rate_ended_game(c, row, e.now())?;
-    let ended = row.id;
+    // What the end feeds (ratings, the explorer, a round, a match) is each area's own
+    // decision, from the game's facts: see `game_ended`.
+    let subscribers = e.game_ended_subscribers();
+    let ended = EndedGame::of(row);
+    let settled = game_ended::settle(subscribers, c, &ended)?;
     e.emit(
         c,
         Some(row.id),
@@ -73,13 +73,10 @@ pub(crate) fn finish(
             ply: row.ply,
             context: row.context.clone(),
             rated: row.rated,
-            ratings,
+            ratings: settled.ratings,
         }),
     )?;
-    // A tournament's round, or a team match, ends with its last game, in that game's
-    // transaction.
-    crate::service::tournaments::rounds::game_ended(c, e, ended)?;
-    crate::service::matches::play::game_ended(c, e, ended)
+    game_ended::react(subscribers, c, e, &ended)
 }
 
 /// Ends the game if the player to move is past their deadline: lost on time, or aborted

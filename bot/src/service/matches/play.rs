@@ -4,6 +4,7 @@
 use crate::domain::{GameId, MatchStatus, PlayerId, Seat, TeamMatchId, TeamSide};
 use crate::service::events::{EventPayload, MatchEnded, MatchStarted};
 use crate::service::games::challenges::{NewGame, open_game};
+use crate::service::games::game_ended::{EndedGame, GameEndedSubscriber};
 use crate::service::tournaments::rounds::game_score;
 use crate::service::tournaments::{GameScore, Points};
 use crate::service::{ClockSpec, Emitter, Missing, Result, ServiceError};
@@ -143,9 +144,18 @@ pub(super) fn team_games(players: &[TeamPlayerRow], games: &[TeamMatchGameRow]) 
         .collect()
 }
 
+/// A team match's game's end may end the match.
+pub(crate) struct ScoreMatch;
+
+impl GameEndedSubscriber for ScoreMatch {
+    fn react(&self, c: &Conn<'_>, e: &mut Emitter, ended: &EndedGame<'_>) -> Result<()> {
+        game_ended(c, e, ended.id())
+    }
+}
+
 /// Called in the transaction that ends `game`: when it was its match's last game, the match
 /// ends with the team with more points as the winner (none for a draw).
-pub(crate) fn game_ended(c: &Conn<'_>, e: &mut Emitter, game: GameId) -> Result<()> {
+fn game_ended(c: &Conn<'_>, e: &mut Emitter, game: GameId) -> Result<()> {
     let Some(id) = rows::team_match_of_game(c, game)? else {
         return Ok(());
     };

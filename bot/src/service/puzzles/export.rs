@@ -2,28 +2,42 @@
 //! record's line, `puzzle-mode:strict` (OpenTafl accepts only the recorded moves) starting at
 //! the first move, and the hint in the start comment in OpenTafl's `(hint:...)` form, which
 //! OpenTafl hides until asked (OpenTafl notation spec, section 4, "puzzle-mode").
+//!
+//! The line is the answer: it goes only to a player who has tried the puzzle (whose first try,
+//! the rated one, is behind them). Anyone else gets the position to solve, with no line and
+//! no puzzle mode, so reading the export first cannot win a rated try.
 
 use tafl_engine::{Move, otg};
 
-use crate::domain::PuzzleId;
+use crate::domain::{PlayerId, PuzzleId};
 use crate::service::{Result, ServiceError};
+use crate::store::rows;
 
 use super::Puzzles;
 use super::solving::{Stored, load};
 
 impl Puzzles<'_> {
-    /// Puzzle `id` as an OpenTafl `.otg` puzzle record.
-    pub async fn export_otg(self, id: PuzzleId) -> Result<String> {
+    /// Puzzle `id` as an OpenTafl `.otg` record, as `viewer` may read it: the puzzle record
+    /// with its line once they have tried it, the position alone otherwise.
+    pub async fn export_otg(self, id: PuzzleId, viewer: Option<PlayerId>) -> Result<String> {
         self.service
-            .read(move |c| puzzle_record(&load(c, id)?))
+            .read(move |c| {
+                let stored = load(c, id)?;
+                let tried = match viewer {
+                    Some(player) => rows::puzzle_attempt(c, id, player)?.is_some(),
+                    None => false,
+                };
+                puzzle_record(&stored, tried)
+            })
             .await
     }
 }
 
-fn puzzle_record(stored: &Stored) -> Result<String> {
+fn puzzle_record(stored: &Stored, with_line: bool) -> Result<String> {
     let mut game = stored.game.clone();
     let dim = game.rules().dim();
-    for text in &stored.line {
+    let line: &[String] = if with_line { &stored.line } else { &[] };
+    for text in line {
         let mv = Move::parse(text, dim)
             .map_err(|e| ServiceError::internal(format!("a stored puzzle line: {e}")))?;
         game.play(mv)
@@ -41,17 +55,19 @@ fn puzzle_record(stored: &Stored) -> Result<String> {
         view.moves_to_find,
         view.hint
     );
-    let tags = [
+    let mut tags = vec![
         ("event", format!("taflbot puzzle {}", view.id)),
         (
             "site",
             format!("taflbot game {}, after ply {}", view.game_id, view.ply),
         ),
         ("variant", view.variant.clone()),
-        ("puzzle-mode", "strict".to_owned()),
-        ("puzzle-start", "1a".to_owned()),
-        ("start-comment", intro),
-    ]
-    .map(|(k, v)| (k.to_owned(), v));
+    ];
+    if with_line {
+        tags.push(("puzzle-mode", "strict".to_owned()));
+        tags.push(("puzzle-start", "1a".to_owned()));
+    }
+    tags.push(("start-comment", intro));
+    let tags: Vec<(String, String)> = tags.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     Ok(otg::write(&game, &tags))
 }

@@ -69,6 +69,18 @@ impl Puzzles<'_> {
                 Ok((row, game, evals))
             })
             .await?;
+        if row.private {
+            // Never reached through `games_to_mine`; kept here too, because a puzzle is public
+            // and would show the game's position and name it.
+            let now = self.service.now_ms();
+            return self
+                .service
+                .commit(move |c, _| {
+                    rows::mark_game_mined(c, id, analysis, 0, now)?;
+                    Ok(Vec::new())
+                })
+                .await;
+        }
         let job = EngineJob {
             owner: EngineOwner::Game(id),
             strong: false,

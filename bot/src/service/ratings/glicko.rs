@@ -28,6 +28,7 @@ use crate::store::rows::{self, GameRow, Glicko, RatingChangeRow, RatingRow};
 
 use super::ai_players::rated_player;
 use crate::service::Result;
+use crate::service::games::game_ended::{EndedGame, GameEndedSubscriber, Settlement};
 use crate::service::views::{GameRatings, RatingChange};
 
 pub const INITIAL_RATING: f64 = 1500.0;
@@ -167,6 +168,18 @@ fn current(c: &Conn<'_>, player: PlayerId, pool: &str, now: i64) -> Result<(Glic
     Ok(rows::rating(c, player, pool)?.map_or((INITIAL, 0), |r| {
         (as_of(&r.glicko, r.updated_at, now), r.games)
     }))
+}
+
+/// Rates a rated game when it ends, private or public: the players agreed to a rated game,
+/// and privacy is about who may watch it, not whether it counts. Its rating change is shown
+/// to others without naming it (`rating_history`).
+pub(crate) struct RateEndedGame;
+
+impl GameEndedSubscriber for RateEndedGame {
+    fn settle(&self, c: &Conn<'_>, ended: &EndedGame<'_>, settled: &mut Settlement) -> Result<()> {
+        settled.ratings = rate_ended_game(c, ended.row, ended.at)?;
+        Ok(())
+    }
 }
 
 /// Rates a game that just ended (`row` as written back), inside the transaction that ends it:

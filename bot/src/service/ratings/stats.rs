@@ -63,7 +63,8 @@ fn profile(
         .collect();
     let results = match ai_level {
         Some(level) => rows::rated_results_of_ai_level(c, level)?,
-        None => rows::results_by_variant(c, player.id)?,
+        // Others count only the public games: a private game's result is its players' alone.
+        None => rows::results_by_variant(c, player.id, viewer == Some(player.id))?,
     };
     let results = results
         .into_iter()
@@ -200,31 +201,38 @@ impl Ratings<'_> {
             .await
     }
 
-    /// Page `page` of `player`'s rating changes in `variant`, the latest first.
+    /// Page `page` of `player`'s rating changes in `variant`, the latest first, as `viewer`
+    /// may read them: a private game's change is shown to others without naming the game.
     pub async fn rating_history(
         self,
         player: PlayerId,
         variant: &str,
         page: u32,
+        viewer: Option<PlayerId>,
     ) -> Result<Page<RatingHistoryEntry>> {
         let pool = preset(variant)?;
         let size = LEADERBOARD_PAGE_SIZE;
         let changes = self
             .service
             .read(move |c| {
-                Ok(rows::rating_history(
-                    c,
-                    player,
-                    pool,
-                    size + 1,
-                    page_offset(page, size),
-                )?)
+                let changes =
+                    rows::rating_history(c, player, pool, size + 1, page_offset(page, size))?;
+                changes
+                    .into_iter()
+                    .map(|ch| {
+                        let shown = match rows::game(c, ch.game_id)? {
+                            Some(game) if game_state::visible_to(&game, viewer) => Some(ch.game_id),
+                            _ => None,
+                        };
+                        Ok((shown, ch))
+                    })
+                    .collect::<Result<Vec<_>>>()
             })
             .await?;
         let entries = changes
             .into_iter()
-            .map(|ch| RatingHistoryEntry {
-                game_id: ch.game_id,
+            .map(|(game_id, ch)| RatingHistoryEntry {
+                game_id,
                 before: shown(ch.before.rating),
                 after: shown(ch.after.rating),
                 change: shown(ch.after.rating - ch.before.rating),

@@ -11,6 +11,7 @@ use utoipa::ToSchema;
 
 use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
 use crate::service::games::ClockSpec;
+use crate::service::games::game_ended::{self, EndedGame};
 use crate::service::{Emitter, Missing, Result, ServiceError};
 use crate::store::Conn;
 use crate::store::rows::{self, GameRow, ImportedGameRow, MoveRow};
@@ -287,8 +288,12 @@ pub(super) fn import(
             },
         )?;
     }
-    // An imported game is a finished game like any other for the explorer.
-    crate::service::explorer::record_game(c, &row)?;
+    // Heard like any game's end, as an imported one: each area decides what it takes (the
+    // explorer and the balance, which show games played here, take nothing).
+    let subscribers = e.game_ended_subscribers();
+    let ended = EndedGame::imported(&row);
+    game_ended::settle(subscribers, c, &ended)?;
+    game_ended::react(subscribers, c, e, &ended)?;
     let kept_tags: Vec<(String, String)> = tags
         .iter()
         // The players are seats, and the result the game's own: the export writes them.

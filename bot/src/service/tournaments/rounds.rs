@@ -20,6 +20,7 @@ use crate::domain::{
 };
 use crate::service::events::{EventPayload, TournamentEnded, TournamentRound};
 use crate::service::games::challenges::{NewGame, open_game};
+use crate::service::games::game_ended::{EndedGame, GameEndedSubscriber};
 use crate::service::{ClockSpec, Emitter, Result, ServiceError};
 use crate::store::Conn;
 use crate::store::rows::{
@@ -184,9 +185,18 @@ fn tell_players(
     Ok(())
 }
 
+/// A tournament game's end may end its round: the next round starts (or the tournament ends).
+pub(crate) struct AdvanceRound;
+
+impl GameEndedSubscriber for AdvanceRound {
+    fn react(&self, c: &Conn<'_>, e: &mut Emitter, ended: &EndedGame<'_>) -> Result<()> {
+        game_ended(c, e, ended.id())
+    }
+}
+
 /// Called in the transaction that ends `game`: when it was the last of its tournament's
 /// round, the next round starts (or the tournament ends).
-pub(crate) fn game_ended(c: &Conn<'_>, e: &mut Emitter, game: GameId) -> Result<()> {
+fn game_ended(c: &Conn<'_>, e: &mut Emitter, game: GameId) -> Result<()> {
     let Some(id) = rows::tournament_of_game(c, game)? else {
         return Ok(());
     };

@@ -1,6 +1,7 @@
-//! Migrations 31's and 35's Rust: the games finished before the explorer (31) and the
-//! variant balance (35) existed are counted into them. They read only the columns they need
-//! by name, so later migrations may add to `games`.
+//! Migrations 31's, 35's and 37's Rust: the games finished before the explorer (31) and the
+//! variant balance (35) existed are counted into them, and counted again (37) once only public
+//! games played here were to count. They read only the columns they need by name, so later
+//! migrations may add to `games`.
 
 use crate::domain::{GameId, PlayerId, SideColumn};
 use crate::store::rows::{
@@ -35,7 +36,15 @@ pub(super) fn count_balance_of_finished_games(c: &Conn<'_>) -> Result<(), StoreE
     })
 }
 
-/// Runs `count` on every finished game of a preset, in id order.
+/// Counts, into emptied explorer and balance tables, every public finished game of a preset
+/// played here.
+pub(super) fn count_public_games_played_here(c: &Conn<'_>) -> Result<(), StoreError> {
+    record_finished_games(c)?;
+    count_balance_of_finished_games(c)
+}
+
+/// Runs `count` on every public finished game of a preset played here (not imported), in id
+/// order: what the explorer and the balance show everyone.
 fn for_each_finished_game(
     c: &Conn<'_>,
     mut count: impl FnMut(&FinishedGame<'_>) -> Result<(), StoreError>,
@@ -50,7 +59,9 @@ fn for_each_finished_game(
     );
     let finished: Vec<Stored> = c.query_all(
         "SELECT id, variant, rules, winner, attackers_player, defenders_player FROM games \
-         WHERE status = 'finished' AND variant IS NOT NULL ORDER BY id",
+         WHERE status = 'finished' AND variant IS NOT NULL AND private = FALSE \
+         AND NOT EXISTS (SELECT 1 FROM imported_games i WHERE i.game_id = games.id) \
+         ORDER BY id",
         params![],
         |r| {
             Ok((

@@ -355,6 +355,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: None,
     },
+    Migration {
+        version: 37,
+        name: "public_statistics",
+        sqlite: include_str!("../../../../migrations/0037_public_statistics.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0037_public_statistics.sql"
+        )),
+        then: Some(explorer::count_public_games_played_here),
+    },
 ];
 
 /// Schema version of a fully migrated database.

@@ -491,16 +491,28 @@ pub(super) fn results_from(r: &Row<'_>) -> Result<ResultsRow> {
 /// A player's finished games per variant, by variant. Each count is a `SUM` of `CASE ... THEN
 /// 1 ELSE 0`: against the AI one side's player is NULL, and the `CASE` turns that NULL into a
 /// 0 (a NULL in a sum would make the whole sum NULL; PostgreSQL cannot sum booleans).
-pub fn results_by_variant(c: &Conn<'_>, player: PlayerId) -> Result<Vec<ResultsRow>> {
+/// With `with_private` false, only public games: what others may read of the player.
+pub fn results_by_variant(
+    c: &Conn<'_>,
+    player: PlayerId,
+    with_private: bool,
+) -> Result<Vec<ResultsRow>> {
+    let public_only = if with_private {
+        ""
+    } else {
+        "AND private = FALSE "
+    };
     c.query_all(
-        "SELECT variant, COUNT(*), \
+        &format!(
+            "SELECT variant, COUNT(*), \
          SUM(CASE WHEN (attackers_player = ?1 AND winner = 'attackers') OR \
              (defenders_player = ?1 AND winner = 'defenders') THEN 1 ELSE 0 END), \
          SUM(CASE WHEN (attackers_player = ?1 AND winner = 'defenders') OR \
              (defenders_player = ?1 AND winner = 'attackers') THEN 1 ELSE 0 END), \
          SUM(CASE WHEN winner IS NULL THEN 1 ELSE 0 END) \
          FROM games WHERE status = 'finished' AND (attackers_player = ?1 OR defenders_player = ?1) \
-         GROUP BY variant ORDER BY variant",
+         {public_only}GROUP BY variant ORDER BY variant"
+        ),
         params![player],
         results_from,
     )

@@ -283,7 +283,7 @@ pub fn game_mined(c: &Conn<'_>, game: GameId) -> Result<bool> {
 pub fn games_to_mine(c: &Conn<'_>, limit: u32) -> Result<Vec<(GameId, AnalysisId)>> {
     c.query_all(
         "SELECT a.game_id, MAX(a.id) FROM analyses a JOIN games g ON g.id = a.game_id \
-         WHERE a.status = ?1 AND g.status = ?2 \
+         WHERE a.status = ?1 AND g.status = ?2 AND g.private = FALSE \
          AND NOT EXISTS (SELECT 1 FROM puzzle_mined_games m WHERE m.game_id = a.game_id) \
          GROUP BY a.game_id ORDER BY MAX(a.id) LIMIT ?3",
         params![AnalysisStatus::Done, GameStatus::Finished, limit],

@@ -44,7 +44,7 @@ pub struct PlayerVariantPath {
     variant: String,
 }
 
-/// A player's rating changes in a variant, latest first, each with its game, 50 a page (?page=)
+/// A player's rating changes in a variant, latest first, each with its game (null for a private game of others), 50 a page (?page=)
 #[utoipa::path(
     get, path = "/players/{handle}/ratings/{variant}", tag = "players", security((), ("bearer" = [])),
     params(PlayerVariantPath, LeaderboardQuery),
@@ -55,7 +55,7 @@ pub struct PlayerVariantPath {
 )]
 pub async fn rating_history(
     State(state): State<AppState>,
-    Viewer(_viewer): Viewer,
+    Viewer(viewer): Viewer,
     ApiPath(PlayerVariantPath { handle, variant }): ApiPath<PlayerVariantPath>,
     ApiQuery(q): ApiQuery<LeaderboardQuery>,
 ) -> ApiResult<Response> {
@@ -64,7 +64,7 @@ pub async fn rating_history(
     let history = state
         .service
         .ratings()
-        .rating_history(player.id, &variant, page)
+        .rating_history(player.id, &variant, page, viewer)
         .await?;
     Ok(Json(history).into_response())
 }

@@ -105,6 +105,9 @@ pub async fn puzzle_rating(
 }
 
 /// A puzzle as an OpenTafl puzzle record (.otg, `puzzle-mode:strict`)
+///
+/// With its line (the solution) only for a player who has tried the puzzle; anyone else gets
+/// the position to solve, without the line or the puzzle mode.
 #[utoipa::path(
     get, path = "/puzzles/{id}/export", tag = "puzzles", security((), ("bearer" = [])),
     params(("id" = PuzzleId, Path, description = "The puzzle's id")),
@@ -116,10 +119,10 @@ pub async fn puzzle_rating(
 )]
 pub async fn export_puzzle(
     State(state): State<AppState>,
-    Viewer(_viewer): Viewer,
+    Viewer(viewer): Viewer,
     ApiPath(id): ApiPath<PuzzleId>,
 ) -> ApiResult<Response> {
-    let text = state.service.puzzles().export_otg(id).await?;
+    let text = state.service.puzzles().export_otg(id, viewer).await?;
     Ok(super::otg_attachment(
         &format!("taflbot-puzzle-{id}.otg"),
         text,
