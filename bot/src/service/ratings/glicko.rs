@@ -177,7 +177,10 @@ pub(crate) struct RateEndedGame;
 
 impl GameEndedSubscriber for RateEndedGame {
     fn settle(&self, c: &Conn<'_>, ended: &EndedGame<'_>, settled: &mut Settlement) -> Result<()> {
-        settled.ratings = rate_ended_game(c, ended.row, ended.at)?;
+        // A record played elsewhere says nothing of how its names play here.
+        if ended.origin.played_here() {
+            settled.ratings = rate_ended_game(c, ended.row, ended.at)?;
+        }
         Ok(())
     }
 }
