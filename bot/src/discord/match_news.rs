@@ -7,7 +7,7 @@ use super::posts::{Post, seat_label};
 use super::{BotError, Data, mentions};
 use crate::domain::{PlayerId, TeamSide};
 use crate::service::matches::TeamMatchView;
-use crate::service::tournaments::MAX_NAME_CHARS;
+use crate::service::tournaments::{MAX_NAME_CHARS, score_text};
 use crate::service::{Event, EventPayload};
 
 /// The post of a team match's piece of news, or `None` for any other event.
@@ -30,8 +30,8 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
                 "{} is over: {} {} – {} {}, {result}.",
                 title(&m),
                 team_name(&m, TeamSide::Home),
-                ended.home_points,
-                ended.away_points,
+                score_text(ended.home_points),
+                score_text(ended.away_points),
                 team_name(&m, TeamSide::Away)
             )
         }

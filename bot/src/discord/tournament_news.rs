@@ -7,7 +7,7 @@ use super::commands::common::{cut_to, fitted};
 use super::posts::{Post, seat_label};
 use super::{BotError, Data, mentions};
 use crate::domain::{PlayerId, TournamentStatus};
-use crate::service::tournaments::{MAX_NAME_CHARS, TournamentView};
+use crate::service::tournaments::{MAX_NAME_CHARS, TournamentView, score_text};
 use crate::service::{Event, EventPayload};
 
 /// The post of a tournament's piece of news, or `None` for any other event.
@@ -35,6 +35,7 @@ pub async fn compose(data: &Data, event: &Event) -> Result<Option<Post>, BotErro
                     .map(|s| s.points)
                     .unwrap_or_default();
                 let unit = if points == 1.0 { "point" } else { "points" };
+                let points = score_text(points);
                 format!(
                     "{} is over. Winner: {} with {points} {unit}. Standings: `/tournament standings`.",
                     title(&t),

@@ -16,6 +16,7 @@ use crate::domain::{MatchStatus, TeamMatchId, TeamSide};
 use crate::service::matches::{
     DiscordTeamPlace, MAX_BOARDS, NewTeam, NewTeamMatch, OPEN_TEAM, TeamMatchSummary, TeamMatchView,
 };
+use crate::service::tournaments::score_text;
 
 /// Team matches: this server against another, a pair of games on each board
 #[poise::command(
@@ -197,7 +198,7 @@ fn status_text(m: &TeamMatchView) -> String {
         m.teams
             .iter()
             .find(|t| t.team == team)
-            .map_or(0.0, |t| t.points)
+            .map_or_else(|| score_text(0.0), |t| score_text(t.points))
     };
     let mut text = format!(
         "{} · {state}\n{} {} – {} {}",

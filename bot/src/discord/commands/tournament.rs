@@ -15,7 +15,7 @@ use crate::domain::{TournamentId, TournamentStatus};
 use crate::service::TournamentVacation;
 use crate::service::tournaments::{
     DiscordJoinPlace, Format, NewTournament, TournamentSummary, TournamentView, WithdrawalRule,
-    read_start_time,
+    read_start_time, score_text,
 };
 
 /// Tournaments: round robins, Swiss, groups then knockout, joined from any server or the web
@@ -352,9 +352,9 @@ fn standings_text(t: &TournamentView) -> String {
             "\n{}. {} · {} pts · SB {} · Buchholz {} · {}W {}D {}L",
             s.rank,
             name_of(t, s.player),
-            s.points,
-            s.sonneborn_berger,
-            s.buchholz,
+            score_text(s.points),
+            score_text(s.sonneborn_berger),
+            score_text(s.buchholz),
             s.wins,
             s.draws,
             s.losses

@@ -33,7 +33,7 @@ pub(crate) use discord_places::news_channel;
 pub use facade::{TOURNAMENTS_PAGE_SIZE, Tournaments};
 pub use format::{Format, FormatError, FormatKind};
 pub use groups::{GroupOutcome, Seed, group_outcome, seed_groups};
-pub use points::Points;
+pub use points::{Points, score_text};
 pub use requests::{MAX_NAME_CHARS, MAX_PLAYERS, MAX_ROUND_DAYS, NewTournament};
 pub use round_plan::{Pairing, RoundPlan};
 pub use standings::{

@@ -68,9 +68,43 @@ impl fmt::Display for Points {
     }
 }
 
+/// A score as the API gives it (`2.5`; a Sonneborn-Berger or Buchholz total may end in a
+/// quarter), as every front end prints it: `2½`, `½`, `3`, `1¾`. The one way scores are
+/// written, on the web pages, in Discord and in posts.
+pub fn score_text(score: f64) -> String {
+    let quarters = (score * 4.0).round().max(0.0) as u64;
+    let whole = quarters / 4;
+    let fraction = match quarters % 4 {
+        1 => "¼",
+        2 => "½",
+        3 => "¾",
+        _ => "",
+    };
+    match (whole, fraction) {
+        (0, "") => "0".to_owned(),
+        (0, f) => f.to_owned(),
+        (w, f) => format!("{w}{f}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scores_print_in_halves_and_quarters_on_every_front_end() {
+        assert_eq!(score_text(0.0), "0");
+        assert_eq!(score_text(0.5), "½");
+        assert_eq!(score_text(2.5), "2½");
+        assert_eq!(score_text(3.0), "3");
+        // Sonneborn-Berger counts in quarters.
+        assert_eq!(score_text(2.75), "2¾");
+        assert_eq!(score_text(0.25), "¼");
+        assert_eq!(
+            score_text(Points::from_halves(5).as_f64()),
+            Points::from_halves(5).to_string()
+        );
+    }
 
     #[test]
     fn points_add_in_halves_and_print_as_crosstables_do() {

@@ -25,7 +25,8 @@ use super::super::session::{MaybeSignedIn, SignedIn};
 use super::game::{CsrfForm, game_link, seat};
 use super::me_of;
 use super::page_action::answer_action;
-use super::tournament_words::{points_words, score_words};
+use super::tournament_words::score_words;
+use crate::service::tournaments::score_text;
 
 /// `GET /matches/{id}`.
 pub async fn match_page(
@@ -134,7 +135,7 @@ fn body(m: &TeamMatchView, me: Option<&Me>, refusal: Option<&str>) -> Markup {
                                     (seat(p))
                                 }
                             }
-                            td.points { (points_words(t.points)) }
+                            td.points { (score_text(t.points)) }
                         }
                     }
                 }

@@ -24,7 +24,8 @@ use super::super::session::{MaybeSignedIn, SignedIn};
 use super::game::{game_link, seat};
 use super::me_of;
 use super::page_action::answer_action;
-use super::tournament_words::{format_words, points_words, score_words, status_words};
+use super::tournament_words::{format_words, score_words, status_words};
+use crate::service::tournaments::score_text;
 
 /// `GET /tournaments/{id}`.
 pub async fn tournament_page(
@@ -203,11 +204,11 @@ fn standings(t: &TournamentView, who: &impl Fn(PlayerId) -> Markup) -> Markup {
                 tbody {
                     @for s in &t.standings {
                         tr data-player=(s.player) data-points=(s.points) {
-                            td { (s.rank) } td { (who(s.player)) } td.points { (points_words(s.points)) }
+                            td { (s.rank) } td { (who(s.player)) } td.points { (score_text(s.points)) }
                             td { (s.played) } td { (s.wins) } td { (s.draws) } td { (s.losses) }
-                            @if swiss { td { (points_words(s.buchholz)) } }
-                            td { (points_words(s.sonneborn_berger)) }
-                            td { (points_words(s.direct_encounter)) }
+                            @if swiss { td { (score_text(s.buchholz)) } }
+                            td { (score_text(s.sonneborn_berger)) }
+                            td { (score_text(s.direct_encounter)) }
                         }
                     }
                 }
@@ -231,7 +232,7 @@ fn crosstable(t: &TournamentView, who: &impl Fn(PlayerId) -> Markup) -> Markup {
                             @for (m, games) in row.against.iter().enumerate() {
                                 td {
                                     @if m == n { "×" }
-                                    @else { (games.iter().map(|p| points_words(*p)).collect::<Vec<_>>().join(" ")) }
+                                    @else { (games.iter().map(|p| score_text(*p)).collect::<Vec<_>>().join(" ")) }
                                 }
                             }
                         }

@@ -31,26 +31,3 @@ pub fn score_words(result: Option<PairingResult>) -> &'static str {
         Some(PairingResult::NotPlayed) => "not played",
     }
 }
-
-/// Points as a crosstable prints them: `2½`, `½`, `0`.
-pub fn points_words(points: f64) -> String {
-    let halves = (points * 2.0).round() as i64;
-    match (halves / 2, halves % 2) {
-        (0, 1) => "½".into(),
-        (whole, 1) => format!("{whole}½"),
-        (whole, _) => whole.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn points_print_in_halves() {
-        assert_eq!(points_words(0.0), "0");
-        assert_eq!(points_words(0.5), "½");
-        assert_eq!(points_words(2.5), "2½");
-        assert_eq!(points_words(3.0), "3");
-    }
-}
