@@ -118,6 +118,9 @@ pub enum RulesParseError {
     BadEntry(String),
     #[error("unknown rules entry {0:?}")]
     UnknownKey(String),
+    /// Two entries of one key: which one holds is a guess, so neither is taken.
+    #[error("rules entry {0:?} is given twice")]
+    RepeatedKey(String),
     #[error("bad value {value:?} for {key}: {expected}")]
     BadValue {
         key: String,

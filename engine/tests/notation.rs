@@ -172,6 +172,10 @@ fn rules_strings_report_what_is_wrong() {
             RulesParseError::UnknownKey("zz".to_string()),
         ),
         (
+            format!("dim:7 esc:c ks:w esc:e {start}"),
+            RulesParseError::RepeatedKey("esc".to_string()),
+        ),
+        (
             format!("dim:9 {start}"),
             RulesParseError::DimMismatch { dim: 9, found: 7 },
         ),

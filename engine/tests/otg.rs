@@ -273,3 +273,23 @@ fn read_errors_are_typed_and_name_the_problem() {
         Err(OtgError::Position(_))
     ));
 }
+
+#[test]
+fn a_records_header_is_read_without_its_moves() {
+    let text = "[event:Club]\n\n[rules:dim:7 start:/7/7/7/3K3/7/7/7/]\n1. d4-d1 zz\n[not:a tag]\n";
+    assert_eq!(
+        otg::read_header(text).unwrap(),
+        vec![
+            ("event".to_string(), "Club".to_string()),
+            (
+                "rules".to_string(),
+                "dim:7 start:/7/7/7/3K3/7/7/7/".to_string()
+            ),
+        ],
+        "the tags before the first turn; the turns after are not read"
+    );
+    assert!(matches!(
+        otg::read_header("[rules:dim:7\n"),
+        Err(OtgError::Unclosed { line: 1 })
+    ));
+}

@@ -8,6 +8,7 @@ use crate::service::ServiceError;
 pub fn status_of(e: &ServiceError) -> StatusCode {
     match e {
         ServiceError::NotFound(_) => StatusCode::NOT_FOUND,
+        ServiceError::NulCharacter(_) => StatusCode::BAD_REQUEST,
         ServiceError::Forbidden(_) | ServiceError::NotYourTurn(_) => StatusCode::FORBIDDEN,
         ServiceError::Conflict { .. } | ServiceError::GameOver => StatusCode::CONFLICT,
         ServiceError::IllegalMove(_) | ServiceError::Invalid(_) => StatusCode::UNPROCESSABLE_ENTITY,

@@ -6,12 +6,13 @@
 
 use serde_json::Value;
 
-/// The code of the refusal, in the API's error shape.
-pub const NUL_CODE: &str = "nul_character";
+/// The code of the refusal, in the API's error shape: the service's, which refuses a NUL in
+/// the texts it reads itself (an imported record's tags and comments).
+pub use crate::service::NUL_CODE;
 
-/// The sentence of the refusal for `field`.
+/// The sentence of the refusal for `field`: the service's words for the same refusal.
 pub fn nul_refusal(field: &str) -> String {
-    format!("{field} must not contain the NUL character (\\u0000)")
+    crate::service::ServiceError::NulCharacter(field.to_owned()).to_string()
 }
 
 /// The dotted path (`clock.kind`, `moves[2]`) of the first text in `value` holding a NUL,

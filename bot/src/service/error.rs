@@ -10,6 +10,10 @@ use crate::service::views::GameView;
 /// The cause of an internal error: any error, or a sentence naming what broke.
 pub type InternalCause = Box<dyn std::error::Error + Send + Sync>;
 
+/// The code of a refused NUL character, on every front end (`ServiceError::NulCharacter`, and
+/// the API's and the web client's refusal of one in a request's fields).
+pub const NUL_CODE: &str = "nul_character";
+
 /// What a caller asked for that is not there (or not for their eyes: a private game is not
 /// found by anyone else). Typed, so a front end can tell a missing game from a missing
 /// analysis; `Display` is the sentence shown to users.
@@ -84,6 +88,11 @@ pub enum ServiceError {
     IllegalMove(String),
     #[error("{0}")]
     Invalid(String),
+    /// A text holding the NUL character, which no database column holds (PostgreSQL refuses
+    /// it, SQLite would keep it): refused where the text enters, before anything is stored.
+    /// The text says where it was, in the caller's terms ("the comment on move 3").
+    #[error("{0} must not contain the NUL character (\\u0000)")]
+    NulCharacter(String),
     #[error("{0}")]
     Unavailable(String),
     /// Asked too often or too much at once (a cooldown, a per-player cap): refused for now,
@@ -114,6 +123,7 @@ impl ServiceError {
             ServiceError::GameOver => "game_over",
             ServiceError::IllegalMove(_) => "illegal_move",
             ServiceError::Invalid(_) => "invalid",
+            ServiceError::NulCharacter(_) => NUL_CODE,
             ServiceError::Unavailable(_) | ServiceError::StoreUnavailable(_) => "unavailable",
             ServiceError::Limited { .. } => "rate_limited",
             ServiceError::Internal(_) => "internal",

@@ -71,7 +71,7 @@ pub use discord::{
     SettingsChange, context_schema,
 };
 pub(crate) use emitter::Emitter;
-pub use error::{Missing, ServiceError};
+pub use error::{Missing, NUL_CODE, ServiceError};
 pub use events::{
     AnalysisDone, ChallengeAnswer, DeadlineReminder, DrawEvent, Event, EventBus, EventPayload,
     Events, GameEnded, GamePaused, GameResumed, GameStarted, InactivityReminder, MovePlayedEvent,

@@ -165,6 +165,10 @@ async fn a_nul_in_a_web_form_or_address_is_refused_with_400_naming_the_field() {
             ),
             "variant",
         ),
+        (
+            form("/games/import", format!("csrf={csrf}&record=a%00b")),
+            "record",
+        ),
         (form("/login/token", "token=a%00b".into()), "token"),
         (form("/login", "token=a%00b".into()), "token"),
         (
@@ -197,4 +201,90 @@ async fn a_nul_in_a_web_form_or_address_is_refused_with_400_naming_the_field() {
         failures.join("\n")
     );
     assert!(csrf_of(&app, &cookie).await.is_some(), "still signed in");
+}
+
+/// A Brandubh record with tags, a comment on each side's first move and a variation with a
+/// comment; the attackers resigned.
+fn clean_record() -> String {
+    let rules = tafl_engine::variant("brandubh")
+        .unwrap()
+        .rules()
+        .to_opentafl();
+    format!(
+        "[event:Club night]\n[attackers:Xerxes]\n[defenders:Animals]\n[resigned:attackers]\n\
+         [rules:{rules}]\n\n\
+         1. d2-e2 c4-c5\n\
+         [The attackers open.|]\n\
+         2. f4-f5 c5-a5\n\
+         2b.1.1a. ..... c5-c6\n\
+         [|Quieter.]\n"
+    )
+}
+
+/// Imports `text` as `who`; `None` when it is refused with 400 `nul_character` naming
+/// `place`, else what was answered instead.
+async fn nul_refusal_missing(
+    app: &TestApp,
+    who: &crate::common::Player,
+    query: &str,
+    text: &str,
+    place: &str,
+) -> Option<String> {
+    let (status, body) = crate::study_import::import(app, who, query, text).await;
+    let expected = format!("{place} must not contain the NUL character (\\u0000)");
+    let refused = status == StatusCode::BAD_REQUEST
+        && body["error"]["code"] == "nul_character"
+        && body["error"]["message"] == expected.as_str();
+    (!refused).then(|| format!("{place}: {status} {body}"))
+}
+
+#[tokio::test]
+async fn a_nul_in_an_imported_record_is_refused_with_400_naming_where_and_nothing_is_stored() {
+    let app = TestApp::start().await;
+    let ann = app.register("Ann").await;
+    let clean = clean_record();
+    // (the text the NUL goes into, where the refusal must say it is)
+    let otg_cases = [
+        ("Club night", "the [event] tag"),
+        ("Xerxes", "the [attackers] tag"),
+        ("open.", "the comment on move 1 (d2-e2)"),
+        ("Quieter.", "the comment on move 4 (c5-c6) in a variation"),
+        ("f4-f5 c5-a5", "line 9 of the record"),
+    ];
+    let mut failures = Vec::new();
+    for (text, place) in otg_cases {
+        assert!(clean.contains(text), "{text}");
+        let with_nul = clean.replacen(text, &format!("{}\0{}", &text[..2], &text[2..]), 1);
+        failures.extend(nul_refusal_missing(&app, &ann, "", &with_nul, place).await);
+    }
+    let archive = crate::study_import::ARCHIVE_MOVES.replacen("Xerxes", "Xer\0xes", 1);
+    failures.extend(
+        nul_refusal_missing(
+            &app,
+            &ann,
+            "?format=moves&variant=brandubh",
+            &archive,
+            "the [attackers] tag",
+        )
+        .await,
+    );
+    assert!(
+        failures.is_empty(),
+        "not refused as asked:\n{}",
+        failures.join("\n")
+    );
+    // Nothing was stored: the clean record, imported now, is the first game there is.
+    let (status, imported) = crate::study_import::import(&app, &ann, "", &clean).await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    assert_eq!(imported["game_id"], 1, "{imported}");
+    let notes = app
+        .client
+        .get(app.url("/games/1/annotations"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(!notes.contains("\\u0000"), "{notes}");
 }

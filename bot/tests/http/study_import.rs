@@ -190,6 +190,56 @@ async fn an_illegal_record_is_refused_at_its_first_bad_move_with_the_reason() {
 }
 
 #[tokio::test]
+async fn an_import_refuses_unplayable_rules_in_the_words_a_challenge_gets() {
+    let app = TestApp::start().await;
+    let ann = app.register("Ann").await;
+    let bo = app.register("Bo").await;
+    let start = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+    // (the rules, words the refusal must hold)
+    let unplayable = [
+        (
+            "dim:7 start:/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/".to_owned(),
+            "no king",
+        ),
+        (
+            format!("dim:7 esc:c ks:w esc:c {start}"),
+            "\"esc\" is given twice",
+        ),
+        (format!("dim:7 cor:d4, {start}"), "a winning square"),
+    ];
+    for (rules, words) in unplayable {
+        let challenge = app
+            .send(
+                Method::POST,
+                "/challenges",
+                Some(&ann.token),
+                Some(json!({ "opponent_id": bo.id, "rules": rules, "side": "attackers" })),
+            )
+            .await;
+        let challenge_status = challenge.status();
+        let challenge: Value = challenge.json().await.unwrap();
+        assert_eq!(
+            challenge_status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{rules}: {challenge}"
+        );
+        let message = challenge["error"]["message"].as_str().unwrap();
+        assert!(message.contains(words), "{rules}: {message}");
+        let record = format!("[resigned:attackers]\n[rules:{rules}]\n\n1. d2-e2\n");
+        let (status, imported) = import(&app, &ann, "", &record).await;
+        assert_eq!(
+            (status, &imported["error"]),
+            (challenge_status, &challenge["error"]),
+            "{rules}: the import is refused as the challenge is"
+        );
+    }
+    // Nothing was stored: the first import that is taken is game 1.
+    let (status, imported) = import(&app, &ann, "", &annotated_otg()).await;
+    assert_eq!(status, StatusCode::CREATED, "{imported}");
+    assert_eq!(imported["game_id"], 1, "{imported}");
+}
+
+#[tokio::test]
 async fn annotations_of_a_played_game_round_trip_through_its_otg() {
     let app = TestApp::start().await;
     let (a, b, game) = app.game_between_a_and_b("tablut").await;

@@ -239,6 +239,26 @@ pub fn read(text: &str) -> Result<(Game, Vec<(String, String)>), OtgError> {
     Ok((record.game, record.tags))
 }
 
+/// The tags of a record's header (the bracketed lines before its first turn), nothing
+/// replayed: what a reader checks before the moves are played (the rules a game can start
+/// by). Errors as [`read_record`] gives them for the same lines.
+pub fn read_header(text: &str) -> Result<Vec<(String, String)>, OtgError> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut tags = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim();
+        if line.is_empty() {
+            i += 1;
+        } else if line.starts_with('[') {
+            tags.push(tag(&bracketed(&lines, &mut i)?)?);
+        } else {
+            break;
+        }
+    }
+    Ok(tags)
+}
+
 /// Reads a game record with its comments and variations, every line replayed by the referee.
 pub fn read_record(text: &str) -> Result<GameRecord, OtgError> {
     let lines: Vec<&str> = text.lines().collect();

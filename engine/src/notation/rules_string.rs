@@ -84,10 +84,15 @@ impl Rules {
             });
         }
         let mut rules = Rules::opentafl_defaults(start);
+        let mut seen: Vec<&str> = Vec::new();
         for entry in &entries[1..entries.len() - 1] {
             let (key, value) = entry
                 .split_once(':')
                 .ok_or_else(|| RulesParseError::BadEntry(entry.to_string()))?;
+            if seen.contains(&key) {
+                return Err(RulesParseError::RepeatedKey(key.to_string()));
+            }
+            seen.push(key);
             apply_entry(&mut rules, key, value)?;
         }
         rules.rebuild();

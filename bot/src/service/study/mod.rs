@@ -5,6 +5,7 @@
 pub(crate) mod annotations;
 mod board_notes;
 mod record_import;
+mod record_text;
 
 use crate::domain::{AnnotationId, GameId, PlayerId};
 use crate::service::games::game_state;

@@ -1,7 +1,8 @@
 //! Importing a game record: read (an OpenTafl `.otg`, or an archive's move list for a named
 //! variant), every move checked by the referee, then stored as a finished, unrated, public game
 //! whose players are the names the record gives (imported players, not accounts). An `.otg`
-//! record's comments and variations come along as the game's annotations.
+//! record's comments and variations come along as the game's annotations. Its rules must be
+//! rules a challenge could start a game by, and its texts text a database column holds.
 
 use serde::{Deserialize, Serialize};
 use tafl_engine::move_list::{self, ClaimedResult, MoveListError};
@@ -11,12 +12,13 @@ use utoipa::ToSchema;
 
 use crate::domain::{GameId, GameStatus, PlayerId, ResultReason, Seat};
 use crate::service::games::ClockSpec;
+use crate::service::games::challenges::resolve_rules;
 use crate::service::games::game_ended::{self, EndedGame};
-use crate::service::{Emitter, Missing, Result, ServiceError};
+use crate::service::{Emitter, Missing, Result, RulesChoice, ServiceError};
 use crate::store::Conn;
 use crate::store::rows::{self, GameRow, ImportedGameRow, MoveRow};
 
-use super::annotations;
+use super::{annotations, record_text};
 
 /// The largest record taken: far above any real game (a long 19x19 game with notes is a few
 /// tens of kilobytes), and a bound on the work one request asks for.
@@ -111,27 +113,10 @@ fn read(request: &ImportRequest) -> Result<ReadRecord> {
     let format = request
         .format
         .unwrap_or_else(|| RecordFormat::detect(&request.text));
-    let (variant, record, claimed) = match format {
-        RecordFormat::Otg => {
-            let record = otg::read_record(&request.text).map_err(otg_refusal)?;
-            let claimed = otg_claimed(&record.tags)?;
-            let variant = preset_of(&record.game);
-            (variant, record, claimed)
-        }
-        RecordFormat::Moves => {
-            let name = request.variant.as_deref().ok_or_else(|| {
-                ServiceError::Invalid(
-                    "a move list does not say its rules: name its variant (variant=copenhagen)"
-                        .into(),
-                )
-            })?;
-            let preset = variant(name)
-                .ok_or_else(|| ServiceError::NotFound(Missing::Variant(name.into())))?;
-            let list = move_list::read(&request.text, preset.rules()).map_err(move_list_refusal)?;
-            let record = GameRecord::from_game(list.game, list.tags);
-            (Some(preset.id.to_owned()), record, list.claimed)
-        }
-    };
+    let parsed = parse(request, format);
+    // Before any other refusal of the record: a NUL anywhere is named where it is.
+    record_text::check_record_text(&request.text, parsed.as_ref().ok().map(|p| &p.1))?;
+    let (variant, record, claimed) = parsed?;
     let game = &record.game;
     if game.ply() == 0 {
         return Err(ServiceError::Invalid("the record holds no moves".into()));
@@ -162,6 +147,42 @@ fn read(request: &ImportRequest) -> Result<ReadRecord> {
         winner,
         reason,
     })
+}
+
+/// The record `request` holds, written as `format`, every move replayed: (its preset variant,
+/// the record, the result it claims).
+fn parse(
+    request: &ImportRequest,
+    format: RecordFormat,
+) -> Result<(Option<String>, GameRecord, Option<ClaimedResult>)> {
+    match format {
+        RecordFormat::Otg => {
+            // The record's rules are judged as a challenge's (a tournament's, a match's) are:
+            // by the same function, in the same words, before a move is played on them.
+            let header = otg::read_header(&request.text).map_err(otg_refusal)?;
+            // The last rules tag, as the record is read.
+            if let Some((_, rules)) = header.iter().rev().find(|(name, _)| name == "rules") {
+                resolve_rules(&RulesChoice::Rules(rules.clone()))?;
+            }
+            let record = otg::read_record(&request.text).map_err(otg_refusal)?;
+            let claimed = otg_claimed(&record.tags)?;
+            let variant = preset_of(&record.game);
+            Ok((variant, record, claimed))
+        }
+        RecordFormat::Moves => {
+            let name = request.variant.as_deref().ok_or_else(|| {
+                ServiceError::Invalid(
+                    "a move list does not say its rules: name its variant (variant=copenhagen)"
+                        .into(),
+                )
+            })?;
+            let preset = variant(name)
+                .ok_or_else(|| ServiceError::NotFound(Missing::Variant(name.into())))?;
+            let list = move_list::read(&request.text, preset.rules()).map_err(move_list_refusal)?;
+            let record = GameRecord::from_game(list.game, list.tags);
+            Ok((Some(preset.id.to_owned()), record, list.claimed))
+        }
+    }
 }
 
 /// The result an `.otg` record's tags state: `resigned:<side>`, or `result:1|-1|0`.

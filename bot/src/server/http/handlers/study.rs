@@ -66,7 +66,7 @@ impl FromRequest<AppState> for RecordText {
     request_body(content = String, content_type = "text/plain", description = "The record"),
     responses(
         (status = 201, description = "The game made from the record", body = ImportedGameView),
-        (status = 400, description = "An empty body, or not UTF-8", body = ErrorBody),
+        (status = 400, description = "An empty body, or not UTF-8 (`bad_request`); a NUL character in a tag, a comment or anywhere in the record, named by where it is (`nul_character`)", body = ErrorBody),
         (status = 404, description = "No such variant", body = ErrorBody),
         (status = 413, description = "A record over `http.body_limit_bytes` (`body_too_large`)", body = ErrorBody),
         (status = 422, description = "The first illegal move, its number and the referee's reason (`illegal_move`); or a record that cannot be read, has no result, or starts from a position of its own (`invalid`)", body = ErrorBody),
