@@ -367,6 +367,61 @@ async fn confirmation_mails_are_limited_per_day_even_when_the_address_is_forgott
 }
 
 #[tokio::test]
+async fn an_address_no_mail_reaches_is_refused_and_spends_no_confirmation() {
+    let sink = SmtpSink::start().await;
+    let app = app_mailing_to(sink.url(), 2_000).await;
+    let b = app.register("B").await;
+    let session = signed_in(&app, &b).await;
+    let refused = [
+        "x@[127.0.0.1]",
+        "x@[IPv6:2001:db8::1]",
+        "x@127.0.0.1",
+        "x@localhost",
+        "\"x\"@test.example",
+    ];
+    for address in refused {
+        let (status, page) = post_form(&app, &session, "/me/mail", &[("address", address)]).await;
+        assert_eq!(
+            status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{address}: {page}"
+        );
+        assert!(
+            page.contains("id=\"mail-error\"") && page.contains("is not taken"),
+            "{address}: {page}"
+        );
+    }
+    // The day's confirmations (mail.confirmations_per_day is 3) are all still there.
+    for address in ["one@test.example", "two@test.example", "three@test.example"] {
+        let (status, page) = post_form(&app, &session, "/me/mail", &[("address", address)]).await;
+        assert_eq!(status, StatusCode::OK, "{address}: {page}");
+    }
+    let (status, page) = post_form(
+        &app,
+        &session,
+        "/me/mail",
+        &[("address", "four@test.example")],
+    )
+    .await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{page}");
+    eventually(WAIT, "the third address's confirmation", || async {
+        sink.received()
+            .iter()
+            .any(|m| m.to == vec!["three@test.example".to_owned()])
+            .then_some(())
+    })
+    .await;
+    let sent_to: Vec<Vec<String>> = sink.received().iter().map(|m| m.to.clone()).collect();
+    assert!(
+        sent_to
+            .iter()
+            .flatten()
+            .all(|to| to.ends_with("@test.example") && !to.starts_with('"')),
+        "no mail went to a refused address: {sent_to:?}"
+    );
+}
+
+#[tokio::test]
 async fn a_confirmation_link_expires() {
     let sink = SmtpSink::start().await;
     let app = app_mailing_to(sink.url(), 2_000).await;

@@ -5,6 +5,7 @@
 //! most `max_per_hour` a hour (several games in one mail).
 //!
 //! - `subscriptions.rs`: the address, its confirmation link, quiet hours, unsubscribing;
+//! - `address.rs`: what an address must be (a form mail is delivered to: no address literal);
 //! - `turn_notices.rs`: a notice owed, written with the move that made it (the one move
 //!   path's transaction), and the pass that turns the notices due into mails;
 //! - `presence.rs`: when a player was last on the web (pages, an open tab);
@@ -14,6 +15,7 @@
 //! Sending is `notify/mail_delivery.rs`'s, over SMTP, apart from every move: a slow or dead
 //! SMTP server delays only mail.
 
+mod address;
 mod compose;
 mod outbox;
 mod presence;
