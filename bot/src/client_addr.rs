@@ -14,6 +14,52 @@ use ipnet::IpNet;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClientAddr(pub IpAddr);
 
+impl ClientAddr {
+    /// The network this client is counted by (see [`ClientNetwork`]).
+    pub fn network(self) -> ClientNetwork {
+        ClientNetwork::of(self.0)
+    }
+}
+
+/// What per-address limits count a client by: an IPv4 address itself, an IPv6 address by its
+/// /64 (one machine usually holds a whole /64, so its addresses are one client), an
+/// IPv4-mapped IPv6 address as the IPv4 one. Written and read back as the address's text
+/// (`203.0.113.7`, `2001:db8:1:2::`), which is how a shared count stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ClientNetwork(IpAddr);
+
+impl ClientNetwork {
+    /// The network `ip` belongs to (an address already a network's is its own).
+    pub fn of(ip: IpAddr) -> ClientNetwork {
+        ClientNetwork(match unmapped(ip) {
+            IpAddr::V4(v4) => IpAddr::V4(v4),
+            IpAddr::V6(v6) => {
+                let mask = u128::MAX << 64;
+                IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & mask))
+            }
+        })
+    }
+
+    /// The address that stands for the network.
+    pub fn ip(self) -> IpAddr {
+        self.0
+    }
+}
+
+impl std::fmt::Display for ClientNetwork {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::str::FromStr for ClientNetwork {
+    type Err = std::net::AddrParseError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        text.parse::<IpAddr>().map(ClientNetwork::of)
+    }
+}
+
 /// The proxies whose `X-Forwarded-For` is believed; none by default.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TrustedProxies {

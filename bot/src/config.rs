@@ -172,6 +172,17 @@ pub struct GamesConfig {
     pub analysis_threads: u32,
     /// Analyses one player may have waiting at once.
     pub analysis_max_queued_per_player: u32,
+    /// Analyses a new account may have waiting at once (at most the above): an account is
+    /// new while it is younger than `analysis_new_account_hours` or has no finished game, so
+    /// accounts made by the dozen to fill the queue get a small share each.
+    pub analysis_max_queued_new_account: u32,
+    /// How long an account counts as new for the analysis queue, in hours (0: only a finished
+    /// game makes it established).
+    pub analysis_new_account_hours: u64,
+    /// Analyses the accounts asking from one client address (an IPv6 client by its /64) may
+    /// have waiting together, so that one address cannot fill the queue
+    /// (`analysis_max_queued`) and others are still served.
+    pub analysis_max_queued_per_address: u32,
     /// Searches (AI turns, hints, analysis positions) that run at once (0: one per core).
     pub engine_workers: u32,
     /// Of those, how many may take every core (the strongest AI level, an analysis on every
@@ -387,6 +398,9 @@ impl Default for GamesConfig {
             analysis_max_queued: 100,
             analysis_threads: 0,
             analysis_max_queued_per_player: 3,
+            analysis_max_queued_new_account: 1,
+            analysis_new_account_hours: 24,
+            analysis_max_queued_per_address: 10,
             engine_workers: 0,
             engine_strong_at_once: 1,
             hints_waiting_per_player: 2,

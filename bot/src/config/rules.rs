@@ -53,6 +53,14 @@ impl Config {
             games.analysis_max_queued_per_player >= 1,
             "games.analysis_max_queued_per_player must be at least 1",
         )?;
+        ensure(
+            games.analysis_max_queued_new_account >= 1,
+            "games.analysis_max_queued_new_account must be at least 1",
+        )?;
+        ensure(
+            games.analysis_max_queued_per_address >= 1,
+            "games.analysis_max_queued_per_address must be at least 1",
+        )?;
         ensure(database.readers >= 1, "database.readers must be at least 1")?;
         ensure(
             database.max_batch >= 1,

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -12,6 +12,7 @@ use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::request::Parts;
 
 use super::ClientAddr;
+use crate::client_addr::ClientNetwork;
 
 pub struct RateLimiter<K = [u8; 32]> {
     rate: f64,
@@ -141,15 +142,13 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientKey {
 
 /// The key an address is counted by: IPv4 as it is, IPv6 by its /64 (IPv4-mapped as IPv4).
 pub(super) fn client_key(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V4(_) => ip,
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let mask = u128::MAX << 64;
-                IpAddr::V6(Ipv6Addr::from(u128::from(v6) & mask))
-            }
-        },
+    ClientNetwork::of(ip).ip()
+}
+
+impl ClientKey {
+    /// The network the client is counted by, if the request's address is known.
+    pub fn network(&self) -> Option<ClientNetwork> {
+        self.0.map(ClientNetwork::of)
     }
 }
 

@@ -61,7 +61,7 @@ pub use accounts::{
     token_name_schema,
 };
 pub use analysis::{
-    Analysis, AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView,
+    Analysis, AnalysisSummaryView, AnalysisView, Asker, MarkView, PlyView, SideSummaryView,
     analysis_chart, analysis_chart_text,
 };
 pub use clock::{Clock, ManualClock, SystemClock};

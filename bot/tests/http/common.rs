@@ -58,6 +58,8 @@ pub fn test_config(dir: &tempfile::TempDir) -> Config {
     config.games.analysis_cooldown_secs = 0;
     config.games.max_ai_games_per_player = 0;
     config.games.analysis_max_queued_per_player = 100;
+    config.games.analysis_max_queued_new_account = 100;
+    config.games.analysis_max_queued_per_address = 100;
     // Vacation has tests of its own (vacation.rs): elsewhere a clock that runs out ends the
     // game, as the clock tests expect, without a vacation day spent first.
     config.games.vacation_days_per_year = 0;

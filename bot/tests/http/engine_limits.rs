@@ -162,3 +162,111 @@ async fn games_against_the_ai_are_capped_per_player_and_spaced_by_a_cooldown() {
         "another player is not held back"
     );
 }
+
+/// Asks for `game`'s analysis as `who`, from `address` (the client a trusted proxy reports).
+async fn ask_analysis_from(
+    app: &TestApp,
+    game: i64,
+    who: &Player,
+    address: &str,
+) -> reqwest::Response {
+    let path = format!("/games/{game}/analysis");
+    let response = app
+        .client
+        .post(app.url(&path))
+        .bearer_auth(&who.token)
+        .header("x-forwarded-for", address)
+        .send()
+        .await
+        .unwrap();
+    super::common::checked(&Method::POST, &format!("/api/v1{path}"), response).await
+}
+
+/// A refusal's status, `Retry-After` and message.
+async fn refusal_of(response: reqwest::Response) -> (StatusCode, Option<String>, String) {
+    let status = response.status();
+    let retry_after = response
+        .headers()
+        .get("retry-after")
+        .map(|v| v.to_str().unwrap().to_owned());
+    let body = body_of(response).await;
+    (status, retry_after, body["error"]["message"].to_string())
+}
+
+#[tokio::test]
+async fn fresh_accounts_from_one_address_hold_a_small_share_and_others_are_still_served() {
+    let app = TestApp::start_with(|c| {
+        // Slow enough that every analysis asked for still waits (or runs) when counted.
+        c.games.analysis_ms_per_ply = 5_000;
+        c.games.analysis_threads = 1;
+        c.games.analysis_max_queued_per_player = 3;
+        c.games.analysis_max_queued_new_account = 1;
+        c.games.analysis_new_account_hours = 24;
+        c.games.analysis_max_queued_per_address = 3;
+        // The tests' requests come from 127.0.0.1: as a proxy, it tells each client's address.
+        c.http.trusted_proxies = vec!["127.0.0.1".into()];
+    })
+    .await;
+    let mut games = Vec::new();
+    let mut established = Vec::new();
+    for _ in 0..6 {
+        let (a, _, game) = scripted_game(&app, false).await;
+        games.push(game);
+        established.push(a);
+    }
+    // The players of those games are a day old now, with a finished game each: established.
+    app.clock.advance_ms(25 * 3_600_000);
+    let mut fresh = Vec::new();
+    for i in 0..5 {
+        fresh.push(app.register(&format!("Fresh {i}")).await);
+    }
+    let crowd = "203.0.113.7";
+
+    assert_eq!(
+        ask_analysis_from(&app, games[0], &fresh[0], crowd)
+            .await
+            .status(),
+        StatusCode::ACCEPTED
+    );
+    let (status, retry_after, message) =
+        refusal_of(ask_analysis_from(&app, games[1], &fresh[0], crowd).await).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{message}");
+    assert!(retry_after.is_some(), "{message}");
+    assert!(
+        message.contains("the most a new account may have"),
+        "a new account holds one: {message}"
+    );
+    for (who, game) in [(&fresh[1], games[1]), (&fresh[2], games[2])] {
+        assert_eq!(
+            ask_analysis_from(&app, game, who, crowd).await.status(),
+            StatusCode::ACCEPTED
+        );
+    }
+    // The address holds its three: a fourth account from it is refused, established or not.
+    for who in [&fresh[3], &established[0]] {
+        let (status, retry_after, message) =
+            refusal_of(ask_analysis_from(&app, games[3], who, crowd).await).await;
+        assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{message}");
+        assert!(retry_after.is_some(), "{message}");
+        assert!(
+            message.contains("3 analyses asked from your address are waiting"),
+            "{message}"
+        );
+    }
+    // Others are still served: a fresh account elsewhere, and an established one, which may
+    // have more than one waiting.
+    assert_eq!(
+        ask_analysis_from(&app, games[3], &fresh[4], "198.51.100.2")
+            .await
+            .status(),
+        StatusCode::ACCEPTED
+    );
+    for game in [games[4], games[5]] {
+        assert_eq!(
+            ask_analysis_from(&app, game, &established[1], "192.0.2.9")
+                .await
+                .status(),
+            StatusCode::ACCEPTED
+        );
+    }
+}

@@ -33,7 +33,12 @@ pub async fn analyze(
     let id = which_game(&ctx, me, game.map(GameId)).await?;
     // Subscribed before asking, so the end of a short analysis is not missed.
     let mut events = data.service.events().subscribe();
-    let asked = data.service.analysis().request(me, id).await?;
+    // Discord tells no address: only the player's own shares of the queue apply.
+    let asker = crate::service::Asker {
+        player: me,
+        from: None,
+    };
+    let asked = data.service.analysis().request(asker, id).await?;
     // A long wait is deferred by the answer budget (`answers`); the answer edits it.
     let view = if asked.status == crate::domain::AnalysisStatus::Done {
         asked

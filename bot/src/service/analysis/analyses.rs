@@ -23,7 +23,9 @@ use super::Analysis;
 use crate::service::cooldowns::Asked;
 use crate::service::engine_queue::{EngineJob, EngineOwner};
 use crate::service::games::game_state;
-use crate::service::{CAP_RETRY_AFTER_SECS, Missing, Result, ServiceError};
+use crate::service::{Missing, Result, ServiceError};
+
+use super::queue_share::{Asker, QueueShares};
 
 /// Transposition table of the analysis search, in MiB.
 const TABLE_MIB: usize = 64;
@@ -33,11 +35,12 @@ impl Analysis<'_> {
     /// one, otherwise a new one at the end of the queue.
     ///
     /// A finished game may be analysed by anyone who may see it; a game still going only by
-    /// its player, and only against the AI (never in a game against a person).
-    pub async fn request(self, viewer: PlayerId, id: GameId) -> Result<AnalysisView> {
+    /// its player, and only against the AI (never in a game against a person). A new one is
+    /// refused when it would take more than the asker's share of the queue (`queue_share.rs`).
+    pub async fn request(self, asker: Asker, id: GameId) -> Result<AnalysisView> {
+        let viewer = asker.player;
         let ms_per_ply = self.service.inner.config.analysis_ms_per_ply;
-        let max_queued = self.service.inner.config.analysis_max_queued;
-        let max_mine = self.service.inner.config.analysis_max_queued_per_player;
+        let shares = QueueShares::of(&self.service.inner.config);
         let service = self.service.clone();
         let cache = self.service.inner.engines.clone();
         let now = self.service.now_ms();
@@ -55,27 +58,7 @@ impl Analysis<'_> {
                 let analysis = match rows::analysis_of(c, id, ms_per_ply, plies)? {
                     Some(existing) => existing,
                     None => {
-                        let pending = rows::pending_analyses(c)?;
-                        let waiting = pending.len();
-                        if waiting >= max_queued as usize {
-                            return Err(ServiceError::Unavailable(format!(
-                                "{waiting} analyses are waiting, the most the queue holds; \
-                                 ask again later"
-                            )));
-                        }
-                        let mine = pending
-                            .iter()
-                            .filter(|a| a.requested_by == Some(viewer))
-                            .count();
-                        if mine >= max_mine as usize {
-                            return Err(ServiceError::Limited {
-                                message: format!(
-                                    "you already have {mine} analyses waiting; ask for another \
-                                     once one is done"
-                                ),
-                                retry_after_secs: CAP_RETRY_AFTER_SECS,
-                            });
-                        }
+                        shares.check(c, &rows::pending_analyses(c)?, asker, now)?;
                         service.ask_engine(viewer, Asked::Analysis)?;
                         let mut new = AnalysisRow {
                             id: AnalysisId(0),
@@ -86,6 +69,7 @@ impl Analysis<'_> {
                             requested_by: Some(viewer),
                             requested_at: now,
                             finished_at: None,
+                            requested_from: asker.from,
                         };
                         rows::insert_analysis(c, &mut new)?;
                         new

@@ -4,15 +4,17 @@
 mod analyses;
 pub mod board;
 pub(crate) mod chart;
+mod queue_share;
 mod view;
 
 use super::GamesService;
 
 pub(crate) use chart::chart_mark;
 pub use chart::{analysis_chart, analysis_chart_text};
+pub use queue_share::Asker;
 pub use view::{AnalysisSummaryView, AnalysisView, MarkView, PlyView, SideSummaryView};
 
-/// Analyses and hints: `service.analysis().request(viewer, game)`.
+/// Analyses and hints: `service.analysis().request(asker, game)`.
 #[derive(Clone, Copy)]
 pub struct Analysis<'s> {
     pub(super) service: &'s GamesService,

@@ -364,6 +364,15 @@ pub(super) const MIGRATIONS: &[Migration] = &[
         )),
         then: Some(explorer::count_public_games_played_here),
     },
+    Migration {
+        version: 38,
+        name: "analysis_address",
+        sqlite: include_str!("../../../../migrations/0038_analysis_address.sql"),
+        postgres: Postgres::Sql(include_str!(
+            "../../../../migrations/postgres/0038_analysis_address.sql"
+        )),
+        then: None,
+    },
 ];
 
 /// Schema version of a fully migrated database.

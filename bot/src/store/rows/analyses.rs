@@ -1,5 +1,6 @@
 //! Analyses and the positions they have searched so far.
 
+use crate::client_addr::ClientNetwork;
 use crate::store::{Conn, Row, params};
 
 use super::*;
@@ -15,10 +16,13 @@ pub struct AnalysisRow {
     pub requested_by: Option<PlayerId>,
     pub requested_at: i64,
     pub finished_at: Option<i64>,
+    /// The client network it was asked from, while it waits (`None` once done, or when asked
+    /// with no address: Discord, the command line).
+    pub requested_from: Option<ClientNetwork>,
 }
 
-const COLS: &str =
-    "id, game_id, ms_per_ply, plies, status, requested_by, requested_at, finished_at";
+const COLS: &str = "id, game_id, ms_per_ply, plies, status, requested_by, requested_at, \
+     finished_at, requested_from";
 
 fn analysis_from(r: &Row<'_>) -> Result<AnalysisRow> {
     Ok(AnalysisRow {
@@ -30,6 +34,10 @@ fn analysis_from(r: &Row<'_>) -> Result<AnalysisRow> {
         requested_by: r.get(5)?,
         requested_at: r.get(6)?,
         finished_at: r.get(7)?,
+        // Written from a `ClientNetwork`; anything else reads as unknown (counted nowhere).
+        requested_from: r
+            .get::<Option<String>>(8)?
+            .and_then(|text| text.parse().ok()),
     })
 }
 
@@ -60,15 +68,16 @@ pub fn latest_analysis(c: &Conn<'_>, game: GameId) -> Result<Option<AnalysisRow>
 
 pub fn insert_analysis(c: &Conn<'_>, row: &mut AnalysisRow) -> Result<()> {
     let id = c.insert_returning_id(
-        "INSERT INTO analyses (game_id, ms_per_ply, plies, status, requested_by, requested_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+        "INSERT INTO analyses (game_id, ms_per_ply, plies, status, requested_by, requested_at, \
+         requested_from) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING id",
         params![
             row.game_id,
             row.ms_per_ply,
             row.plies,
             row.status,
             row.requested_by,
-            row.requested_at
+            row.requested_at,
+            row.requested_from.map(|network| network.to_string())
         ],
     )?;
     row.id = AnalysisId(id);
@@ -94,6 +103,13 @@ pub fn set_analysis_status(
         "UPDATE analyses SET status = ?2, finished_at = ?3 WHERE id = ?1",
         params![id, status, finished_at],
     )?;
+    if status == AnalysisStatus::Done {
+        // Counted only while it waits: a client's address is kept no longer than that.
+        c.execute(
+            "UPDATE analyses SET requested_from = NULL WHERE id = ?1",
+            params![id],
+        )?;
+    }
     Ok(())
 }
 

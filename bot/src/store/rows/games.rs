@@ -597,6 +597,17 @@ pub fn public_games(c: &Conn<'_>, status: GameStatus, limit: u32) -> Result<Vec<
 pub(crate) const PUBLIC_GAMES_ORDER: &str = "WHERE status = ?1 AND private = FALSE \
      ORDER BY updated_at DESC, id DESC LIMIT ?2";
 
+/// Whether `player` has a finished game (as either side, against anyone).
+pub fn has_finished_game(c: &Conn<'_>, player: PlayerId) -> Result<bool> {
+    let found: Option<GameId> = c.query_opt(
+        "SELECT id FROM games WHERE status = 'finished' AND \
+         (attackers_player = ?1 OR defenders_player = ?1) LIMIT 1",
+        params![player],
+        |r| r.get(0),
+    )?;
+    Ok(found.is_some())
+}
+
 /// How many games against the AI `player` has going.
 pub fn active_ai_games_of(c: &Conn<'_>, player: PlayerId) -> Result<usize> {
     let n: i64 = c.query_one(

@@ -6,11 +6,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use crate::domain::{AnalysisStatus, GameId};
-use crate::server::AppState;
 use crate::server::http::auth::{Authed, Viewer};
 use crate::server::http::error::ErrorBody;
 use crate::server::http::extract::ApiPath;
-use crate::service::AnalysisView;
+use crate::server::{AppState, ClientKey};
+use crate::service::{AnalysisView, Asker};
 
 use super::ApiResult;
 
@@ -29,15 +29,22 @@ use super::ApiResult;
         (status = 403, description = "A game still being played against a person, or not my game", body = ErrorBody),
         (status = 404, description = "No such game, or a private game and not one of its players", body = ErrorBody),
         (status = 422, description = "The game has no move yet", body = ErrorBody),
+        (status = 429, description = "More than the asker's share of the queue: their own analyses waiting (`games.analysis_max_queued_per_player`, a new account's `games.analysis_max_queued_new_account`), or those asked from their address (`games.analysis_max_queued_per_address`); or within the cooldown (`rate_limited`)", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 503, description = "The analysis queue is full for now", body = ErrorBody),
     )
 )]
 pub async fn request_analysis(
     State(state): State<AppState>,
     Authed(me): Authed,
+    client: ClientKey,
     ApiPath(id): ApiPath<GameId>,
 ) -> ApiResult<Response> {
-    let view = state.service.analysis().request(me, id).await?;
+    let asker = Asker {
+        player: me,
+        from: client.network(),
+    };
+    let view = state.service.analysis().request(asker, id).await?;
     let status = match view.status {
         AnalysisStatus::Done => StatusCode::OK,
         AnalysisStatus::Queued | AnalysisStatus::Running => StatusCode::ACCEPTED,

@@ -11,8 +11,8 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use maud::{Markup, html};
 
 use crate::domain::{AnalysisStatus, GameId, PlayerId};
-use crate::server::AppState;
-use crate::service::{AnalysisView, MarkView, Missing, PlyView, ServiceError};
+use crate::server::{AppState, ClientKey};
+use crate::service::{AnalysisView, Asker, MarkView, Missing, PlyView, ServiceError};
 
 use super::super::analysis_svg::analysis_chart_svg;
 use super::super::board_svg::ThemeChoice;
@@ -219,13 +219,17 @@ pub async fn analysis_part(
 pub async fn request_analysis(
     State(state): State<AppState>,
     session: SignedIn,
+    client: ClientKey,
     headers: HeaderMap,
     Path(id): Path<GameId>,
     Query(q): Query<BoardQuery>,
     WebForm(form): WebForm<CsrfForm>,
 ) -> Response {
     if headers.contains_key(CSRF_HEADER) {
-        return match panel_after_request(&state, &session, &headers, id, q.look().theme).await {
+        let asker = asker_of(&session, &client);
+        return match panel_after_request(&state, &session, asker, &headers, id, q.look().theme)
+            .await
+        {
             Ok(panel) => Html(panel.into_string()).into_response(),
             Err(e) => Plain(e).into_response(),
         };
@@ -234,7 +238,7 @@ pub async fn request_analysis(
         Ok(()) => state
             .service
             .analysis()
-            .request(session.player, id)
+            .request(asker_of(&session, &client), id)
             .await
             .map_err(WebError::from),
         Err(e) => Err(e),
@@ -245,16 +249,26 @@ pub async fn request_analysis(
     }
 }
 
+/// Who asks: the signed-in player, from the request's client address (the analysis queue's
+/// shares are counted per address too).
+fn asker_of(session: &SignedIn, client: &ClientKey) -> Asker {
+    Asker {
+        player: session.player,
+        from: client.network(),
+    }
+}
+
 /// Asks for the analysis for the page's script; the panel that shows it.
 async fn panel_after_request(
     state: &AppState,
     session: &SignedIn,
+    asker: Asker,
     headers: &HeaderMap,
     id: GameId,
     look: ThemeChoice,
 ) -> Result<Markup, WebError> {
     session.check_csrf(headers, None)?;
-    let analysis = state.service.analysis().request(session.player, id).await?;
+    let analysis = state.service.analysis().request(asker, id).await?;
     let me = me_of(state, Some(session)).await?;
     let game = state.service.games().game(Some(session.player), id).await?;
     panel_for(state, me.as_ref(), id, game.ply, Some(&analysis), look).await
