@@ -79,11 +79,16 @@ impl QueueShares {
         }
         // Looked up only when it matters: most askers have nothing waiting.
         if mine >= self.new_account && self.is_new(c, asker.player, now)? {
+            let hours = self.new_account_ms / 3_600_000;
+            let new_until = if hours == 0 {
+                "until it has finished a game".to_owned()
+            } else {
+                format!("for {hours} hours and until it has finished a game")
+            };
+            let analyses = if mine == 1 { "analysis" } else { "analyses" };
             return Err(limited(format!(
-                "you already have {mine} analysis waiting, the most a new account may have (an \
-                 account is new for {} hours and until it has finished a game); ask for \
-                 another once it is done",
-                self.new_account_ms / 3_600_000
+                "you already have {mine} {analyses} waiting, the most a new account may have \
+                 (an account is new {new_until}); ask for another once one is done"
             )));
         }
         if let Some(from) = asker.from {
