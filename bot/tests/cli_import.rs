@@ -89,3 +89,25 @@ async fn several_records_are_imported_with_progress_and_a_refusal_fails_the_run(
     let output = import(&db, &paths[..2]);
     assert!(output.status.success(), "{output:?}");
 }
+
+#[tokio::test]
+async fn a_record_holding_a_nul_is_refused_by_the_command_line_too_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("taflbot.db");
+    let service = service_on(&db);
+    let path = dir.path().join("nul.otg");
+    std::fs::write(&path, otg().replace("An opening.", "An op\0ening.")).unwrap();
+
+    let output = import(&db, &[path.as_path()]);
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr
+            .contains("refused: the comment on move 1 (d2-e2) must not contain the NUL character"),
+        "{stderr}"
+    );
+    assert!(
+        service.games().game(None, GameId(1)).await.is_err(),
+        "nothing was stored"
+    );
+}
