@@ -6,7 +6,7 @@
 //! Instances starting together migrate one after the other: on SQLite each transaction takes
 //! the file's write lock before reading the version (`BEGIN IMMEDIATE`); on PostgreSQL the
 //! runner holds an advisory lock throughout, waited for as long as it takes
-//! (`migration_lock.rs`).
+//! (`migration_lock.rs`). On PostgreSQL a migration's statements have no deadline.
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -34,9 +34,16 @@ pub(super) fn run_logging_waits(
         return apply_missing(conn, migrations);
     }
     migration_lock::take(conn, log_every)?;
-    let outcome = apply_missing(conn, migrations);
+    // A migration runs for as long as it takes: `database.statement_timeout_ms` is for
+    // requests, and one of a migration's statements cut by it (a recount over a million games
+    // takes minutes) would make the database impossible to upgrade. Waits for a lock keep
+    // their deadline: a migration is not to stall behind a running instance's transaction.
+    let outcome = conn
+        .batch("SET statement_timeout = 0")
+        .and_then(|()| apply_missing(conn, migrations));
+    let restored = conn.batch("RESET statement_timeout");
     let unlocked = migration_lock::release(conn);
-    outcome.and(unlocked)
+    outcome.and(restored).and(unlocked)
 }
 
 fn apply_missing(conn: &Conn<'_>, migrations: &[Migration]) -> Result<(), StoreError> {
