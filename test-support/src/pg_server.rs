@@ -63,19 +63,15 @@ impl Server {
         self.url(&name)
     }
 
-    /// The server's processes: the postmaster (from `postmaster.pid`) and its children (the
-    /// backends, the background workers), read from `/proc`.
-    fn processes(&self) -> Vec<u32> {
+    /// The server's first process (from `postmaster.pid`), the parent of all the others.
+    fn postmaster(&self) -> u32 {
         let pid_file = self.data.join("postmaster.pid");
-        let postmaster: u32 = std::fs::read_to_string(&pid_file)
+        std::fs::read_to_string(&pid_file)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", pid_file.display()))
             .lines()
             .next()
             .and_then(|line| line.trim().parse().ok())
-            .unwrap_or_else(|| panic!("{} names no process", pid_file.display()));
-        let mut pids = vec![postmaster];
-        pids.extend(children_of(postmaster));
-        pids
+            .unwrap_or_else(|| panic!("{} names no process", pid_file.display()))
     }
 }
 
@@ -101,15 +97,22 @@ fn children_of(parent: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Sends `signal` (`STOP`, `CONT`) to `pids`.
-fn signal(signal: &str, pids: &[u32]) {
+/// Sends `signal` (`STOP`, `CONT`) to `pids`; `false` when `kill` says one of them failed (a
+/// process that ended meanwhile, say).
+fn signal(signal: &str, pids: &[u32]) -> bool {
     let pids: Vec<String> = pids.iter().map(u32::to_string).collect();
-    let status = Command::new("kill")
+    match Command::new("kill")
         .arg(format!("-{signal}"))
         .args(&pids)
         .status()
-        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
-    assert!(status.success(), "kill -{signal} {pids:?} failed");
+    {
+        Ok(status) => status.success(),
+        Err(e) => {
+            // No panic here: this also runs while a failed test unwinds.
+            eprintln!("cannot run kill -{signal} {pids:?}: {e}");
+            false
+        }
+    }
 }
 
 /// A PostgreSQL server for one test alone, which it may freeze. It stops when the test process
@@ -140,10 +143,18 @@ impl PrivateServer {
     /// them is answered, as with a server that hangs. It goes on when the guard is dropped,
     /// also when the test fails meanwhile.
     pub fn freeze(&self) -> Frozen {
-        let pids = self.server.processes();
-        // The postmaster first, so it starts no process that would miss the signal.
-        signal("STOP", &pids);
-        Frozen { pids }
+        let postmaster = self.server.postmaster();
+        // The postmaster first, so it starts no process after its children are listed.
+        assert!(
+            signal("STOP", &[postmaster]),
+            "cannot stop the PostgreSQL test server ({postmaster})"
+        );
+        let mut pids = vec![postmaster];
+        pids.extend(children_of(postmaster));
+        let frozen = Frozen { pids };
+        // A backend may end between its listing and the signal; the rest are stopped anyway.
+        signal("STOP", &frozen.pids[1..]);
+        frozen
     }
 }
 
@@ -155,11 +166,9 @@ pub struct Frozen {
 
 impl Drop for Frozen {
     fn drop(&mut self) {
-        // No panic here: this may run while a failed test unwinds.
-        let pids: Vec<String> = self.pids.iter().map(u32::to_string).collect();
-        if let Err(e) = Command::new("kill").arg("-CONT").args(&pids).status() {
-            eprintln!("cannot thaw the PostgreSQL test server ({pids:?}): {e}");
-        }
+        // Children first: the postmaster, going on, may act on them at once.
+        signal("CONT", &self.pids[1..]);
+        signal("CONT", &self.pids[..1]);
     }
 }
 
