@@ -137,7 +137,10 @@ pub fn explorer(args: ExplorerBenchArgs) -> anyhow::Result<ExitCode> {
     let mut dice = Dice(args.seed);
     let mut questions: Vec<String> = Vec::new();
 
-    let store = Store::open(&path, 1, Duration::from_secs(30), 1)?;
+    // A transaction of `--batch` games takes seconds (20,000 by default: about 30 s): the
+    // store's answer wait, made for requests, would give up on it.
+    let store = Store::open(&path, 1, Duration::from_secs(30), 1)?
+        .with_answer_wait(Duration::from_secs(3_600));
     let built = Instant::now();
     let mut made = 0u64;
     while made < args.games {

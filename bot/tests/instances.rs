@@ -1,7 +1,8 @@
 //! Several `taflbot` processes on one PostgreSQL database, as an operator runs them: racing
 //! moves sent to both (one wins each ply), a move made on one reaching the other's event
-//! stream, a timeout both schedulers see firing once, and one instance killed (-9) under load
-//! losing no acknowledged move, its pending AI turn played by the other.
+//! stream, a timeout both schedulers see firing once, one instance killed (-9) under load
+//! losing no acknowledged move, its pending AI turn played by the other, and an instance started
+//! while another migrates waiting for it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use taflbot_test_support::pg_server;
@@ -34,6 +35,13 @@ impl Drop for Instance {
 impl Instance {
     /// Starts an instance on `database` and waits for its "listening" log line.
     fn start(database: &str, extra: &[(&str, &str)]) -> Instance {
+        let (mut instance, log) = Instance::launch(database, extra);
+        instance.wait_until_listening(log);
+        instance
+    }
+
+    /// Starts an instance on `database`; its log lines arrive on the channel answered.
+    fn launch(database: &str, extra: &[(&str, &str)]) -> (Instance, mpsc::Receiver<String>) {
         let mut command = Command::new(env!("CARGO_BIN_EXE_taflbot"));
         command
             .arg("serve")
@@ -63,24 +71,22 @@ impl Instance {
                 let _ = tx.send(line);
             }
         });
-        let deadline = Instant::now() + WAIT;
-        let base = loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = rx
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("an instance did not listen within {WAIT:?}"));
-            let Ok(entry) = serde_json::from_str::<Value>(&line) else {
-                continue;
-            };
-            if let Some(addr) = entry["fields"]["addr"].as_str()
-                && line.contains("listening")
-            {
-                break format!("http://{addr}/api/v1");
-            }
+        let instance = Instance {
+            child,
+            base: String::new(),
         };
+        (instance, rx)
+    }
+
+    /// Waits for the "listening" log line and takes the address it names.
+    fn wait_until_listening(&mut self, log: mpsc::Receiver<String>) {
+        let listening = log_line(&log, "an instance to listen", |entry, line| {
+            entry["fields"]["addr"].is_string() && line.contains("listening")
+        });
+        let addr = listening["fields"]["addr"].as_str().unwrap_or_default();
+        self.base = format!("http://{addr}/api/v1");
         // Keep draining the log so the instance never blocks on a full pipe.
-        std::thread::spawn(move || while rx.recv().is_ok() {});
-        Instance { child, base }
+        std::thread::spawn(move || while log.recv().is_ok() {});
     }
 
     fn kill_9(&mut self) {
@@ -88,6 +94,33 @@ impl Instance {
             .args(["-9", &self.child.id().to_string()])
             .status();
         let _ = self.child.wait();
+    }
+}
+
+/// The first JSON line of `log` that `wanted` picks, within [`WAIT`]; the test fails naming
+/// `what` it waited for otherwise.
+fn log_line(
+    log: &mpsc::Receiver<String>,
+    what: &str,
+    wanted: impl Fn(&Value, &str) -> bool,
+) -> Value {
+    let deadline = Instant::now() + WAIT;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let line = match log.recv_timeout(left) {
+            Ok(line) => line,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                panic!("timed out after {WAIT:?} waiting for {what}")
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                panic!("the instance's log ended (it exited) while waiting for {what}")
+            }
+        };
+        if let Ok(entry) = serde_json::from_str::<Value>(&line)
+            && wanted(&entry, &line)
+        {
+            return entry;
+        }
     }
 }
 
@@ -653,4 +686,54 @@ async fn registrations_and_failed_sign_ins_per_address_are_counted_by_both_insta
             StatusCode::TOO_MANY_REQUESTS
         );
     }
+}
+
+/// The PostgreSQL advisory lock a migrating instance holds (`store/migrations/migration_lock.rs`).
+const MIGRATION_LOCK: i64 = 0x7461_666d;
+
+/// An instance started while another migrates waits for it for as long as it takes, far past
+/// its own lock deadline (200 ms here), saying so in its log every 10 s, and starts once the
+/// migration is over (it used to exit 2 as soon as the lock deadline passed).
+#[test]
+fn an_instance_started_while_another_migrates_waits_for_it_then_starts() {
+    let database = pg_server::database_url();
+    let mut other = postgres::Client::connect(&database, postgres::NoTls).unwrap();
+    other
+        .batch_execute(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))
+        .unwrap();
+    let (mut starting, log) = Instance::launch(
+        &database,
+        &[
+            ("TAFLBOT_DATABASE_LOCK_TIMEOUT_MS", "200"),
+            ("TAFLBOT_DATABASE_STATEMENT_TIMEOUT_MS", "300"),
+        ],
+    );
+
+    let waiting = log_line(
+        &log,
+        "the starting instance to say it waits for the migration",
+        |_, line| line.contains("waiting for another instance's schema migration"),
+    );
+    let waited = waiting["fields"]["waited_secs"].as_u64();
+    assert!(waited >= Some(10), "{waiting}");
+    assert!(
+        starting.child.try_wait().unwrap().is_none(),
+        "the starting instance exited"
+    );
+    let waiters: i64 = other
+        .query_one(
+            "SELECT COUNT(*) FROM pg_locks \
+             WHERE locktype = 'advisory' AND NOT granted \
+             AND classid = 0 AND CAST(objid AS BIGINT) = $1 AND objsubid = 1 \
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            &[&MIGRATION_LOCK],
+        )
+        .unwrap()
+        .get(0);
+    assert_eq!(waiters, 1, "the starting instance still waits for the lock");
+
+    other
+        .batch_execute(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"))
+        .unwrap();
+    starting.wait_until_listening(log);
 }

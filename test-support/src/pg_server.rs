@@ -4,6 +4,9 @@
 //! it the tests that use it fail, they never skip. As root, the server runs as the `postgres`
 //! user, since `initdb` refuses root. The server stops, and its directory goes, when the test
 //! process ends (a watcher beside it waits for that).
+//!
+//! A test that freezes the server (`SIGSTOP`, [`PrivateServer::freeze`]) starts one of its own
+//! with [`PrivateServer::start`], so the tests beside it in the same process are not frozen too.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
@@ -15,8 +18,11 @@ use std::time::{Duration, Instant};
 /// How long the server may take to accept connections.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
+#[derive(Clone)]
 struct Server {
     port: u16,
+    /// The cluster's data directory, where `postmaster.pid` names the server's process.
+    data: PathBuf,
 }
 
 static SERVER: OnceLock<Result<Server, String>> = OnceLock::new();
@@ -32,26 +38,137 @@ pub fn database_url() -> String {
 }
 
 fn create_database() -> String {
-    let server = match SERVER.get_or_init(start) {
-        Ok(server) => server,
+    match SERVER.get_or_init(start) {
+        Ok(server) => server.create_database(),
         Err(why) => panic!("the PostgreSQL test server did not start: {why}"),
-    };
-    let name = format!(
-        "t{}_{}",
-        std::process::id(),
-        DATABASES.fetch_add(1, Ordering::Relaxed)
-    );
-    let mut admin = postgres::Client::connect(&server.url("postgres"), postgres::NoTls)
-        .unwrap_or_else(|e| panic!("cannot reach the PostgreSQL test server: {e}"));
-    admin
-        .batch_execute(&format!("CREATE DATABASE {name}"))
-        .unwrap_or_else(|e| panic!("cannot create the test database {name}: {e}"));
-    server.url(&name)
+    }
 }
 
 impl Server {
     fn url(&self, database: &str) -> String {
         format!("postgres://taflbot@127.0.0.1:{}/{database}", self.port)
+    }
+
+    fn create_database(&self) -> String {
+        let name = format!(
+            "t{}_{}",
+            std::process::id(),
+            DATABASES.fetch_add(1, Ordering::Relaxed)
+        );
+        let mut admin = postgres::Client::connect(&self.url("postgres"), postgres::NoTls)
+            .unwrap_or_else(|e| panic!("cannot reach the PostgreSQL test server: {e}"));
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap_or_else(|e| panic!("cannot create the test database {name}: {e}"));
+        self.url(&name)
+    }
+
+    /// The server's first process (from `postmaster.pid`), the parent of all the others.
+    fn postmaster(&self) -> u32 {
+        let pid_file = self.data.join("postmaster.pid");
+        std::fs::read_to_string(&pid_file)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", pid_file.display()))
+            .lines()
+            .next()
+            .and_then(|line| line.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{} names no process", pid_file.display()))
+    }
+}
+
+/// The processes whose parent is `parent`.
+fn children_of(parent: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: u32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            // `pid (command) state ppid ...`: the command may hold spaces, not a `)`.
+            let ppid: u32 = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            (ppid == parent).then_some(pid)
+        })
+        .collect()
+}
+
+/// Sends `signal` (`STOP`, `CONT`) to `pids`; `false` when `kill` says one of them failed (a
+/// process that ended meanwhile, say).
+fn signal(signal: &str, pids: &[u32]) -> bool {
+    let pids: Vec<String> = pids.iter().map(u32::to_string).collect();
+    match Command::new("kill")
+        .arg(format!("-{signal}"))
+        .args(&pids)
+        .status()
+    {
+        Ok(status) => status.success(),
+        Err(e) => {
+            // No panic here: this also runs while a failed test unwinds.
+            eprintln!("cannot run kill -{signal} {pids:?}: {e}");
+            false
+        }
+    }
+}
+
+/// A PostgreSQL server for one test alone, which it may freeze. It stops when the test process
+/// ends, as the shared one does.
+pub struct PrivateServer {
+    server: Server,
+}
+
+impl PrivateServer {
+    /// Starts a server of its own (a few seconds: `initdb`). Panics, saying why, when it cannot.
+    pub fn start() -> PrivateServer {
+        let server = std::thread::spawn(start)
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            .unwrap_or_else(|why| panic!("a private PostgreSQL test server did not start: {why}"));
+        PrivateServer { server }
+    }
+
+    /// A new, empty database on this server.
+    pub fn database_url(&self) -> String {
+        let server = self.server.clone();
+        std::thread::spawn(move || server.create_database())
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+
+    /// Stops every process of the server (`SIGSTOP`): connections stay open and nothing on
+    /// them is answered, as with a server that hangs. It goes on when the guard is dropped,
+    /// also when the test fails meanwhile.
+    pub fn freeze(&self) -> Frozen {
+        let postmaster = self.server.postmaster();
+        // The postmaster first, so it starts no process after its children are listed.
+        assert!(
+            signal("STOP", &[postmaster]),
+            "cannot stop the PostgreSQL test server ({postmaster})"
+        );
+        let mut pids = vec![postmaster];
+        pids.extend(children_of(postmaster));
+        let frozen = Frozen { pids };
+        // A backend may end between its listing and the signal; the rest are stopped anyway.
+        signal("STOP", &frozen.pids[1..]);
+        frozen
+    }
+}
+
+/// A frozen server's processes, sent `SIGCONT` when dropped.
+#[must_use = "the server goes on as soon as this is dropped"]
+pub struct Frozen {
+    pids: Vec<u32>,
+}
+
+impl Drop for Frozen {
+    fn drop(&mut self) {
+        // Children first: the postmaster, going on, may act on them at once.
+        signal("CONT", &self.pids[1..]);
+        signal("CONT", &self.pids[..1]);
     }
 }
 
@@ -171,7 +288,7 @@ fn start() -> Result<Server, String> {
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("cannot start postgres: {e}"))?;
-    let server = Server { port };
+    let server = Server { port, data };
     let began = Instant::now();
     loop {
         match postgres::Client::connect(&server.url("postgres"), postgres::NoTls) {

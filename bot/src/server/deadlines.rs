@@ -12,10 +12,11 @@
 //! A streamed answer (an event stream, a `.otg` export) is ready once its head is: these
 //! limits end where its body starts.
 //!
-//! What a request had asked of the store is not withdrawn by its deadline: a write already
-//! queued is still made (the store has no way to take a queued job back). A client that
-//! retries a move after a `503` should send the same `Idempotency-Key`; without one the repeat
-//! gets `409` if the first was played after all.
+//! The store answers first, as a rule: each of its calls has a deadline of its own, the answer
+//! wait (2 s, `store/mod.rs`), so this one is for what waits on something else. Whichever
+//! deadline passes, a write the writer had not yet started is not made; one it had started may
+//! still be committed. A client that retries a move after a `503` should send the same
+//! `Idempotency-Key`; without one the repeat gets `409` if the first was played after all.
 
 use std::pin::Pin;
 use std::sync::Arc;

@@ -48,6 +48,11 @@ pub enum StoreError {
     /// retrying soon.
     #[error("every read connection stayed busy for {0:?}")]
     ReadersBusy(std::time::Duration),
+    /// The database did not answer a read or a write within this long (a server that hangs,
+    /// a lock held on): the caller stops waiting. A write may still be made after this (one
+    /// the writer had not yet started is not).
+    #[error("the database did not answer within {0:?}")]
+    NoAnswer(std::time::Duration),
     #[error("stored data is corrupt: {0}")]
     Corrupt(String),
 }
@@ -60,7 +65,10 @@ impl StoreError {
         match self {
             StoreError::Database(e) => e.unavailable,
             StoreError::Commit { unavailable, .. } => *unavailable,
-            StoreError::WriterGone | StoreError::FileGone(_) | StoreError::ReadersBusy(_) => true,
+            StoreError::WriterGone
+            | StoreError::FileGone(_)
+            | StoreError::ReadersBusy(_)
+            | StoreError::NoAnswer(_) => true,
             StoreError::Migration(_)
             | StoreError::NoRow(_)
             | StoreError::Parameter(_)
@@ -138,6 +146,11 @@ impl std::error::Error for BackendError {
 }
 
 impl BackendError {
+    /// The driver's error itself, for the backend's module to tell its kinds apart.
+    pub(super) fn driver(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        self.driver.as_ref()
+    }
+
     pub(super) fn new(
         driver: Box<dyn std::error::Error + Send + Sync>,
         unavailable: bool,

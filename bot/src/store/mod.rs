@@ -41,6 +41,9 @@ use writer::Writer;
 #[derive(Clone)]
 pub struct Store {
     inner: Arc<Inner>,
+    /// How long this handle's callers wait for an answer: [`ANSWER_WAIT`] unless a tool chose
+    /// otherwise ([`Store::with_answer_wait`]).
+    answer_wait: Duration,
 }
 
 struct Inner {
@@ -75,8 +78,11 @@ const PG_IDLE_READERS: usize = 16;
 /// `max_connections` is 100, for every instance together).
 const OPEN_READERS_PER_IDLE: usize = 2;
 
-/// How long a read waits for a connection before the store answers that it is busy.
-const READ_CONNECTION_WAIT: Duration = Duration::from_secs(2);
+/// How long a caller waits for the store: for a read connection and the read's answer, for
+/// the writer's answer to a write. Past it the store is out of reach for now (a 503 with
+/// `Retry-After`), so a database that hangs (a server stopped, a connection that never
+/// answers) holds a request this long, not until the request's own deadline.
+const ANSWER_WAIT: Duration = Duration::from_secs(2);
 
 /// The idle read connections, and how to open another.
 enum Readers {
@@ -153,6 +159,7 @@ impl Store {
         let mark = hex::encode(bytes);
         pg_listener::start(target.clone(), mark.clone(), changes, stop.clone())?;
         Ok(Store {
+            answer_wait: ANSWER_WAIT,
             inner: Arc::new(Inner {
                 writer: Writer::start(
                     pg_writer::PgWriter::new(target.clone(), &mark, session)?,
@@ -171,6 +178,16 @@ impl Store {
                 _checkpointer: None,
             }),
         })
+    }
+
+    /// This store, its callers waiting up to `wait` for each answer instead of [`ANSWER_WAIT`]:
+    /// for a tool whose jobs are long by design (a benchmark that builds its database in
+    /// transactions of thousands of games). The database's own deadlines still apply.
+    pub fn with_answer_wait(&self, wait: Duration) -> Store {
+        Store {
+            inner: self.inner.clone(),
+            answer_wait: wait,
+        }
     }
 
     /// Which database this is: SQLite or PostgreSQL SQL.
@@ -202,6 +219,7 @@ impl Store {
             .map(|_| open_reader(path, busy_timeout))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Store {
+            answer_wait: ANSWER_WAIT,
             inner: Arc::new(Inner {
                 writer: Writer::start(writer::SqliteWriter::new(conn, path), max_batch.max(1))?,
                 readers: Readers::Sqlite {
@@ -220,13 +238,19 @@ impl Store {
 
     /// Runs `job` on the writer inside its own savepoint of a durable transaction.
     /// An `Err` rolls back only this job's changes. `Ok` is returned once committed to disk.
+    /// Not answered within the answer wait ([`ANSWER_WAIT`]): [`StoreError::NoAnswer`] (the
+    /// job is then not run if the writer had not started it, and may still be committed if it
+    /// had).
     pub async fn write<T, E, F>(&self, job: F) -> Result<T, E>
     where
         F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
-        self.inner.writer.submit(job, |_| {}).await
+        self.inner
+            .writer
+            .submit(job, |_| {}, self.answer_wait)
+            .await
     }
 
     /// Like [`Store::write`]; `after_commit` runs on the writer thread once the job's
@@ -238,32 +262,42 @@ impl Store {
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
-        self.inner.writer.submit(job, after_commit).await
+        self.inner
+            .writer
+            .submit(job, after_commit, self.answer_wait)
+            .await
     }
 
     /// Runs `query` on a read-only connection off the async runtime, once one of the bounded
-    /// number of read connections is free (busy past [`READ_CONNECTION_WAIT`]: refused as
-    /// [`StoreError::ReadersBusy`], which is "try again soon").
+    /// number of read connections is free, answered within the answer wait ([`ANSWER_WAIT`])
+    /// of the call: no connection free by then is [`StoreError::ReadersBusy`], no answer from
+    /// the database by then [`StoreError::NoAnswer`]; both are "try again soon". A read past
+    /// its deadline keeps its connection until the database answers it, so reads that hang
+    /// fill the bounded connections, not the blocking threads.
     pub async fn read<T, E, F>(&self, query: F) -> Result<T, E>
     where
         F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
         T: Send + 'static,
         E: From<StoreError> + Send + 'static,
     {
+        let wait = self.answer_wait;
+        let deadline = tokio::time::Instant::now() + wait;
         let open = self.inner.open_readers.clone();
-        let permit = match tokio::time::timeout(READ_CONNECTION_WAIT, open.acquire_owned()).await {
+        let permit = match tokio::time::timeout_at(deadline, open.acquire_owned()).await {
             Ok(Ok(permit)) => permit,
             Ok(Err(_)) => return Err(E::from(StoreError::Poisoned)),
-            Err(_) => return Err(E::from(StoreError::ReadersBusy(READ_CONNECTION_WAIT))),
+            Err(_) => return Err(E::from(StoreError::ReadersBusy(wait))),
         };
         let store = self.clone();
-        tokio::task::spawn_blocking(move || {
+        let read = tokio::task::spawn_blocking(move || {
             let read = store.read_blocking(query);
             drop(permit);
             read
-        })
-        .await
-        .map_err(|e| E::from(StoreError::Thread(e.to_string())))?
+        });
+        match tokio::time::timeout_at(deadline, read).await {
+            Ok(answered) => answered.map_err(|e| E::from(StoreError::Thread(e.to_string())))?,
+            Err(_) => Err(E::from(StoreError::NoAnswer(wait))),
+        }
     }
 
     /// Like [`Store::read`], for code already off the runtime. Not bounded by the read
@@ -369,6 +403,8 @@ fn open_reader(path: &Path, busy_timeout: Duration) -> Result<Connection, StoreE
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_answer_wait;
 #[cfg(test)]
 mod tests_postgres;
 #[cfg(test)]

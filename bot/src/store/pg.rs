@@ -500,6 +500,18 @@ impl From<postgres::Error> for StoreError {
     }
 }
 
+/// Whether `e` is PostgreSQL's `lock_timeout` passing: a lock another session holds was not
+/// had within it.
+pub(super) fn is_lock_timeout(e: &StoreError) -> bool {
+    let StoreError::Database(backend) = e else {
+        return false;
+    };
+    backend
+        .driver()
+        .downcast_ref::<postgres::error::DbError>()
+        .is_some_and(|db| *db.code() == SqlState::LOCK_NOT_AVAILABLE)
+}
+
 /// PostgreSQL's answers that mean "not now" rather than "wrong": the connection (class 08),
 /// resources (53), the server shutting down or starting (57P0x), a deadline passed
 /// (`statement_timeout`: query cancelled; `lock_timeout`: lock not available), and the

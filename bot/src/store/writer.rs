@@ -8,6 +8,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
+use std::time::Duration;
 
 use rusqlite::Connection;
 use tokio::sync::oneshot;
@@ -71,7 +72,15 @@ impl Writer {
         Ok(Writer { jobs })
     }
 
-    pub(super) async fn submit<T, E, F, A>(&self, job: F, after_commit: A) -> Result<T, E>
+    /// Queues `job` and waits for its answer, at most `answer_wait`: then the caller is told
+    /// [`StoreError::NoAnswer`]. A job whose caller stopped waiting before the writer came to
+    /// it is not run, so a write refused that way is never made behind its caller's back.
+    pub(super) async fn submit<T, E, F, A>(
+        &self,
+        job: F,
+        after_commit: A,
+        answer_wait: Duration,
+    ) -> Result<T, E>
     where
         F: FnOnce(&Conn<'_>) -> Result<T, E> + Send + 'static,
         A: FnOnce(&mut T) + Send + 'static,
@@ -80,6 +89,12 @@ impl Writer {
     {
         let (tx, rx) = oneshot::channel::<Result<T, E>>();
         let boxed: Job = Box::new(move |conn| {
+            if tx.is_closed() {
+                return JobOutcome {
+                    keep: false,
+                    answer: Box::new(|_| {}),
+                };
+            }
             let Some(conn) = conn else {
                 return JobOutcome {
                     keep: false,
@@ -113,7 +128,10 @@ impl Writer {
         self.jobs
             .send(boxed)
             .map_err(|_| E::from(StoreError::WriterGone))?;
-        rx.await.map_err(|_| E::from(StoreError::WriterGone))?
+        match tokio::time::timeout(answer_wait, rx).await {
+            Ok(answer) => answer.map_err(|_| E::from(StoreError::WriterGone))?,
+            Err(_) => Err(E::from(StoreError::NoAnswer(answer_wait))),
+        }
     }
 }
 

@@ -14,6 +14,7 @@
 mod explorer;
 mod handles;
 mod legacy;
+mod migration_lock;
 mod runner;
 
 pub(super) use runner::migrate;
@@ -383,5 +384,7 @@ pub(super) use runner::run;
 
 #[cfg(test)]
 pub(super) mod tests;
+#[cfg(test)]
+mod tests_migration_lock;
 #[cfg(test)]
 mod tests_postgres;

@@ -5,16 +5,13 @@
 //!
 //! Instances starting together migrate one after the other: on SQLite each transaction takes
 //! the file's write lock before reading the version (`BEGIN IMMEDIATE`); on PostgreSQL the
-//! runner holds a session-level advisory lock throughout (the same one the runner before it
-//! took, so an instance of an older build waits too).
+//! runner holds an advisory lock throughout, waited for as long as it takes
+//! (`migration_lock.rs`). On PostgreSQL a migration's statements have no deadline.
 
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use super::{Migration, Postgres, legacy};
+use super::{Migration, Postgres, legacy, migration_lock};
 use crate::store::{Conn, Dialect, MigrationError, StoreError, params};
-
-/// The PostgreSQL advisory lock the runners take.
-const MIGRATION_LOCK: i64 = 0x7461_666d;
 
 /// Brings the database behind `conn` (the writer's connection, outside any transaction) to
 /// this build's [`SCHEMA_VERSION`](super::SCHEMA_VERSION).
@@ -24,13 +21,29 @@ pub(in crate::store) fn migrate(conn: &Conn<'_>) -> Result<(), StoreError> {
 
 /// Brings the database to the last version of `migrations` (a list numbered 1, 2, 3...).
 pub(in crate::store) fn run(conn: &Conn<'_>, migrations: &[Migration]) -> Result<(), StoreError> {
+    run_logging_waits(conn, migrations, migration_lock::LOG_EVERY)
+}
+
+/// [`run`], saying once every `log_every` that it waits for another instance's migration.
+pub(super) fn run_logging_waits(
+    conn: &Conn<'_>,
+    migrations: &[Migration],
+    log_every: Duration,
+) -> Result<(), StoreError> {
     if conn.dialect() == Dialect::Sqlite {
         return apply_missing(conn, migrations);
     }
-    conn.batch(&format!("SELECT pg_advisory_lock({MIGRATION_LOCK})"))?;
-    let outcome = apply_missing(conn, migrations);
-    let unlocked = conn.batch(&format!("SELECT pg_advisory_unlock({MIGRATION_LOCK})"));
-    outcome.and(unlocked)
+    migration_lock::take(conn, log_every)?;
+    // A migration runs for as long as it takes: `database.statement_timeout_ms` is for
+    // requests, and one of a migration's statements cut by it (a recount over a million games
+    // takes minutes) would make the database impossible to upgrade. Waits for a lock keep
+    // their deadline: a migration is not to stall behind a running instance's transaction.
+    let outcome = conn
+        .batch("SET statement_timeout = 0")
+        .and_then(|()| apply_missing(conn, migrations));
+    let restored = conn.batch("RESET statement_timeout");
+    let unlocked = migration_lock::release(conn);
+    outcome.and(restored).and(unlocked)
 }
 
 fn apply_missing(conn: &Conn<'_>, migrations: &[Migration]) -> Result<(), StoreError> {

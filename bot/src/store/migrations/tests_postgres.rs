@@ -173,6 +173,43 @@ fn a_failing_migration_leaves_the_database_at_the_version_before_it() {
     );
 }
 
+/// A migration's statement runs past the session's statement deadline (meant for requests),
+/// and the session has its deadline back afterwards.
+#[test]
+fn a_migration_runs_past_the_sessions_statement_deadline() {
+    let url = database_url();
+    let target = crate::store::PgTarget {
+        url: url.clone(),
+        timeouts: crate::store::PgTimeouts {
+            statement: Duration::from_millis(200),
+            ..crate::store::PgTimeouts::default()
+        },
+    };
+    let slow = [Migration {
+        version: 1,
+        name: "slow",
+        sqlite: "",
+        postgres: Postgres::Sql("SELECT pg_sleep(0.6); CREATE TABLE slow (id BIGINT)"),
+        then: None,
+    }];
+    let (migrated, deadline) = pg::off_runtime(|| {
+        let mut session = pg::Session::connect_to(&target).unwrap();
+        let migrated = run(&session.conn(), &slow);
+        let deadline: String = session
+            .conn()
+            .query_one(
+                "SELECT current_setting('statement_timeout')",
+                params![],
+                |r| r.get(0),
+            )
+            .unwrap();
+        (migrated, deadline)
+    });
+    migrated.unwrap();
+    assert_eq!(deadline, "200ms");
+    assert_eq!(with_session(&url, recorded), [(1, "slow".to_owned())]);
+}
+
 /// One column as both backends describe it: its name, its type in SQLite's words (a
 /// PostgreSQL type mapped to the one SQLite declares for it), and whether it takes NULL.
 type Column = (String, String, bool);
