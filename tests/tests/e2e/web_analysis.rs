@@ -178,8 +178,12 @@ async fn a_waiting_analysis_shows_its_place_in_the_queue_live_until_it_runs() {
     let (first, second) = (games[0], games[1]);
     let a = browser(1100).await;
     sign_in(&a, &app.login_link(&astrid).await).await;
-    let ahead = s.analysis().request(astrid.id, first).await.unwrap();
-    let mine = s.analysis().request(astrid.id, second).await.unwrap();
+    let ahead = s.analysis().request(astrid.id.into(), first).await.unwrap();
+    let mine = s
+        .analysis()
+        .request(astrid.id.into(), second)
+        .await
+        .unwrap();
     assert_eq!(
         (ahead.queue_position, mine.queue_position),
         (Some(1), Some(2))

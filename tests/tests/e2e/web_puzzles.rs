@@ -15,7 +15,7 @@ async fn escape_puzzle(app: &WebApp) -> i64 {
     let (astrid, game) = crate::web_analysis::scripted_game(app).await;
     app.service()
         .analysis()
-        .request(astrid.id, game)
+        .request(astrid.id.into(), game)
         .await
         .unwrap();
     let service = app.service().clone();

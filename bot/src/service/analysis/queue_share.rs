@@ -29,6 +29,13 @@ pub struct Asker {
     pub from: Option<ClientNetwork>,
 }
 
+/// An asker without a client address: Discord, the command line, the service's own callers.
+impl From<PlayerId> for Asker {
+    fn from(player: PlayerId) -> Asker {
+        Asker { player, from: None }
+    }
+}
+
 /// The shares of the queue, from the configuration.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct QueueShares {
