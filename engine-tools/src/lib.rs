@@ -7,4 +7,5 @@
 
 pub mod matches;
 pub mod protocol;
+pub mod stats;
 pub mod tune;
