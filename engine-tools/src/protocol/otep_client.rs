@@ -27,6 +27,8 @@ pub struct OtepPlayer {
     /// When the engine last announced a move.
     moved_at: Option<Instant>,
     pending: Option<Move>,
+    /// How long a move may take before the engine counts as hung (None: ten move times and 5 s).
+    timeout: Option<Duration>,
 }
 
 /// The rules string of `game`'s rules with its current position as the start, so an engine
@@ -63,7 +65,14 @@ impl OtepPlayer {
             settle: settle.unwrap_or(DEFAULT_SETTLE),
             moved_at: None,
             pending: None,
+            timeout: None,
         })
+    }
+
+    /// Waits at most `timeout` for a move (None: ten move times and 5 s).
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> OtepPlayer {
+        self.timeout = timeout;
+        self
     }
 
     /// Sends `line`, first waiting out what is left of the pause after the engine's last move.
@@ -132,7 +141,9 @@ impl Player for OtepPlayer {
         }
         self.send(&format!("play {}", game.side_to_move()))?;
         self.send(&clock_line(self.move_time))?;
-        let timeout = self.move_time * 10 + Duration::from_secs(5);
+        let timeout = self
+            .timeout
+            .unwrap_or(self.move_time * 10 + Duration::from_secs(5));
         loop {
             let line = self.process.receive(timeout)?;
             let line = line.trim();

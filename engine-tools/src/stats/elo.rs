@@ -94,7 +94,10 @@ impl std::fmt::Display for EloEstimate {
         write!(
             f,
             "{:+.1} (95%: {:+.1} to {:+.1})",
-            self.elo, self.low, self.high
+            // Adding 0 turns -0 into 0.
+            self.elo + 0.0,
+            self.low + 0.0,
+            self.high + 0.0
         )
     }
 }

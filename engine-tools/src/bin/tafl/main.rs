@@ -6,9 +6,11 @@
 mod bestmove;
 mod calibrate;
 mod engine;
+mod interrupt;
 mod legal;
 mod match_runner;
 mod perft;
+mod players;
 mod replay;
 mod tune;
 
