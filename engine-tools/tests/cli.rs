@@ -449,7 +449,9 @@ fn match_gives_each_side_its_own_budget_and_records_think_times() {
     assert!(record.contains("[defenders-budget:30 ms]"), "{record}");
     // Every turn after the opening carries each move's think time.
     assert!(
-        record.lines().any(|l| l.starts_with('[') && l.ends_with("s]") && l.contains("s|")),
+        record
+            .lines()
+            .any(|l| l.starts_with('[') && l.ends_with("s]") && l.contains("s|")),
         "{record}"
     );
 }
