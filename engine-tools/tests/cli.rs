@@ -457,6 +457,119 @@ fn match_gives_each_side_its_own_budget_and_records_think_times() {
 }
 
 #[test]
+fn sprt_prints_the_llr_after_each_pair_and_stops_at_a_bound() {
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_str().unwrap();
+    // Level 2 against level 1, each on 2,000 nodes (deterministic for the seed): far more
+    // than 100 Elo apart, so H1 is accepted well before 60 games.
+    let output = tafl(&[
+        "sprt",
+        "--variant",
+        "brandubh",
+        "--a",
+        "2",
+        "--b",
+        "1",
+        "--a-nodes",
+        "2000",
+        "--b-nodes",
+        "2000",
+        "--elo0",
+        "0",
+        "--elo1",
+        "100",
+        "--max-games",
+        "60",
+        "--out",
+        out_dir,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("bounds -2.94 and 2.94"), "{text}");
+    let pairs: Vec<&str> = text.lines().filter(|l| l.starts_with("pairs ")).collect();
+    assert!(
+        pairs[0].starts_with("pairs 1 (games 2): pentanomial ["),
+        "{text}"
+    );
+    assert!(pairs[0].ends_with("(-2.94, 2.94)"), "{text}");
+    assert!((2..30).contains(&pairs.len()), "{text}");
+    assert!(text.contains("verdict: H1 accepted"), "{text}");
+    assert!(text.contains("Elo of A over B: +"), "{text}");
+    assert!(text.contains("as defenders:"), "{text}");
+    assert!(text.contains("command: "), "{text}");
+    assert_input_error(
+        &[
+            "sprt",
+            "--variant",
+            "brandubh",
+            "--a",
+            "2",
+            "--b",
+            "1",
+            "--elo0",
+            "5",
+            "--elo1",
+            "0",
+        ],
+        "elo0",
+    );
+}
+
+#[test]
+fn rating_list_prints_a_table_then_the_command_and_settings() {
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_str().unwrap();
+    let output = tafl(&[
+        "rating-list",
+        "--variant",
+        "brandubh",
+        "--player",
+        "1",
+        "--player",
+        "2",
+        "--player",
+        "quick=3@nodes=3000",
+        "--openings",
+        "1",
+        "--anchor",
+        "L1",
+        "--out",
+        out_dir,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "| rank | name | Elo | ± | games | score |",
+        "{text}"
+    );
+    let rows: Vec<&str> = lines[2..5].to_vec();
+    assert!(
+        rows.iter().all(|r| r.contains("| 4 |")),
+        "4 games each: {text}"
+    );
+    assert!(
+        rows.iter().any(|r| r.contains("| L1 | +0 | anchor |")),
+        "{text}"
+    );
+    assert!(text.contains("command: "), "{text}");
+    assert!(text.contains("quick=3@nodes=3000"), "{text}");
+    assert!(text.contains("settings: brandubh (1 openings"), "{text}");
+    assert_input_error(
+        &[
+            "rating-list",
+            "--variant",
+            "brandubh",
+            "--player",
+            "1",
+            "--player",
+            "1",
+        ],
+        "two players are called L1",
+    );
+}
+
+#[test]
 fn calibrate_prints_ten_deciles_of_self_play_positions() {
     let output = tafl(&[
         "calibrate",

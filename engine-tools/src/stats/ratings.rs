@@ -152,9 +152,9 @@ fn unbounded_players(n: &Table, s: &Table) -> Vec<usize> {
         let mut stack = vec![0];
         seen[0] = true;
         while let Some(i) = stack.pop() {
-            for j in 0..players {
-                if !seen[j] && scored(i, j) {
-                    seen[j] = true;
+            for (j, seen) in seen.iter_mut().enumerate() {
+                if !*seen && scored(i, j) {
+                    *seen = true;
                     stack.push(j);
                 }
             }
@@ -259,12 +259,14 @@ fn solve(mut a: Table, mut b: Vec<f64>) -> Option<Vec<f64>> {
         }
         a.swap(column, pivot);
         b.swap(column, pivot);
-        for row in column + 1..size {
-            let factor = a[row][column] / a[column][column];
-            for k in column..size {
-                a[row][k] -= factor * a[column][k];
+        let (done, rest) = a.split_at_mut(column + 1);
+        let pivot_row = &done[column];
+        for (offset, row) in rest.iter_mut().enumerate() {
+            let factor = row[column] / pivot_row[column];
+            for (value, pivot_value) in row[column..].iter_mut().zip(&pivot_row[column..]) {
+                *value -= factor * pivot_value;
             }
-            b[row] -= factor * b[column];
+            b[column + 1 + offset] -= factor * b[column];
         }
     }
     let mut x = vec![0.0; size];
