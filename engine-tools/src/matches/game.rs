@@ -18,7 +18,9 @@ pub struct GameRun {
     /// Why play stopped early, and the side whose player failed (None: unknown).
     pub failure: Option<(Option<Side>, PlayerError)>,
     pub adjudication: Option<Adjudication>,
-    /// Who made each move played after the opening, and its wall time as the host measured it.
+    /// Who made each move played after the opening, and its wall time: from the request to the
+    /// answer as the player's client measured it (an OpenTafl-protocol engine's excludes the
+    /// host's settle pause), else the host's clock around the call.
     pub think: Vec<(Side, Duration)>,
     /// The match was stopped during the game.
     pub interrupted: bool,
@@ -60,7 +62,8 @@ pub fn play_one(
             };
             let started = Instant::now();
             let chosen = mover.choose(&game);
-            think.push((side, started.elapsed()));
+            let thought = mover.last_think().unwrap_or_else(|| started.elapsed());
+            think.push((side, thought));
             let mv = match chosen {
                 Err(PlayerError::Resigned { engine }) => {
                     think.pop();

@@ -29,6 +29,8 @@ pub struct OtepPlayer {
     pending: Option<Move>,
     /// How long a move may take before the engine counts as hung (None: ten move times and 5 s).
     timeout: Option<Duration>,
+    /// From the clock sent to the move read, for the last move.
+    think: Option<Duration>,
 }
 
 /// The rules string of `game`'s rules with its current position as the start, so an engine
@@ -66,6 +68,7 @@ impl OtepPlayer {
             moved_at: None,
             pending: None,
             timeout: None,
+            think: None,
         })
     }
 
@@ -141,6 +144,8 @@ impl Player for OtepPlayer {
         }
         self.send(&format!("play {}", game.side_to_move()))?;
         self.send(&clock_line(self.move_time))?;
+        let asked = Instant::now();
+        self.think = None;
         let timeout = self
             .timeout
             .unwrap_or(self.move_time * 10 + Duration::from_secs(5));
@@ -149,6 +154,7 @@ impl Player for OtepPlayer {
             let line = line.trim();
             if let Some(text) = line.strip_prefix("move ") {
                 self.moved_at = Some(Instant::now());
+                self.think = Some(asked.elapsed());
                 return Move::parse(text, game.rules().dim()).map_err(|e| PlayerError::Protocol {
                     engine: self.process.name.clone(),
                     detail: format!("unreadable move {text:?}: {e}"),
@@ -161,6 +167,10 @@ impl Player for OtepPlayer {
                 });
             }
         }
+    }
+
+    fn last_think(&self) -> Option<Duration> {
+        self.think
     }
 
     fn accepted(&mut self, game: &Game) -> Result<(), PlayerError> {

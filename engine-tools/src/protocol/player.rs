@@ -89,6 +89,11 @@ pub trait Player {
     fn opponent_moved(&mut self, game: &Game, mv: Move) -> Result<(), PlayerError>;
     /// Our move in `game`.
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError>;
+    /// How long the last `choose` thought, when the player knows better than the host's
+    /// clock around it (an engine client that first waits out a pause of its own).
+    fn last_think(&self) -> Option<Duration> {
+        None
+    }
     /// Our move was accepted; `game` is after it.
     fn accepted(&mut self, _game: &Game) -> Result<(), PlayerError> {
         Ok(())
