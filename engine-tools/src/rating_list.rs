@@ -75,33 +75,56 @@ pub struct RatingTable {
     /// The players whose pure maximum-likelihood rating was unbounded (when a prior had to be
     /// added for want of one).
     pub unbounded: Vec<String>,
+    /// The player rated 0 (None: the mean is 0).
+    pub anchor: Option<String>,
+    /// Players without a scored game (a list stopped early): not rated.
+    pub unrated: Vec<String>,
 }
 
-/// The ratings of `names` from `results`. With `prior_draws` None, pure maximum likelihood,
-/// or, when that is unbounded (a player who won or lost every game), one virtual draw between
-/// every two players who met, said in the table.
+/// The ratings of `names` from `results`, over the players who have scored games (a list
+/// stopped early may leave some without: they are listed in `unrated`). With `prior_draws`
+/// None, pure maximum likelihood, or, when that is unbounded (a player who won or lost every
+/// game), one virtual draw between every two players who met, said in the table.
 pub fn rate(
     names: &[String],
     results: &[PairingResult],
     anchor: Anchor,
     prior_draws: Option<f64>,
 ) -> Result<RatingTable, RatingError> {
+    // The players with games, and each one's place among them.
+    let mut played = vec![false; names.len()];
+    for r in results.iter().filter(|r| r.tally.scored() > 0) {
+        played[r.first] = true;
+        played[r.second] = true;
+    }
+    let rated: Vec<usize> = (0..names.len()).filter(|&i| played[i]).collect();
+    let place = |i: usize| rated.iter().position(|&r| r == i);
+    // An anchor without games cannot hold the zero: the mean does.
+    let (anchor, anchor_name) = match anchor {
+        Anchor::Player(i) => match place(i) {
+            Some(p) => (Anchor::Player(p), Some(names[i].clone())),
+            None => (Anchor::Mean, None),
+        },
+        Anchor::Mean => (Anchor::Mean, None),
+    };
     let records: Vec<PairRecord> = results
         .iter()
-        .map(|r| PairRecord {
-            first: r.first,
-            second: r.second,
-            games: r.tally.scored(),
-            points: r.tally.points(),
+        .filter_map(|r| {
+            Some(PairRecord {
+                first: place(r.first)?,
+                second: place(r.second)?,
+                games: r.tally.scored(),
+                points: r.tally.points(),
+            })
         })
         .collect();
-    let fit = |prior| fit_ratings(names.len(), &records, anchor, prior);
+    let fit = |prior| fit_ratings(rated.len(), &records, anchor, prior);
     let (ratings, prior, unbounded) = match prior_draws {
         Some(prior) => (fit(prior)?, prior, Vec::new()),
         None => match fit(0.0) {
             Ok(ratings) => (ratings, 0.0, Vec::new()),
             Err(RatingError::Unbounded { players }) => {
-                let names = players.iter().map(|&i| names[i].clone()).collect();
+                let names = players.iter().map(|&p| names[rated[p]].clone()).collect();
                 (fit(1.0)?, 1.0, names)
             }
             Err(error) => return Err(error),
@@ -109,10 +132,10 @@ pub fn rate(
     };
     let mut rows: Vec<RatingRow> = ratings
         .into_iter()
-        .zip(names)
-        .map(|(rating, name)| RatingRow {
+        .zip(&rated)
+        .map(|(rating, &i)| RatingRow {
             rank: 0,
-            name: name.clone(),
+            name: names[i].clone(),
             rating,
         })
         .collect();
@@ -124,6 +147,11 @@ pub fn rate(
         rows,
         prior_draws: prior,
         unbounded,
+        anchor: anchor_name,
+        unrated: (0..names.len())
+            .filter(|&i| !played[i])
+            .map(|i| names[i].clone())
+            .collect(),
     })
 }
 
@@ -209,5 +237,26 @@ mod tests {
             table.rows[0].rating.score, 1.0,
             "the score is the real games'"
         );
+    }
+
+    #[test]
+    fn players_without_games_are_left_out_of_the_fit_and_listed_apart() {
+        let names = ["a".to_string(), "b".to_string(), "c".to_string()];
+        let results = [PairingResult {
+            first: 0,
+            second: 2,
+            tally: tally(&[1.0, 0.0, 0.5]),
+        }];
+        let table = rate(&names, &results, Anchor::Player(2), None).unwrap();
+        assert_eq!(table.unrated, vec!["b".to_string()]);
+        assert_eq!(table.rows.len(), 2);
+        assert!(
+            table.rows.iter().all(|r| r.rating.elo.abs() < 1e-6),
+            "{table:?}"
+        );
+        // An anchor without games gives way to the mean.
+        let table = rate(&names, &results, Anchor::Player(1), None).unwrap();
+        assert_eq!(table.anchor, None);
+        assert_eq!(table.rows.len(), 2);
     }
 }

@@ -95,6 +95,9 @@ pub fn run(args: RatingListArgs) -> anyhow::Result<ExitCode> {
         );
     }
     super::outln!();
+    if !table.unrated.is_empty() {
+        super::outln!("not rated (no games): {}", table.unrated.join(", "));
+    }
     if !table.unbounded.is_empty() {
         super::outln!(
             "note: pure maximum likelihood is unbounded (the games between {} and the other players were all won by one side), so 1 virtual draw was added between every two players who met (--prior-draws)",
@@ -117,9 +120,9 @@ pub fn run(args: RatingListArgs) -> anyhow::Result<ExitCode> {
         settings.book_plies,
         settings.seed,
         results.len(),
-        match anchor {
-            Anchor::Mean => "mean 0".to_string(),
-            Anchor::Player(i) => format!("{} = 0", names[i]),
+        match &table.anchor {
+            None => "mean 0".to_string(),
+            Some(name) => format!("{name} = 0"),
         },
         if table.prior_draws > 0.0 {
             format!(", {} virtual draw(s) per pairing", table.prior_draws)
