@@ -89,6 +89,13 @@ pub struct EloEstimate {
     pub high: f64,
 }
 
+impl EloEstimate {
+    /// Half the interval's width: the "+/-" cutechess and fastchess print.
+    pub fn margin(&self) -> f64 {
+        (self.high - self.low) / 2.0
+    }
+}
+
 impl std::fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -139,5 +146,36 @@ mod tests {
         assert!(close(estimate.low, -3.261, 1e-3), "{estimate}");
         assert!(close(estimate.high, 37.300, 1e-3), "{estimate}");
         assert_eq!(Results::Pentanomial([0; 5]).elo(), None);
+    }
+
+    /// fastchess's own tests (`app/tests/elo_test.cpp`: `diff()` and `error()`), its counts
+    /// put in our order: games lost, drawn, won; pairs LL, LD, WL+DD, WD, WW.
+    #[test]
+    fn the_estimates_are_fastchess_figures() {
+        for (results, elo, margin) in [
+            (Results::Trinomial([96, 111, 136]), 40.70, 30.43),
+            (
+                Results::Pentanomial([34, 54, 31 + 32, 64, 75]),
+                55.58,
+                27.65,
+            ),
+            (
+                Results::Pentanomial([332, 433, 457 + 41, 333, 334]),
+                -8.64,
+                10.33,
+            ),
+            (
+                Results::Pentanomial([7895, 8757, 5485 + 200, 568, 9999]),
+                -21.04,
+                2.95,
+            ),
+        ] {
+            let estimate = results.elo().unwrap();
+            assert!(close(estimate.elo, elo, 0.005), "{results:?}: {estimate}");
+            assert!(
+                close(estimate.margin(), margin, 0.005),
+                "{results:?}: {estimate}"
+            );
+        }
     }
 }

@@ -181,8 +181,9 @@ mod tests {
         assert!(Sprt::new(0.0, 10.0, 0.0, 0.05).is_err());
     }
 
-    /// Figures of fishtest's `LLR_logistic(0, 10, counts)` (computed with its algorithm:
-    /// zero counts made 1e-3, the constrained maximum-likelihood distributions).
+    /// `LLR_logistic(0, 10, counts)` by fishtest's algorithm (zero counts made 1e-3, the
+    /// constrained maximum-likelihood distributions), computed apart in Python for these
+    /// counts; the published fastchess figures are the next test.
     #[test]
     fn the_llr_is_fishtests_logistic_gsprt() {
         let sprt = standard();
@@ -202,6 +203,33 @@ mod tests {
             }
         }
         assert_eq!(sprt.llr(&Results::Pentanomial([0; 5])), 0.0);
+    }
+
+    /// fastchess's own tests of its logistic model (`app/tests/sprt_test.cpp`), its counts put
+    /// in our order: games lost, drawn, won (its `Stats(wins, losses, draws)`); pairs LL, LD,
+    /// WL+DD, WD, WW.
+    #[test]
+    fn the_llr_is_fastchess_logistic_figures() {
+        for (results, elo0, elo1, expected) in [
+            (Results::Trinomial([21184, 40708, 21404]), 0.5, 2.5, -1.57),
+            (Results::Trinomial([57030, 106593, 57433]), 0.0, 2.0, -2.59),
+            (
+                Results::Pentanomial([223, 9863, 20279 + 1000, 10037, 246]),
+                0.5,
+                2.5,
+                -3.07,
+            ),
+            (
+                Results::Pentanomial([871, 26175, 55003 + 980, 26678, 821]),
+                0.0,
+                2.0,
+                -4.98,
+            ),
+        ] {
+            let sprt = Sprt::new(elo0, elo1, 0.05, 0.05).unwrap();
+            let llr = sprt.llr(&results);
+            assert!((llr - expected).abs() < 0.005, "{results:?}: {llr}");
+        }
     }
 
     #[test]
