@@ -192,29 +192,8 @@ impl<'a> Pairing<'a> {
                     .join(" ")
             );
             let file = self.write_record(index, a_side, &run, ending, names)?;
-            let result = describe(&run, ending);
-            match (&run.failure, &run.adjudication) {
-                (Some((_, error)), _) if error.is_rules_difference() => {
-                    tally.refused.push(format!("{label}: {error}"));
-                }
-                (Some((_, error)), _) => tally.failed.push(format!("{label}: {error}")),
-                (None, Some((engine, verdict))) => tally.adjudicated.push(format!(
-                    "{label}: {engine} said {} after {} plies",
-                    verdict.said,
-                    run.game.ply()
-                )),
-                (None, None) => {}
-            }
-            if ending == Ending::Interrupted {
-                tally.interrupted = true;
-            }
+            tally.add(&label, a_side, ending, &run);
             pair = pair.zip(ending.points(a_side)).map(|(sum, p)| sum + p);
-            tally.games.push(GameEntry {
-                label: label.clone(),
-                a_side,
-                ending,
-                plies: run.game.ply(),
-            });
             let restarted = if ending.calls_for_restart() && !self.settings.stopped() {
                 self.restart_engines()?
             } else {
@@ -223,7 +202,7 @@ impl<'a> Pairing<'a> {
             tally.restarts.extend(restarted.iter().cloned());
             on_game(&PlayedGame {
                 label,
-                result,
+                result: describe(&run, ending),
                 ending,
                 plies: run.game.ply(),
                 file,

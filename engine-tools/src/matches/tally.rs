@@ -4,6 +4,7 @@
 use tafl_engine::Side;
 
 use super::ending::Ending;
+use super::game::GameRun;
 use crate::stats::Results;
 
 /// One game of a pairing, scored or not.
@@ -105,6 +106,32 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Adds a game A played as `a_side`, and lists it apart when it failed or an engine
+    /// ended it by its own rules.
+    pub fn add(&mut self, label: &str, a_side: Side, ending: Ending, run: &GameRun) {
+        match (&run.failure, &run.adjudication) {
+            (Some((_, error)), _) if error.is_rules_difference() => {
+                self.refused.push(format!("{label}: {error}"));
+            }
+            (Some((_, error)), _) => self.failed.push(format!("{label}: {error}")),
+            (None, Some((engine, verdict))) => self.adjudicated.push(format!(
+                "{label}: {engine} said {} after {} plies",
+                verdict.said,
+                run.game.ply()
+            )),
+            (None, None) => {}
+        }
+        if ending == Ending::Interrupted {
+            self.interrupted = true;
+        }
+        self.games.push(GameEntry {
+            label: label.to_string(),
+            a_side,
+            ending,
+            plies: run.game.ply(),
+        });
+    }
+
     /// A's record over the scored games.
     pub fn record(&self) -> Record {
         self.record_where(|_| true)

@@ -5,8 +5,9 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use tafl_tools::matches::{Entrant, opening_book};
-use tafl_tools::rating_list::{play_round_robin, rate, schedule};
+use tafl_engine::Rules;
+use tafl_tools::matches::{Entrant, MatchSettings, opening_book};
+use tafl_tools::rating_list::{PairingResult, RatingTable, play_round_robin, rate, schedule};
 use tafl_tools::stats::Anchor;
 
 use super::RulesSource;
@@ -77,6 +78,22 @@ pub fn run(args: RatingListArgs) -> anyhow::Result<ExitCode> {
         &mut |game| report_game(game),
     )?;
     let table = rate(&names, &results, anchor, args.prior_draws)?;
+    print_table(&table)?;
+    print_settings(&args, &rules, &settings, book.len(), &results, &table)?;
+    let stopped = results.iter().find_map(|r| r.tally.aborted.clone());
+    if let Some(reason) = stopped {
+        super::outln!("stopped early: {reason}");
+        return Ok(ExitCode::FAILURE);
+    }
+    if results.iter().any(|r| r.tally.interrupted) || results.len() < pairings.len() {
+        super::outln!("stopped by Ctrl-C: the table counts the games finished before it");
+        return Ok(ExitCode::from(INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The list, best first, and what it needed said under it.
+fn print_table(table: &RatingTable) -> anyhow::Result<()> {
     super::outln!("| rank | name | Elo | ± | games | score |");
     super::outln!("|---|---|---|---|---|---|");
     for row in &table.rows {
@@ -104,6 +121,19 @@ pub fn run(args: RatingListArgs) -> anyhow::Result<ExitCode> {
             table.unbounded.join(", ")
         );
     }
+    Ok(())
+}
+
+/// The exact command, then the settings and the players that produced the table.
+fn print_settings(
+    args: &RatingListArgs,
+    rules: &Rules,
+    settings: &MatchSettings,
+    openings: usize,
+    results: &[PairingResult],
+    table: &RatingTable,
+) -> anyhow::Result<()> {
+    let names: Vec<&str> = args.players.iter().map(|p| p.name.as_str()).collect();
     let played: usize = results.iter().map(|r| r.tally.games.len()).sum();
     let unscored: u32 = results
         .iter()
@@ -116,7 +146,7 @@ pub fn run(args: RatingListArgs) -> anyhow::Result<ExitCode> {
             .variant
             .clone()
             .unwrap_or_else(|| format!("rules {}", rules.to_opentafl())),
-        book.len(),
+        openings,
         settings.book_plies,
         settings.seed,
         results.len(),
@@ -139,7 +169,7 @@ pub fn run(args: RatingListArgs) -> anyhow::Result<ExitCode> {
             player.budget(&settings.budget).describe()
         );
     }
-    for result in &results {
+    for result in results {
         for line in result.tally.refused.iter().chain(&result.tally.failed) {
             super::outln!(
                 "  apart ({} - {}): {line}",
@@ -148,14 +178,5 @@ pub fn run(args: RatingListArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
-    let stopped = results.iter().find_map(|r| r.tally.aborted.clone());
-    if let Some(reason) = stopped {
-        super::outln!("stopped early: {reason}");
-        return Ok(ExitCode::FAILURE);
-    }
-    if results.iter().any(|r| r.tally.interrupted) || results.len() < pairings.len() {
-        super::outln!("stopped by Ctrl-C: the table counts the games finished before it");
-        return Ok(ExitCode::from(INTERRUPTED));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
