@@ -7,4 +7,7 @@
 
 pub mod matches;
 pub mod protocol;
+pub mod rating_list;
+pub mod sprt;
+pub mod stats;
 pub mod tune;

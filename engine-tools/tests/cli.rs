@@ -375,6 +375,201 @@ fn match_refuses_a_bad_player_clearly() {
 }
 
 #[test]
+fn match_stopped_by_ctrl_c_prints_the_summary_of_the_games_played() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::Stdio;
+
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_str().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tafl"))
+        .args(["match", "--variant", "brandubh", "--a", "1", "--b", "1"])
+        .args(["--openings", "40", "--out", out_dir])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut games = BufReader::new(child.stderr.take().unwrap());
+    // Wait for the first game to be reported, then press Ctrl-C.
+    let mut first = String::new();
+    games.read_line(&mut first).unwrap();
+    assert!(first.contains("A as attackers"), "{first}");
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let mut rest = String::new();
+    games.read_to_string(&mut rest).unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{rest}");
+    let text = stdout(&output);
+    assert!(text.contains("stopped by Ctrl-C"), "{text}");
+    assert!(text.contains("as defenders:"), "{text}");
+    assert!(text.contains("endings:"), "{text}");
+    let played: u32 = text
+        .split(": ")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no game count in {text}"));
+    assert!((1..80).contains(&played), "{played} games: {text}");
+}
+
+#[test]
+fn match_gives_each_side_its_own_budget_and_records_think_times() {
+    let out = tempfile::tempdir().unwrap();
+    let output = tafl(&[
+        "match",
+        "--variant",
+        "brandubh",
+        "--a",
+        "2",
+        "--b",
+        "2",
+        "--a-nodes",
+        "500",
+        "--b-time-ms",
+        "30",
+        "--openings",
+        "1",
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("A = L2@nodes=500 (500 nodes), B = L2@time-ms=30 (30 ms): 2 games"),
+        "{text}"
+    );
+    let record = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .find(|r| r.contains("[attackers-budget:500 nodes]"))
+        .expect("A's game as attackers");
+    assert!(record.contains("[defenders-budget:30 ms]"), "{record}");
+    // Every turn after the opening carries each move's think time.
+    assert!(
+        record
+            .lines()
+            .any(|l| l.starts_with('[') && l.ends_with("s]") && l.contains("s|")),
+        "{record}"
+    );
+}
+
+#[test]
+fn sprt_prints_the_llr_after_each_pair_and_stops_at_a_bound() {
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_str().unwrap();
+    // Level 2 against level 1, each on 2,000 nodes (deterministic for the seed): far more
+    // than 100 Elo apart, so H1 is accepted well before 60 games.
+    let output = tafl(&[
+        "sprt",
+        "--variant",
+        "brandubh",
+        "--a",
+        "2",
+        "--b",
+        "1",
+        "--a-nodes",
+        "2000",
+        "--b-nodes",
+        "2000",
+        "--elo0",
+        "0",
+        "--elo1",
+        "100",
+        "--max-games",
+        "60",
+        "--out",
+        out_dir,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("bounds -2.94 and 2.94"), "{text}");
+    let pairs: Vec<&str> = text.lines().filter(|l| l.starts_with("pairs ")).collect();
+    assert!(
+        pairs[0].starts_with("pairs 1 (games 2): pentanomial ["),
+        "{text}"
+    );
+    assert!(pairs[0].ends_with("(-2.94, 2.94)"), "{text}");
+    assert!((2..30).contains(&pairs.len()), "{text}");
+    assert!(text.contains("verdict: H1 accepted"), "{text}");
+    assert!(text.contains("Elo of A over B: +"), "{text}");
+    assert!(text.contains("as defenders:"), "{text}");
+    assert!(text.contains("command: "), "{text}");
+    assert_input_error(
+        &[
+            "sprt",
+            "--variant",
+            "brandubh",
+            "--a",
+            "2",
+            "--b",
+            "1",
+            "--elo0",
+            "5",
+            "--elo1",
+            "0",
+        ],
+        "elo0",
+    );
+}
+
+#[test]
+fn rating_list_prints_a_table_then_the_command_and_settings() {
+    let out = tempfile::tempdir().unwrap();
+    let out_dir = out.path().to_str().unwrap();
+    let output = tafl(&[
+        "rating-list",
+        "--variant",
+        "brandubh",
+        "--player",
+        "1",
+        "--player",
+        "2",
+        "--player",
+        "quick=3@nodes=3000",
+        "--openings",
+        "1",
+        "--anchor",
+        "L1",
+        "--out",
+        out_dir,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0], "| rank | name | Elo | ± | games | score |",
+        "{text}"
+    );
+    let rows: Vec<&str> = lines[2..5].to_vec();
+    assert!(
+        rows.iter().all(|r| r.contains("| 4 |")),
+        "4 games each: {text}"
+    );
+    assert!(
+        rows.iter().any(|r| r.contains("| L1 | +0 | anchor |")),
+        "{text}"
+    );
+    assert!(text.contains("command: "), "{text}");
+    assert!(text.contains("quick=3@nodes=3000"), "{text}");
+    assert!(text.contains("settings: brandubh (1 openings"), "{text}");
+    assert_input_error(
+        &[
+            "rating-list",
+            "--variant",
+            "brandubh",
+            "--player",
+            "1",
+            "--player",
+            "1",
+        ],
+        "two players are called L1",
+    );
+}
+
+#[test]
 fn calibrate_prints_ten_deciles_of_self_play_positions() {
     let output = tafl(&[
         "calibrate",

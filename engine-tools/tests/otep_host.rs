@@ -80,3 +80,73 @@ fn an_engine_that_never_says_hello_is_given_up_after_a_bounded_number_of_lines()
     };
     assert!(error.contains("no hello"), "{error}");
 }
+
+/// An engine that hangs (here: the first process, at its first move) loses that game on time
+/// and is started afresh before the next, so one overrun costs one game: the fresh process
+/// plays the second game of the pair to its end.
+#[test]
+fn an_engine_that_hangs_loses_on_time_and_is_restarted_before_the_next_game() {
+    use tafl_engine::Side;
+    use tafl_tools::matches::{Ending, Entrant, MatchSettings, opening_book, run_pairing};
+    use tafl_tools::protocol::player::MoveBudget;
+
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("hung");
+    let engine: Entrant = format!(
+        "otep:{}",
+        engine(&format!("--hang-once {}", marker.display()))
+    )
+    .parse()
+    .unwrap();
+    let level: Entrant = "1".parse().unwrap();
+    let settings = MatchSettings {
+        openings: 1,
+        skip_openings: 0,
+        book_plies: 2,
+        seed: 1,
+        budget: MoveBudget {
+            // The engine plans a second less 750 ms; the host waits 400 ms for a move.
+            time: Some(Duration::from_millis(1000)),
+            engine_settle: Some(Duration::from_millis(20)),
+            engine_timeout: Some(Duration::from_millis(400)),
+            ..MoveBudget::default()
+        },
+        max_plies: 16,
+        out: dir.path().join("games"),
+    };
+    let rules = tafl_engine::variant("brandubh").unwrap().rules();
+    let book = opening_book(&rules, &settings);
+    let mut played = Vec::new();
+    let tally = run_pairing(&rules, &book, &level, &engine, &settings, &mut |game| {
+        played.push(game.clone())
+    })
+    .unwrap();
+    assert_eq!(tally.games.len(), 2, "{:?}", tally.games);
+    // Game 1: the engine (B, defenders) hangs at its first move and loses on time.
+    assert_eq!(
+        tally.games[0].ending,
+        Ending::Timeout {
+            loser: Side::Defenders
+        }
+    );
+    assert_eq!(tally.games[0].a_points(), Some(1.0));
+    assert_eq!(played[0].restarted, vec![engine.name.clone()]);
+    // Game 2: a fresh process plays to the end (by the rules or at the ply limit).
+    let second = tally.games[1].ending;
+    assert!(
+        !second.calls_for_restart(),
+        "the second game ended with {second:?}: {:?}",
+        tally.failed
+    );
+    assert!(tally.games[1].plies >= 4, "{:?}", tally.games[1]);
+    assert_eq!(tally.pair_points.len(), 1, "both games scored");
+    assert!(tally.summary().contains("2 games"), "{}", tally.summary());
+    assert!(
+        tally
+            .breakdown("L1", "engine")
+            .iter()
+            .any(|l| l.contains("timeout 1 (A won 1)")),
+        "{:?}",
+        tally.breakdown("L1", "engine")
+    );
+}

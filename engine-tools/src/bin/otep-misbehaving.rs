@@ -7,6 +7,8 @@
 //!   crashes (says `error -1` and exits) when told anything before then.
 //!
 //! It plays the first legal move. `--no-hello` makes it log forever instead of greeting.
+//! `--hang-once FILE`: the first process to create FILE hangs at its first move and never
+//! answers again (as a JVM engine that overran its clock may); later processes play.
 
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -21,6 +23,7 @@ struct Options {
     log_lines: usize,
     apply_after: Duration,
     no_hello: bool,
+    hang_once: Option<std::path::PathBuf>,
 }
 
 fn options() -> Options {
@@ -28,6 +31,7 @@ fn options() -> Options {
         log_lines: 0,
         apply_after: Duration::ZERO,
         no_hello: false,
+        hang_once: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut args = args.iter();
@@ -37,6 +41,7 @@ fn options() -> Options {
             "--log-lines" => options.log_lines = usize::try_from(number()).unwrap_or(0),
             "--apply-after-ms" => options.apply_after = Duration::from_millis(number()),
             "--no-hello" => options.no_hello = true,
+            "--hang-once" => options.hang_once = args.next().map(Into::into),
             _ => {}
         }
     }
@@ -85,6 +90,14 @@ fn main() {
             std::thread::sleep(Duration::from_millis(1));
         }
     }
+    // Only the process that creates the file hangs.
+    let hangs = options.hang_once.as_ref().is_some_and(|path| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .is_ok()
+    });
     say("hello");
     let state = Arc::new(Mutex::new(State::default()));
     for line in std::io::stdin().lock().lines() {
@@ -101,6 +114,9 @@ fn main() {
             "rules" => guard.game = Rules::from_opentafl(rest).ok().map(Game::new),
             "clock" if guard.to_play => {
                 guard.to_play = false;
+                if hangs {
+                    continue;
+                }
                 if plan_ms(rest).unwrap_or(0) < SMALLEST_PLAN_MS {
                     // OpenTafl's search with no stop timer: it never answers.
                     continue;

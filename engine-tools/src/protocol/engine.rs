@@ -16,6 +16,8 @@ pub struct OtepEngine {
     /// The last `clock` command.
     clock: Option<Clock>,
     move_time: Duration,
+    /// Search threads for a move (an analysis takes every core).
+    threads: usize,
 }
 
 impl OtepEngine {
@@ -25,7 +27,14 @@ impl OtepEngine {
             game: None,
             clock: None,
             move_time: move_time.unwrap_or(DEFAULT_MOVE_TIME),
+            threads: 1,
         }
+    }
+
+    /// Searches each move on `threads` threads (1 by default).
+    pub fn with_threads(mut self, threads: usize) -> OtepEngine {
+        self.threads = threads.clamp(1, SearchLimits::MAX_THREADS);
+        self
     }
 
     /// Serves commands until `goodbye` or the end of the input.
@@ -193,7 +202,7 @@ fn budget(clock: Option<Clock>, move_time: Duration, side: Side) -> Duration {
 
 impl OtepEngine {
     fn play(&mut self, rest: &str) -> Vec<String> {
-        let (clock, move_time) = (self.clock, self.move_time);
+        let (clock, move_time, threads) = (self.clock, self.move_time, self.threads);
         let Some(game) = &mut self.game else {
             return vec!["error -1 play before rules".to_string()];
         };
@@ -203,7 +212,8 @@ impl OtepEngine {
             let position = game.position().with_side_to_move(side);
             *game = Game::from_position(game.rules().clone(), position);
         }
-        let limits = SearchLimits::time(budget(clock, move_time, game.side_to_move()));
+        let limits =
+            SearchLimits::time(budget(clock, move_time, game.side_to_move())).with_threads(threads);
         let Some(result) = self.searcher.search(game, &limits) else {
             return vec!["error 0 no move: the game is over".to_string()];
         };

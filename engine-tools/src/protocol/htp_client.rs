@@ -18,6 +18,8 @@ pub struct HtpPlayer {
     command: String,
     process: Process,
     move_time: Duration,
+    /// How long `generate_move` may take (None: at least `GENERATE_MOVE_WAIT`).
+    timeout: Option<Duration>,
 }
 
 fn role(side: Side) -> &'static str {
@@ -33,7 +35,14 @@ impl HtpPlayer {
             command: command.to_string(),
             process: Process::spawn(command)?,
             move_time: move_time.unwrap_or(Duration::from_secs(60)),
+            timeout: None,
         })
+    }
+
+    /// Waits at most `timeout` for a move (None: ten move times, at least 30 minutes).
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> HtpPlayer {
+        self.timeout = timeout;
+        self
     }
 
     /// Sends a command and returns the text after `=`, or the error after `?`.
@@ -109,7 +118,9 @@ impl Player for HtpPlayer {
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError> {
         // The protocol has no clock: hnefatafl-copenhagen's depth-4 search takes what it takes
         // (minutes in a crowded middle game on a loaded machine), so the wait is generous.
-        let timeout = (self.move_time * 10).max(GENERATE_MOVE_WAIT);
+        let timeout = self
+            .timeout
+            .unwrap_or((self.move_time * 10).max(GENERATE_MOVE_WAIT));
         let reply = self.expect_ok("generate_move", timeout)?;
         // "play attacker resigns _": hnefatafl-copenhagen gives up a lost game.
         if reply.split_whitespace().any(|word| word == "resigns") {

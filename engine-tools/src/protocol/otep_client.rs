@@ -27,6 +27,10 @@ pub struct OtepPlayer {
     /// When the engine last announced a move.
     moved_at: Option<Instant>,
     pending: Option<Move>,
+    /// How long a move may take before the engine counts as hung (None: ten move times and 5 s).
+    timeout: Option<Duration>,
+    /// From the clock sent to the move read, for the last move.
+    think: Option<Duration>,
 }
 
 /// The rules string of `game`'s rules with its current position as the start, so an engine
@@ -63,7 +67,15 @@ impl OtepPlayer {
             settle: settle.unwrap_or(DEFAULT_SETTLE),
             moved_at: None,
             pending: None,
+            timeout: None,
+            think: None,
         })
+    }
+
+    /// Waits at most `timeout` for a move (None: ten move times and 5 s).
+    pub fn with_timeout(mut self, timeout: Option<Duration>) -> OtepPlayer {
+        self.timeout = timeout;
+        self
     }
 
     /// Sends `line`, first waiting out what is left of the pause after the engine's last move.
@@ -132,12 +144,17 @@ impl Player for OtepPlayer {
         }
         self.send(&format!("play {}", game.side_to_move()))?;
         self.send(&clock_line(self.move_time))?;
-        let timeout = self.move_time * 10 + Duration::from_secs(5);
+        let asked = Instant::now();
+        self.think = None;
+        let timeout = self
+            .timeout
+            .unwrap_or(self.move_time * 10 + Duration::from_secs(5));
         loop {
             let line = self.process.receive(timeout)?;
             let line = line.trim();
             if let Some(text) = line.strip_prefix("move ") {
                 self.moved_at = Some(Instant::now());
+                self.think = Some(asked.elapsed());
                 return Move::parse(text, game.rules().dim()).map_err(|e| PlayerError::Protocol {
                     engine: self.process.name.clone(),
                     detail: format!("unreadable move {text:?}: {e}"),
@@ -150,6 +167,10 @@ impl Player for OtepPlayer {
                 });
             }
         }
+    }
+
+    fn last_think(&self) -> Option<Duration> {
+        self.think
     }
 
     fn accepted(&mut self, game: &Game) -> Result<(), PlayerError> {

@@ -1,5 +1,7 @@
 //! A player in a refereed match: one of our levels, or an external engine.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use tafl_engine::ai::{Level, ParseLevelError, SearchLimits, Searcher};
@@ -87,6 +89,11 @@ pub trait Player {
     fn opponent_moved(&mut self, game: &Game, mv: Move) -> Result<(), PlayerError>;
     /// Our move in `game`.
     fn choose(&mut self, game: &Game) -> Result<Move, PlayerError>;
+    /// How long the last `choose` thought, when the player knows better than the host's
+    /// clock around it (an engine client that first waits out a pause of its own).
+    fn last_think(&self) -> Option<Duration> {
+        None
+    }
     /// Our move was accepted; `game` is after it.
     fn accepted(&mut self, _game: &Game) -> Result<(), PlayerError> {
         Ok(())
@@ -164,11 +171,45 @@ impl std::str::FromStr for PlayerSpec {
 pub struct MoveBudget {
     pub time: Option<Duration>,
     pub nodes: Option<u64>,
+    /// Search threads of one of our levels (overrides the level's own and a `5t2` spec's).
+    pub threads: Option<usize>,
     /// Multiplies a level's own node and time budgets (when no override is given).
     pub scale: Option<f64>,
     /// How long an external OpenTafl-protocol engine is left alone after it moves (default
     /// `otep_client::DEFAULT_SETTLE`).
     pub engine_settle: Option<Duration>,
+    /// How long the host waits for an external engine's move before it counts as lost on time
+    /// (default: ten move times and 5 s for an OpenTafl-protocol engine, at least 30 minutes
+    /// for an hnefatafl-text-protocol engine, which has no clock).
+    pub engine_timeout: Option<Duration>,
+    /// When set, our levels' searches end at once (a match being stopped).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl MoveBudget {
+    /// The budget in words, for records and reports: "250 ms", "10000 nodes, 2 threads".
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(time) = self.time {
+            parts.push(format!("{} ms", time.as_millis()));
+        }
+        if let Some(nodes) = self.nodes {
+            parts.push(format!("{nodes} nodes"));
+        }
+        if let Some(threads) = self.threads {
+            parts.push(format!("{threads} thread(s)"));
+        }
+        if parts.is_empty()
+            && let Some(scale) = self.scale
+        {
+            parts.push(format!("own budget x{scale}"));
+        }
+        if parts.is_empty() {
+            "own budget".to_string()
+        } else {
+            parts.join(", ")
+        }
+    }
 }
 
 impl PlayerSpec {
@@ -176,6 +217,11 @@ impl PlayerSpec {
     /// (hnefatafl-copenhagen refuses such a move where Copenhagen rules only count repeats.)
     fn forbids_defender_repeats(&self) -> bool {
         matches!(self, PlayerSpec::Htp(_))
+    }
+
+    /// Is this an external engine (a process of its own) rather than one of our levels?
+    pub fn is_external(&self) -> bool {
+        matches!(self, PlayerSpec::Otep(_) | PlayerSpec::Htp(_))
     }
 
     /// The player, told what it needs of its `opponent`'s house rules.
@@ -191,16 +237,18 @@ impl PlayerSpec {
                 Box::new(player)
             }
             PlayerSpec::LevelThreads(level, threads) => {
-                let mut player = LevelPlayer::new(*level, budget).with_threads(*threads);
+                let threads = budget.threads.unwrap_or(*threads);
+                let mut player = LevelPlayer::new(*level, budget).with_threads(threads);
                 player.avoid_defender_repeats = opponent.forbids_defender_repeats();
                 Box::new(player)
             }
-            PlayerSpec::Otep(command) => Box::new(OtepPlayer::spawn(
-                command,
-                budget.time,
-                budget.engine_settle,
-            )?),
-            PlayerSpec::Htp(command) => Box::new(HtpPlayer::spawn(command, budget.time)?),
+            PlayerSpec::Otep(command) => Box::new(
+                OtepPlayer::spawn(command, budget.time, budget.engine_settle)?
+                    .with_timeout(budget.engine_timeout),
+            ),
+            PlayerSpec::Htp(command) => Box::new(
+                HtpPlayer::spawn(command, budget.time)?.with_timeout(budget.engine_timeout),
+            ),
         })
     }
 }
@@ -226,6 +274,10 @@ impl LevelPlayer {
             limits.time = limits.time.map(|t| t.mul_f64(scale));
             limits.nodes = limits.nodes.map(|n| ((n as f64) * scale).max(100.0) as u64);
         }
+        if let Some(threads) = budget.threads {
+            limits.threads = threads;
+        }
+        limits.stop = budget.stop.clone();
         LevelPlayer {
             level,
             searcher: Searcher::new(limits.table_mib),

@@ -15,13 +15,17 @@ pub struct EngineArgs {
     /// Transposition table size in MiB (1 to 4096).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash_mib: u32,
+    /// Search threads per move (an analysis uses every core).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub threads: u64,
 }
 
 pub fn run(args: EngineArgs) -> anyhow::Result<ExitCode> {
     let mut engine = OtepEngine::new(
         Some(Duration::from_millis(args.move_time_ms)),
         args.hash_mib as usize,
-    );
+    )
+    .with_threads(args.threads as usize);
     let stdin = std::io::stdin();
     engine.run(stdin.lock(), std::io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)

@@ -1,15 +1,20 @@
 //! The `tafl` binary: the engine lab on the command line, apart from the service. Rules and
 //! positions (`variants`, `rules`, `legal`, `replay`, `perft`), the AI (`bestmove`,
-//! `calibrate`, `engine`), matches and tuning (`match`, `tune`). One file per subcommand;
-//! errors are input errors, reported in one line with exit status 2.
+//! `calibrate`, `engine`), matches and their measures (`match`, `sprt`, `rating-list`) and
+//! tuning (`tune`). One file per subcommand; errors are input errors, reported in one line
+//! with exit status 2.
 
 mod bestmove;
 mod calibrate;
 mod engine;
+mod interrupt;
 mod legal;
 mod match_runner;
 mod perft;
+mod players;
+mod rating_list;
 mod replay;
+mod sprt;
 mod tune;
 
 use std::process::ExitCode;
@@ -48,6 +53,10 @@ enum Command {
     Engine(engine::EngineArgs),
     /// Paired games between two players (levels or external engines), refereed by us.
     Match(match_runner::MatchArgs),
+    /// Test an engine change against a baseline by SPRT over game pairs (paired openings).
+    Sprt(sprt::SprtArgs),
+    /// A round robin (or gauntlet) of players, rated by maximum likelihood with error bars.
+    RatingList(rating_list::RatingListArgs),
     /// Fit the AI's evaluation weights to self-play results (Texel's method).
     Tune(tune::TuneArgs),
 }
@@ -66,6 +75,8 @@ fn run(command: Command) -> anyhow::Result<ExitCode> {
         Command::Calibrate(args) => calibrate::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Match(args) => match_runner::run(args),
+        Command::Sprt(args) => sprt::run(args),
+        Command::RatingList(args) => rating_list::run(args),
         Command::Tune(args) => tune::run(args),
     }
 }

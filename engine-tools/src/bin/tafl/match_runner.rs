@@ -1,28 +1,33 @@
-//! `tafl match`: paired games between two players (our levels or external engines), our
-//! engine refereeing (`tafl_tools::matches`); prints W/L/D and the score with a 95% interval,
-//! writes every game as .otg.
+//! `tafl match`: paired games between two players (our levels or external engines), each with
+//! its own budget if wanted, our engine refereeing (`tafl_tools::matches`); prints W/L/D, the
+//! score with a 95% interval and the Elo from the pairs, each player's results by side and the
+//! games by how they ended (also when stopped by Ctrl-C); writes every game as .otg.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use clap::Args;
-use tafl_tools::matches::{MatchSettings, PlayedGame, ladder_pairings, opening_book, run_pairing};
-use tafl_tools::protocol::player::{MoveBudget, PlayerSpec};
+use tafl_tools::matches::{
+    Entrant, PlayedGame, Tally, ladder_pairings, level_entrant, opening_book, run_pairing,
+};
 
 use super::RulesSource;
+use super::interrupt::{INTERRUPTED, stop_flag};
+use super::players::{BudgetArgs, GameArgs, SideArgs, report_game, settings};
 
 #[derive(Debug, Args)]
 pub struct MatchArgs {
     #[command(flatten)]
     pub rules: RulesSource,
     /// First player: a level (1-5 or its name), a level on N search threads (5t2),
-    /// otep:COMMAND (OpenTafl engine protocol) or htp:COMMAND (hnefatafl text protocol).
+    /// otep:COMMAND or htp:COMMAND; optionally NAME= before it and
+    /// @time-ms=N,nodes=N,threads=N after it.
     #[arg(long, required_unless_present = "ladder")]
-    pub a: Option<PlayerSpec>,
+    pub a: Option<Entrant>,
     /// Second player, as --a.
     #[arg(long, required_unless_present = "ladder")]
-    pub b: Option<PlayerSpec>,
+    pub b: Option<Entrant>,
+    #[command(flatten)]
+    pub sides: SideArgs,
     /// Instead of --a/--b: every level against the one below it, as a table.
     #[arg(long)]
     pub ladder: bool,
@@ -33,49 +38,22 @@ pub struct MatchArgs {
     /// across processes: the book depends only on --seed, --openings and --book-plies).
     #[arg(long, default_value_t = 0)]
     pub skip_openings: usize,
-    /// Random plies in each opening.
-    #[arg(long, default_value_t = 2)]
-    pub book_plies: u32,
-    /// Seed of the opening book and of the levels' random choices.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Fixed time per move (overrides the levels' budgets).
-    #[arg(long)]
-    pub time_ms: Option<u64>,
-    /// Fixed nodes per move (overrides the levels' budgets).
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Multiply the levels' own budgets by this factor (quick matches).
-    #[arg(long)]
-    pub scale: Option<f64>,
-    /// How long an otep: engine is left alone after it moves before it is told anything
-    /// (OpenTafl applies its own move only after announcing it).
-    #[arg(long, default_value_t = 500)]
-    pub engine_settle_ms: u64,
-    /// Games still going after this many plies are scored as draws.
-    #[arg(long, default_value_t = 300)]
-    pub max_plies: u32,
-    /// Directory for the .otg records.
-    #[arg(long, default_value = "match-games")]
-    pub out: PathBuf,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    #[command(flatten)]
+    pub games: GameArgs,
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
     let rules = args.rules.load()?;
-    let settings = MatchSettings {
-        openings: args.openings,
-        skip_openings: args.skip_openings,
-        book_plies: args.book_plies,
-        seed: args.seed,
-        budget: MoveBudget {
-            time: args.time_ms.map(Duration::from_millis),
-            nodes: args.nodes,
-            scale: args.scale,
-            engine_settle: Some(Duration::from_millis(args.engine_settle_ms)),
-        },
-        max_plies: args.max_plies,
-        out: args.out,
-    };
+    let stop = stop_flag()?;
+    let settings = settings(
+        &args.budget,
+        &args.games,
+        args.openings,
+        args.skip_openings,
+        stop,
+    );
     let book = opening_book(&rules, &settings);
     if book.len() < settings.openings {
         eprintln!(
@@ -84,53 +62,66 @@ pub fn run(args: MatchArgs) -> anyhow::Result<ExitCode> {
             settings.book_plies
         );
     }
-    let mut on_game = |game: &PlayedGame| {
-        eprintln!(
-            "{}: {} after {} plies -> {}",
-            game.label,
-            game.result,
-            game.plies,
-            game.file.display()
-        );
-    };
+    let mut on_game = |game: &PlayedGame| report_game(game);
     if args.ladder {
         super::outln!("| level | against | games | won | lost | drawn | score | 95% interval |");
         super::outln!("|---|---|---|---|---|---|---|---|");
         for (level, below) in ladder_pairings() {
-            let tally = run_pairing(
-                &rules,
-                &book,
-                &PlayerSpec::Level(level),
-                &PlayerSpec::Level(below),
-                &settings,
-                &mut on_game,
-            )?;
+            let (a, b) = args
+                .sides
+                .apply(&level_entrant(level), &level_entrant(below))?;
+            let tally = run_pairing(&rules, &book, &a, &b, &settings, &mut on_game)?;
             super::outln!(
                 "| {} | {} | {} | {} | {} | {} | {:.1}% | {} |",
                 level.number(),
                 below.number(),
-                tally.games(),
-                tally.wins,
-                tally.losses,
-                tally.draws,
+                tally.scored(),
+                tally.wins(),
+                tally.losses(),
+                tally.draws(),
                 100.0 * tally.score(),
                 tally
                     .interval()
                     .map_or("n/a".into(), |h| format!("±{:.1}%", 100.0 * h))
             );
+            if tally.interrupted || tally.aborted.is_some() {
+                return finish(&tally);
+            }
         }
         return Ok(ExitCode::SUCCESS);
     }
     let (Some(a), Some(b)) = (&args.a, &args.b) else {
         anyhow::bail!("say --a and --b, or --ladder");
     };
-    let tally = run_pairing(&rules, &book, a, b, &settings, &mut on_game)?;
-    super::outln!("A = {a}, B = {b}: {}", tally.summary());
+    let (a, b) = args.sides.apply(a, b)?;
+    let tally = run_pairing(&rules, &book, &a, &b, &settings, &mut on_game)?;
+    super::outln!(
+        "A = {a} ({}), B = {b} ({}): {}",
+        a.budget(&settings.budget).describe(),
+        b.budget(&settings.budget).describe(),
+        tally.summary()
+    );
+    for line in tally.breakdown(&a.name, &b.name) {
+        super::outln!("  {line}");
+    }
     for line in tally.refused.iter().chain(&tally.failed) {
         super::outln!("  apart: {line}");
     }
     for line in &tally.adjudicated {
         super::outln!("  adjudicated: {line}");
+    }
+    finish(&tally)
+}
+
+/// The exit status: 130 when stopped by Ctrl-C, 1 when the pairing could not go on.
+pub fn finish(tally: &Tally) -> anyhow::Result<ExitCode> {
+    if let Some(reason) = &tally.aborted {
+        super::outln!("stopped early: {reason}");
+        return Ok(ExitCode::FAILURE);
+    }
+    if tally.interrupted {
+        super::outln!("stopped by Ctrl-C: the summary counts the games finished before it");
+        return Ok(ExitCode::from(INTERRUPTED));
     }
     Ok(ExitCode::SUCCESS)
 }
