@@ -1,6 +1,7 @@
 //! taflbot: the application (command line, service, front ends). Start reading here.
 //!
-//! The layers, each using only those below it (`tests/module_layers.rs` keeps it so):
+//! The layers, from the bottom up: each uses only those listed before it
+//! (`bot/tests/module_layers.rs` keeps it so).
 //!
 //! - [`domain`]: what the service speaks in: ids, statuses, results, seats, handles,
 //!   visibility and origin of a game; no I/O.
@@ -15,9 +16,10 @@
 //! - [`notify`]: webhook and mail deliveries from their outboxes.
 //! - front ends: [`discord`] (poise on serenity, and the delivery layer to Discord's REST API),
 //!   [`server`] (the HTTP API in `server/http/` and the web client in `server/web/`, over one
-//!   app state), [`cli`] (the `taflbot` command line).
+//!   app state).
 //! - [`app`]: wires them into one running program (`RunningApp::start`, with the clock, the AI
 //!   and the scheduler injected, so tests start the real app on port 0).
+//! - [`cli`]: the `taflbot` command line, which starts the app or runs one task on the store.
 //!
 //! The other crates: `tafl-engine` (rules, notation, AI; no I/O), `tafl-render` (boards to
 //! PNG), `tafl-cli` and `tafl-tools` (the `tafl` engine lab), `taflbot-bench`, `taflbot-e2e`

@@ -15,7 +15,10 @@
 //! - `tournaments/`: pairings, standings and tie-breaks of every tournament format;
 //! - `matches/`: team matches, two teams playing a pair of games on each board;
 //! - `mail/`: turn notices by mail (addresses, quiet hours, the notices owed, the mail outbox);
-//! - `study/`: games imported from records, and annotations of finished games.
+//! - `study/`: games imported from records, and annotations of finished games;
+//! - `explorer/`: the opening explorer and balance, from public games played here;
+//! - `puzzles/`: puzzles mined from public games, tries and puzzle ratings;
+//! - `vacation/`: days off a correspondence player's clocks.
 //!
 //! Front ends get the acting player's id and map the typed errors to their own replies.
 
