@@ -22,4 +22,6 @@ pub fn games_without_engine_limits(config: &mut taflbot::config::Config) {
     config.games.analysis_cooldown_secs = 0;
     config.games.max_ai_games_per_player = 0;
     config.games.analysis_max_queued_per_player = 100;
+    config.games.analysis_max_queued_new_account = 100;
+    config.games.analysis_max_queued_per_address = 100;
 }
