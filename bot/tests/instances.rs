@@ -688,7 +688,7 @@ async fn registrations_and_failed_sign_ins_per_address_are_counted_by_both_insta
     }
 }
 
-/// The PostgreSQL advisory lock a migrating instance holds (`store/migrations/migration_lock.rs`).
+/// The PostgreSQL advisory lock a migrating instance holds (`store/src/migrations/migration_lock.rs`).
 const MIGRATION_LOCK: i64 = 0x7461_666d;
 
 /// An instance started while another migrates waits for it for as long as it takes, far past

@@ -1,6 +1,6 @@
 //! What a browser holds before it posts one of the web client's signed-out forms (sign up,
 //! sign in with a token or a link): the form-token cookie the page set and the form's hidden
-//! `form_token` field, which must match (`bot/src/server/web/signed_out_csrf.rs`).
+//! `form_token` field, which must match (`web/src/web/signed_out_csrf.rs`).
 
 /// From a page's `Set-Cookie` values and its HTML: the cookie as a `Cookie` header sends it
 /// (`taflbot_form=...`) and the field's value. A page without them fails the test, naming it.

@@ -30,7 +30,9 @@ impl Drop for WriteLock {
 async fn stuck_app() -> TestApp {
     TestApp::start_with(|c| {
         c.database.busy_timeout_ms = 60_000;
-        c.http.request_timeout_ms = 500;
+        // Short, but not so short that setting the game up (players, a challenge) misses it
+        // while the suite runs many tests at once; under the store's own answer wait (2 s).
+        c.http.request_timeout_ms = 1_500;
     })
     .await
 }
